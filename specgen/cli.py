@@ -1,0 +1,133 @@
+"""The `specgen` command: a thin layer over plain functions; exit codes are mapped here only.
+
+Exit status: 0 success; 1 the command ran and found something (document errors, a diff at
+or above --fail-on, out-of-date output, lint findings); 2 usage or unexpected errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from specgen import __version__
+from specgen.model import OperatorDoc, json_schema
+
+OK, FOUND, ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A problem with the command line or the environment, reported without a traceback."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help(sys.stderr)
+        return ERROR
+    try:
+        return args.run(args)
+    except UsageError as exc:
+        print(f"specgen: error: {exc}", file=sys.stderr)
+        return ERROR
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return OK
+    except KeyboardInterrupt:
+        print("specgen: interrupted", file=sys.stderr)
+        return ERROR
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+        if args.debug:
+            raise
+        print(
+            f"specgen: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+            file=sys.stderr,
+        )
+        return ERROR
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    parser = argparse.ArgumentParser(
+        prog="specgen",
+        parents=[common],
+        description="Parse Ascend aclnn operator documents; generate, diff and lint from them.",
+    )
+    parser.add_argument("--version", action="version", version=f"specgen {__version__}")
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help_text, parents=[common])
+
+    p = command("parse", "parse operator documents and print their models")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="documents or folders (*.md)")
+    p.add_argument("--format", choices=["json", "text"], default="text")
+    p.set_defaults(run=cmd_parse)
+
+    p = command("schema", "print the JSON Schema of the operator model")
+    p.set_defaults(run=cmd_schema)
+    return parser
+
+
+def _docs(paths: Sequence[str]) -> list[OperatorDoc]:
+    from specgen.parse import discover, parse_paths
+
+    missing = [p for p in paths if not os.path.exists(p)]
+    if missing:
+        raise UsageError(f"no such file or directory: {', '.join(missing)}")
+    if not discover(paths):
+        raise UsageError(f"no *.md documents under {', '.join(paths)}")
+    return parse_paths(paths)
+
+
+def report_diagnostics(docs: Sequence[OperatorDoc]) -> None:
+    for doc in docs:
+        for d in doc.diagnostics:
+            print(f"{doc.source}:{d.line}: {d.severity}: {d.message} [{d.code}]", file=sys.stderr)
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    docs = _docs(args.paths)
+    report_diagnostics(docs)
+    if args.format == "json":
+        json.dump([d.dump() for d in docs], sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for doc in docs:
+            sys.stdout.write(describe(doc))
+    return FOUND if any(d.has_errors for d in docs) else OK
+
+
+def describe(doc: OperatorDoc) -> str:
+    """A short human-readable summary of a model."""
+    out = [f"{doc.source}: {doc.name}"]
+    for fn in doc.functions:
+        out.append(f"  {fn.name} (line {fn.line})")
+        for p in fn.params:
+            facts = ", ".join(p.dtypes)
+            if p.formats:
+                facts += f" [{', '.join(p.formats)}]"
+            flag = "?" if p.optional else " "
+            out.append(f"    {p.direction:<5} {p.c_type:<22} {p.name}{flag} {facts}".rstrip())
+        codes: dict[int, int] = {}
+        for e in fn.errors:
+            codes[e.code] = codes.get(e.code, 0) + 1
+        if codes:
+            out.append("    errors: " + ", ".join(f"{c} x{n}" for c, n in sorted(codes.items())))
+    if not doc.functions:
+        out.append("  (no API)")
+    return "\n".join(out) + "\n"
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    json.dump(json_schema(), sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,292 @@
+"""The operator model: frozen, located, dialect-free.
+
+Every element carries the 1-based line of the document it came from; the document's path
+is on `OperatorDoc.source`. Both document dialects produce the same model where they say
+the same thing: only the original-text fields (`text`, `description`, ...) differ.
+
+Parameter facts such as dtypes and formats are stored once, as typed constraints; the
+convenient views (`Param.dtypes`, `Param.formats`, ...) are computed from them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+
+Severity = Literal["error", "warning"]
+Direction = Literal["in", "out", "inout"]
+ParamKind = Literal[
+    "tensor",
+    "tensor_list",
+    "scalar",
+    "scalar_list",
+    "int_array",
+    "float_array",
+    "bool_array",
+    "string",
+    "int",
+    "float",
+    "bool",
+    "dtype",
+    "workspace_size",
+    "executor",
+    "workspace",
+    "stream",
+    "other",
+]
+ConstraintKind = Literal[
+    "dtypes",  # values: supported dtypes (on `product` when set)
+    "formats",  # values: supported formats (on `product` when set)
+    "rank",  # min/max: number of dimensions
+    "same_shape",  # params: shape equal to each of these
+    "broadcast",  # params: shape broadcastable with these
+    "broadcast_result",  # params: shape equals the broadcast of these
+    "same_dtype",  # params: dtype equal to these
+    "castable",  # params: dtype can be cast or promoted to/with these
+    "same_format",  # params: format equal to these
+    "enum",  # values: the allowed values
+    "range",  # min/max (inclusive flags): values outside are rejected
+    "clamp",  # min/max: values outside are normalised to the bound, not rejected
+    "optional",  # may be a null pointer
+    "non_contiguous",  # supported: non-contiguous tensors accepted or not
+    "empty_tensor",  # supported: empty tensors accepted or not
+    "text",  # a statement no rule recognises; kept verbatim
+]
+CheckKind = Literal[
+    "not_null",
+    "dtypes",
+    "formats",
+    "rank",
+    "same_shape",
+    "broadcast",
+    "broadcast_result",
+    "same_dtype",
+    "castable",
+    "same_format",
+    "enum",
+    "range",
+    "empty_tensor",
+    "non_contiguous",
+    "shape",  # a shape rule the document states in prose only
+    "value",  # a value rule the document states in prose only
+]
+Scalar = bool | int | float | str
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def dump(self) -> dict[str, Any]:
+        """The JSON-ready form that `specgen parse --format json` prints."""
+        return self.model_dump(mode="json")
+
+
+def _sparse(default: Any) -> Any:
+    """A field left out of the JSON while it holds its default: constraints are many and
+    mostly sparse, and the spec files reviewers read should show only what was said."""
+    return Field(default=default, exclude_if=lambda v: v == default)
+
+
+class Diagnostic(Frozen):
+    line: int
+    severity: Severity
+    code: str  # stable id, e.g. "no-api", "unclosed-fence"
+    message: str
+
+
+class Constraint(Frozen):
+    """One statement about a parameter, typed where a rule recognises it."""
+
+    kind: ConstraintKind
+    text: str  # the original statement
+    line: int
+    params: tuple[str, ...] = _sparse(())
+    values: tuple[Scalar, ...] = _sparse(())
+    min: float | None = _sparse(None)
+    max: float | None = _sparse(None)
+    min_inclusive: bool = _sparse(True)
+    max_inclusive: bool = _sparse(True)
+    supported: bool | None = _sparse(None)
+    product: str | None = _sparse(None)  # product id when it holds on one product only
+
+
+class Check(Frozen):
+    """A typed test that an error rule's condition stands for."""
+
+    kind: CheckKind
+    params: tuple[str, ...] = _sparse(())
+    values: tuple[Scalar, ...] = _sparse(())
+    min: float | None = _sparse(None)
+    max: float | None = _sparse(None)
+
+
+class ErrorRule(Frozen):
+    code: int
+    name: str
+    condition: str  # original text
+    params: tuple[str, ...] = ()  # parameters the condition names
+    checks: tuple[Check, ...] = ()
+    line: int
+
+
+class RankRange(Frozen):
+    min: int
+    max: int | None = None
+
+
+_COMPUTED_PARAM_FIELDS = ("dtypes", "product_dtypes", "formats", "rank", "non_contiguous", "empty_tensor")
+
+
+class Param(Frozen):
+    name: str
+    c_type: str  # canonical: "const aclTensor*", "uint64_t*", "aclOpExecutor**"
+    kind: ParamKind
+    direction: Direction
+    optional: bool = False
+    description: str = ""
+    text: str = ""  # all constraint text the document gives for the parameter, verbatim
+    constraints: tuple[Constraint, ...] = ()
+    documented: bool = True  # False when only the prototype names it
+    line: int
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_computed(cls, data: Any) -> Any:
+        # The computed views below are dumped with the model; accept them back on load.
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if k not in _COMPUTED_PARAM_FIELDS}
+        return data
+
+    def of_kind(self, kind: ConstraintKind) -> list[Constraint]:
+        return [c for c in self.constraints if c.kind == kind]
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def dtypes(self) -> list[str]:
+        """Every dtype the document allows on some product, in document order."""
+        return _union(c.values for c in self.of_kind("dtypes"))
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def product_dtypes(self) -> dict[str, list[str]]:
+        """Products whose dtype set the document restricts, with that set."""
+        out: dict[str, list[str]] = {}
+        for c in self.of_kind("dtypes"):
+            if c.product is not None:
+                out[c.product] = _union([out.get(c.product, []), c.values])
+        return out
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def formats(self) -> list[str]:
+        return _union(c.values for c in self.of_kind("formats"))
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def rank(self) -> RankRange | None:
+        ranks = self.of_kind("rank")
+        if not ranks:
+            return None
+        lows = [int(c.min) for c in ranks if c.min is not None]
+        highs = [int(c.max) for c in ranks if c.max is not None]
+        return RankRange(min=max(lows, default=0), max=min(highs) if highs else None)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def non_contiguous(self) -> bool | None:
+        return _last_flag(self.of_kind("non_contiguous"))
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def empty_tensor(self) -> bool | None:
+        return _last_flag(self.of_kind("empty_tensor"))
+
+    def dtypes_on(self, product: str | None) -> list[str]:
+        """The dtypes allowed on `product`; every documented one when it is None.
+
+        A product-specific set replaces the general one on that product; a dtype the
+        document lists only under some products is not in the general set.
+        """
+        if product is None:
+            return self.dtypes
+        if product in self.product_dtypes:
+            return self.product_dtypes[product]
+        general = [c.values for c in self.of_kind("dtypes") if c.product is None]
+        return _union(general) if general else self.dtypes
+
+
+def _union(lists: Any) -> list[Any]:
+    seen: dict[Any, None] = {}
+    for values in lists:
+        for v in values:
+            seen.setdefault(v, None)
+    return list(seen)
+
+
+def _last_flag(constraints: list[Constraint]) -> bool | None:
+    return constraints[-1].supported if constraints else None
+
+
+class Function(Frozen):
+    """A documented two-phase API: `<name>GetWorkspaceSize` plus `<name>`."""
+
+    name: str
+    line: int  # line of the GetWorkspaceSize prototype
+    params: tuple[Param, ...]  # GetWorkspaceSize parameters, in prototype order
+    execute_params: tuple[Param, ...] = ()
+    execute_line: int | None = None
+    errors: tuple[ErrorRule, ...] = ()
+
+    @property
+    def workspace_name(self) -> str:
+        return self.name + "GetWorkspaceSize"
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+class Product(Frozen):
+    id: str  # "910b", "A3", ... (the ids of the documents' npu="..." comments)
+    name: str  # as written
+    supported: bool
+    line: int
+
+
+class TextBlock(Frozen):
+    text: str
+    line: int
+
+
+class Sample(Frozen):
+    code: str
+    language: str
+    line: int  # line of the first code line
+    includes: tuple[str, ...] = ()
+
+
+class OperatorDoc(Frozen):
+    source: str
+    name: str
+    summary: TextBlock | None = None
+    formula: TextBlock | None = None
+    products: tuple[Product, ...] = ()
+    functions: tuple[Function, ...] = ()
+    notes: TextBlock | None = None  # the constraints section (约束说明), verbatim
+    samples: tuple[Sample, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.diagnostics)
+
+    def function(self, name: str) -> Function | None:
+        return next((f for f in self.functions if f.name == name), None)
+
+    def to_json(self) -> str:
+        return json.dumps(self.dump(), ensure_ascii=False, indent=2)
+
+
+def json_schema() -> dict[str, Any]:
+    return OperatorDoc.model_json_schema(mode="serialization")

@@ -1,0 +1,47 @@
+"""Documents to models: `parse_paths(paths)` is the entry point of every command."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from specgen.model import Diagnostic, OperatorDoc
+from specgen.parse.build import parse_document
+
+__all__ = ["discover", "parse_document", "parse_file", "parse_paths"]
+
+
+def discover(paths: Iterable[str | Path]) -> list[Path]:
+    """Markdown files named or found (recursively) under the given paths, in stable order."""
+    found: dict[Path, None] = {}
+    for path in map(Path, paths):
+        if path.is_dir():
+            for p in sorted(path.rglob("*.md")):
+                if p.is_file():
+                    found.setdefault(p, None)
+        else:
+            found.setdefault(path, None)
+    return list(found)
+
+
+def parse_file(path: str | Path) -> OperatorDoc:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return failed(str(path), f"cannot read the file: {exc.strerror or exc}")
+    return parse_document(str(path), data)
+
+
+def failed(source: str, message: str, code: str = "unreadable") -> OperatorDoc:
+    """The model of a document that could not be read at all."""
+    from specgen.text import plain
+
+    return OperatorDoc(
+        source=source,
+        name=plain(Path(source).stem) or "?",
+        diagnostics=(Diagnostic(line=1, severity="error", code=code, message=message),),
+    )
+
+
+def parse_paths(paths: Iterable[str | Path]) -> list[OperatorDoc]:
+    return [parse_file(p) for p in discover(paths)]

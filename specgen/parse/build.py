@@ -1,0 +1,493 @@
+"""Assemble an `OperatorDoc` from the readers' raw facts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from specgen import constraints as cons
+from specgen import text as textmod
+from specgen import vocab
+from specgen.cdecl import CParam
+from specgen.model import (
+    Constraint,
+    Diagnostic,
+    ErrorRule,
+    Function,
+    OperatorDoc,
+    Param,
+    Sample,
+    TextBlock,
+)
+from specgen.parse import sections as sec
+from specgen.parse.document import Document, load
+from specgen.parse.errors import (
+    STATUS_CODES,
+    ErrorFacts,
+    errors_from_table,
+    errors_from_text,
+    is_error_table,
+)
+from specgen.parse.facts import ParamFacts, ProductNote
+from specgen.parse.params import is_param_table, params_from_bullets, params_from_table
+from specgen.parse.products import notes_in, read_products
+from specgen.parse.prototypes import Declaration, find_declarations
+from specgen.parse.tables import tables_in
+
+GWS = "GetWorkspaceSize"
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+_FORMULA = re.compile(r"\$\$(.*?)\$\$", re.S)
+_SUMMARY_LABEL = re.compile(r"^(?:接口功能|算子功能|功能)\s*[:：]\s*")
+_TYPE_KINDS = {
+    "aclTensor": "tensor",
+    "aclTensorList": "tensor_list",
+    "aclScalar": "scalar",
+    "aclScalarList": "scalar_list",
+    "aclIntArray": "int_array",
+    "aclFloatArray": "float_array",
+    "aclBoolArray": "bool_array",
+}
+_INT_TYPES = {
+    "int",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "size_t",
+    "long",
+    "short",
+    "unsigned",
+}
+POINTER_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "float_array", "bool_array", "string")
+REL_KINDS = ("broadcast", "broadcast_result", "same_shape", "same_dtype", "same_format")
+
+Diag = tuple[int, str, str, str]  # (line, severity, code, message)
+
+
+def parse_document(path: str, data: bytes) -> OperatorDoc:
+    """One document to its model; problems become located diagnostics, never exceptions."""
+    doc = load(path, data)
+    diags: list[Diag] = [(line, "warning", code, msg) for line, code, msg in doc.warnings]
+    decls, warnings = find_declarations(doc)
+    diags += [(line, "warning", code, msg) for line, code, msg in warnings]
+    products, product_warnings = read_products(doc)
+    diags += [(line, "warning", code, msg) for line, code, msg in product_warnings]
+    functions = _functions(doc, decls, diags)
+    return OperatorDoc(
+        source=path,
+        name=_doc_name(doc),
+        summary=_summary(doc),
+        formula=_formula(doc),
+        products=tuple(products),
+        functions=tuple(functions),
+        notes=_notes(doc),
+        samples=tuple(_samples(doc)),
+        diagnostics=tuple(
+            Diagnostic(line=max(line, 1), severity=sev, code=code, message=msg)
+            for line, sev, code, msg in sorted(diags, key=lambda d: d[0])
+        ),
+    )
+
+
+# ---------------------------------------------------------------- document-level facts
+
+
+def _doc_name(doc: Document) -> str:
+    h1 = next((s.title for s in doc.sections if s.level == 1 and s.title), None)
+    return h1 or doc.front_matter.get("title") or Path(doc.path).stem
+
+
+def _summary(doc: Document) -> TextBlock | None:
+    """The first paragraph of the function description, without its 接口功能： label."""
+    section = sec.summary_section(doc)
+    if section is None:
+        return None
+    for tok in doc.tokens:
+        if tok.type != "inline" or not tok.map or not section.start <= tok.map[0] < section.end:
+            continue
+        text = _SUMMARY_LABEL.sub("", textmod.plain(tok.content))
+        if text and not text.startswith(("计算公式", "$")):
+            return TextBlock(text=text, line=tok.map[0] + 1)
+    return None
+
+
+def _formula(doc: Document) -> TextBlock | None:
+    section = sec.summary_section(doc)
+    if section is None:
+        return None
+    body = doc.span(section.start, section.end)
+    blocks = [m for m in _FORMULA.finditer(body) if m.group(1).strip()]
+    if not blocks:
+        return None
+    text = "\n\n".join(_dedent(m.group(1)) for m in blocks)
+    return TextBlock(text=text, line=section.start + 1 + body.count("\n", 0, blocks[0].start()))
+
+
+def _dedent(block: str) -> str:
+    return "\n".join(line.strip() for line in block.strip("\n").split("\n")).strip()
+
+
+def _notes(doc: Document) -> TextBlock | None:
+    section = sec.notes_section(doc)
+    if section is None:
+        return None
+    body = doc.span(section.start, section.end).strip("\n")
+    return TextBlock(text=body, line=section.line) if body.strip() else None
+
+
+def _samples(doc: Document) -> list[Sample]:
+    sample_sections = sec.sample_sections(doc)
+    fences = [
+        f
+        for f in doc.fences
+        if any(s.start <= f.start < s.end for s in sample_sections)
+        or (not sample_sections and "int main(" in f.content)
+    ]
+    return [
+        Sample(code=f.content, language=f.info.lower(), line=f.line, includes=tuple(_INCLUDE.findall(f.content)))
+        for f in fences
+        if "main(" in f.content or _INCLUDE.search(f.content)
+    ]
+
+
+# ---------------------------------------------------------------- functions
+
+
+def _functions(doc: Document, decls: list[Declaration], diags: list[Diag]) -> list[Function]:
+    by_name: dict[str, Declaration] = {}
+    for d in decls:
+        if d.error:
+            diags.append((d.line, "error", "prototype-syntax", f"{d.name}: {d.error}"))
+        if d.prototype is None:
+            continue
+        if d.name not in by_name:
+            by_name[d.name] = d
+        elif by_name[d.name].prototype != d.prototype:
+            diags.append(
+                (
+                    d.line,
+                    "warning",
+                    "prototype-mismatch",
+                    f"this prototype of {d.name} differs from the one on line {by_name[d.name].line}; using the first",
+                )
+            )
+    lowered = {n.lower(): d for n, d in by_name.items()}
+    phases = [d for n, d in by_name.items() if n.lower().endswith(GWS.lower())]
+    paired = set()
+    functions = []
+    for gws in phases:
+        base = gws.name[: -len(GWS)]
+        if not gws.name.endswith(GWS):
+            diags.append((gws.line, "warning", "name-case", f"{gws.name} should end in {GWS!r}"))
+        exe = by_name.get(base) or lowered.get(base.lower())
+        if exe is None:
+            diags.append((gws.line, "warning", "no-execute", f"{gws.name} has no matching execute function {base}"))
+        paired.update({gws.name, exe.name if exe else ""})
+        functions.append(_function(doc, base, gws, exe, len(phases), diags))
+    for name, d in by_name.items():
+        if name not in paired:
+            diags.append(
+                (
+                    d.line,
+                    "warning",
+                    "single-phase",
+                    f"{name} is not part of a GetWorkspaceSize/execute pair; not modelled",
+                )
+            )
+    if not functions and not any(d[1] == "error" for d in diags):
+        diags.append(
+            (
+                1,
+                "error",
+                "no-api",
+                "no two-phase API found: expected a prototype "
+                "`aclnnStatus aclnnXxxGetWorkspaceSize(...)` in the document",
+            )
+        )
+    return functions
+
+
+def _function(
+    doc: Document, name: str, gws: Declaration, exe: Declaration | None, n_functions: int, diags: list[Diag]
+) -> Function:
+    gws_region, exe_region = sec.function_regions(doc, name, n_functions)
+    if gws_region is None:
+        diags.append((gws.line, "warning", "no-param-section", f"no section documents the parameters of {gws.name}"))
+    facts, errors, notes = _region_facts(doc, gws_region)
+    params = _params(
+        gws.prototype.params if gws.prototype else (),
+        facts,
+        notes,
+        inplace="Inplace" in name,
+        fallback_line=gws.line,
+        function=gws.name,
+        diags=diags,
+    )
+    exe_facts, _, _ = _region_facts(doc, exe_region)
+    exe_params = _params(
+        exe.prototype.params if exe and exe.prototype else (),
+        exe_facts,
+        [],
+        inplace=False,
+        fallback_line=exe.line if exe else gws.line,
+        function=name,
+        diags=diags,
+        execute=True,
+    )
+    return Function(
+        name=name,
+        line=gws.line,
+        params=tuple(params),
+        execute_params=tuple(exe_params),
+        execute_line=exe.line if exe else None,
+        errors=tuple(_error_rules(errors, params, diags)),
+    )
+
+
+def _region_facts(
+    doc: Document, region: sec.Region | None
+) -> tuple[list[ParamFacts], list[ErrorFacts], list[ProductNote]]:
+    if region is None:
+        return [], [], []
+    tables = tables_in(doc, region.start, region.end)
+    spans = [(t.line - 1, t.end) for t in tables]
+    facts = [f for t in tables if is_param_table(t) for f in params_from_table(t)]
+    if not facts:
+        facts = params_from_bullets(doc, region.start, region.end)
+    errors = [e for t in tables if is_error_table(t) for e in errors_from_table(t)]
+    if not errors:
+        errors = errors_from_text(doc, region.start, region.end, spans)
+    return facts, errors, notes_in(doc, region.start, region.end, spans)
+
+
+# ---------------------------------------------------------------- parameters
+
+
+def param_kind(c_type: str, name: str) -> str:
+    stars = c_type.count("*")
+    core = c_type.replace("const", " ").replace("*", " ").split()
+    base = core[-1] if core else ""
+    if base == "uint64_t" and name in ("workspaceSize", "workspace_size"):
+        return "workspace_size"
+    if base == "aclOpExecutor":
+        return "executor"
+    if base == "aclrtStream":
+        return "stream"
+    if base == "void" and stars == 1:
+        return "workspace"
+    if base in _TYPE_KINDS and stars == 1:
+        return _TYPE_KINDS[base]
+    if base == "aclDataType" and stars == 0:
+        return "dtype"
+    if base == "char" and stars == 1:
+        return "string"
+    if stars == 0:
+        if base in _INT_TYPES:
+            return "int"
+        if base in ("float", "double"):
+            return "float"
+        if base == "bool":
+            return "bool"
+    return "other"
+
+
+def param_direction(kind: str, c_type: str, name: str, written: str | None, inplace: bool, execute: bool) -> str:
+    if execute:
+        return "in"
+    if kind in ("workspace_size", "executor"):
+        return "out"
+    writable = "*" in c_type and not c_type.startswith("const ") and kind in POINTER_KINDS
+    ref = name.endswith("Ref") or (inplace and name.startswith("self"))
+    stated = vocab.direction(written) if written else None
+    if stated == "in" and writable and ref:
+        return "inout"
+    if stated:
+        return stated
+    if not writable:
+        return "in"
+    return "inout" if ref else "out"
+
+
+def _params(
+    prototype: Iterable[CParam],
+    facts: list[ParamFacts],
+    notes: list[ProductNote],
+    *,
+    inplace: bool,
+    fallback_line: int,
+    function: str,
+    diags: list[Diag],
+    execute: bool = False,
+) -> list[Param]:
+    prototype = list(prototype)
+    names = tuple(p.name for p in prototype)
+    by_name: dict[str, ParamFacts] = {}
+    for f in facts:
+        if f.name in by_name:
+            diags.append((f.line, "warning", "duplicate-param", f"{function}: parameter {f.name} is documented twice"))
+        elif f.name not in names and prototype:
+            diags.append(
+                (
+                    f.line,
+                    "warning",
+                    "unknown-param",
+                    f"{function}: documented parameter {f.name} is not in the prototype",
+                )
+            )
+        else:
+            by_name[f.name] = f
+    return [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute) for p in prototype]
+
+
+def _param(
+    proto: CParam,
+    facts: ParamFacts | None,
+    notes: list[ProductNote],
+    names: tuple[str, ...],
+    inplace: bool,
+    fallback_line: int,
+    execute: bool,
+) -> Param:
+    kind = param_kind(proto.c_type, proto.name)
+    line = facts.line if facts else fallback_line
+    constraints: list[Constraint] = []
+    description: list[str] = []
+    if facts is not None:
+        constraints, description = _facts_constraints(facts, names)
+    constraints += _note_constraints(proto.name, constraints, notes, names)
+    written = facts.direction if facts else None
+    optional = (
+        proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)
+    )
+    all_text = [s.text for s in (facts.description + facts.statements) if facts] if facts else []
+    return Param(
+        name=proto.name,
+        c_type=proto.c_type,
+        kind=kind,  # type: ignore[arg-type]
+        direction=param_direction(kind, proto.c_type, proto.name, written, inplace, execute),  # type: ignore[arg-type]
+        optional=optional,
+        description="，".join(description)
+        if facts and facts.mixed_prose
+        else " ".join(s.text for s in facts.description)
+        if facts
+        else "",
+        text="\n".join(all_text + [c.text for c in (facts.cells.values() if facts else [])]),
+        constraints=tuple(_dedupe(constraints)),
+        documented=facts is not None,
+        line=line,
+    )
+
+
+def _facts_constraints(facts: ParamFacts, names: tuple[str, ...]) -> tuple[list[Constraint], list[str]]:
+    found: list[Constraint] = []
+    description: list[str] = []
+    for statement in facts.statements:
+        ctx = cons.Context(subject=facts.name, params=names, line=statement.line)
+        typed, descriptive = cons.classify(statement.text, ctx, descriptive_ok=facts.mixed_prose and not found)
+        found += typed
+        description += descriptive
+    if not facts.mixed_prose:  # a description cell may still state typed facts
+        for statement in facts.description:
+            ctx = cons.Context(subject=facts.name, params=names, line=statement.line)
+            found += [c for c in cons.classify(statement.text, ctx)[0] if c.kind != "text"]
+    readers = {
+        "dtype": cons.dtype_cell,
+        "format": cons.format_cell,
+        "shape": cons.shape_cell,
+        "non_contiguous": cons.non_contiguous_cell,
+    }
+    for role, cell in facts.cells.items():
+        ctx = cons.Context(subject=facts.name, params=names, line=cell.line)
+        found += readers[role](cell.text, ctx)
+    for note in facts.notes:  # nested under this parameter: the product's own set
+        for statement in note.statements:
+            ctx = cons.Context(subject=facts.name, params=names, line=statement.line)
+            for c in cons.classify(statement.text, ctx)[0]:
+                found += [c.model_copy(update={"product": pid}) for pid in note.products]
+    return found, description
+
+
+_NOT_SUPPORTED_DTYPES = re.compile(
+    r"不支持\s*(?P<a>[A-Z0-9_、，, 和]+?)\s*(?:数据类型|类型)?(?:[。；]|$)"
+    r"|数据类型不支持\s*(?P<b>[A-Z0-9_、，, 和]+)"
+)
+
+
+def _note_constraints(
+    name: str, own: list[Constraint], notes: list[ProductNote], names: tuple[str, ...]
+) -> list[Constraint]:
+    """Section-level product notes restrict the parameter's general dtype set on a product."""
+    general = [v for c in own if c.kind == "dtypes" and c.product is None for v in c.values]
+    if not general:
+        return []
+    out = []
+    for note in notes:
+        for statement in note.statements:
+            ctx = cons.Context(subject=None, params=names, line=statement.line)
+            named = ctx.named(statement.text)
+            if named and name not in named:
+                continue
+            allowed = _restricted(general, statement.text, ctx)
+            if allowed is None or allowed == general:
+                continue
+            out += [
+                Constraint(kind="dtypes", text=statement.text, line=statement.line, values=tuple(allowed), product=pid)
+                for pid in note.products
+            ]
+    return out
+
+
+def _restricted(general: list[str], text: str, ctx: cons.Context) -> list[str] | None:
+    if m := _NOT_SUPPORTED_DTYPES.search(text):
+        removed, _ = cons.dtype_list(m.group("a") or m.group("b") or "")
+        return [d for d in general if d not in removed] if removed else None
+    typed = [c for c in cons.rule_dtypes(text, ctx) if c.product is None]
+    if not typed:
+        return None
+    allowed = [d for d in general if d in typed[0].values]
+    return allowed or None
+
+
+def _dedupe(constraints: list[Constraint]) -> list[Constraint]:
+    seen = set()
+    out = []
+    for c in constraints:
+        key = (c.kind, c.text, c.line, c.params, c.values, c.product)
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+# ---------------------------------------------------------------- errors
+
+
+def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag]) -> list[ErrorRule]:
+    names = tuple(p.name for p in params)
+    pointers = tuple(p.name for p in params if p.kind in POINTER_KINDS and not p.optional)
+    tensors = tuple(p.name for p in params if p.kind in ("tensor", "tensor_list"))
+    names_by_code = {v: k for k, v in STATUS_CODES.items()}
+    rules = []
+    for e in errors:
+        typos: dict[str, str] = {}
+        named = tuple(cons.names_in(e.condition, names, typos))
+        diags += [
+            (e.line, "warning", "name-typo", f"error condition names {wrong!r}, read as parameter {right!r}")
+            for wrong, right in typos.items()
+        ]
+        rules.append(
+            ErrorRule(
+                code=e.code,
+                name=e.name or names_by_code.get(e.code, ""),
+                condition=e.condition,
+                params=named,
+                checks=tuple(cons.condition_checks(e.condition, named, pointers, tensors)),
+                line=e.line,
+            )
+        )
+    return rules

@@ -1,0 +1,142 @@
+"""A document as lines, markdown-it block tokens and headed sections, all by line number.
+
+Only block rules run: the readers work on the source text of each block (inline Markdown
+is flattened by `specgen.text`), which keeps every fact on its original line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from specgen import text as textmod
+
+_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+_CONFLICT = re.compile(r"^(?:<{7}|>{7})(?: .*)?$", re.M)
+
+
+@lru_cache(maxsize=1)
+def markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable("table")
+    md.disable("inline")  # inline Markdown is flattened by text.plain() where needed
+    return md
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    level: int
+    title: str  # plain text
+    line: int  # 1-based line of the heading
+    start: int  # 0-based index of the first line after the heading
+    end: int  # 0-based index one past the last line (next heading of same or higher level)
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    info: str
+    content: str
+    line: int  # 1-based line of the first content line
+    start: int  # 0-based line index of the opening fence
+    end: int  # 0-based index one past the closing fence
+    closed: bool
+
+
+@dataclass
+class Document:
+    path: str
+    text: str
+    lines: list[str]
+    front_matter: dict[str, str]
+    sections: list[Section]
+    fences: list[Fence]
+    tokens: list[Token] = field(repr=False)
+    warnings: list[tuple[int, str, str]] = field(default_factory=list)  # (line, code, message)
+
+    def section_at(self, index: int) -> Section | None:
+        """The innermost section holding 0-based line `index`."""
+        best = None
+        for s in self.sections:
+            if s.start - 1 <= index < s.end and (best is None or s.level > best.level):
+                best = s
+        return best
+
+    def enclosing(self, index: int) -> list[Section]:
+        """Every section holding 0-based line `index`, outermost first."""
+        return sorted((s for s in self.sections if s.start - 1 <= index < s.end), key=lambda s: s.level)
+
+    def span(self, start: int, end: int) -> str:
+        return "\n".join(self.lines[start:end])
+
+    def in_fence(self, index: int) -> Fence | None:
+        return next((f for f in self.fences if f.start <= index < f.end), None)
+
+
+def load(path: str, data: bytes) -> Document:
+    text, encoding_warning = textmod.decode(data)
+    front, text = _split_front_matter(text)
+    lines = text.split("\n")
+    tokens = markdown().parse(text)
+    doc = Document(
+        path=path,
+        text=text,
+        lines=lines,
+        front_matter=front,
+        sections=_sections(tokens, len(lines)),
+        fences=_fences(tokens, lines),
+        tokens=tokens,
+    )
+    if encoding_warning:
+        doc.warnings.append((1, "encoding", encoding_warning))
+    for fence in doc.fences:
+        if not fence.closed:
+            doc.warnings.append(
+                (fence.line - 1, "unclosed-fence", "code fence is never closed; it runs to the end of the file")
+            )
+    for match in _CONFLICT.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        doc.warnings.append((line, "conflict-marker", f"merge-conflict marker {match.group(0)[:7]!r}"))
+    return doc
+
+
+def _split_front_matter(text: str) -> tuple[dict[str, str], str]:
+    """YAML front matter as flat `key: value` pairs; blanked out to keep line numbers."""
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return {}, text
+    front = {}
+    for line in match.group(1).split("\n"):
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and not key.startswith(" "):
+            front[key.strip()] = value.strip().strip("\"'")
+    return front, "\n" * match.group(0).count("\n") + text[match.end() :]
+
+
+def _sections(tokens: list[Token], n_lines: int) -> list[Section]:
+    heads = []
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.map:
+            title = textmod.plain(tokens[i + 1].content) if i + 1 < len(tokens) else ""
+            heads.append((int(tok.tag[1]), title, tok.map[0], tok.map[1]))
+    sections = []
+    for i, (level, title, first, after) in enumerate(heads):
+        end = next((h[2] for h in heads[i + 1 :] if h[0] <= level), n_lines)
+        sections.append(Section(level=level, title=title, line=first + 1, start=after, end=end))
+    return sections
+
+
+def _fences(tokens: list[Token], lines: list[str]) -> list[Fence]:
+    fences = []
+    for tok in tokens:
+        if tok.type != "fence" or not tok.map:
+            continue
+        start, end = tok.map
+        closing = lines[end - 1].strip() if end - 1 > start else ""
+        closed = closing.startswith(tok.markup) and closing.strip(tok.markup[0]) == ""
+        fences.append(
+            Fence(info=tok.info.strip(), content=tok.content, line=start + 2, start=start, end=end, closed=closed)
+        )
+    return fences

@@ -1,0 +1,218 @@
+"""Parameter documentation of a function region: table rows or bullets to `ParamFacts`."""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it.token import Token
+
+from specgen import text as textmod
+from specgen import vocab
+from specgen.parse.document import Document
+from specgen.parse.facts import ParamFacts, ProductNote, Statement
+from specgen.parse.tables import Table
+
+# Column roles, by header text (spaces removed); the first role a header matches wins.
+_ROLES: list[tuple[str, re.Pattern[str]]] = [
+    ("name", re.compile(r"参数名|^参数$")),
+    ("direction", re.compile(r"输入/?输出|^方向$")),
+    ("usage", re.compile(r"使用说明")),
+    ("description", re.compile(r"^描述$|^说明$|^参数说明$")),
+    ("dtype", re.compile(r"^数据类型")),
+    ("ctype", re.compile(r"^类型$")),
+    ("format", re.compile(r"数据格式|^格式$")),
+    ("shape", re.compile(r"维度|shape", re.I)),
+    ("non_contiguous", re.compile(r"非连续")),
+]
+_NAME_CELL = re.compile(
+    r"^(?P<name>[A-Za-z_]\w*(?:/[A-Za-z_]\w*)*)\s*"
+    r"(?:[（(]\s*(?P<paren>[^）)]*?)\s*[）)])?\s*$"
+)
+_BULLET_HEAD = re.compile(
+    r"^(?P<name>[A-Za-z_]\w*)\s*(?:[（(]\s*(?P<paren>[^）)]*?)\s*[）)])?"
+    r"\s*(?P<colon>[:：])?\s*(?P<rest>.*)$",
+    re.S,
+)
+_PARAMS_LABEL = re.compile(r"^参数说明[:：]?$")
+_C_TYPE_HINT = re.compile(r"^(?:const\s+)?[A-Za-z_]\w*(?:\s*\*+)?(?:\s*\[\])?$")
+_PRODUCT_HINT = re.compile(r"Atlas|Ascend|昇腾|<term>|产品")
+
+
+def column_roles(header: list[str]) -> dict[str, int]:
+    roles: dict[str, int] = {}
+    for col, text in enumerate(header):
+        for role, pattern in _ROLES:
+            if pattern.search(text) and role not in roles:
+                roles[role] = col
+                break
+    return roles
+
+
+def is_param_table(table: Table) -> bool:
+    roles = column_roles(table.header)
+    return (
+        "name" in roles
+        and ("direction" in roles or "description" in roles)
+        and not any("错误码" in h or "返回码" in h for h in table.header)
+    )
+
+
+def params_from_table(table: Table) -> list[ParamFacts]:
+    roles = column_roles(table.header)
+    out: list[ParamFacts] = []
+    last_origin = None
+    for row, line in zip(table.rows, table.lines, strict=True):
+        if roles["name"] >= len(row):
+            continue
+        name_cell = row[roles["name"]]
+        if name_cell.origin == last_origin and out:  # a rowspan continues the parameter
+            _add_cells(out[-1], row, roles, line, continuation=True)
+            continue
+        last_origin = name_cell.origin
+        match = _NAME_CELL.match(textmod.plain(name_cell.html))
+        if not match:
+            continue
+        for name in match.group("name").split("/"):
+            facts = ParamFacts(name=name, line=line, type_hint=_type_hint(match.group("paren")))
+            _add_cells(facts, row, roles, line, continuation=False)
+            out.append(facts)
+    return out
+
+
+def _add_cells(facts: ParamFacts, row: list, roles: dict[str, int], line: int, *, continuation: bool) -> None:
+    def cell(role: str) -> str | None:
+        col = roles.get(role)
+        if col is None or col >= len(row) or (continuation and row[col].spanned):
+            return None
+        return row[col].html
+
+    if (html := cell("direction")) is not None and not continuation:
+        facts.direction = textmod.plain(html)
+    if (html := cell("ctype")) is not None and not continuation:
+        facts.type_hint = _type_hint(textmod.plain(html)) or facts.type_hint
+    for role, target in (("description", facts.description), ("usage", facts.statements)):
+        if (html := cell(role)) is not None:
+            target.extend(Statement(t, line) for t in textmod.lines(html) if t not in ("-", "/"))
+    for role in ("dtype", "format", "shape", "non_contiguous"):
+        if (html := cell(role)) is not None and role not in facts.cells:
+            facts.cells[role] = Statement(textmod.plain(html), line)
+
+
+def _type_hint(paren: str | None) -> str | None:
+    """The C type inside `name（aclTensor*）` or a type column; None for aliases like `β`."""
+    if not paren:
+        return None
+    candidate = re.split(r"[，,]", paren)[0].strip()
+    return candidate if _C_TYPE_HINT.match(candidate) else None
+
+
+# ---------------------------------------------------------------- bullets
+
+
+def params_from_bullets(doc: Document, start: int, end: int) -> list[ParamFacts]:
+    """Parameter bullets in lines [start, end): the items under a `参数说明` bullet, or else
+    the region's top-level items written `name（type，direction）：...`."""
+    tokens = [t for t in doc.tokens if t.map is None or start <= t.map[0] < end]
+    items = _items(tokens)
+    label = next((i for i in items if _PARAMS_LABEL.match(_head_text(tokens, i).strip("*"))), None)
+    if label is not None:
+        candidates = _children(tokens, label)
+        strict = False
+    else:
+        top = min((tokens[i].level for i in items), default=0)
+        candidates = [i for i in items if tokens[i].level == top]
+        strict = True
+    out = []
+    for index in candidates:
+        facts = _bullet_param(tokens, index, strict)
+        if facts is not None:
+            out.append(facts)
+    return out
+
+
+def _items(tokens: list[Token]) -> list[int]:
+    return [i for i, t in enumerate(tokens) if t.type == "list_item_open"]
+
+
+def _children(tokens: list[Token], index: int) -> list[int]:
+    level = tokens[index].level
+    out = []
+    for i in range(index + 1, len(tokens)):
+        tok = tokens[i]
+        if tok.type == "list_item_close" and tok.level == level:
+            break
+        if tok.type == "list_item_open" and tok.level == level + 2:
+            out.append(i)
+    return out
+
+
+def _own_inlines(tokens: list[Token], index: int) -> list[Token]:
+    """Inline tokens of an item's own paragraphs (not of its nested items)."""
+    level = tokens[index].level
+    out = []
+    for i in range(index + 1, len(tokens)):
+        tok = tokens[i]
+        if tok.type == "list_item_close" and tok.level == level:
+            break
+        if tok.type in ("inline", "html_block", "code_block") and tok.level in (level + 1, level + 2):
+            out.append(tok)
+    return out
+
+
+def _head_text(tokens: list[Token], index: int) -> str:
+    inlines = _own_inlines(tokens, index)
+    return textmod.plain(inlines[0].content) if inlines else ""
+
+
+def _bullet_param(tokens: list[Token], index: int, strict: bool) -> ParamFacts | None:
+    inlines = _own_inlines(tokens, index)
+    if not inlines or inlines[0].type != "inline":
+        return None
+    head, *more = inlines
+    first_line = head.map[0] + 1 if head.map else 0
+    match = _BULLET_HEAD.match(textmod.plain(head.content.split("\n")[0]))
+    if not match or not (match.group("paren") or match.group("colon")):
+        return None
+    if strict and not match.group("paren"):
+        return None
+    type_hint, direction = _split_paren(match.group("paren"))
+    facts = ParamFacts(
+        name=match.group("name"), line=first_line, type_hint=type_hint, direction=direction, mixed_prose=True
+    )
+    rest_lines = [match.group("rest")] + head.content.split("\n")[1:]
+    for offset, raw in enumerate(rest_lines):
+        facts.statements.extend(Statement(t, first_line + offset) for t in textmod.lines(raw))
+    for tok in more:
+        if tok.type == "inline" and tok.map:
+            facts.statements.extend(Statement(t, tok.map[0] + 1) for t in textmod.lines(tok.content))
+    for child in _children(tokens, index):
+        _nested_statement(tokens, child, facts)
+    return facts
+
+
+def _nested_statement(tokens: list[Token], index: int, facts: ParamFacts) -> None:
+    """A sub-bullet of a parameter: a per-product note or one more statement."""
+    text = " ".join(textmod.plain(t.content) for t in _own_inlines(tokens, index) if t.type == "inline")
+    line = tokens[index].map[0] + 1 if tokens[index].map else facts.line
+    who, sep, what = (re.split(r"([:：])", text, maxsplit=1) + ["", ""])[:3]
+    if sep and _PRODUCT_HINT.search(who):
+        products = tuple(dict.fromkeys(pid for name in re.split(r"[、,，]", who) if (pid := vocab.product_id(name))))
+        if products:
+            facts.notes.append(ProductNote(products=products, statements=[Statement(what.strip(), line)], line=line))
+            return
+    if text:
+        facts.statements.append(Statement(text, line))
+
+
+def _split_paren(paren: str | None) -> tuple[str | None, str | None]:
+    """`aclTensor*，计算输入` to (type hint, direction words)."""
+    if not paren:
+        return None, None
+    type_hint, direction = None, None
+    for part in re.split(r"[，,]", paren):
+        part = part.strip()
+        if vocab.direction(part) is not None or "可选" in part:
+            direction = part
+        elif part and type_hint is None:
+            type_hint = _type_hint(part)
+    return type_hint, direction

@@ -1,0 +1,98 @@
+"""Product support (产品支持情况) and per-product notes (`<term>产品</term>：...`)."""
+
+from __future__ import annotations
+
+import re
+
+from specgen import text as textmod
+from specgen import vocab
+from specgen.model import Product
+from specgen.parse.document import Document
+from specgen.parse.facts import ProductNote, Statement
+from specgen.parse.sections import products_section
+from specgen.parse.tables import tables_in
+
+_TERM_NOTE = re.compile(
+    r"^(?P<indent>\s*)(?:[-*]\s+)?(?P<terms>(?:\**<term>[^<]*</term>\**\s*[、，,/和]?\s*)+)"
+    r"[:：]?\s*(?P<rest>.*)$"
+)
+_TERM = re.compile(r"<term>([^<]*)</term>")
+_BULLET = re.compile(r"^(?P<indent>\s*)[-*]\s+(?P<body>.*)$")
+_SUPPORTED = re.compile(r"^(?:√|✓|✔|支持)")
+_UNSUPPORTED = re.compile(r"^(?:×|x|X|✗|不支持)")
+
+
+def read_products(doc: Document) -> tuple[list[Product], list[tuple[int, str, str]]]:
+    """The products the document lists as supported or not, and warnings for unknown names."""
+    section = products_section(doc)
+    if section is None:
+        return [], []
+    found: dict[str, Product] = {}
+    warnings: list[tuple[int, str, str]] = []
+
+    def add(name: str, supported: bool, line: int) -> None:
+        pid = vocab.product_id(name)
+        if pid is None:
+            warnings.append((line, "unknown-product", f"unknown product name {name!r}"))
+            return
+        found.setdefault(pid, Product(id=pid, name=name.strip(), supported=supported, line=line))
+
+    for table in tables_in(doc, section.start, section.end):
+        for row, line in zip(table.rows, table.lines, strict=True):
+            cells = [textmod.plain(c.html) for c in row]
+            if len(cells) >= 2 and (_SUPPORTED.match(cells[1]) or _UNSUPPORTED.match(cells[1])):
+                add(cells[0], bool(_SUPPORTED.match(cells[1])), line)
+    for i in range(section.start, section.end):
+        raw = doc.lines[i]
+        if doc.in_fence(i) or "|" in raw:
+            continue
+        if terms := _TERM.findall(raw):
+            rest = textmod.plain(_TERM.sub("", raw)).lstrip("-* ：:")
+            for name in terms:
+                add(name, not _UNSUPPORTED.match(rest), i + 1)
+        elif (m := _BULLET.match(raw)) or (raw.strip() and "产品" in raw and "详细" not in raw):
+            body = textmod.plain(m.group("body") if m else raw)
+            name, _, rest = body.partition("：")
+            if vocab.product_id(name) and "参见" not in body:
+                add(name, not _UNSUPPORTED.match(rest.strip()), i + 1)
+    return sorted(found.values(), key=lambda p: p.line), warnings
+
+
+def notes_in(doc: Document, start: int, end: int, skip: list[tuple[int, int]]) -> list[ProductNote]:
+    """`<term>` notes in lines [start, end), outside the line ranges in `skip` (tables)."""
+    notes = []
+    i = start
+    while i < end:
+        raw = doc.lines[i]
+        m = _TERM_NOTE.match(raw)
+        if m is None or doc.in_fence(i) or any(a <= i < b for a, b in skip):
+            i += 1
+            continue
+        products = tuple(
+            dict.fromkeys(pid for name in _TERM.findall(m.group("terms")) if (pid := vocab.product_id(name)))
+        )
+        note_line = i + 1
+        statements = [Statement(t, note_line) for t in textmod.lines(m.group("rest"))]
+        i += 1
+        if not statements:  # the remarks follow as nested bullets
+            nested, i = nested_bullets(doc, i, end, len(m.group("indent")))
+            statements = nested
+        if products:
+            notes.append(ProductNote(products=products, statements=statements, line=note_line))
+    return notes
+
+
+def nested_bullets(doc: Document, i: int, end: int, indent: int) -> tuple[list[Statement], int]:
+    """Bullets indented deeper than `indent` from line i on; stops at the first shallower line."""
+    out = []
+    while i < end:
+        raw = doc.lines[i]
+        if not raw.strip() or raw.lstrip().startswith("<!--"):
+            i += 1
+            continue
+        m = _BULLET.match(raw)
+        if m is None or len(m.group("indent")) <= indent:
+            break
+        out.extend(Statement(t, i + 1) for t in textmod.lines(m.group("body")))
+        i += 1
+    return out, i

@@ -1,0 +1,194 @@
+"""Tables of a document region, HTML or pipe, as header + located rows of cell fragments.
+
+HTML tables are cut from the source between the `<table` and `</table>` lines (markdown-it
+splits a table at a blank line and glues the following bullet to it) and read with an
+HTML5 parser, which keeps cells that sit outside any `<tr>`. Cells stay raw fragments;
+`text.lines()` flattens them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from selectolax.lexbor import LexborHTMLParser
+
+from specgen.parse.document import Document
+from specgen.text import plain
+
+_TABLE_OPEN = re.compile(r"<table\b", re.I)
+_TABLE_CLOSE = re.compile(r"</table\s*>", re.I)
+_TR = re.compile(r"<tr\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    html: str
+    origin: int  # id of the source cell: a rowspan/colspan repeats the same origin
+    spanned: bool  # True when this grid slot is covered by a cell of an earlier row
+
+
+@dataclass
+class Table:
+    header: list[str]  # plain header texts
+    rows: list[list[Cell]]  # grid rows, spans expanded
+    lines: list[int]  # 1-based line of each row
+    raw_rows: list[list[str]] = field(default_factory=list)  # rows as written, no expansion
+    line: int = 0  # line of the table start
+    end: int = 0  # 0-based index one past its last line
+
+
+def tables_in(doc: Document, start: int, end: int) -> list[Table]:
+    """HTML and pipe tables that start in lines [start, end), in document order."""
+    found = _html_tables(doc, start, end) + _pipe_tables(doc, start, end)
+    return sorted(found, key=lambda t: t.line)
+
+
+def _html_tables(doc: Document, start: int, end: int) -> list[Table]:
+    tables = []
+    i = start
+    while i < end:
+        if _TABLE_OPEN.search(doc.lines[i]) and not doc.in_fence(i):
+            last = _table_end(doc.lines, i)
+            tables.append(_read_html(doc, i, last))
+            i = last + 1
+        else:
+            i += 1
+    return tables
+
+
+def _table_end(lines: list[str], first: int) -> int:
+    """0-based index of the line closing the table opened on `first` (nesting counted)."""
+    depth = 0
+    for i in range(first, len(lines)):
+        depth += len(_TABLE_OPEN.findall(lines[i])) - len(_TABLE_CLOSE.findall(lines[i]))
+        if depth <= 0:
+            return i
+    return len(lines) - 1
+
+
+def _read_html(doc: Document, first: int, last: int) -> Table:
+    source = "\n".join(doc.lines[first : last + 1])
+    root = LexborHTMLParser(source).css_first("table")
+    trs = [tr for tr in root.css("tr")] if root else []
+    raw_rows = [[c.html or "" for c in tr.iter() if c.tag in ("td", "th")] for tr in trs]
+    tr_lines = [first + 1 + source.count("\n", 0, m.start()) for m in _TR.finditer(source)]
+    if len(tr_lines) != len(trs):  # implied rows (cells outside <tr>): place by content
+        tr_lines = _lines_by_content(source, raw_rows, first)
+    spans = [[_spans(c) for c in tr.iter() if c.tag in ("td", "th")] for tr in trs]
+    grid = _grid(raw_rows, spans)
+    header: list[str] = []
+    if grid and _is_header(trs[0]):
+        header = [_header_text(c.html) for c in grid[0]]
+        grid, tr_lines, raw_rows = grid[1:], tr_lines[1:], raw_rows[1:]
+    keep = [i for i, row in enumerate(grid) if any(not c.spanned and plain(c.html) for c in row)]
+    return Table(
+        header=header,
+        rows=[grid[i] for i in keep],
+        lines=[tr_lines[i] for i in keep],
+        raw_rows=[raw_rows[i] for i in keep],
+        line=first + 1,
+        end=last + 1,
+    )
+
+
+def _is_header(tr) -> bool:
+    cells = [c for c in tr.iter() if c.tag in ("td", "th")]
+    if cells and all(c.tag == "th" for c in cells):
+        return True
+    parent = tr.parent
+    return parent is not None and parent.tag in ("thead", "thread")
+
+
+def _spans(cell) -> tuple[int, int]:
+    def number(attr: str) -> int:
+        value = (cell.attributes.get(attr) or "1").strip()
+        return int(value) if value.isdigit() else 1
+
+    return number("rowspan"), max(1, number("colspan"))
+
+
+def _grid(rows: list[list[str]], spans: list[list[tuple[int, int]]]) -> list[list[Cell]]:
+    """Expand rowspan/colspan. rowspan=0 runs to the end; spans past the end are clipped."""
+    pending: dict[int, tuple[Cell, int]] = {}  # column -> (cell, rows still covered)
+    grid = []
+    origin = 0
+    for r, row in enumerate(rows):
+        out: list[Cell] = []
+        queue = list(zip(row, spans[r], strict=True))
+        col = 0
+        while queue or any(c >= col for c in pending):
+            if col in pending:
+                cell, left = pending.pop(col)
+                out.append(Cell(cell.html, cell.origin, spanned=True))
+                if left > 1:
+                    pending[col] = (cell, left - 1)
+                col += 1
+                continue
+            if not queue:
+                col += 1
+                continue
+            html, (rowspan, colspan) = queue.pop(0)
+            origin += 1
+            cell = Cell(html, origin, spanned=False)
+            for k in range(colspan):
+                out.append(cell if k == 0 else Cell(html, origin, spanned=True))
+                if rowspan != 1:
+                    pending[col + k] = (cell, (rowspan - 1) if rowspan > 1 else len(rows))
+            col += colspan
+        grid.append(out)
+    return grid
+
+
+def _lines_by_content(source: str, rows: list[list[str]], first: int) -> list[int]:
+    lines, pos = [], 0
+    for row in rows:
+        probe = next((c for c in row if c.strip()), "")
+        found = source.find(probe, pos) if probe else -1
+        if found >= 0:
+            pos = found + len(probe)
+        lines.append(first + 1 + source.count("\n", 0, pos if found < 0 else found))
+    return lines
+
+
+def _header_text(fragment: str) -> str:
+    return re.sub(r"\s+", "", plain(fragment))
+
+
+def _pipe_tables(doc: Document, start: int, end: int) -> list[Table]:
+    tables = []
+    tokens = doc.tokens
+    for i, tok in enumerate(tokens):
+        if tok.type != "table_open" or not tok.map or not start <= tok.map[0] < end:
+            continue
+        header: list[str] = []
+        rows: list[list[Cell]] = []
+        lines: list[int] = []
+        row: list[Cell] = []
+        origin = 0
+        for inner in tokens[i + 1 :]:
+            if inner.type == "table_close":
+                break
+            if inner.type == "tr_open":
+                row = []
+                lines.append(inner.map[0] + 1 if inner.map else tok.map[0] + 1)
+            elif inner.type == "inline":
+                origin += 1
+                row.append(Cell(inner.content.replace("\\|", "|"), origin, spanned=False))
+            elif inner.type == "tr_close":
+                if not header:
+                    header = [_header_text(c.html) for c in row]
+                    lines.pop()
+                else:
+                    rows.append(row)
+        tables.append(
+            Table(
+                header=header,
+                rows=rows,
+                lines=lines,
+                raw_rows=[[c.html for c in r] for r in rows],
+                line=tok.map[0] + 1,
+                end=tok.map[1],
+            )
+        )
+    return tables

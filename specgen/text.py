@@ -1,0 +1,71 @@
+"""Text clean-up shared by the readers: decoding, inline Markdown/HTML to plain text."""
+
+from __future__ import annotations
+
+import html
+import re
+
+# Characters that are invisible in the documents but break matching.
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad\x00]")
+_SPACES = re.compile("[\u00a0\u202f\u3000\t]")
+
+_BR = re.compile(r"<br\s*/?>", re.I)
+_LI = re.compile(r"</?(?:li|ul|ol|p|div)\b[^>]*>", re.I)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|$])")
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|`")
+_BLANKS = re.compile(r"[ ]+")
+
+
+def decode(data: bytes) -> tuple[str, str | None]:
+    """Document bytes to text with LF line ends; also a warning when they were not UTF-8.
+
+    Line count is preserved, so every later line number is a line of the original file.
+    """
+    warning = None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        try:
+            text = data.decode("gb18030")
+            warning = "not UTF-8; read as GB18030"
+        except UnicodeDecodeError:
+            text = data.decode("utf-8", errors="replace")
+            warning = f"not UTF-8 (invalid byte at offset {exc.start}); undecodable bytes replaced"
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _SPACES.sub(" ", _INVISIBLE.sub("", text)), warning
+
+
+def plain(fragment: str) -> str:
+    """Inline Markdown or HTML as the reader sees it, on one line."""
+    return " ".join(lines(fragment))
+
+
+def lines(fragment: str) -> list[str]:
+    """Inline Markdown or HTML to plain text, split where `<br>`, `<li>` or a newline break it."""
+    text = _BR.sub("\n", fragment)
+    text = _LI.sub("\n", text)
+    text = _TAG.sub("", text)
+    text = _IMAGE.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    text = _MD_ESCAPE.sub(r"\1", text)
+    text = _EMPHASIS.sub("", text)
+    text = _SPACES.sub(" ", html.unescape(text)) if "&" in text else text
+    out = []
+    for line in text.split("\n"):
+        line = _BLANKS.sub(" ", line).strip()
+        if line:
+            out.append(line)
+    return out
+
+
+_SENTENCE_END = re.compile(r"(?<=[。；;！!])\s*|(?<=\.)\s+(?=[^\d\s])")
+
+
+def sentences(text: str) -> list[str]:
+    """Split prose at full stops and semicolons (not at the dot of `1.5` or of `a.b`)."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]

@@ -1,0 +1,133 @@
+"""The fixed vocabularies documents draw from: dtypes, formats, products, directions."""
+
+from __future__ import annotations
+
+import re
+
+# Canonical dtype names (as the documents mostly write them) and their aclDataType values.
+DTYPES: dict[str, int] = {
+    "FLOAT": 0,
+    "FLOAT16": 1,
+    "INT8": 2,
+    "INT32": 3,
+    "UINT8": 4,
+    "INT16": 6,
+    "UINT16": 7,
+    "UINT32": 8,
+    "INT64": 9,
+    "UINT64": 10,
+    "DOUBLE": 11,
+    "BOOL": 12,
+    "STRING": 13,
+    "COMPLEX64": 16,
+    "COMPLEX128": 17,
+    "BFLOAT16": 27,
+    "INT4": 29,
+    "UINT1": 30,
+    "COMPLEX32": 33,
+    "HIFLOAT8": 34,
+    "FLOAT8_E5M2": 35,
+    "FLOAT8_E4M3FN": 36,
+    "FLOAT8_E8M0": 37,
+    "FLOAT6_E3M2": 38,
+    "FLOAT6_E2M3": 39,
+    "FLOAT4_E2M1": 40,
+    "FLOAT4_E1M2": 41,
+}
+_DTYPE_ALIASES = {
+    "FLOAT32": "FLOAT",
+    "FP32": "FLOAT",
+    "FP16": "FLOAT16",
+    "HALF": "FLOAT16",
+    "FLOAT_16": "FLOAT16",
+    "BF16": "BFLOAT16",
+    "FLOAT64": "DOUBLE",
+    "FP64": "DOUBLE",
+    "HIF8": "HIFLOAT8",
+    "FLOAT8_E4M3": "FLOAT8_E4M3FN",
+    "FLOAT_E5M2": "FLOAT8_E5M2",
+    "FLOAT_E4M3FN": "FLOAT8_E4M3FN",
+    "FP8_E5M2": "FLOAT8_E5M2",
+    "FP8_E4M3FN": "FLOAT8_E4M3FN",
+    "INT": "INT32",
+    "INT64_T": "INT64",
+    "INT32_T": "INT32",
+    "INT8_T": "INT8",
+    "UINT8_T": "UINT8",
+    "CHAR": "STRING",
+}
+
+
+def dtype(token: str) -> str | None:
+    """Canonical dtype name for a token as documents write it, or None if it is not one."""
+    key = token.strip().upper()
+    key = _DTYPE_ALIASES.get(key, key)
+    return key if key in DTYPES else None
+
+
+FORMATS: dict[str, int] = {
+    "NCHW": 0,
+    "NHWC": 1,
+    "ND": 2,
+    "NC1HWC0": 3,
+    "FRACTAL_Z": 4,
+    "NC1HWC0_C04": 12,
+    "HWCN": 16,
+    "NDHWC": 27,
+    "FRACTAL_NZ": 29,
+    "NCDHW": 30,
+    "NDC1HWC0": 32,
+    "FRACTAL_Z_3D": 33,
+    "NC": 35,
+    "NCL": 47,
+}
+_FORMAT_ALIASES = {"NZ": "FRACTAL_NZ", "FRACTAL_Z_3D": "FRACTAL_Z_3D", "FRACTALNZ": "FRACTAL_NZ"}
+
+
+def data_format(token: str) -> str | None:
+    key = token.strip().upper()
+    key = _FORMAT_ALIASES.get(key, key)
+    return key if key in FORMATS else None
+
+
+# Products, by the ids of the documents' `<!-- npu="..." -->` comments. Order matters:
+# the first pattern that matches a product name wins.
+_PRODUCTS: list[tuple[str, re.Pattern[str]]] = [
+    ("950", re.compile(r"950|910_95")),
+    ("A3", re.compile(r"A3|910_93")),
+    ("310b", re.compile(r"200I/500\s*A2|310B", re.I)),
+    ("910b", re.compile(r"A2|910B", re.I)),
+    ("310p", re.compile(r"推理系列(?:加速卡)?产品|310P", re.I)),
+    ("910", re.compile(r"训练系列产品|910")),
+]
+PRODUCT_NAMES = {
+    "950": "Ascend 950PR/Ascend 950DT",
+    "A3": "Atlas A3 训练系列产品/Atlas A3 推理系列产品",
+    "910b": "Atlas A2 训练系列产品/Atlas A2 推理系列产品",
+    "310b": "Atlas 200I/500 A2 推理产品",
+    "310p": "Atlas 推理系列产品",
+    "910": "Atlas 训练系列产品",
+}
+
+
+def product_id(name: str) -> str | None:
+    """The product id for a product name as documents write it, or None if unknown."""
+    compact = re.sub(r"\s+", "", name)
+    for pid, pattern in _PRODUCTS:
+        if pattern.search(compact):
+            return pid
+    return None
+
+
+def direction(text: str) -> str | None:
+    """in/out/inout for a direction cell or bullet word (输入, 计算输出, 出参, 输入/输出, ...)."""
+    t = re.sub(r"[\s（()）]", "", text)
+    has_in = any(w in t for w in ("输入", "入参", "属性"))
+    has_out = any(w in t for w in ("输出", "出参"))
+    if has_in and has_out:
+        return "inout"
+    if has_out:
+        return "out"
+    if has_in:
+        return "in"
+    return None

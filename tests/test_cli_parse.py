@@ -1,0 +1,64 @@
+"""`specgen parse` and `specgen schema` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from specgen.cli import main
+from tests.conftest import SPECS
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "specgen", *args], capture_output=True, text=True, encoding="utf-8", check=False
+    )
+
+
+def test_parse_json_has_the_documented_fields():
+    result = run("parse", str(SPECS), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    docs = json.loads(result.stdout)
+    assert [d["name"] for d in docs] == ["aclnnHardshrinkBackward", "aclnnSoftMarginLossBackward", "aclnnTanhBackward"]
+    fn = docs[0]["functions"][0]
+    assert set(fn) >= {"name", "line", "params", "errors"}
+    param = fn["params"][0]
+    assert {"name", "c_type", "direction", "dtypes", "formats", "constraints"} <= set(param)
+    assert param["c_type"] == "const aclTensor*" and param["dtypes"] == ["FLOAT16", "FLOAT"]
+    assert set(fn["errors"][0]) >= {"code", "name", "condition", "params", "checks"}
+    assert {"line", "severity", "message"} <= set(docs[0]["diagnostics"][0])
+
+
+def test_diagnostics_go_to_stderr_and_errors_set_the_exit_status(tmp_path):
+    (tmp_path / "good.md").write_text((SPECS / "aclnnTanhBackward.md").read_text("utf-8"), encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "todo.md").write_text("# aclnnTodo\n\nTBD\n", encoding="utf-8")
+    result = run("parse", str(tmp_path), "--format", "json")
+    assert result.returncode == 1
+    assert f"{tmp_path / 'sub' / 'todo.md'}:1: error: " in result.stderr
+    docs = json.loads(result.stdout)  # the good document is still reported in full
+    assert [d["name"] for d in docs] == ["aclnnTanhBackward", "aclnnTodo"]
+    assert docs[0]["functions"]
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert run("parse", str(tmp_path / "missing.md")).returncode == 2
+    assert run("parse", str(tmp_path)).returncode == 2  # no documents
+    assert run("parse").returncode == 2
+    assert run("bogus").returncode == 2
+
+
+def test_text_format_summarises(capsys):
+    assert main(["parse", str(SPECS / "aclnnSoftMarginLossBackward.md")]) == 0
+    out = capsys.readouterr().out
+    assert "in    int64_t                reduction" in out
+    assert "errors: 161001 x1, 161002 x3" in out
+
+
+def test_schema_is_valid_json_schema(capsys):
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["title"] == "OperatorDoc"
+    assert {"Param", "Function", "ErrorRule", "Constraint"} <= set(schema["$defs"])
+    assert schema["$defs"]["Param"]["additionalProperties"] is False
