@@ -219,18 +219,21 @@ def _function(
     if gws_region is None:
         diags.append((gws.line, "warning", "no-param-section", f"no section documents the parameters of {gws.name}"))
     facts, errors, notes = _region_facts(doc, gws_region)
+    gws_proto = gws.prototype.params if gws.prototype else ()
+    exe_proto = exe.prototype.params if exe and exe.prototype else ()
     params = _params(
-        gws.prototype.params if gws.prototype else (),
+        gws_proto,
         facts,
         notes,
         inplace="Inplace" in name,
         fallback_line=gws.line,
         function=gws.name,
         diags=diags,
+        other_phase={p.name for p in exe_proto},
     )
     exe_facts, _, _ = _region_facts(doc, exe_region)
     exe_params = _params(
-        exe.prototype.params if exe and exe.prototype else (),
+        exe_proto,
         exe_facts,
         [],
         inplace=False,
@@ -238,6 +241,7 @@ def _function(
         function=name,
         diags=diags,
         execute=True,
+        other_phase={p.name for p in gws_proto},
     )
     return Function(
         name=name,
@@ -323,14 +327,17 @@ def _params(
     function: str,
     diags: list[Diag],
     execute: bool = False,
+    other_phase: Iterable[str] = (),
 ) -> list[Param]:
+    """Prototype parameters joined with what the document says of them. Documented names of
+    `other_phase` are not reported: some documents describe both phases in one table."""
     prototype = list(prototype)
     names = tuple(p.name for p in prototype)
     by_name: dict[str, ParamFacts] = {}
     for f in facts:
         if f.name in by_name:
             diags.append((f.line, "warning", "duplicate-param", f"{function}: parameter {f.name} is documented twice"))
-        elif f.name not in names and prototype:
+        elif f.name not in names and f.name not in other_phase and prototype:
             diags.append(
                 (
                     f.line,

@@ -62,7 +62,8 @@ def function_regions(doc: Document, name: str, n_functions: int) -> tuple[Region
         if gws:
             returns = [s for s in usable if _RETURNS.fullmatch(s.title.strip("*: ："))]
             end = returns[0].end if returns else gws[0].end
-            return Region(gws[0].start, max(end, gws[0].end), gws[0].line), _region(exe)
+            region = Region(gws[0].start, max(end, gws[0].end), gws[0].line)
+            return region, _region([s for s in exe if not s.start <= region.line - 1 < s.end])
     return _region(gws), _region(exe)
 
 
