@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from specgen import __version__
 from specgen.model import OperatorDoc, json_schema
@@ -68,19 +69,33 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["json", "text"], default="text")
     p.set_defaults(run=cmd_parse)
 
+    p = command("generate", "generate headers, samples, bindings and tests from documents")
+    p.add_argument("paths", nargs="*", metavar="PATH", default=["specs"], help="documents or folders (default: specs)")
+    p.add_argument("-o", "--output", default="generated", help="output folder (default: generated)")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if the output is not current")
+    p.add_argument("--templates", metavar="DIR", help="a folder of templates that override the built-in ones")
+    p.add_argument("--force", action="store_true", help="write into a folder holding files specgen did not generate")
+    p.set_defaults(run=cmd_generate)
+
     p = command("schema", "print the JSON Schema of the operator model")
     p.set_defaults(run=cmd_schema)
     return parser
 
 
-def _docs(paths: Sequence[str]) -> list[OperatorDoc]:
-    from specgen.parse import discover, parse_paths
+def _docs_exist(paths: Sequence[str]) -> None:
+    from specgen.parse import discover
 
     missing = [p for p in paths if not os.path.exists(p)]
     if missing:
         raise UsageError(f"no such file or directory: {', '.join(missing)}")
     if not discover(paths):
         raise UsageError(f"no *.md documents under {', '.join(paths)}")
+
+
+def _docs(paths: Sequence[str]) -> list[OperatorDoc]:
+    from specgen.parse import parse_paths
+
+    _docs_exist(paths)
     return parse_paths(paths)
 
 
@@ -121,6 +136,42 @@ def describe(doc: OperatorDoc) -> str:
     if not doc.functions:
         out.append("  (no API)")
     return "\n".join(out) + "\n"
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from specgen.formatting import FormatterError
+    from specgen.generate import generate
+    from specgen.writer import OutputError
+
+    _docs_exist(args.paths)
+    templates = Path(args.templates) if args.templates else None
+    if templates is not None and not templates.is_dir():
+        raise UsageError(f"--templates: no such folder: {templates}")
+    try:
+        result = generate(args.paths, Path(args.output), templates=templates, check=args.check, force=args.force)
+    except (OutputError, FormatterError) as exc:
+        raise UsageError(str(exc)) from exc
+    for source, d in result.diagnostics:
+        print(f"{source}:{d.line}: {d.severity}: {d.message} [{d.code}]", file=sys.stderr)
+    plan = result.plan
+    if args.check:
+        for line in plan.changes:
+            print(line)
+        if not plan.empty:
+            print(
+                f"specgen: {args.output} is out of date ({len(plan.changes)} changes); "
+                f"run `specgen generate {' '.join(args.paths)} -o {args.output}`",
+                file=sys.stderr,
+            )
+            return FOUND
+    else:
+        print(
+            f"specgen: {len(result.operators)} operators from {len(result.docs)} documents; "
+            f"{len(plan.write) + len(plan.create)} files written, {len(plan.delete)} removed, "
+            f"{plan.unchanged} unchanged",
+            file=sys.stderr,
+        )
+    return FOUND if result.has_errors else OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -4,12 +4,20 @@ in the development workspace and CI; a user's clone has none, so tests using it 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT / "specs"
+GENERATED = ROOT / "generated"
+STANDIN = ROOT / "tests" / "standin"
+SEED_OPERATORS = ("hardshrink_backward", "soft_margin_loss_backward", "tanh_backward")
+# libascendcl: runtime; libnnopbase: tensors; libopapi: the operators
+STANDIN_LIBRARIES = (("runtime.c", "libascendcl.so"), ("nnopbase.c", "libnnopbase.so"), ("opapi.c", "libopapi.so"))
 
 
 def _corpus_dir() -> Path:
@@ -38,3 +46,51 @@ def write_doc(tmp_path: Path):
         return path
 
     return write
+
+
+@pytest.fixture(scope="session")
+def standin(tmp_path_factory) -> Path:
+    """The host-only CANN stand-in, built with gcc: ROOT/include and ROOT/lib64.
+
+    The operator library is compiled with the generated seed headers force-included, so a
+    declaration that does not match the stand-in's definitions fails the build.
+    """
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not available")
+    root = tmp_path_factory.mktemp("cann")
+    shutil.copytree(STANDIN / "include", root / "include")
+    (root / "lib64").mkdir()
+    headers = [f"-include{GENERATED / 'include' / 'aclnnop' / f'aclnn_{op}.h'}" for op in SEED_OPERATORS]
+    for source, library in STANDIN_LIBRARIES:
+        extra = headers if source == "opapi.c" else []
+        command = [
+            "gcc",
+            "-std=c11",
+            "-O1",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-fPIC",
+            "-shared",
+            f"-I{root / 'include'}",
+            f"-I{GENERATED / 'include'}",
+            *extra,
+            str(STANDIN / "src" / source),
+            "-o",
+            str(root / "lib64" / library),
+            "-lm",
+        ]
+        subprocess.run(command, check=True, capture_output=True, text=True)
+    return root
+
+
+@pytest.fixture(scope="session")
+def aclnn_ops(standin):
+    """The generated package, bound to the stand-in."""
+    path = str(GENERATED / "python")
+    if path not in sys.path:
+        sys.path.insert(0, path)
+    import aclnn_ops
+
+    aclnn_ops.load(standin)
+    return aclnn_ops

@@ -1,0 +1,613 @@
+"""From the model to what templates print: names, C/ctypes/NumPy types, sample data.
+
+Every identifier that reaches generated code is checked here; templates only print the
+values prepared below (strings go through the escaping filters of `specgen.render`).
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass
+from itertools import count
+from typing import TYPE_CHECKING
+
+from specgen.model import Function, OperatorDoc, Param
+
+if TYPE_CHECKING:
+    from specgen.cases import FunctionCases
+
+_C_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
+_HEADER = re.compile(r"^aclnnop/(?:level2/)?aclnn_([a-z0-9_]+)\.h$")
+_WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SHAPE_DECL = re.compile(r"std::vector<int64_t>\s+(\w+?)Shape\s*=\s*\{\s*(\d+(?:\s*,\s*\d+)*)\s*\}")
+C_KEYWORDS = frozenset(
+    """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+    char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
+    co_return co_yield decltype default delete do double dynamic_cast else enum explicit export
+    extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq
+    nullptr operator or or_eq private protected public register reinterpret_cast requires return
+    short signed sizeof static static_assert static_cast struct switch template this thread_local
+    throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
+    xor xor_eq main""".split()
+)
+# Names the generated code itself uses; a parameter may not shadow them.
+RESERVED = frozenset({"rt", "np", "ctypes", "runtime", "workspace", "stream", "product", "status"})
+MAX_SAMPLE_ELEMENTS = 4096
+
+
+class LowerError(ValueError):
+    """The model cannot become code (an invalid identifier, an unsupported type)."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(message)
+        self.line = line
+
+
+# ---------------------------------------------------------------- names
+
+
+def snake_case(name: str) -> str:
+    """`aclnnSoftMarginLossBackward` -> `soft_margin_loss_backward`, `gradOutput` -> `grad_output`."""
+    core = name[5:] if name.startswith("aclnn") else name
+    return _WORD_BREAK.sub("_", core).lower()
+
+
+def c_identifier(name: str, line: int, what: str) -> str:
+    if not _C_IDENT.match(name) or name in C_KEYWORDS:
+        raise LowerError(line, f"{what} {name!r} is not a valid C identifier")
+    return name
+
+
+def python_name(c_name: str, taken: set[str]) -> str:
+    """A snake_case Python parameter name, not a keyword or a name the wrapper uses."""
+    name = snake_case(c_name)
+    if keyword.iskeyword(name) or name in RESERVED or not name.isidentifier():
+        name += "_"
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+def operator_snake(doc: OperatorDoc) -> str:
+    """The header stem: from the sample's `#include "aclnnop/aclnn_<snake>.h"` when it has one
+    that matches the operator, else derived from the first function's name."""
+    derived = [snake_case(f.name.replace("Inplace", "")) for f in doc.functions]
+    includes = [m.group(1) for s in doc.samples for inc in s.includes if (m := _HEADER.match(inc))]
+    for stem in includes:
+        if stem in derived:
+            return stem
+    if len(set(includes)) == 1 and doc.functions:
+        return includes[0]
+    return derived[0] if derived else snake_case(doc.name)
+
+
+# ---------------------------------------------------------------- types
+
+# dtype -> (C++ host type, aclDataType enumerator, NumPy dtype name, how the sample prints it)
+DTYPE_HOST: dict[str, tuple[str, str, str, str]] = {
+    "FLOAT": ("float", "ACL_FLOAT", "float32", "real"),
+    "FLOAT16": ("uint16_t", "ACL_FLOAT16", "float16", "half"),
+    "BFLOAT16": ("uint16_t", "ACL_BF16", "bfloat16", "bfloat"),
+    "DOUBLE": ("double", "ACL_DOUBLE", "float64", "real"),
+    "INT8": ("int8_t", "ACL_INT8", "int8", "integer"),
+    "INT16": ("int16_t", "ACL_INT16", "int16", "integer"),
+    "INT32": ("int32_t", "ACL_INT32", "int32", "integer"),
+    "INT64": ("int64_t", "ACL_INT64", "int64", "integer"),
+    "UINT8": ("uint8_t", "ACL_UINT8", "uint8", "integer"),
+    "UINT16": ("uint16_t", "ACL_UINT16", "uint16", "integer"),
+    "UINT32": ("uint32_t", "ACL_UINT32", "uint32", "integer"),
+    "UINT64": ("uint64_t", "ACL_UINT64", "uint64", "integer"),
+    "BOOL": ("uint8_t", "ACL_BOOL", "bool", "integer"),
+    "COMPLEX64": ("std::complex<float>", "ACL_COMPLEX64", "complex64", "complex"),
+    "COMPLEX128": ("std::complex<double>", "ACL_COMPLEX128", "complex128", "complex"),
+}
+# Sample dtype preference: the simplest host type the parameter allows.
+_PREFERRED = (
+    "FLOAT",
+    "FLOAT16",
+    "INT32",
+    "INT64",
+    "DOUBLE",
+    "BFLOAT16",
+    "INT8",
+    "UINT8",
+    "BOOL",
+    "INT16",
+    "UINT16",
+    "UINT32",
+    "UINT64",
+    "COMPLEX64",
+    "COMPLEX128",
+)
+SAMPLE_FORMATS = ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z", "HWCN", "NDHWC", "FRACTAL_NZ", "NCDHW", "NC", "NCL")
+
+_CTYPES_VALUE = {
+    "bool": "ctypes.c_bool",
+    "int": "ctypes.c_int",
+    "int8_t": "ctypes.c_int8",
+    "int16_t": "ctypes.c_int16",
+    "int32_t": "ctypes.c_int32",
+    "int64_t": "ctypes.c_int64",
+    "uint8_t": "ctypes.c_uint8",
+    "uint16_t": "ctypes.c_uint16",
+    "uint32_t": "ctypes.c_uint32",
+    "uint64_t": "ctypes.c_uint64",
+    "size_t": "ctypes.c_size_t",
+    "float": "ctypes.c_float",
+    "double": "ctypes.c_double",
+    "aclDataType": "ctypes.c_int",
+}
+
+
+def ctypes_type(param: Param) -> str:
+    """The ctypes argtype of a C parameter type."""
+    stars = param.c_type.count("*")
+    base = param.c_type.replace("const", "").replace("*", "").strip()
+    if param.kind == "workspace_size" and stars:
+        return "ctypes.POINTER(ctypes.c_uint64)"
+    if param.kind == "executor" and stars == 2:
+        return "ctypes.POINTER(ctypes.c_void_p)"
+    if param.kind == "string":
+        return "ctypes.c_char_p"
+    if stars:
+        return "ctypes.c_void_p"
+    if param.kind == "stream":
+        return "ctypes.c_void_p"
+    if base in _CTYPES_VALUE:
+        return _CTYPES_VALUE[base]
+    raise LowerError(param.line, f"parameter {param.name}: no ctypes mapping for C type {param.c_type!r}")
+
+
+def sample_dtype(param: Param, chosen: dict[str, str]) -> str:
+    """The dtype a sample builds a tensor with: one the document allows, FLOAT if it can."""
+    for peer in _relation_peers(param, "same_dtype"):
+        if peer in chosen:
+            return chosen[peer]
+    allowed = param.dtypes_on(None)
+    for dtype in _PREFERRED:
+        if dtype in allowed:
+            return dtype
+    return "FLOAT" if not allowed else "UINT8"  # exotic-only dtypes: raw bytes
+
+
+def _relation_peers(param: Param, kind: str) -> list[str]:
+    return [p for c in param.of_kind(kind) for p in c.params]  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- the sample program
+
+
+@dataclass(frozen=True)
+class SampleArg:
+    """One argument of the sample's GetWorkspaceSize call and how the sample makes it."""
+
+    name: str  # C parameter name, also the variable name
+    kind: str  # tensor, tensor_list, scalar, int_array, bool_array, float_array, string, value, null
+    cpp_type: str = ""  # host element type (tensors, arrays, scalars, values)
+    acl_dtype: str = ""  # ACL_FLOAT, ...
+    acl_format: str = "ACL_FORMAT_ND"
+    shape: tuple[int, ...] = ()
+    values: tuple[str, ...] = ()  # C++ literals of the host data
+    printer: str = "real"  # how values print: real, half, bfloat, integer, complex
+    prints: bool = False  # copied back and printed after the call (outputs)
+    comment: str = ""  # what the document says it is (escaped by the template)
+    count: int = 1  # tensors in a tensor list
+    dtype: str = ""  # the aclnn dtype name (tensors, scalars)
+    value: object = None  # the Python value of a scalar, plain value, array item or string
+
+    @property
+    def elements(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+@dataclass(frozen=True)
+class SamplePlan:
+    args: tuple[SampleArg, ...]
+    needs_complex: bool = False
+    needs_half: bool = False
+
+
+def sample_plan(doc: OperatorDoc, fn: Function) -> SamplePlan:
+    doc_shapes = _doc_sample_shapes(doc)
+    chosen_dtypes: dict[str, str] = {}
+    shapes: dict[str, tuple[int, ...]] = {}
+    args: list[SampleArg] = []
+    values = count()
+    for param in fn.params:
+        if param.kind in ("workspace_size", "executor"):
+            continue
+        args.append(_sample_arg(param, chosen_dtypes, shapes, doc_shapes, values))
+    printers = {a.printer for a in args}
+    return SamplePlan(
+        args=tuple(args), needs_complex="complex" in printers, needs_half=bool(printers & {"half", "bfloat"})
+    )
+
+
+def _sample_arg(
+    param: Param,
+    dtypes: dict[str, str],
+    shapes: dict[str, tuple[int, ...]],
+    doc_shapes: dict[str, tuple[int, ...]],
+    seq: count,
+) -> SampleArg:
+    kind = param.kind
+    comment = f"{param.direction}, {param.c_type}" + (f", {', '.join(param.dtypes)}" if param.dtypes else "")
+    if param.optional and param.direction == "in" and "*" in param.c_type:
+        return SampleArg(param.name, "null", comment=comment + " (optional, passed as nullptr)")
+    if kind in ("tensor", "tensor_list"):
+        dtype = sample_dtype(param, dtypes)
+        dtypes[param.name] = dtype
+        shape = _sample_shape(param, shapes, doc_shapes)
+        shapes[param.name] = shape
+        cpp, acl, _, printer = DTYPE_HOST.get(dtype, ("uint8_t", f"ACL_{dtype}", "uint8", "integer"))
+        n = 1
+        for d in shape:
+            n *= d
+        start = next(seq) * 3
+        return SampleArg(
+            param.name,
+            kind,
+            cpp_type=cpp,
+            acl_dtype=acl,
+            acl_format=_sample_format(param),
+            shape=shape,
+            values=tuple(_literal(dtype, start + i) for i in range(n)),
+            printer=printer,
+            prints=param.direction in ("out", "inout"),
+            comment=comment,
+            count=2 if kind == "tensor_list" else 1,
+            dtype=dtype,
+        )
+    if kind == "scalar":
+        dtype = sample_dtype(param, dtypes)
+        if dtype not in DTYPE_HOST or DTYPE_HOST[dtype][3] == "complex":
+            dtype = "FLOAT"
+        cpp, acl, _, printer = DTYPE_HOST[dtype]
+        value = _valid_value(param, dtype)
+        literal = _c_literal(value, dtype)
+        if printer in ("half", "bfloat"):
+            literal = f"{'FloatToHalf' if printer == 'half' else 'FloatToBfloat'}({literal}f)"
+        return SampleArg(
+            param.name,
+            kind,
+            cpp_type=cpp,
+            acl_dtype=acl,
+            printer=printer,
+            values=(literal,),
+            comment=comment,
+            dtype=dtype,
+            value=value,
+        )
+    if kind in ("int_array", "bool_array", "float_array"):
+        cpp, value, literal = {
+            "int_array": ("int64_t", 1, "1"),
+            "bool_array": ("bool", True, "true"),
+            "float_array": ("float", 1.0, "1.0f"),
+        }[kind]
+        return SampleArg(param.name, kind, cpp_type=cpp, values=(literal,), comment=comment, value=value)
+    if kind == "string":
+        enum = [v for c in param.of_kind("enum") for v in c.values if isinstance(v, str)]
+        return SampleArg(
+            param.name, kind, values=(enum[0] if enum else "",), comment=comment, value=enum[0] if enum else ""
+        )
+    if kind in ("int", "float", "bool", "dtype"):
+        base = param.c_type.replace("const", "").strip()
+        if kind == "bool":
+            value, literal = False, "false"
+        elif kind == "dtype":
+            value, literal = "FLOAT", "ACL_FLOAT"
+        else:
+            dtype = "INT64" if kind == "int" else "DOUBLE"
+            value = _valid_value(param, dtype)
+            literal = _c_literal(value, dtype)
+        return SampleArg(param.name, "value", cpp_type=base, values=(literal,), comment=comment, value=value)
+    if param.optional or param.kind == "scalar_list":
+        return SampleArg(param.name, "null", comment=comment + " (passed as nullptr)")
+    raise LowerError(param.line, f"parameter {param.name}: the sample cannot build a {param.c_type!r}")
+
+
+def _sample_shape(
+    param: Param, shapes: dict[str, tuple[int, ...]], doc_shapes: dict[str, tuple[int, ...]]
+) -> tuple[int, ...]:
+    """A small shape satisfying the documented rank range and shape relations."""
+    for kind in ("same_shape", "broadcast_result", "broadcast"):
+        peers = [shapes[p] for p in _relation_peers(param, kind) if p in shapes]
+        if peers:
+            return _broadcast(peers) if kind == "broadcast_result" else peers[0]
+    rank = param.rank
+    documented = doc_shapes.get(param.name) or doc_shapes.get(param.name.removesuffix("Optional"))
+    if documented and (rank is None or rank.min <= len(documented) <= (rank.max if rank.max is not None else 99)):
+        return documented
+    low = rank.min if rank else 0
+    high = rank.max if rank and rank.max is not None else 8
+    wanted = min(max(2, low), high)
+    return tuple((2, 3, 2, 2, 2, 2, 2, 2, 2)[:wanted])
+
+
+def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    rank = max(len(s) for s in shapes)
+    padded = [(1,) * (rank - len(s)) + s for s in shapes]
+    return tuple(max(dims) for dims in zip(*padded, strict=True))
+
+
+def _doc_sample_shapes(doc: OperatorDoc) -> dict[str, tuple[int, ...]]:
+    """`std::vector<int64_t> selfShape = {2, 2};` in the document's own sample, if small."""
+    out: dict[str, tuple[int, ...]] = {}
+    for sample in doc.samples:
+        for name, dims in _SHAPE_DECL.findall(sample.code):
+            shape = tuple(int(d) for d in dims.split(","))
+            n = 1
+            for d in shape:
+                n *= d
+            if 0 < n <= MAX_SAMPLE_ELEMENTS and len(shape) <= 8:
+                out.setdefault(name, shape)
+    return out
+
+
+def _sample_format(param: Param) -> str:
+    formats = param.formats
+    fmt = "ND" if not formats or "ND" in formats else formats[0]
+    return f"ACL_FORMAT_{fmt if fmt in SAMPLE_FORMATS else 'ND'}"
+
+
+def _literal(dtype: str, i: int) -> str:
+    """Deterministic sample data: small values exact in every floating type."""
+    if dtype in ("FLOAT", "DOUBLE", "FLOAT16", "BFLOAT16", "COMPLEX64", "COMPLEX128"):
+        value = ((i * 7) % 13 - 6) * 0.25
+        return f"{value}f" if dtype == "FLOAT" else f"{value}"
+    if dtype == "BOOL":
+        return str(i % 2)
+    if dtype.startswith("UINT"):
+        return str(i % 7)
+    return str((i * 5) % 9 - 4)
+
+
+def _valid_value(param: Param, dtype: str) -> int | float:
+    """A valid value for a scalar or plain argument: an allowed enum value, or one inside the
+    documented range, else a small default."""
+    enum = [v for c in param.of_kind("enum") for v in c.values if isinstance(v, int | float)]
+    integral = dtype.startswith(("INT", "UINT")) or dtype == "BOOL"
+    if enum:
+        value: float = enum[0]
+    else:
+        value = 1 if integral else 0.5
+        for c in param.of_kind("range") + param.of_kind("clamp"):
+            if c.min is not None and value < c.min:
+                value = c.min + (0 if c.min_inclusive else 1)
+            if c.max is not None and value > c.max:
+                value = c.max - (0 if c.max_inclusive else 1)
+    return int(value) if integral else float(value)
+
+
+def _c_literal(value: float, dtype: str) -> str:
+    if dtype.startswith(("INT", "UINT")) or dtype == "BOOL":
+        return str(int(value))
+    return f"{float(value)}f" if dtype == "FLOAT" else f"{float(value)}"
+
+
+# ---------------------------------------------------------------- the operator as code
+
+
+@dataclass(frozen=True)
+class ParamCode:
+    """A parameter as the header, the binding and the wrapper spell it."""
+
+    param: Param
+    py_name: str
+    ctype: str  # ctypes argtype expression
+
+    @property
+    def name(self) -> str:
+        return self.param.name
+
+
+@dataclass(frozen=True)
+class WrapperArg:
+    """How the Python wrapper takes and passes one parameter."""
+
+    code: ParamCode
+    role: str  # tensor, tensor_list, scalar, scalar_list, int_array, bool_array, float_array, string, value, dtype
+    keyword: bool  # keyword-only with a None default (optional inputs and outputs)
+    output: bool  # allocated by the wrapper when not given, and returned
+    scalar_dtype: str = ""  # the dtype an aclScalar is created with
+    shape_rule: tuple[str, tuple[str, ...]] | None = None  # ("same"|"broadcast", peer py names)
+    dtype_from: str = ""  # py name of the parameter whose dtype an output takes
+    dtype_fixed: str = ""  # or the one dtype the document allows
+
+    @property
+    def py_name(self) -> str:
+        return self.code.py_name
+
+    @property
+    def name(self) -> str:
+        return self.code.name
+
+
+@dataclass(frozen=True)
+class FunctionCode:
+    function: Function
+    source: str  # the document it comes from
+    params: tuple[ParamCode, ...]
+    execute_params: tuple[ParamCode, ...]
+    sample: SamplePlan
+    wrapper: tuple[WrapperArg, ...]
+    cases: FunctionCases | None = None  # validator rules and test cases (specgen.cases)
+
+    @property
+    def name(self) -> str:
+        return self.function.name
+
+    @property
+    def dtype_group(self) -> dict[str, tuple[str, ...]]:
+        """Input and output tensors with their documented dtypes (the tests vary them together)."""
+        return {a.name: tuple(a.code.param.dtypes) for a in self.wrapper if a.role in ("tensor", "tensor_list")}
+
+    @property
+    def test_dtypes(self) -> tuple[str, ...]:
+        """The dtypes the reference test runs with: those of the first tensor input."""
+        first = next((a for a in self.wrapper if a.role == "tensor" and not a.output), None)
+        return tuple(d for d in (first.code.param.dtypes if first else ()) if d in DTYPE_HOST) or ("FLOAT",)
+
+    @property
+    def snake(self) -> str:
+        return snake_case(self.function.name)
+
+    @property
+    def outputs(self) -> tuple[WrapperArg, ...]:
+        return tuple(a for a in self.wrapper if a.output or a.code.param.direction == "inout")
+
+    @property
+    def positional(self) -> tuple[WrapperArg, ...]:
+        return tuple(a for a in self.wrapper if not a.keyword)
+
+    @property
+    def keywords(self) -> tuple[WrapperArg, ...]:
+        return tuple(a for a in self.wrapper if a.keyword)
+
+
+@dataclass(frozen=True)
+class OperatorCode:
+    snake: str
+    docs: tuple[OperatorDoc, ...]
+    sources: tuple[str, ...]  # document paths as generated files show them
+    functions: tuple[FunctionCode, ...]
+
+    @property
+    def doc(self) -> OperatorDoc:
+        return self.docs[0]
+
+    @property
+    def source(self) -> str:
+        return ", ".join(self.sources)
+
+    @property
+    def header(self) -> str:
+        return f"aclnnop/aclnn_{self.snake}.h"
+
+    @property
+    def guard(self) -> str:
+        return f"ACLNN_{self.snake.upper()}_H_"
+
+    @property
+    def primary(self) -> FunctionCode:
+        """The function named like the module, else the first one."""
+        return next((f for f in self.functions if f.snake == self.snake), self.functions[0])
+
+
+def operator_code(doc: OperatorDoc, source: str) -> OperatorCode:
+    """Check every name the generated code will use and prepare the per-function data."""
+    snake = operator_snake(doc)
+    if not _SNAKE.match(snake):
+        raise LowerError(1, f"operator name {snake!r} (from the sample's include) is not a valid file name")
+    functions = []
+    for fn in doc.functions:
+        c_identifier(fn.name, fn.line, "function name")
+        if [p.kind for p in fn.execute_params] != list(_EXECUTE_KINDS):
+            raise LowerError(
+                fn.execute_line or fn.line,
+                f"{fn.name}: expected the execute function {fn.name}(void* workspace, uint64_t "
+                "workspaceSize, aclOpExecutor* executor, aclrtStream stream)",
+            )
+        params = _param_code(fn.params)
+        functions.append(
+            FunctionCode(
+                function=fn,
+                source=source,
+                params=params,
+                execute_params=_param_code(fn.execute_params),
+                sample=sample_plan(doc, fn),
+                wrapper=_wrapper(params),
+            )
+        )
+    return OperatorCode(snake=snake, docs=(doc,), sources=(source,), functions=tuple(functions))
+
+
+def _param_code(params: tuple[Param, ...]) -> tuple[ParamCode, ...]:
+    taken: set[str] = set()
+    out = []
+    seen: set[str] = set()
+    for p in params:
+        c_identifier(p.name, p.line, "parameter name")
+        if p.name in seen:
+            raise LowerError(p.line, f"parameter name {p.name!r} appears twice in the prototype")
+        seen.add(p.name)
+        out.append(ParamCode(param=p, py_name=python_name(p.name, taken), ctype=ctypes_type(p)))
+    return tuple(out)
+
+
+_EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
+_ROLES = {
+    "tensor": "tensor",
+    "tensor_list": "tensor_list",
+    "scalar": "scalar",
+    "scalar_list": "scalar_list",
+    "int_array": "int_array",
+    "bool_array": "bool_array",
+    "float_array": "float_array",
+    "string": "string",
+    "int": "value",
+    "float": "value",
+    "bool": "value",
+    "dtype": "dtype",
+}
+
+
+def _wrapper(params: tuple[ParamCode, ...]) -> tuple[WrapperArg, ...]:
+    py = {p.name: p.py_name for p in params}
+    args = []
+    for code in params:
+        p = code.param
+        if p.kind in ("workspace_size", "executor"):
+            continue
+        role = _ROLES.get(p.kind)
+        if role is None:
+            raise LowerError(p.line, f"parameter {p.name}: the Python wrapper cannot pass a {p.c_type!r}")
+        output = p.direction == "out" and p.kind in ("tensor", "tensor_list")
+        args.append(
+            WrapperArg(
+                code=code,
+                role=role,
+                keyword=output or p.optional,
+                output=output,
+                scalar_dtype=_scalar_dtype(p) if role in ("scalar", "scalar_list") else "",
+                shape_rule=_shape_rule(p, py) if output else None,
+                dtype_from=_dtype_peer(p, params) if output else "",
+                dtype_fixed=p.dtypes[0] if output and len(p.dtypes) == 1 else "",
+            )
+        )
+    return tuple(args)
+
+
+def _scalar_dtype(p: Param) -> str:
+    allowed = p.dtypes_on(None)
+    return next((d for d in _PREFERRED if d in allowed), "FLOAT")
+
+
+def _shape_rule(p: Param, py: dict[str, str]) -> tuple[str, tuple[str, ...]] | None:
+    for kind, rule in (("same_shape", "same"), ("broadcast_result", "broadcast"), ("broadcast", "broadcast")):
+        peers = tuple(py[n] for n in _relation_peers(p, kind) if n in py)
+        if peers:
+            return rule, peers
+    return None
+
+
+def _dtype_peer(p: Param, params: tuple[ParamCode, ...]) -> str:
+    """The input whose dtype an output takes: a same-dtype peer, else the first tensor input."""
+    by_name = {c.name: c for c in params}
+    for name in _relation_peers(p, "same_dtype"):
+        peer = by_name.get(name)
+        if peer and peer.param.direction != "out":
+            return peer.py_name
+    first = next((c for c in params if c.param.kind == "tensor" and c.param.direction != "out"), None)
+    return first.py_name if first else ""
+
+
+def dtype_numpy(dtype: str) -> str | None:
+    entry = DTYPE_HOST.get(dtype)
+    return entry[2] if entry else None

@@ -1,0 +1,242 @@
+"""Models to file contents through Jinja2 templates.
+
+One environment (StrictUndefined), one context object per template (`op`, plus `fn` for
+per-function parts), templates named after what they produce. The escaping filters are the
+only way document text reaches generated code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from specgen import __version__, vocab
+from specgen.cases import function_cases
+from specgen.lower import LowerError, OperatorCode, operator_code, operator_snake
+from specgen.model import Diagnostic, OperatorDoc
+
+BUILTIN_TEMPLATES = next(
+    p for p in (Path(__file__).parent / "templates", Path(__file__).resolve().parents[1] / "templates") if p.is_dir()
+)
+# (template, output path) per operator and for the shared support files.
+OPERATOR_FILES = (
+    ("header.h.jinja", "include/aclnnop/aclnn_{snake}.h"),
+    ("sample.cpp.jinja", "samples/{snake}.cpp"),
+    ("binding.py.jinja", "python/aclnn_ops/{snake}.py"),
+    ("test.py.jinja", "tests/test_{snake}.py"),
+)
+SHARED_FILES = (
+    ("package_init.py.jinja", "python/aclnn_ops/__init__.py"),
+    ("package_runtime.py.jinja", "python/aclnn_ops/_runtime.py"),
+    ("package_validate.py.jinja", "python/aclnn_ops/_validate.py"),
+    ("package_testing.py.jinja", "python/aclnn_ops/_testing.py"),
+    ("tests_conftest.py.jinja", "tests/conftest.py"),
+)
+# Created once and then owned by the user: a regeneration never overwrites them.
+USER_FILES = (("reference.py.jinja", "tests/references/{snake}.py"),)
+SPEC_FILE = "spec/{snake}.json"
+
+
+# ---------------------------------------------------------------- escaping filters
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+
+
+def c_comment(text: object) -> str:
+    """Text safe inside a C/C++ comment, on one line: no `*/`, no line splice, no trigraph."""
+    flat = " ".join(_CONTROL.sub(" ", str(text)).split())
+    flat = flat.replace("*/", "* /").replace("/*", "/ *").replace("??", "? ?")
+    return flat.rstrip("\\").rstrip()
+
+
+def c_string(text: object) -> str:
+    """A C string literal with the same bytes (UTF-8 kept, controls as octal escapes)."""
+    out = []
+    for ch in str(text):
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "?":
+            out.append("\\?")  # no trigraphs
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\{ord(ch):03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def py_literal(value: object) -> str:
+    """A Python literal for plain data (str, numbers, bool, None, lists, tuples, dicts)."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return repr(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, tuple):
+        inner = ", ".join(py_literal(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return "[" + ", ".join(py_literal(v) for v in value) + "]"
+    raise TypeError(f"not plain data: {type(value).__name__}")
+
+
+def py_docstring(text: object) -> str:
+    """Text safe inside a triple-quoted docstring, on one line."""
+    flat = " ".join(_CONTROL.sub(" ", str(text)).split())
+    return flat.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def md_cell(text: object) -> str:
+    flat = " ".join(str(text).split())
+    return flat.replace("|", "\\|").replace("<", "&lt;")
+
+
+# ---------------------------------------------------------------- environment
+
+
+def environment(override: Path | None = None) -> jinja2.Environment:
+    """The one environment; a folder given with --templates overrides templates by name."""
+    return _environment(str(override) if override else None)
+
+
+@lru_cache(maxsize=4)
+def _environment(override: str | None) -> jinja2.Environment:
+    search = ([override] if override else []) + [str(BUILTIN_TEMPLATES)]
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(search),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update(c_comment=c_comment, c_string=c_string, py=py_literal, py_doc=py_docstring, md_cell=md_cell)
+    env.globals.update(version=__version__, ACL_DTYPES=vocab.DTYPES, ACL_FORMATS=vocab.FORMATS)
+    return env
+
+
+def template_path(name: str, override: Path | None = None) -> Path:
+    """A file of the templates folder (a --templates folder first), such as the C++ style."""
+    for folder in ([override] if override else []) + [BUILTIN_TEMPLATES]:
+        if (folder / name).is_file():
+            return folder / name
+    raise FileNotFoundError(name)
+
+
+def template_digest(override: Path | None = None) -> str:
+    """A digest of every template in use, for cache keys."""
+    import hashlib
+
+    digest = hashlib.sha256(__version__.encode())
+    env = environment(override)
+    for name in sorted(env.list_templates()):
+        source, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+        digest.update(name.encode() + b"\0" + source.encode() + b"\0")
+    return digest.hexdigest()
+
+
+# ---------------------------------------------------------------- rendering
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """What one operator (or the shared support) produces: path -> content."""
+
+    files: dict[str, str]
+    user_files: dict[str, str]
+    diagnostics: tuple[tuple[str, Diagnostic], ...] = ()  # (source, diagnostic)
+
+
+def group_by_operator(docs: Iterable[OperatorDoc]) -> dict[str, list[OperatorDoc]]:
+    """Documents sharing a header (`aclnn_convolution.h` documents ConvTbc and Convolution)
+    make one operator; order is by source path."""
+    groups: dict[str, list[OperatorDoc]] = {}
+    for doc in sorted(docs, key=lambda d: d.source):
+        if doc.functions:
+            groups.setdefault(operator_snake(doc), []).append(doc)
+    return dict(sorted(groups.items()))
+
+
+def render_operator(docs: list[OperatorDoc], root: Path | None, override: Path | None = None) -> Rendered:
+    """All files of one operator. A document that cannot become code is left out with a
+    located error; the operator is generated from the others."""
+    env = environment(override)
+    errors: list[tuple[str, Diagnostic]] = []
+    code = _operator_code(docs, root, errors)
+    if code is None:
+        return Rendered({}, {}, tuple(errors))
+    files = {}
+    for template, path in OPERATOR_FILES:
+        files[path.format(snake=code.snake)] = env.get_template(template).render(op=code)
+    files[SPEC_FILE.format(snake=code.snake)] = spec_json(code)
+    user = {path.format(snake=code.snake): env.get_template(template).render(op=code) for template, path in USER_FILES}
+    return Rendered(files, user, tuple(errors))
+
+
+def render_shared(override: Path | None = None) -> dict[str, str]:
+    env = environment(override)
+    return {path: env.get_template(template).render() for template, path in SHARED_FILES}
+
+
+def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> OperatorCode | None:
+    """The operator's code, merging its documents; duplicates of a function keep the first."""
+    merged: OperatorCode | None = None
+    for doc in docs:
+        try:
+            code = operator_code(doc, display_path(doc.source, root))
+            code = dataclasses.replace(
+                code, functions=tuple(dataclasses.replace(f, cases=function_cases(f)) for f in code.functions)
+            )
+        except LowerError as exc:
+            errors.append((doc.source, Diagnostic(line=exc.line, severity="error", code="lower", message=str(exc))))
+            continue
+        if merged is None:
+            merged = code
+            continue
+        names = {f.name for f in merged.functions}
+        extra = tuple(f for f in code.functions if f.name not in names)
+        for f in code.functions:
+            if f.name in names:
+                errors.append(
+                    (
+                        doc.source,
+                        Diagnostic(
+                            line=f.function.line,
+                            severity="warning",
+                            code="duplicate-function",
+                            message=f"{f.name} is also documented in {merged.sources[0]}; generated from that one",
+                        ),
+                    )
+                )
+        merged = OperatorCode(
+            snake=merged.snake,
+            docs=merged.docs + code.docs,
+            sources=merged.sources + code.sources,
+            functions=merged.functions + extra,
+        )
+    return merged
+
+
+def display_path(source: str, root: Path | None) -> str:
+    """The document path as generated files mention it: relative to `root`, '/'-separated."""
+    path = Path(source)
+    if root is not None:
+        try:
+            path = path.resolve().relative_to(root.resolve())
+        except ValueError:
+            path = Path(path.name)
+    return path.as_posix()
+
+
+def spec_json(code: OperatorCode) -> str:
+    documents = []
+    for doc, source in zip(code.docs, code.sources, strict=True):
+        data = doc.dump()
+        data["source"] = source
+        documents.append(data)
+    return json.dumps({"operator": code.snake, "documents": documents}, ensure_ascii=False, indent=2) + "\n"

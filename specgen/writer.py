@@ -1,0 +1,142 @@
+"""The one writer of generated output: plans changes, then applies them atomically.
+
+A manifest in the output folder lists what specgen generated, so that files of operators
+that are gone can be removed and nothing else is ever touched. Files are written only when
+their content changed, through a temporary file and a rename; `--check` only plans.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MANIFEST = ".specgen-manifest.json"
+
+
+class OutputError(Exception):
+    """The output folder cannot be written safely (foreign files, a path escaping it)."""
+
+
+@dataclass
+class Plan:
+    out: Path
+    write: dict[str, str] = field(default_factory=dict)  # new or changed generated files
+    create: dict[str, str] = field(default_factory=dict)  # user-owned files not there yet
+    delete: list[str] = field(default_factory=list)  # generated before, for operators now gone
+    unchanged: int = 0
+    manifest: str = ""
+
+    @property
+    def changes(self) -> list[str]:
+        """One line per change, for --check and logs: `+ path`, `~ path`, `- path`."""
+        lines = [f"{'~' if (self.out / p).exists() else '+'} {p}" for p in sorted(self.write)]
+        lines += [f"+ {p}" for p in sorted(self.create)]
+        lines += [f"- {p}" for p in sorted(self.delete)]
+        return sorted(lines, key=lambda line: line[2:])
+
+    @property
+    def empty(self) -> bool:
+        return not (self.write or self.create or self.delete)
+
+
+def read_manifest(out: Path) -> tuple[set[str], set[str]]:
+    """(generated files, user-owned files) recorded by the previous run."""
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        return set(data.get("generated", [])), set(data.get("user", []))
+    except (OSError, ValueError, AttributeError):
+        return set(), set()
+
+
+def plan(out: Path, files: dict[str, str], user_files: dict[str, str], *, force: bool = False) -> Plan:
+    """What must change in `out` so that it holds exactly `files` (plus the user's files)."""
+    previous, previous_user = read_manifest(out)
+    if not force:
+        foreign = foreign_files(out, previous | previous_user)
+        if foreign:
+            listed = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+            raise OutputError(
+                f"{out} holds files specgen did not generate ({listed}); choose another output folder or use --force"
+            )
+    result = Plan(out=out)
+    for path in sorted(files):
+        target = _inside(out, path)
+        if _read_bytes(target) == files[path].encode("utf-8"):
+            result.unchanged += 1
+        else:
+            result.write[path] = files[path]
+    for path in sorted(user_files):
+        if not _inside(out, path).exists():
+            result.create[path] = user_files[path]
+    result.delete = sorted(p for p in previous - set(files) if _inside(out, p).is_file())
+    manifest = {"generator": "specgen", "generated": sorted(files), "user": sorted(set(user_files) | previous_user)}
+    result.manifest = json.dumps(manifest, indent=1) + "\n"
+    if _read_bytes(out / MANIFEST) != result.manifest.encode():
+        result.write[MANIFEST] = result.manifest
+    return result
+
+
+def foreign_files(out: Path, known: set[str]) -> list[str]:
+    """Files in `out` that no manifest accounts for; caches (`__pycache__`, hidden folders
+    such as .pytest_cache and specgen's own cache) and the manifest aside."""
+    if not out.is_dir():
+        return []
+    found = []
+    for folder, dirs, names in os.walk(out):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(names):
+            relative = (Path(folder) / name).relative_to(out).as_posix()
+            if relative != MANIFEST and relative not in known:
+                found.append(relative)
+    return found
+
+
+def apply(plan: Plan) -> None:
+    """Write the planned files atomically and remove stale ones; the manifest goes last."""
+    plan.out.mkdir(parents=True, exist_ok=True)
+    for path, content in sorted({**plan.write, **plan.create}.items(), key=lambda kv: kv[0] == MANIFEST):
+        write_atomic(_inside(plan.out, path), content)
+    for path in plan.delete:
+        target = _inside(plan.out, path)
+        target.unlink(missing_ok=True)
+        _remove_empty_parents(target.parent, plan.out)
+
+
+def write_atomic(target: Path, content: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(content)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _inside(out: Path, relative: str) -> Path:
+    """`out / relative`, refusing any path that leaves `out` (`..`, absolute, symlinks)."""
+    root = out.resolve()
+    target = (out / relative).resolve()
+    if target != root and root not in target.parents:
+        raise OutputError(f"{relative}: refusing to write outside the output folder {out}")
+    return out / relative
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _remove_empty_parents(folder: Path, stop: Path) -> None:
+    while folder != stop and stop in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent
