@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from specgen.constraints import is_conditional
 from specgen.lower import FunctionCode, SampleArg, dtype_numpy
-from specgen.model import Param
+from specgen.model import ErrorRule, Param
 
 NULLPTR, INVALID = 161001, 161002
 HOST_CHECKS = {
@@ -31,6 +32,9 @@ HOST_CHECKS = {
 }
 NOT_ON_HOST = {
     "castable": "dtype promotion rules are the library's own; not checked on the host",
+    "internal": "a failure inside the library, not an argument rule",
+    "constraints": "stands for the parameter constraints, which are checked one by one",
+    "product": "the document lists no unsupported product to check against",
     "shape": "a shape rule stated in prose only; not checked on the host",
     "value": "a value rule stated in prose only; not checked on the host",
     "unclassified": "the condition is not recognised; not checked on the host",
@@ -62,6 +66,7 @@ class Case:
     condition: str = ""
     library: bool = True  # also run against the library (False: needs a TensorDesc)
     skip: str = ""
+    product: bool = False  # run with an unsupported product
 
 
 @dataclass(frozen=True)
@@ -70,18 +75,20 @@ class FunctionCases:
     rules: tuple[RuleData, ...]
     valid: Case
     cases: tuple[Case, ...] = field(default_factory=tuple)
+    unsupported_products: tuple[str, ...] = ()
 
 
-def function_cases(fn: FunctionCode) -> FunctionCases:
+def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ()) -> FunctionCases:
     params = [a.code.param for a in fn.wrapper]
-    rules = _rules(fn, params)
+    rules = _rules(fn, params, unsupported_products)
     valid = Case(id="valid", args=_valid_args(fn))
-    cases = [case for k, rule in enumerate(rules) for case in _breaking_cases(fn, params, valid, rule, k)]
+    cases = [case for k, rule in enumerate(rules) for case in _breaking_cases(params, valid, rule, k)]
     return FunctionCases(
         params=tuple(_param_spec(a.role, a.code.param) for a in fn.wrapper),
         rules=tuple(rules),
         valid=valid,
         cases=tuple(cases),
+        unsupported_products=unsupported_products,
     )
 
 
@@ -110,13 +117,13 @@ def _param_spec(role: str, p: Param) -> dict:
     return {k: v for k, v in spec.items() if v not in (None, (), {}, False) or k in ("name", "role", "direction")}
 
 
-def _rules(fn: FunctionCode, params: list[Param]) -> list[RuleData]:
+def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[str, ...]) -> list[RuleData]:
     known = {p.name for p in params}
     rules: list[RuleData] = []
     for error in fn.function.errors:
         checks = [(c.kind, c.params, c.max) for c in error.checks] or [("unclassified", error.params, None)]
         for kind, names, limit in checks:
-            host = kind in HOST_CHECKS
+            reason = _not_on_host(kind, error, bool(unsupported_products))
             rules.append(
                 RuleData(
                     code=error.code,
@@ -124,11 +131,40 @@ def _rules(fn: FunctionCode, params: list[Param]) -> list[RuleData]:
                     params=tuple(n for n in names if n in known),
                     condition=error.condition,
                     max=int(limit) if limit is not None else None,
-                    host=host,
-                    reason="" if host else NOT_ON_HOST.get(kind, NOT_ON_HOST["unclassified"]),
+                    host=not reason,
+                    reason=reason,
                 )
             )
     return rules + _implied_rules(params, rules)
+
+
+RELATIONS = (
+    "same_shape",
+    "same_dtype",
+    "same_format",
+    "broadcast",
+    "broadcast_result",
+    "rank",
+    "empty_tensor",
+    "non_contiguous",
+)
+
+
+def _not_on_host(kind: str, error: ErrorRule, has_products: bool) -> str:
+    """Why a rule is not checked on the host; empty when it is."""
+    if kind == "product":
+        return "" if has_products else NOT_ON_HOST["product"]
+    if kind not in HOST_CHECKS:
+        return NOT_ON_HOST.get(kind, NOT_ON_HOST["unclassified"])
+    if error.code not in (NULLPTR, INVALID):
+        return f"status {error.code} comes from inside the library (runtime or tiling), after the argument checks"
+    if kind == "not_null" and error.code != NULLPTR:
+        return "a null rule under status 161002 concerns list elements or conditions, not the arguments"
+    if kind != "not_null" and is_conditional(error.condition):
+        return "a conditional rule (当…时); its condition is not checked on the host"
+    if kind in RELATIONS and not error.params:
+        return "the condition names no parameter, so which tensors it relates is not stated"
+    return ""
 
 
 def _implied_rules(params: list[Param], rules: list[RuleData]) -> list[RuleData]:
@@ -170,14 +206,22 @@ def _arg(sample: SampleArg | None, p: Param) -> tuple:
     if sample is None or sample.kind == "null":
         return ("none",)
     if sample.kind in ("tensor", "tensor_list"):
-        array = ("array", sample.shape, sample.dtype)
+        # NumPy arrays are ND and of NumPy dtypes; anything else is described, not built.
+        plain = sample.format == "ND" and dtype_numpy(sample.dtype) is not None
+        array = (
+            ("array", sample.shape, sample.dtype)
+            if plain
+            else ("desc", sample.shape, sample.dtype, None, sample.format)
+        )
         return ("list", (array, array)) if sample.kind == "tensor_list" else array
     if sample.kind in ("int_array", "bool_array", "float_array"):
         return ("value", (sample.value,))
+    if sample.kind == "scalar_list":
+        return ("value", (sample.value,) * sample.count)
     return ("value", sample.value)
 
 
-def _breaking_cases(fn: FunctionCode, params: list[Param], valid: Case, rule: RuleData, k: int) -> list[Case]:
+def _breaking_cases(params: list[Param], valid: Case, rule: RuleData, k: int) -> list[Case]:
     base = f"rule{k + 1}_{rule.kind}"
     if rule.implied:
         base = f"implied_{rule.kind}_{'_'.join(rule.params)}"
@@ -229,7 +273,20 @@ def _replace(args: dict[str, tuple], name: str, value: tuple) -> dict[str, tuple
 
 def _tensor(args: dict[str, tuple], name: str) -> tuple | None:
     value = args.get(name)
-    return value if value and value[0] == "array" else None
+    return value if value and value[0] in ("array", "desc") else None
+
+
+def _with(spec: tuple, *, shape=None, dtype=None, fmt=None, strides=None) -> tuple:
+    """A tensor argument with some properties changed: a NumPy array while it can be one
+    (ND, contiguous, a NumPy dtype), else a TensorDesc."""
+    current_strides, current_fmt = (spec[3], spec[4]) if spec[0] == "desc" else (None, "ND")
+    shape = spec[1] if shape is None else shape
+    dtype = spec[2] if dtype is None else dtype
+    fmt = current_fmt if fmt is None else fmt
+    strides = current_strides if strides is None else strides
+    if fmt == "ND" and strides is None and dtype_numpy(dtype):
+        return ("array", tuple(shape), dtype)
+    return ("desc", tuple(shape), dtype, strides, fmt)
 
 
 Mutation = list[tuple[str, dict[str, tuple]]]
@@ -245,40 +302,38 @@ def _null(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
 
 def _bad_dtype(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        array = _tensor(args, name)
+        spec = _tensor(args, name)
         allowed = params[name].dtypes
-        if array and allowed:
-            other = next((d for d in _OTHER_DTYPES if d not in allowed and dtype_numpy(d)), None)
-            if other:
-                return [(name, _replace(args, name, ("array", array[1], other)))]
+        other = next((d for d in _OTHER_DTYPES if d not in allowed), None)
+        if spec and allowed and other:
+            return [(name, _replace(args, name, _with(spec, dtype=other)))]
     return []
 
 
 def _bad_format(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        array = _tensor(args, name)
+        spec = _tensor(args, name)
         allowed = params[name].formats
-        if array and allowed:
-            other = next((f for f in ("NCHW", "ND", "NHWC", "NCL", "FRACTAL_NZ") if f not in allowed), None)
-            if other:
-                return [(name, _replace(args, name, ("desc", array[1], array[2], None, other)))]
+        other = next((f for f in ("NCHW", "ND", "NHWC", "NCL", "FRACTAL_NZ") if f not in allowed), None)
+        if spec and allowed and other:
+            return [(name, _replace(args, name, _with(spec, fmt=other)))]
     return []
 
 
 def _bad_rank(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
-    """One dimension too many (or too few), given to every tensor the rule names so that
-    their shapes still agree with each other."""
+    """One dimension too many (or too few), given to every tensor the rule names that has
+    the same shape, so that their shapes still agree with each other."""
     for name in rule.params:
-        array = _tensor(args, name)
+        spec = _tensor(args, name)
         rank = params[name].rank
         high = rule.max if rule.max is not None else (rank.max if rank else None)
         low = rank.min if rank else 0
-        if array and (high is not None or low > 0):
+        if spec and (high is not None or low > 0):
             shape = (1,) * (high + 1) if high is not None else (2,) * (low - 1)
             out = dict(args)
             for peer in rule.params:
-                if (peer_array := _tensor(args, peer)) and peer_array[1] == array[1]:
-                    out[peer] = ("array", shape, peer_array[2])
+                if (peer_spec := _tensor(args, peer)) and peer_spec[1] == spec[1]:
+                    out[peer] = _with(peer_spec, shape=shape)
             return [(name, out)]
     return []
 
@@ -287,7 +342,8 @@ def _other_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
     """A shape that neither equals nor broadcasts with `shape`."""
     if not shape:
         return (3,)
-    return shape[:-1] + ((shape[-1] + 1) if shape[-1] != 1 else 3,) if shape[-1] != 1 else shape[:-1] + (3,)
+    last = shape[-1]
+    return shape[:-1] + (last + 1 if last != 1 else 3,)
 
 
 def _bad_shape(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
@@ -297,18 +353,19 @@ def _bad_shape(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation
     # Change the last one named: for a broadcast-result rule that is usually the output.
     outputs = [n for n in tensors if params[n].direction == "out"]
     name = outputs[-1] if rule.kind == "broadcast_result" and outputs else tensors[-1]
-    array = _tensor(args, name)
-    reference = _tensor(args, next(n for n in tensors if n != name))
-    assert array is not None and reference is not None
+    spec, reference = _tensor(args, name), _tensor(args, next(n for n in tensors if n != name))
+    assert spec is not None and reference is not None
     if rule.kind == "broadcast_result" and outputs:
         # Still broadcastable with the inputs, but not their broadcast shape.
-        current = array[1]
+        current = spec[1]
         shape = current[:-1] + (1,) if current and current[-1] != 1 else (2,) + current
+    elif max(reference[1] or (1,)) > 1:
+        shape = _other_shape(reference[1])
     else:
-        shape = _other_shape(reference[1]) if max(reference[1] or (1,)) > 1 else (2,) * max(len(reference[1]), 1)
-    if array[1] == shape:
+        shape = (2,) * max(len(reference[1]), 1)
+    if spec[1] == shape:
         shape = shape + (2,)
-    return [(name, _replace(args, name, ("array", shape, array[2])))]
+    return [(name, _replace(args, name, _with(spec, shape=shape)))]
 
 
 def _bad_same_dtype(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
@@ -316,13 +373,11 @@ def _bad_same_dtype(args: dict, rule: RuleData, params: dict[str, Param]) -> Mut
     if len(tensors) < 2:
         return []
     name = tensors[-1]
-    array = _tensor(args, name)
-    first = _tensor(args, tensors[0])
-    assert array is not None and first is not None
-    choices = [d for d in params[name].dtypes if d != first[2] and dtype_numpy(d)] + [
-        d for d in _OTHER_DTYPES if d != first[2]
-    ]
-    return [(name, _replace(args, name, ("array", array[1], choices[0])))]
+    spec, first = _tensor(args, name), _tensor(args, tensors[0])
+    assert spec is not None and first is not None
+    # Prefer a dtype the parameter allows, so that only the "same dtype" rule is broken.
+    choices = [d for d in params[name].dtypes if d != first[2]] + [d for d in _OTHER_DTYPES if d != first[2]]
+    return [(name, _replace(args, name, _with(spec, dtype=choices[0])))]
 
 
 def _bad_same_format(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
@@ -330,11 +385,11 @@ def _bad_same_format(args: dict, rule: RuleData, params: dict[str, Param]) -> Mu
     if len(tensors) < 2:
         return []
     name = tensors[-1]
-    array = _tensor(args, name)
-    assert array is not None
-    formats = params[name].formats
-    other = next((f for f in formats if f != "ND"), "NCHW")
-    return [(name, _replace(args, name, ("desc", array[1], array[2], None, other)))]
+    spec, first = _tensor(args, name), _tensor(args, tensors[0])
+    assert spec is not None and first is not None
+    first_fmt = first[4] if first[0] == "desc" else "ND"
+    other = next(f for f in (*params[name].formats, "NCHW", "ND") if f != first_fmt)
+    return [(name, _replace(args, name, _with(spec, fmt=other)))]
 
 
 def _bad_enum(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
@@ -365,19 +420,18 @@ def _bad_range(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation
 
 def _bad_empty(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        array = _tensor(args, name)
-        if array and params[name].empty_tensor is not True:
-            return [(name, _replace(args, name, ("array", (0,) + tuple(array[1][1:]), array[2])))]
+        spec = _tensor(args, name)
+        if spec and spec[1] and params[name].empty_tensor is not True:
+            return [(name, _replace(args, name, _with(spec, shape=(0,) + tuple(spec[1][1:]))))]
     return []
 
 
 def _bad_contiguity(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        array = _tensor(args, name)
-        if array and params[name].non_contiguous is not True and len(array[1]) >= 2:
-            shape = array[1]
-            strides = (1,) + (shape[0],) * (len(shape) - 1)  # column-major: not contiguous
-            return [(name, _replace(args, name, ("desc", shape, array[2], strides, "ND")))]
+        spec = _tensor(args, name)
+        if spec and params[name].non_contiguous is not True and len(spec[1]) >= 2 and min(spec[1]) > 1:
+            strides = (1,) + (spec[1][0],) * (len(spec[1]) - 1)  # column-major: not contiguous
+            return [(name, _replace(args, name, _with(spec, strides=strides)))]
     return []
 
 

@@ -17,7 +17,7 @@ from specgen.model import Check, Constraint
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DTYPE_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _AND = re.compile(r"\s+且(?=\S)")
-_CONDITION_HEAD = re.compile(r"^(?:当|若|如果|如|在)")
+_CONDITION_HEAD = re.compile(r"^(?:当|若|如果|假如|在.{0,20}?(?:时|场景下|情况下))")
 _NUM = r"-?\d+(?:\.\d+)?"
 _CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
@@ -107,7 +107,13 @@ _DTYPES = re.compile(
 _ONLY_ON = re.compile(r"(?P<dtype>[A-Za-z0-9_]+)\s*[（(]\s*仅\s*(?P<product>[^）)]+?)\s*支持\s*[）)]")
 
 
+_ONLY_DTYPES = re.compile(r"^[A-Z][A-Z0-9_]*(?:\s*[、,，/和]\s*[A-Z][A-Z0-9_]*)*$")
+
+
 def rule_dtypes(clause: str, ctx: Context) -> list[Constraint]:
+    if _ONLY_DTYPES.match(clause):  # a bare list, e.g. a sub-bullet `FLOAT16、FLOAT`
+        dtypes, unknown = dtype_list(clause)
+        return [_c("dtypes", clause, ctx, values=tuple(dtypes))] if dtypes and not unknown else []
     match = _DTYPES.search(clause)
     if not match or "不支持" in clause[: match.start() + 3]:
         return []
@@ -156,7 +162,7 @@ def rule_empty(clause: str, ctx: Context) -> list[Constraint]:
 _OPTIONAL = re.compile(
     r"可选|(?<!不)支持(?:传入?)?(?:空指针|nullptr)|可(?:以)?(?:传入?)(?:空指针|nullptr)"
     r"|^(?:如果|若|当)(?:传入|传)?(?:空指针|nullptr)"
-    r"|不需要时为空指针|可为空"
+    r"|不需要时为空指针|可为空|(?:需要|需|只能)传入?(?:空指针|nullptr)|预留参数|保留参数|传入空指针时"
 )
 
 
@@ -185,7 +191,14 @@ _SAME_FORMAT = re.compile(r"(?:数据格式|format).{0,40}?" + _SAME)
 _PARTIAL_SHAPE = re.compile(r"长度|维度?一致|size|轴|H维|某")
 
 
+_LIST_SAME_DTYPE = re.compile(
+    r"(?:所有|每个)\s*(?:Tensor|tensor|元素)的数据类型(?:需要|需|要|必须)?(?:保持)?(?:一致|相同)"
+)
+
+
 def rule_same(clause: str, ctx: Context) -> list[Constraint]:
+    if _LIST_SAME_DTYPE.search(clause):  # within a tensor list: no peer parameter
+        return [_c("same_dtype", clause, ctx)]
     peers = ctx.named(clause)
     if not peers or "不" in clause.replace("不为空", ""):
         return []
@@ -199,7 +212,7 @@ def rule_same(clause: str, ctx: Context) -> list[Constraint]:
     return out
 
 
-_CASTABLE = re.compile(r"推导|可转换|互转换|转换为|转换成")
+_CASTABLE = re.compile(r"推导|可转换|互转换|转换为|转换成|(?<!broad)cast", re.I)
 
 
 def rule_castable(clause: str, ctx: Context) -> list[Constraint]:
@@ -242,7 +255,29 @@ _ENUM_LIST = re.compile(
 )
 
 
+_ENUM_ITEM_LINE = re.compile(r"^[（(]?(?P<v>-?\d+)[)）]?\s*[:：]\s*\S")
+_ENUM_SET = re.compile(r"(?:范围|取值|支持)(?:为|是)?\s*\{(?P<vals>\s*-?\d+(?:\s*[,，]\s*-?\d+)*\s*)\}")
+_ENUM_ONLY = re.compile(
+    r"(?:当前|目前)?(?:仅|只)(?:支持|能)(?:取|传入?)?(?:默认值|值)?\s*(?P<v>-?\d+|true|false)(?![\d.]|\s*(?:维|D|个|轴|字节|倍|位|次|[A-Za-z]))"
+)
+
+
+def _scalar(token: str) -> int | bool:
+    return {"true": True, "false": False}.get(token) if token in ("true", "false") else int(token)
+
+
 def rule_enum(clause: str, ctx: Context) -> list[Constraint]:
+    """Allowed values: an enumeration, a `{2, 34}` set, `仅支持1`, or one item (`0：KEEP_DTYPE`,
+    `sparseMode为0时，...`) of a list of documented values."""
+    if m := _ENUM_SET.search(clause):
+        return [_c("enum", clause, ctx, values=tuple(int(v) for v in re.findall(r"-?\d+", m.group("vals"))))]
+    if m := _ENUM_ONLY.search(clause):
+        return [_c("enum", clause, ctx, values=(_scalar(m.group("v")),))]
+    item = _ENUM_ITEM_LINE.match(clause)
+    if item is None and ctx.subject:
+        item = re.match(re.escape(ctx.subject) + r"\s*(?:为|=|取)\s*(?P<v>-?\d+)\s*时", clause)
+    if item:
+        return [_c("enum", clause, ctx, values=(int(item.group("v")),))]
     labelled = _ENUM_NAMED.findall(clause)
     if len(labelled) >= 2 or ("枚举" in clause and labelled):
         values = tuple(dict.fromkeys(int(v) for v, _ in labelled))
@@ -263,11 +298,18 @@ _POSITIVE = re.compile(r"正整数|正数|大于0")
 _NON_NEGATIVE = re.compile(r"非负")
 
 
-def rule_range(clause: str, ctx: Context) -> list[Constraint]:
+def rule_clamp(clause: str, ctx: Context) -> list[Constraint]:
+    """`当λ小于0时，按0计算`: a value outside the bound is normalised, not rejected."""
     if m := _CLAMP.search(clause):
         bound = float(m.group("bound"))
         low = m.group("op") in ("小于", "<")
         return [_c("clamp", clause, ctx, min=bound if low else None, max=None if low else bound)]
+    return []
+
+
+def rule_range(clause: str, ctx: Context) -> list[Constraint]:
+    if _CLAMP.search(clause):
+        return []
     if ("取值范围" in clause or "范围" in clause) and (m := _INTERVAL.search(clause)):
         return [
             _c(
@@ -280,10 +322,12 @@ def rule_range(clause: str, ctx: Context) -> list[Constraint]:
                 max_inclusive=m.group("hi_b") == "]",
             )
         ]
-    if "维" in clause or "shape" in clause or "个数" in clause or "长度" in clause:
-        return []
+    if "维" in clause or "shape" in clause or "个数" in clause or "长度" in clause or ctx.named(clause):
+        return []  # a bound on a size, or relating several parameters: not a value range
     if m := _BOUND.search(clause):
         op, n = m.group("op"), float(m.group("n"))
+        if re.search(r"(?:不能|不可|不得|不应|不允许)\s*$", clause[: m.start()]):
+            op = {"大于": "小于等于", "小于": "大于等于", "大于等于": "小于", "小于等于": "大于"}.get(op, op)
         if op in ("大于等于", "不小于", "≥", ">="):
             return [_c("range", clause, ctx, min=n)]
         if op in ("大于", ">"):
@@ -307,8 +351,11 @@ PARAM_RULES: list[tuple[str, Rule]] = [
     ("castable", rule_castable),
     ("rank", rule_rank),
     ("enum", rule_enum),
+    ("clamp", rule_clamp),
     ("range", rule_range),
 ]
+
+CONDITIONAL_RULES: list[tuple[str, Rule]] = [("clamp", rule_clamp), ("optional", rule_optional)]
 
 # Clauses that describe rather than constrain (kept in the description, not counted).
 _DESCRIPTIVE = re.compile(
@@ -335,12 +382,23 @@ def _split_top_level(text: str) -> list[str]:
     return [q for p in parts for q in _AND.split(p)]
 
 
+_CONDITIONAL_TEXT = re.compile(
+    r"(?:^|[，,；;])\s*(?:当|若|如果|在)[^，,；;]*?(?:时|的情况下|场景下)|^(?:当|若|如果)"
+    r"|(?<![不存])在[^，,；;]{0,20}?(?:的情况下|场景下)|[^，,；;]*?[<>=]\s*-?\d+\s*时"
+)
+
+
+def is_conditional(text: str) -> bool:
+    """A rule that holds only in some situation (当…时, 如果…, 在…场景下)."""
+    return bool(_CONDITIONAL_TEXT.search(text))
+
+
 def clauses(text: str) -> list[str]:
     """A statement split into clauses; a leading condition (当…时) stays with its consequence."""
     parts = [p.strip() for p in _split_top_level(text) if p and p.strip()]
     out: list[str] = []
     for part in parts:
-        if out and _CONDITION_HEAD.match(out[-1]) and out[-1].endswith("时"):
+        if out and out[-1].endswith("时") and (_CONDITION_HEAD.match(out[-1]) or is_conditional(out[-1])):
             out[-1] = out[-1] + "，" + part
         else:
             out.append(part)
@@ -377,7 +435,9 @@ def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> t
     found: list[Constraint] = []
     description: list[str] = []
     for clause in clauses(statement):
-        typed = [c for _, rule in PARAM_RULES for c in rule(clause, ctx)]
+        # A conditional clause (当…时, 如果…) holds only sometimes: only a clamp reads it.
+        rules = CONDITIONAL_RULES if _CONDITION_HEAD.match(clause) or is_conditional(clause) else PARAM_RULES
+        typed = [c for _, rule in rules for c in rule(clause, ctx)]
         if typed:
             found.extend(typed)
         elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):
@@ -446,27 +506,39 @@ def non_contiguous_cell(cell: str, ctx: Context) -> list[Constraint]:
 # ---------------------------------------------------------------- error conditions
 
 _NULL = re.compile(r"空指针|nullptr|为空(?!tensor|Tensor|张量)")
-_DTYPE_BAD = re.compile(
-    r"(?:数据类型|dtype).{0,24}?(?:不在|不支持|非法|不满足|不属于|不为|不是|不符合)"
-    r"|不是支持的数据类型"
+_EMPTY_BAD = re.compile(r"空Tensor|空tensor|空张量|元素个数为0|shape中存在0|任意维度为零")
+_DTYPE_MISMATCH = re.compile(
+    r"(?:数据类型|dtype|类型).{0,16}?(?:不一致|不相同|不同|不相等|不匹配|不一样)"
+    r"|(?:数据类型|dtype).{0,10}?(?:需要|需|要|必须)?(?:与|和).{0,30}?(?:一致|相同)"
 )
-_DTYPE_MISMATCH = re.compile(r"(?:数据类型|dtype|类型).{0,16}?(?:不一致|不相同|不同|不相等|不匹配|不一样)")
-_FORMAT_BAD = re.compile(r"(?:数据格式|格式|format).{0,12}?(?:不在|不支持|不是|不为|不满足|不正确)")
-_FORMAT_MISMATCH = re.compile(r"(?:数据格式|格式|format).{0,12}?不一致")
+_DTYPE_BAD = re.compile(
+    r"(?:数据类型|dtype).{0,24}?(?:不在|不支持|非法|不满足|不属于|不为|不是|不符合|不合法|不受支持)|不是支持的数据类型"
+    r"|(?:type|类型)不匹配"
+)
+_FORMAT_MISMATCH = re.compile(r"(?i)(?:数据格式|格式|format).{0,12}?不一致")
+_FORMAT_BAD = re.compile(r"(?i)(?:数据格式|格式|format).{0,12}?(?:不在|不支持|不是|不为|不满足|不正确)|私有格式")
 _RANK_BAD = re.compile(
     r"(?:维度|维数|rank|dim|shape长度|shape维度)"
     r".{0,12}?(?:大于|超过|超出|小于|不等于|不为|不是|不在|不一致)"
-    r"|(?:大于|超过)\s*\d+\s*维|非\s*\d\s*维"
+    r"|(?:大于|超过)\s*\d+\s*维|(?:不是|不为|非)\s*\d\s*(?:[-~]\s*\d\s*)?(?:维|D)|维度高于\s*\d"
 )
-_SHAPE_MISMATCH = re.compile(r"(?:shape|size|尺寸|大小).{0,25}?(?:不一致|不相同|不同|不相等|不匹配|不等于|不一样)")
-_SHAPE_BAD = re.compile(r"shape.{0,20}?(?:不在|不支持|非法|超过|错误|不对|不满足|不符合|不正确)")
-_VALUE_BAD = re.compile(
-    r"取值|值.{0,10}?(?:大于|小于|超出|不在|不满足|不为|不是|非法)|范围"
-    r"|(?:小于|大于|不大于|不小于|等于|超过)\s*-?\d|[<>]=?\s*-?\d"
-)
-_EMPTY_BAD = re.compile(r"空Tensor|空tensor|空张量|元素个数为0|shape中存在0")
-_CONTIGUOUS_BAD = re.compile(r"非连续|连续性")
+_SIZE_WORDS = re.compile(r"(?i)size|大小|元素|长度|除.{0,8}(?:外|以外)|轴")  # "维度上的size大于0" is not about the rank
 _RANK_LIMIT = re.compile(r"(?:大于|超过|超出)\s*(\d+)")
+_SHAPE_MISMATCH = re.compile(r"(?i)(?:shape|size|尺寸|大小).{0,25}?(?:不一致|不相同|不同|不相等|不匹配|不等于|不一样)")
+_SHAPE_PROSE = re.compile(
+    r"(?i)shape.{0,20}?(?:不在|不支持|非法|超过|错误|不对|不满足|不符合|不正确|不为|不是)"
+    r"|元素个数|元素数量|Tensor数量|个数|长度|维(?:度)?.{0,20}?(?:不相等|不一致|不等于|不同)|相乘条件|整除|通道数"
+    r"|(?:size|轴).{0,10}?(?:为0|大于|小于)"
+)
+_VALUE_PROSE = re.compile(
+    r"取值|值.{0,10}?(?:大于|小于|超出|不在|不满足|不为|不是|非法)|范围|越界|超过|超出|不属于|不是.{0,20}之一"
+    r"|(?:小于|大于|不大于|不小于|等于|超过)\s*-?\d|[<>!]=?\s*-?\d|不是\s*(?:true|false)|不为\s*(?:true|false)"
+    r"|自然数|正整数|输入不对|不支持传入|不支持的|当前支持的值|无效值|负数|倍数|偶数|奇数|之一|[<>!]=|\s[<>]\s"
+)
+_CONTIGUOUS_BAD = re.compile(r"非连续|连续性|不连续")
+_PRODUCT = re.compile(r"产品|平台|处理器|芯片|SocVersion|SoC", re.I)
+_INTERNAL = re.compile(r"内部|npu runtime|aclOpExecutor失败|tiling|Tiling|异常")
+_DOCUMENTED = re.compile(r"参数说明|约束说明|不满足.{0,8}(?:约束|要求|条件|限制)|不符合.{0,6}(?:约束|要求)|上述")
 
 
 def condition_checks(
@@ -476,35 +548,54 @@ def condition_checks(
 
     `named` are the parameters the condition mentions; a condition that names none applies
     to every pointer (null checks) or tensor parameter (the rest), as documents mean it.
+    Within a family the most specific reading wins (broadcast over same shape, castable
+    over same dtype over supported dtypes); prose-only kinds are the last resort.
     """
     subjects = named or tensor_params
-    checks: list[Check] = []
+    found: list[Check] = []
+    if "@" in condition:  # about a computed result (batch1@batch2): prose only
+        return [Check(kind="shape", params=subjects)]
+
+    def add(kind: str, params: tuple[str, ...] = subjects, **extra: object) -> None:
+        found.append(Check(kind=kind, params=params, **extra))  # type: ignore[arg-type]
+
     if _NULL.search(condition):
-        checks.append(Check(kind="not_null", params=named or pointer_params))
-    if _EMPTY_BAD.search(condition) and not _NULL.search(condition):
-        checks.append(Check(kind="empty_tensor", params=subjects))
+        add("not_null", named or pointer_params)
+    elif _EMPTY_BAD.search(condition):
+        add("empty_tensor")
     if _BROADCAST.search(condition):
-        kind = "broadcast_result" if _BROADCAST_RESULT.search(condition) or "一致" in condition else "broadcast"
-        checks.append(Check(kind=kind, params=subjects))
-    elif _SHAPE_MISMATCH.search(condition):
-        checks.append(Check(kind="same_shape", params=subjects))
-    if _CASTABLE.search(condition):
-        checks.append(Check(kind="castable", params=subjects))
-    elif _DTYPE_MISMATCH.search(condition):
-        checks.append(Check(kind="same_dtype", params=subjects))
-    elif _DTYPE_BAD.search(condition):
-        checks.append(Check(kind="dtypes", params=subjects))
+        add("broadcast_result" if _BROADCAST_RESULT.search(condition) or "一致" in condition else "broadcast")
+    elif _SHAPE_MISMATCH.search(condition) and not (
+        _SHAPE_PROSE.search(condition)
+        or _DOCUMENTED.search(condition)
+        or _SIZE_WORDS.search(condition)
+        or "拆分" in condition
+    ):
+        add("same_shape")
+    for kind, pattern in (("castable", _CASTABLE), ("same_dtype", _DTYPE_MISMATCH), ("dtypes", _DTYPE_BAD)):
+        if pattern.search(condition):
+            add(kind)
+            break
     if _FORMAT_MISMATCH.search(condition):
-        checks.append(Check(kind="same_format", params=subjects))
+        add("same_format")
     elif _FORMAT_BAD.search(condition) or ("格式" in condition and "数据类型" in condition):
-        checks.append(Check(kind="formats", params=subjects))
-    if _RANK_BAD.search(condition):
+        add("formats")
+    if _RANK_BAD.search(condition) and not _SIZE_WORDS.search(condition):
         limit = _RANK_LIMIT.search(condition)
-        checks.append(Check(kind="rank", params=subjects, max=int(limit.group(1)) if limit else None))
-    elif _SHAPE_BAD.search(condition) and not checks:
-        checks.append(Check(kind="shape", params=subjects))
+        add("rank", max=int(limit.group(1)) if limit else None)
     if _CONTIGUOUS_BAD.search(condition):
-        checks.append(Check(kind="non_contiguous", params=subjects))
-    if not checks and _VALUE_BAD.search(condition):
-        checks.append(Check(kind="value", params=named))
-    return checks
+        add("non_contiguous")
+    if found:
+        return found
+    for kind, pattern in (
+        ("product", _PRODUCT),
+        ("internal", _INTERNAL),
+        ("constraints", _DOCUMENTED),
+        ("shape", _SHAPE_PROSE),
+        ("shape", _SHAPE_MISMATCH),
+        ("value", _VALUE_PROSE),
+    ):
+        if pattern.search(condition):
+            add(kind, named if kind in ("value", "constraints") else subjects)
+            break
+    return found

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import count
 from typing import TYPE_CHECKING
 
+from specgen.constraints import is_conditional
 from specgen.model import Function, OperatorDoc, Param
 
 if TYPE_CHECKING:
@@ -163,14 +165,14 @@ def ctypes_type(param: Param) -> str:
 
 def sample_dtype(param: Param, chosen: dict[str, str]) -> str:
     """The dtype a sample builds a tensor with: one the document allows, FLOAT if it can."""
-    for peer in _relation_peers(param, "same_dtype"):
-        if peer in chosen:
-            return chosen[peer]
     allowed = param.dtypes_on(None)
+    for peer in _relation_peers(param, "same_dtype"):
+        if peer in chosen and (not allowed or chosen[peer] in allowed):
+            return chosen[peer]
     for dtype in _PREFERRED:
         if dtype in allowed:
             return dtype
-    return "FLOAT" if not allowed else "UINT8"  # exotic-only dtypes: raw bytes
+    return allowed[0] if allowed else "FLOAT"  # an exotic dtype: its data are raw bytes
 
 
 def _relation_peers(param: Param, kind: str) -> list[str]:
@@ -196,6 +198,7 @@ class SampleArg:
     comment: str = ""  # what the document says it is (escaped by the template)
     count: int = 1  # tensors in a tensor list
     dtype: str = ""  # the aclnn dtype name (tensors, scalars)
+    format: str = "ND"  # the aclnn format name (tensors)
     value: object = None  # the Python value of a scalar, plain value, array item or string
 
     @property
@@ -215,6 +218,11 @@ class SamplePlan:
 
 def sample_plan(doc: OperatorDoc, fn: Function) -> SamplePlan:
     doc_shapes = _doc_sample_shapes(doc)
+    groups = same_shape_groups(fn)
+    for name, members in groups.items():  # one documented shape serves its whole group
+        found = next((doc_shapes[m] for m in members if m in doc_shapes), None)
+        if found and name not in doc_shapes:
+            doc_shapes[name] = found
     chosen_dtypes: dict[str, str] = {}
     shapes: dict[str, tuple[int, ...]] = {}
     args: list[SampleArg] = []
@@ -250,12 +258,14 @@ def _sample_arg(
         for d in shape:
             n *= d
         start = next(seq) * 3
+        fmt = _sample_format(param)
         return SampleArg(
             param.name,
             kind,
             cpp_type=cpp,
             acl_dtype=acl,
-            acl_format=_sample_format(param),
+            acl_format=f"ACL_FORMAT_{fmt}",
+            format=fmt,
             shape=shape,
             values=tuple(_literal(dtype, start + i) for i in range(n)),
             printer=printer,
@@ -264,7 +274,7 @@ def _sample_arg(
             count=2 if kind == "tensor_list" else 1,
             dtype=dtype,
         )
-    if kind == "scalar":
+    if kind in ("scalar", "scalar_list"):
         dtype = sample_dtype(param, dtypes)
         if dtype not in DTYPE_HOST or DTYPE_HOST[dtype][3] == "complex":
             dtype = "FLOAT"
@@ -283,6 +293,7 @@ def _sample_arg(
             comment=comment,
             dtype=dtype,
             value=value,
+            count=2 if kind == "scalar_list" else 1,
         )
     if kind in ("int_array", "bool_array", "float_array"):
         cpp, value, literal = {
@@ -307,26 +318,58 @@ def _sample_arg(
             value = _valid_value(param, dtype)
             literal = _c_literal(value, dtype)
         return SampleArg(param.name, "value", cpp_type=base, values=(literal,), comment=comment, value=value)
-    if param.optional or param.kind == "scalar_list":
+    if param.optional:
         return SampleArg(param.name, "null", comment=comment + " (passed as nullptr)")
     raise LowerError(param.line, f"parameter {param.name}: the sample cannot build a {param.c_type!r}")
+
+
+def same_shape_groups(fn: Function) -> dict[str, tuple[str, ...]]:
+    """Parameters whose shapes must be equal, by a constraint or by an unconditional error
+    rule that names them: each parameter with all members of its group."""
+    parent = {p.name: p.name for p in fn.params}
+
+    def find(name: str) -> str:
+        while parent[name] != name:
+            name = parent[name]
+        return name
+
+    def join(names: Iterable[str]) -> None:
+        names = [n for n in names if n in parent]
+        for other in names[1:]:
+            parent[find(other)] = find(names[0])
+
+    for p in fn.params:
+        for c in p.of_kind("same_shape"):
+            join((p.name, *c.params))
+    for error in fn.errors:
+        if error.params and not is_conditional(error.condition):
+            for check in error.checks:
+                if check.kind == "same_shape":
+                    join(check.params)
+    groups: dict[str, list[str]] = {}
+    for name in parent:
+        groups.setdefault(find(name), []).append(name)
+    return {name: tuple(groups[find(name)]) for name in parent}
 
 
 def _sample_shape(
     param: Param, shapes: dict[str, tuple[int, ...]], doc_shapes: dict[str, tuple[int, ...]]
 ) -> tuple[int, ...]:
-    """A small shape satisfying the documented rank range and shape relations."""
+    """A small shape satisfying the documented rank range and shape relations: a related
+    parameter's, else the document's own sample's, else a made-up one of a valid rank."""
+    rank = param.rank
+    low = rank.min if rank else 0
+    high = rank.max if rank and rank.max is not None else 8
+    candidates = []
     for kind in ("same_shape", "broadcast_result", "broadcast"):
         peers = [shapes[p] for p in _relation_peers(param, kind) if p in shapes]
         if peers:
-            return _broadcast(peers) if kind == "broadcast_result" else peers[0]
-    rank = param.rank
-    documented = doc_shapes.get(param.name) or doc_shapes.get(param.name.removesuffix("Optional"))
-    if documented and (rank is None or rank.min <= len(documented) <= (rank.max if rank.max is not None else 99)):
-        return documented
-    low = rank.min if rank else 0
-    high = rank.max if rank and rank.max is not None else 8
-    wanted = min(max(2, low), high)
+            candidates.append(_broadcast(peers) if kind == "broadcast_result" else peers[0])
+    candidates.append(doc_shapes.get(param.name) or doc_shapes.get(param.name.removesuffix("Optional")))
+    for shape in candidates:
+        if shape is not None and low <= len(shape) <= high:
+            return shape
+    wanted = min(max(2, low), high) if low <= high else low
     return tuple((2, 3, 2, 2, 2, 2, 2, 2, 2)[:wanted])
 
 
@@ -351,9 +394,11 @@ def _doc_sample_shapes(doc: OperatorDoc) -> dict[str, tuple[int, ...]]:
 
 
 def _sample_format(param: Param) -> str:
+    """ND when the document allows it, else its first format the sample can name."""
     formats = param.formats
-    fmt = "ND" if not formats or "ND" in formats else formats[0]
-    return f"ACL_FORMAT_{fmt if fmt in SAMPLE_FORMATS else 'ND'}"
+    if not formats or "ND" in formats:
+        return "ND"
+    return next((f for f in formats if f in SAMPLE_FORMATS), "ND")
 
 
 def _literal(dtype: str, i: int) -> str:
@@ -363,7 +408,7 @@ def _literal(dtype: str, i: int) -> str:
         return f"{value}f" if dtype == "FLOAT" else f"{value}"
     if dtype == "BOOL":
         return str(i % 2)
-    if dtype.startswith("UINT"):
+    if dtype.startswith("UINT") or dtype not in DTYPE_HOST:  # raw bytes of an exotic dtype
         return str(i % 7)
     return str((i * 5) % 9 - 4)
 

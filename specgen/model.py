@@ -71,6 +71,9 @@ CheckKind = Literal[
     "non_contiguous",
     "shape",  # a shape rule the document states in prose only
     "value",  # a value rule the document states in prose only
+    "product",  # the product (platform) is not supported
+    "constraints",  # the parameter constraints as a whole ("不满足参数说明中的约束")
+    "internal",  # a failure inside the library, not an argument rule
 ]
 Scalar = bool | int | float | str
 

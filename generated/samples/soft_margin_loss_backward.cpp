@@ -89,10 +89,46 @@ struct BoolArrayDeleter {
 struct FloatArrayDeleter {
   void operator()(aclFloatArray* array) const { aclDestroyFloatArray(array); }
 };
+struct ScalarListDeleter {
+  void operator()(aclScalarList* list) const { aclDestroyScalarList(list); }
+};
 using Scalar = std::unique_ptr<aclScalar, ScalarDeleter>;
 using IntArray = std::unique_ptr<aclIntArray, IntArrayDeleter>;
 using BoolArray = std::unique_ptr<aclBoolArray, BoolArrayDeleter>;
 using FloatArray = std::unique_ptr<aclFloatArray, FloatArrayDeleter>;
+
+// A list of equal scalars; like a tensor list, the list destroys its scalars.
+class ScalarList {
+ public:
+  bool Create(void* value, aclDataType dtype, size_t count) {
+    std::vector<aclScalar*> scalars;
+    for (size_t i = 0; i < count; i++) {
+      aclScalar* scalar = aclCreateScalar(value, dtype);
+      if (scalar == nullptr) {
+        Destroy(scalars);
+        std::fprintf(stderr, "aclCreateScalar failed\n");
+        return false;
+      }
+      scalars.push_back(scalar);
+    }
+    list_.reset(aclCreateScalarList(scalars.data(), scalars.size()));
+    if (!list_) {
+      Destroy(scalars);
+      std::fprintf(stderr, "aclCreateScalarList failed\n");
+      return false;
+    }
+    return true;
+  }
+  aclScalarList* get() const { return list_.get(); }
+
+ private:
+  static void Destroy(const std::vector<aclScalar*>& scalars) {
+    for (aclScalar* scalar : scalars) {
+      aclDestroyScalar(scalar);
+    }
+  }
+  std::unique_ptr<aclScalarList, ScalarListDeleter> list_;
+};
 
 inline int64_t ElementCount(const std::vector<int64_t>& shape) {
   int64_t count = 1;

@@ -54,11 +54,7 @@ def errors_from_table(table: Table) -> list[ErrorFacts]:
     for raw, line in zip(table.raw_rows, table.lines, strict=True):
         texts = [textmod.lines(c) for c in raw]
         flat = [" ".join(t) for t in texts]
-        heads = [
-            i
-            for i, t in enumerate(flat)
-            if _NAME.fullmatch(t) or _CODE.fullmatch(t) or (_NAME.search(t) and _CODE.search(t) and len(t) < 60)
-        ]
+        heads = [i for i, t in enumerate(flat) if _is_head(t)]
         if heads:
             joined = " ".join(flat[i] for i in heads)
             name_match, code_match = _NAME.search(joined), _CODE.search(joined)
@@ -70,6 +66,14 @@ def errors_from_table(table: Table) -> list[ErrorFacts]:
                 if code:
                     out.append(ErrorFacts(code, name, condition, line))
     return out
+
+
+def _is_head(cell: str) -> bool:
+    """A cell naming a status: `161002`, `ACLNN_ERR_PARAM_INVALID`, `161002/561103`, ..."""
+    if not (_CODE.search(cell) or _NAME.search(cell)):
+        return False
+    rest = _NAME.sub("", _CODE.sub("", cell))
+    return not rest.strip(" /、,，()（）")
 
 
 def errors_from_text(doc: Document, start: int, end: int, skip: list[tuple[int, int]]) -> list[ErrorFacts]:
@@ -113,6 +117,6 @@ def _located_conditions(body: str) -> list[tuple[str, int]]:
     for piece, at in pieces:
         for part in _SENTENCES.split(piece):
             condition = textmod.plain(part).strip(" 。.;；、")
-            if condition and not _HEAD.match(condition):
+            if condition and condition not in ("-", "/", "无") and not _HEAD.match(condition):
                 out.append((condition, body.count("\n", 0, at)))
     return out

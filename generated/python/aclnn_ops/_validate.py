@@ -65,6 +65,9 @@ class Spec:
     function: str
     params: tuple[ParamSpec, ...]
     rules: tuple[Rule, ...]
+    unsupported_products: tuple[
+        str, ...
+    ] = ()  # products the document says it does not run on
 
     def param(self, name: str) -> ParamSpec:
         return next(p for p in self.params if p.name == name)
@@ -234,7 +237,14 @@ def _non_contiguous(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _product(ctx: _Context, rule: Rule) -> str:
+    if ctx.product in ctx.spec.unsupported_products:
+        return f"the document lists product {ctx.product} as not supported"
+    return ""
+
+
 _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
+    "product": _product,
     "not_null": _not_null,
     "dtypes": _dtypes,
     "formats": _formats,
