@@ -67,6 +67,11 @@ def _parser() -> argparse.ArgumentParser:
     p = command("parse", "parse operator documents and print their models")
     p.add_argument("paths", nargs="+", metavar="PATH", help="documents or folders (*.md)")
     p.add_argument("--format", choices=["json", "text"], default="text")
+    p.add_argument(
+        "--stats",
+        action="store_true",
+        help="print how much constraint prose and how many error conditions were classified",
+    )
     p.set_defaults(run=cmd_parse)
 
     p = command("generate", "generate headers, samples, bindings and tests from documents")
@@ -108,7 +113,16 @@ def report_diagnostics(docs: Sequence[OperatorDoc]) -> None:
 def cmd_parse(args: argparse.Namespace) -> int:
     docs = _docs(args.paths)
     report_diagnostics(docs)
-    if args.format == "json":
+    if args.stats:
+        from specgen import coverage
+
+        cov = coverage.coverage(docs)
+        if args.format == "json":
+            json.dump(coverage.as_json(cov), sys.stdout, ensure_ascii=False, indent=2)
+            sys.stdout.write("\n")
+        else:
+            sys.stdout.write(coverage.report(cov))
+    elif args.format == "json":
         json.dump([d.dump() for d in docs], sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:

@@ -62,3 +62,14 @@ def test_schema_is_valid_json_schema(capsys):
     assert schema["title"] == "OperatorDoc"
     assert {"Param", "Function", "ErrorRule", "Constraint"} <= set(schema["$defs"])
     assert schema["$defs"]["Param"]["additionalProperties"] is False
+
+
+def test_stats_report_classification_coverage(capsys):
+    assert main(["parse", str(SPECS), "--stats", "--format", "json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["documents"] == 3 and stats["functions"] == 3
+    # Every error condition of the seeds maps to a typed check.
+    assert stats["conditions"]["total"] == 13 == stats["conditions"]["checked"]
+    assert stats["constraints"]["by_kind"]["dtypes"] >= 10
+    assert main(["parse", str(SPECS), "--stats"]) == 0
+    assert "error-rule conditions: 13, with a typed check 13 (100.0%)" in capsys.readouterr().out

@@ -86,3 +86,16 @@ def test_whole_corpus_through_parse_paths(corpus):
     assert len(docs) > 500
     with_api = [d for d in docs if d.functions]
     assert len(with_api) / len(docs) >= 0.995
+
+
+def test_error_conditions_map_to_typed_checks(corpus):
+    from specgen.coverage import coverage
+
+    cov = coverage(parse_paths([corpus / "docs"]))
+    print(
+        f"\n{cov.checked}/{cov.conditions} error conditions have a typed check; "
+        f"{cov.classified}/{cov.statements} constraint statements are typed"
+    )
+    assert cov.checked / cov.conditions >= 0.90
+    # Unclassified text is kept and counted, never dropped.
+    assert cov.constraints["text"] == sum(cov.unclassified.values()) > 0

@@ -1,0 +1,112 @@
+"""How much of the documents' constraint prose and error conditions maps to typed facts.
+
+`specgen parse --stats`: constraint statements by kind, error-rule conditions with at least
+one typed check, and the most frequent phrasings left unclassified (numbers and identifiers
+folded, so that "x的维度大于8" and "y的维度大于4" count as one phrasing).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from specgen.model import OperatorDoc
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+@dataclass
+class Coverage:
+    documents: int = 0
+    functions: int = 0
+    constraints: Counter[str] = field(default_factory=Counter)
+    unclassified: Counter[str] = field(default_factory=Counter)
+    conditions: int = 0
+    checked: int = 0
+    checks: Counter[str] = field(default_factory=Counter)
+    unchecked: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def statements(self) -> int:
+        return sum(self.constraints.values())
+
+    @property
+    def classified(self) -> int:
+        return self.statements - self.constraints["text"]
+
+
+def phrasing(text: str) -> str:
+    """A text with identifiers and numbers folded, for counting similar phrasings."""
+    return _NUMBER.sub("N", _IDENT.sub("X", text))[:60]
+
+
+def coverage(docs: Iterable[OperatorDoc]) -> Coverage:
+    cov = Coverage()
+    for doc in docs:
+        cov.documents += 1
+        for fn in doc.functions:
+            cov.functions += 1
+            for param in fn.params:
+                for c in param.constraints:
+                    cov.constraints[c.kind] += 1
+                    if c.kind == "text":
+                        _count(cov, cov.unclassified, c.text)
+            for rule in fn.errors:
+                cov.conditions += 1
+                if rule.checks:
+                    cov.checked += 1
+                    cov.checks.update({c.kind for c in rule.checks})
+                else:
+                    _count(cov, cov.unchecked, rule.condition)
+    return cov
+
+
+def _count(cov: Coverage, counter: Counter[str], text: str) -> None:
+    key = phrasing(text)
+    counter[key] += 1
+    cov.examples.setdefault(key, text)
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "n/a"
+
+
+def report(cov: Coverage, top: int = 15) -> str:
+    lines = [
+        f"{cov.documents} documents, {cov.functions} functions",
+        "",
+        f"constraint statements: {cov.statements}, typed {cov.classified} ({_percent(cov.classified, cov.statements)})",
+        "  by kind: " + ", ".join(f"{k} {n}" for k, n in cov.constraints.most_common() if k != "text"),
+        f'  unclassified (kind "text"): {cov.constraints["text"]}; most frequent phrasings:',
+        *(f"    {n:5}  {cov.examples[k]}" for k, n in cov.unclassified.most_common(top)),
+        "",
+        f"error-rule conditions: {cov.conditions}, with a typed check {cov.checked} "
+        f"({_percent(cov.checked, cov.conditions)})",
+        "  checks by kind: " + ", ".join(f"{k} {n}" for k, n in cov.checks.most_common()),
+        f"  without a check: {cov.conditions - cov.checked}; most frequent:",
+        *(f"    {n:5}  {cov.examples[k]}" for k, n in cov.unchecked.most_common(top)),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def as_json(cov: Coverage, top: int = 50) -> dict[str, object]:
+    return {
+        "documents": cov.documents,
+        "functions": cov.functions,
+        "constraints": {
+            "total": cov.statements,
+            "typed": cov.classified,
+            "by_kind": dict(cov.constraints),
+            "unclassified": [{"count": n, "example": cov.examples[k]} for k, n in cov.unclassified.most_common(top)],
+        },
+        "conditions": {
+            "total": cov.conditions,
+            "checked": cov.checked,
+            "by_check": dict(cov.checks),
+            "unchecked": [{"count": n, "example": cov.examples[k]} for k, n in cov.unchecked.most_common(top)],
+        },
+    }
