@@ -82,6 +82,22 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="write into a folder holding files specgen did not generate")
     p.set_defaults(run=cmd_generate)
 
+    p = command("diff", "compare two versions of documents: what changed in the API contract")
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="OLD NEW (files or folders); with --git, the folder to compare (default: .)",
+    )
+    p.add_argument("--git", metavar="BASE[..HEAD]", help="compare git revisions (HEAD omitted: the working tree)")
+    p.add_argument("--format", choices=["text", "markdown", "json", "github"], default="text")
+    p.add_argument(
+        "--fail-on",
+        choices=["breaking", "non-breaking", "info"],
+        help="exit 1 when a change at or above this severity is present",
+    )
+    p.set_defaults(run=cmd_diff)
+
     p = command("schema", "print the JSON Schema of the operator model")
     p.set_defaults(run=cmd_schema)
     return parser
@@ -186,6 +202,42 @@ def cmd_generate(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return FOUND if result.has_errors else OK
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from specgen import diff, report
+    from specgen.gitsource import GitError, documents_at, split_range
+    from specgen.parse import parse_paths
+
+    if args.git:
+        if len(args.paths) > 1:
+            raise UsageError("with --git, give at most one folder")
+        base, head = split_range(args.git)
+        folder = args.paths[0] if args.paths else "."
+        try:
+            old = documents_at(base, folder)
+            new = documents_at(head, folder) if head else parse_paths([folder])
+        except GitError as exc:
+            raise UsageError(str(exc)) from exc
+    else:
+        if len(args.paths) != 2:
+            raise UsageError("give OLD and NEW (two files or two folders), or --git BASE[..HEAD]")
+        _docs_exist(args.paths[:1])
+        _docs_exist(args.paths[1:])
+        old, new = parse_paths(args.paths[:1]), parse_paths(args.paths[1:])
+    changes = diff.diff(old, new)
+    items = [report.Item(c.id, c.severity, diff.summary(c), c.new or c.old) for c in changes]
+    if args.format == "json":
+        sys.stdout.write(report.dumps({"changes": [c.as_json() for c in changes]}))
+    elif args.format == "markdown":
+        sys.stdout.write(report.markdown(items, f"specgen diff: {len(changes)} changes"))
+    elif args.format == "github":
+        sys.stdout.write(report.github(items))
+    else:
+        sys.stdout.write(report.text(items, colour=sys.stdout.isatty()))
+    if args.fail_on and any(diff.SEVERITY_ORDER[c.severity] >= diff.SEVERITY_ORDER[args.fail_on] for c in changes):
+        return FOUND
+    return OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -364,6 +364,7 @@ _DESCRIPTIVE = re.compile(
 )
 
 
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])\s+(?=[\u4e00-\u9fff])")
 _OPEN, _CLOSE = "([（【{", ")]）】}"
 
 
@@ -437,7 +438,8 @@ def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> t
     for clause in clauses(statement):
         # A conditional clause (当…时, 如果…) holds only sometimes: only a clamp reads it.
         rules = CONDITIONAL_RULES if _CONDITION_HEAD.match(clause) or is_conditional(clause) else PARAM_RULES
-        typed = [c for _, rule in rules for c in rule(clause, ctx)]
+        key = _CJK_SPACE.sub("", clause)  # "空 Tensor" reads as "空Tensor"; the text stays as written
+        typed = [c.model_copy(update={"text": clause}) for _, rule in rules for c in rule(key, ctx)]
         if typed:
             found.extend(typed)
         elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):

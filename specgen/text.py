@@ -15,7 +15,10 @@ _TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|$])")
-_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|`")
+# Emphasis markers come in pairs; a lone `*` (a pointer, `(*, N)`) is text.
+_STRONG = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+_EM = re.compile(r"(?<![\w*])\*(?![\s*])([^*\n]*?[^\s*])\*(?![\w*])")
+_CODE = re.compile(r"`+")
 _BLANKS = re.compile(r"[ ]+")
 
 
@@ -53,7 +56,9 @@ def lines(fragment: str) -> list[str]:
     text = _IMAGE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _MD_ESCAPE.sub(r"\1", text)
-    text = _EMPHASIS.sub("", text)
+    text = _STRONG.sub(lambda m: m.group(1) or m.group(2), text)
+    text = _EM.sub(r"\1", text)
+    text = _CODE.sub("", text)
     text = _SPACES.sub(" ", html.unescape(text)) if "&" in text else text
     out = []
     for line in text.split("\n"):

@@ -33,6 +33,7 @@ _HEAD = re.compile(
 _BODY_END = re.compile(r"\n[ \t]*\n(?=\S)|\n[ \t]*(?:```|~~~)|\n#|\n\s*[-*]\s+\**(?:返回值|参数说明)")
 _NUMBERED = re.compile(r"(?:^|\n|\s)\d+\s*[.、．](?!\d)")
 _SENTENCES = re.compile(r"[。；;]\s*")
+_ITEM = re.compile(r"(?:^|\s)[-*•]\s+(?=\S)")  # "- a。 - b。": bullet items flattened into one cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +116,8 @@ def _located_conditions(body: str) -> list[tuple[str, int]]:
             pos += len(part) + 1
     out = []
     for piece, at in pieces:
-        for part in _SENTENCES.split(piece):
-            condition = textmod.plain(part).strip(" 。.;；、")
+        for part in (p for item in _ITEM.split(piece) for p in _SENTENCES.split(item)):
+            condition = textmod.plain(part).strip(" 。.;；、").lstrip("-*•· ")
             if condition and condition not in ("-", "/", "无") and not _HEAD.match(condition):
                 out.append((condition, body.count("\n", 0, at)))
     return out

@@ -1,0 +1,548 @@
+"""Semantic diff of two versions of operator documents, on their models.
+
+Functions are matched by name wherever their documents live; parameters by name, then by
+position and type (a rename); relations between parameters as edges of the function. Text is
+compared after normalisation (width, spaces, trailing punctuation), so formatting, reordered
+rows and a change of dialect produce no change. Each change has an id from `CATALOGUE`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from specgen.model import ErrorRule, Function, OperatorDoc, Param
+
+BREAKING, NON_BREAKING, INFO = "breaking", "non-breaking", "info"
+SEVERITY_ORDER = {INFO: 0, NON_BREAKING: 1, BREAKING: 2}
+
+# id -> (severity, what it means). A caller valid before that can fail after: breaking.
+CATALOGUE: dict[str, tuple[str, str]] = {
+    "function-added": (NON_BREAKING, "a function is documented that was not"),
+    "function-removed": (BREAKING, "a documented function is gone"),
+    "param-added": (BREAKING, "a parameter was added to the prototype"),
+    "param-removed": (BREAKING, "a parameter was removed from the prototype"),
+    "param-renamed": (NON_BREAKING, "same position and type, new name (C callers unaffected; keyword names change)"),
+    "param-reordered": (BREAKING, "the parameters are in another order"),
+    "param-type-changed": (BREAKING, "the C type of a parameter changed"),
+    "param-const-added": (NON_BREAKING, "a pointer parameter became pointer-to-const"),
+    "param-const-removed": (BREAKING, "a pointer-to-const parameter lost its const"),
+    "param-qualifier-changed": (INFO, "a top-level const on a by-value parameter changed (no effect on callers)"),
+    "param-direction-changed": (BREAKING, "input/output direction changed"),
+    "param-now-required": (BREAKING, "an optional parameter became required"),
+    "param-now-optional": (NON_BREAKING, "a required parameter became optional"),
+    "dtype-added": (NON_BREAKING, "a dtype is supported (on a product, when given)"),
+    "dtype-removed": (BREAKING, "a dtype is no longer supported (on a product, when given)"),
+    "format-added": (NON_BREAKING, "a data format is supported"),
+    "format-removed": (BREAKING, "a data format is no longer supported"),
+    "rank-widened": (NON_BREAKING, "more ranks are accepted"),
+    "rank-narrowed": (BREAKING, "fewer ranks are accepted"),
+    "shape-rule-relaxed": (NON_BREAKING, "same shape became broadcastable"),
+    "shape-rule-tightened": (BREAKING, "broadcastable became same shape"),
+    "shape-rule-added": (BREAKING, "a shape relation between parameters was added"),
+    "shape-rule-removed": (NON_BREAKING, "a shape relation between parameters was removed"),
+    "same-dtype-rule-added": (BREAKING, "parameters must now have the same dtype"),
+    "same-dtype-rule-removed": (NON_BREAKING, "parameters no longer need the same dtype"),
+    "same-format-rule-added": (BREAKING, "parameters must now have the same format"),
+    "same-format-rule-removed": (NON_BREAKING, "parameters no longer need the same format"),
+    "enum-values-added": (NON_BREAKING, "a parameter accepts more values"),
+    "enum-values-removed": (BREAKING, "a parameter accepts fewer values"),
+    "value-range-widened": (NON_BREAKING, "a value range grew"),
+    "value-range-narrowed": (BREAKING, "a value range shrank or moved"),
+    "non-contiguous-removed": (BREAKING, "non-contiguous tensors are no longer supported"),
+    "non-contiguous-added": (NON_BREAKING, "non-contiguous tensors are supported"),
+    "empty-tensor-removed": (BREAKING, "empty tensors are no longer supported"),
+    "empty-tensor-added": (NON_BREAKING, "empty tensors are supported"),
+    "error-rule-added": (BREAKING, "a new documented error condition (a call may now be rejected)"),
+    "error-rule-removed": (NON_BREAKING, "a documented error condition is gone"),
+    "error-rule-changed": (INFO, "an error condition was reworded or changed"),
+    "product-support-added": (NON_BREAKING, "a product is supported"),
+    "product-support-removed": (BREAKING, "a product is no longer supported"),
+    "products-documented": (INFO, "product support is documented for the first time"),
+    "constraint-documented": (INFO, "a fact absent before is now documented (format, rank, ...)"),
+    "description-changed": (INFO, "a parameter's description changed"),
+    "summary-changed": (INFO, "the operator's summary changed"),
+    "formula-changed": (INFO, "the formula changed"),
+}
+
+
+@dataclass(frozen=True)
+class Change:
+    id: str
+    function: str | None
+    param: str | None
+    before: Any
+    after: Any
+    old: str | None  # "path:line"
+    new: str | None
+
+    @property
+    def severity(self) -> str:
+        return CATALOGUE[self.id][0]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "severity": self.severity,
+            "function": self.function,
+            "param": self.param,
+            "before": self.before,
+            "after": self.after,
+            "source": {"old": self.old, "new": self.new},
+        }
+
+
+@dataclass
+class _Side:
+    doc: OperatorDoc
+    fn: Function
+
+    def at(self, line: int | None) -> str:
+        return f"{self.doc.source}:{line if line is not None else self.fn.line}"
+
+
+@dataclass
+class _Collector:
+    changes: list[Change] = field(default_factory=list)
+
+    def add(
+        self,
+        id: str,
+        old: _Side | None,
+        new: _Side | None,
+        *,
+        param: str | None = None,
+        before: Any = None,
+        after: Any = None,
+        old_line: int | None = None,
+        new_line: int | None = None,
+    ) -> None:
+        assert id in CATALOGUE, id
+        function = (new or old).fn.name if (new or old) else None
+        self.changes.append(
+            Change(
+                id, function, param, before, after, old.at(old_line) if old else None, new.at(new_line) if new else None
+            )
+        )
+
+
+def diff(old_docs: Sequence[OperatorDoc], new_docs: Sequence[OperatorDoc]) -> list[Change]:
+    """The changes from `old_docs` to `new_docs`, in a stable order."""
+    out = _Collector()
+    old_fns, new_fns = _functions(old_docs), _functions(new_docs)
+    for name in sorted(old_fns.keys() | new_fns.keys()):
+        old, new = old_fns.get(name), new_fns.get(name)
+        if old is None:
+            out.add("function-added", None, new, after=name)
+        elif new is None:
+            out.add("function-removed", old, None, before=name)
+        else:
+            _compare_function(out, old, new)
+    for old_doc, new_doc in _document_pairs(old_docs, new_docs):
+        _compare_document(out, old_doc, new_doc)
+    return out.changes
+
+
+def _functions(docs: Iterable[OperatorDoc]) -> dict[str, _Side]:
+    found: dict[str, _Side] = {}
+    for doc in sorted(docs, key=lambda d: d.source):
+        for fn in doc.functions:
+            found.setdefault(fn.name, _Side(doc, fn))
+    return found
+
+
+def _document_pairs(old_docs: Sequence[OperatorDoc], new_docs: Sequence[OperatorDoc]):
+    """Documents of the two versions that share a function (the same operator's document)."""
+    new_by_fn = {fn.name: doc for doc in new_docs for fn in doc.functions}
+    seen = set()
+    for old in sorted(old_docs, key=lambda d: d.source):
+        for fn in old.functions:
+            new = new_by_fn.get(fn.name)
+            if new is not None and (old.source, new.source) not in seen:
+                seen.add((old.source, new.source))
+                yield old, new
+
+
+# ---------------------------------------------------------------- text
+
+
+def normalise(text: str) -> str:
+    """Text as compared: full-width folded, spaces and trailing punctuation dropped, lower case."""
+    folded = unicodedata.normalize("NFKC", text)
+    return re.sub(r"\s+", "", folded).strip("。.;；,，:：").lower()
+
+
+# ---------------------------------------------------------------- documents
+
+
+def _compare_document(out: _Collector, old: OperatorDoc, new: OperatorDoc) -> None:
+    side_old = _Side(old, old.functions[0])
+    side_new = _Side(new, new.functions[0])
+    for attr, change in (("summary", "summary-changed"), ("formula", "formula-changed")):
+        a, b = getattr(old, attr), getattr(new, attr)
+        if a and b and normalise(a.text) != normalise(b.text):
+            out.add(change, side_old, side_new, before=a.text, after=b.text, old_line=a.line, new_line=b.line)
+    _compare_products(out, side_old, side_new)
+
+
+def _compare_products(out: _Collector, old: _Side, new: _Side) -> None:
+    before = {p.id: p for p in old.doc.products}
+    after = {p.id: p for p in new.doc.products}
+    if not before and after:
+        supported = sorted(p for p, v in after.items() if v.supported)
+        out.add("products-documented", old, new, after=supported, new_line=min(p.line for p in after.values()))
+        return
+    for pid in sorted(before.keys() | after.keys()):
+        a, b = before.get(pid), after.get(pid)
+        was, now = bool(a and a.supported), bool(b and b.supported)
+        if was == now:
+            continue
+        out.add(
+            "product-support-added" if now else "product-support-removed",
+            old,
+            new,
+            param=None,
+            before={"product": pid, "supported": was},
+            after={"product": pid, "supported": now},
+            old_line=a.line if a else None,
+            new_line=b.line if b else None,
+        )
+
+
+# ---------------------------------------------------------------- functions and parameters
+
+
+def _compare_function(out: _Collector, old: _Side, new: _Side) -> None:
+    pairs, renames = _match_params(out, old, new)
+    for a, b in pairs:
+        _compare_param(out, old, new, a, b)
+    _compare_relations(out, old, new, renames)
+    _compare_errors(out, old, new, renames)
+
+
+def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[Param, Param]], dict[str, str]]:
+    """Matched (old, new) parameters, and the renames (old name -> new name) found."""
+    a_params, b_params = list(old.fn.params), list(new.fn.params)
+    b_names = {p.name for p in b_params}
+    a_names = {p.name for p in a_params}
+    renames: dict[str, str] = {}
+    for i, a in enumerate(a_params):
+        if a.name in b_names or i >= len(b_params):
+            continue
+        b = b_params[i]
+        if b.name not in a_names and _base_type(a.c_type) == _base_type(b.c_type):
+            renames[a.name] = b.name
+            out.add(
+                "param-renamed", old, new, param=b.name, before=a.name, after=b.name, old_line=a.line, new_line=b.line
+            )
+    matched_new = set(renames.values()) | (a_names & b_names)
+    for a in a_params:
+        if a.name not in b_names and a.name not in renames:
+            out.add("param-removed", old, new, param=a.name, before=f"{a.c_type} {a.name}", old_line=a.line)
+    for b in b_params:
+        if b.name not in matched_new:
+            out.add("param-added", old, new, param=b.name, after=f"{b.c_type} {b.name}", new_line=b.line)
+    order_a = [renames.get(p.name, p.name) for p in a_params if renames.get(p.name, p.name) in matched_new]
+    order_b = [p.name for p in b_params if p.name in matched_new]
+    if order_a != order_b:
+        out.add("param-reordered", old, new, before=order_a, after=order_b)
+    by_new = {p.name: p for p in b_params}
+    pairs = [(a, by_new[renames.get(a.name, a.name)]) for a in a_params if renames.get(a.name, a.name) in by_new]
+    return pairs, renames
+
+
+def _base_type(c_type: str) -> str:
+    return " ".join(w for w in c_type.replace("*", " * ").split() if w != "const")
+
+
+def _type_change(a: str, b: str) -> str | None:
+    """The catalogue id of a C type change, or None when the types are the same."""
+    if a == b:
+        return None
+    if _base_type(a) != _base_type(b):
+        return "param-type-changed"
+    if "*" not in a:
+        return "param-qualifier-changed"  # `const int64_t` vs `int64_t`: callers cannot tell
+    return "param-const-added" if b.startswith("const ") else "param-const-removed"
+
+
+_TYPED_DTYPES = ("tensor", "tensor_list", "scalar", "scalar_list")
+
+
+def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
+    def add(id: str, before: Any, after: Any) -> None:
+        out.add(id, old, new, param=b.name, before=before, after=after, old_line=a.line, new_line=b.line)
+
+    if change := _type_change(a.c_type, b.c_type):
+        add(change, a.c_type, b.c_type)
+    if a.direction != b.direction:
+        add("param-direction-changed", a.direction, b.direction)
+    if a.optional != b.optional:
+        add("param-now-optional" if b.optional else "param-now-required", a.optional, b.optional)
+    if a.kind in _TYPED_DTYPES or b.kind in _TYPED_DTYPES:
+        _compare_dtypes(out, old, new, a, b)
+    if a.kind in ("tensor", "tensor_list") and b.kind in ("tensor", "tensor_list"):
+        _compare_sets(add, a.formats, b.formats, "format")
+        _compare_rank(add, a, b)
+    _compare_values(add, a, b)
+    _compare_flag(add, a.non_contiguous, b.non_contiguous, "non-contiguous")
+    _compare_flag(add, a.empty_tensor, b.empty_tensor, "empty-tensor")
+    if a.description and b.description and normalise(a.description) != normalise(b.description):
+        add("description-changed", a.description, b.description)
+
+
+def _dtype_source(param: Param, fn: Function) -> Param:
+    """The parameter whose dtype list applies: a dtype cell may say `与self一致` instead."""
+    if param.dtypes:
+        return param
+    for peer in (n for c in param.of_kind("same_dtype") for n in c.params):
+        source = fn.param(peer)
+        if source is not None and source.dtypes:
+            return source
+    return param
+
+
+def _compare_dtypes(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
+    """Per dtype, on every product either version names; a product-specific change is only
+    reported when it differs from the change on all products."""
+    name, line_a, line_b = b.name, a.line, b.line
+    a, b = _dtype_source(a, old.fn), _dtype_source(b, new.fn)
+    if a.kind not in _TYPED_DTYPES or b.kind not in _TYPED_DTYPES:  # a C value type has no dtype list
+        a, b = (a if a.kind in _TYPED_DTYPES else _no_dtypes(a)), (b if b.kind in _TYPED_DTYPES else _no_dtypes(b))
+    general_added = set(b.dtypes) - set(a.dtypes)
+    general_removed = set(a.dtypes) - set(b.dtypes)
+    for product in [None, *sorted(a.product_dtypes.keys() | b.product_dtypes.keys())]:
+        before, after = set(a.dtypes_on(product)), set(b.dtypes_on(product))
+        added, removed = after - before, before - after
+        if product is not None:
+            added, removed = added - general_added, removed - general_removed
+            if not a.dtypes or not b.dtypes:
+                continue
+        for id, dtypes in (("dtype-added", added), ("dtype-removed", removed)):
+            if dtypes:
+                ordered = [d for d in (*b.dtypes, *a.dtypes) if d in dtypes]
+                out.add(
+                    id,
+                    old,
+                    new,
+                    param=name,
+                    before=None if id == "dtype-added" else list(dict.fromkeys(ordered)),
+                    after={"dtypes": list(dict.fromkeys(ordered)), "product": product},
+                    old_line=line_a,
+                    new_line=line_b,
+                )
+
+
+def _no_dtypes(param: Param) -> Param:
+    return param.model_copy(update={"constraints": tuple(c for c in param.constraints if c.kind != "dtypes")})
+
+
+def _compare_sets(add, before: Sequence[str], after: Sequence[str], what: str) -> None:
+    if not before and after:
+        add("constraint-documented", None, {what: list(after)})
+        return
+    if not after:
+        return
+    if added := [x for x in after if x not in before]:
+        add(f"{what}-added", list(before), added)
+    if removed := [x for x in before if x not in after]:
+        add(f"{what}-removed", removed, list(after))
+
+
+def _compare_rank(add, a: Param, b: Param) -> None:
+    ra, rb = a.rank, b.rank
+    if ra == rb or rb is None:
+        return
+    if ra is None:
+        add("constraint-documented", None, {"rank": [rb.min, rb.max]})
+        return
+    hi_a = ra.max if ra.max is not None else 1 << 30
+    hi_b = rb.max if rb.max is not None else 1 << 30
+    narrowed = rb.min > ra.min or hi_b < hi_a
+    add("rank-narrowed" if narrowed else "rank-widened", [ra.min, ra.max], [rb.min, rb.max])
+
+
+def _compare_values(add, a: Param, b: Param) -> None:
+    enum_a = {v for c in a.of_kind("enum") for v in c.values}
+    enum_b = {v for c in b.of_kind("enum") for v in c.values}
+    if enum_a and enum_b:
+        if added := sorted(enum_b - enum_a, key=str):
+            add("enum-values-added", sorted(enum_a, key=str), added)
+        if removed := sorted(enum_a - enum_b, key=str):
+            add("enum-values-removed", removed, sorted(enum_b, key=str))
+    range_a, range_b = _range(a), _range(b)
+    if range_a and range_b and range_a != range_b:
+        inside = _within(range_a, range_b)
+        add("value-range-widened" if inside else "value-range-narrowed", list(range_a), list(range_b))
+
+
+def _range(p: Param) -> tuple | None:
+    ranges = p.of_kind("range")
+    return (ranges[0].min, ranges[0].max) if ranges else None
+
+
+def _within(inner: tuple, outer: tuple) -> bool:
+    low_ok = outer[0] is None or (inner[0] is not None and inner[0] >= outer[0])
+    high_ok = outer[1] is None or (inner[1] is not None and inner[1] <= outer[1])
+    return low_ok and high_ok
+
+
+def _compare_flag(add, before: bool | None, after: bool | None, what: str) -> None:
+    if after is None or before == after:
+        return
+    if before is None:
+        add("constraint-documented", None, {what: after})
+    else:
+        add(f"{what}-added" if after else f"{what}-removed", before, after)
+
+
+# ---------------------------------------------------------------- relations between parameters
+
+_SHAPE_KINDS = {"same_shape": "same", "broadcast": "broadcast", "broadcast_result": "broadcast"}
+
+
+def _edges(fn: Function, kinds: dict[str, str], rename: dict[str, str]) -> dict[frozenset[str], str]:
+    """Relations as undirected edges between parameters, with their (folded) kind."""
+    edges: dict[frozenset[str], str] = {}
+    names = {p.name for p in fn.params}
+    for p in fn.params:
+        for c in p.constraints:
+            if c.kind not in kinds:
+                continue
+            for peer in c.params:
+                if peer in names and peer != p.name:
+                    edge = frozenset((rename.get(p.name, p.name), rename.get(peer, peer)))
+                    edges.setdefault(edge, kinds[c.kind])
+    return edges
+
+
+def _compare_relations(out: _Collector, old: _Side, new: _Side, renames: dict[str, str]) -> None:
+    shape_a, shape_b = _edges(old.fn, _SHAPE_KINDS, renames), _edges(new.fn, _SHAPE_KINDS, {})
+    for edge in sorted(shape_a.keys() | shape_b.keys(), key=sorted):
+        a, b = shape_a.get(edge), shape_b.get(edge)
+        if a == b:
+            continue
+        if a and b:
+            id = "shape-rule-relaxed" if b == "broadcast" else "shape-rule-tightened"
+        else:
+            id = "shape-rule-added" if b else "shape-rule-removed"
+        out.add(id, old, new, before={"params": sorted(edge), "rule": a}, after={"params": sorted(edge), "rule": b})
+    for kind, what in (("same_dtype", "same-dtype"), ("same_format", "same-format")):
+        # "Same as" is transitive: compare which parameters end up bound together.
+        bound_a = _closure(_edges(old.fn, {kind: kind}, renames))
+        bound_b = _closure(_edges(new.fn, {kind: kind}, {}))
+        for group in _components(bound_b - bound_a):
+            out.add(f"{what}-rule-added", old, new, before=None, after=group)
+        for group in _components(bound_a - bound_b):
+            out.add(f"{what}-rule-removed", old, new, before=group, after=None)
+
+
+def _closure(edges: Iterable[frozenset[str]]) -> set[frozenset[str]]:
+    """Every pair of parameters in one group of the equivalence the edges generate."""
+    return {frozenset((x, y)) for group in _components(edges) for x in group for y in group if x < y}
+
+
+def _components(edges: Iterable[frozenset[str]]) -> list[list[str]]:
+    """Connected groups of parameters, so that one rule over three tensors is one change."""
+    groups: list[set[str]] = []
+    for edge in edges:
+        touching = [g for g in groups if g & edge]
+        merged = set(edge).union(*touching)
+        groups = [g for g in groups if not g & edge] + [merged]
+    return sorted(sorted(g) for g in groups)
+
+
+# ---------------------------------------------------------------- error rules
+
+
+def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, str]) -> None:
+    before = list(old.fn.errors)
+    after = list(new.fn.errors)
+
+    def key(rule: ErrorRule, rename: dict[str, str]) -> str:
+        text = rule.condition
+        for old_name, new_name in rename.items():
+            text = re.sub(rf"\b{re.escape(old_name)}\b", new_name, text)
+        return normalise(text)
+
+    # 1. identical conditions (after normalisation and renames): no change
+    remaining_b = {id(r): r for r in after}
+    unmatched_a = []
+    for rule in before:
+        match = next((r for r in remaining_b.values() if key(r, {}) == key(rule, renames)), None)
+        if match is None:
+            unmatched_a.append(rule)
+        else:
+            del remaining_b[id(match)]
+    unmatched_b = list(remaining_b.values())
+    # 2. the same typed meaning, or a close text: a reworded or changed rule
+    for rule in list(unmatched_a):
+        match = max(unmatched_b, key=lambda r: _similarity(rule, r, renames), default=None)
+        if match is not None and _similarity(rule, match, renames) >= 0.6:
+            unmatched_a.remove(rule)
+            unmatched_b.remove(match)
+            out.add(
+                "error-rule-changed",
+                old,
+                new,
+                before=_rule_json(rule),
+                after=_rule_json(match),
+                old_line=rule.line,
+                new_line=match.line,
+            )
+    for rule in unmatched_a:
+        out.add("error-rule-removed", old, new, before=_rule_json(rule), old_line=rule.line)
+    for rule in unmatched_b:
+        out.add("error-rule-added", old, new, after=_rule_json(rule), new_line=rule.line)
+
+
+def _similarity(a: ErrorRule, b: ErrorRule, renames: dict[str, str]) -> float:
+    if a.code != b.code:
+        return 0.0
+    same_meaning = (
+        {c.kind for c in a.checks} == {c.kind for c in b.checks}
+        and a.checks
+        and {renames.get(p, p) for p in a.params} == set(b.params)
+    )
+    ratio = difflib.SequenceMatcher(None, normalise(a.condition), normalise(b.condition)).ratio()
+    return 1.0 if same_meaning else ratio
+
+
+def _rule_json(rule: ErrorRule) -> dict[str, Any]:
+    return {"code": rule.code, "name": rule.name, "condition": rule.condition}
+
+
+def worst(changes: Iterable[Change]) -> str | None:
+    return max((c.severity for c in changes), key=SEVERITY_ORDER.__getitem__, default=None)
+
+
+def summary(change: Change) -> str:
+    """One line a reviewer reads: what changed, on what, from what to what."""
+    where = change.function or ""
+    if change.param:
+        where += f"({change.param})"
+    before, after = _short(change.before), _short(change.after)
+    if change.before is None:
+        detail = after
+    elif change.after is None:
+        detail = before
+    else:
+        detail = f"{before} -> {after}"
+    return f"{where}: {CATALOGUE[change.id][1]}: {detail}" if where else f"{CATALOGUE[change.id][1]}: {detail}"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict):
+        if "condition" in value:
+            return f"{value['code']} {value['condition']}"
+        if "dtypes" in value:
+            on = f" on {value['product']}" if value.get("product") else ""
+            return ", ".join(value["dtypes"]) + on
+        return ", ".join(f"{k}={_short(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_short(v) for v in value) + "]"
+    return str(value)

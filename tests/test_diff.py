@@ -1,0 +1,283 @@
+"""`specgen diff` on real document history, across dialects, and as a CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from specgen import vocab
+from specgen.cli import main
+from specgen.diff import CATALOGUE, diff, normalise
+from specgen.parse import parse_file
+from tests.conftest import ROOT, SPECS
+
+# changes.json entries that are not real changes, found by reading both versions of each
+# document (the "simple scan" behind changes.json compares raw text). Keys: (pair, kind,
+# what); "*" stands for every row of an error-row entry.
+NOT_REAL = {
+    ("01", "dtype_added", "*"): "FLOAT32 is FLOAT spelled differently",
+    ("01", "dtype_removed", "*"): "FLOAT32 is FLOAT spelled differently",
+    ("02", "dtype_removed", "epsilon"): "the dtype column of a host value (double) became '-'",
+    ("03", "error_rows_added", "*"): "parentheses changed from half to full width",
+    ("03", "error_rows_removed", "*"): "parentheses changed from half to full width",
+    ("10", "dtype_added", "scaleOut"): "FLOAT32 is FLOAT spelled differently",
+    ("10", "dtype_removed", "scaleOut"): "FLOAT32 is FLOAT spelled differently",
+    ("11", "error_rows_added", "*"): "the rows were there before, in a code block (dialect change)",
+    ("12", "error_rows_added", "*"): "spaces between CJK and ASCII removed",
+    ("12", "error_rows_removed", "*"): "spaces between CJK and ASCII removed",
+    ("13", "error_rows_added", "输入或输出的数据类型不在支持的范围之内。"): "a full stop added",
+    ("13", "error_rows_removed", "输入或输出的数据类型不在支持的范围之内"): "a full stop added",
+    ("18", "dtype_removed", "outputDtype"): "the dtype column of a host value (int64_t) became '-'",
+    ("19", "error_rows_added", "*"): "a full stop added",
+    ("19", "error_rows_removed", "*"): "a full stop added",
+    ("22", "dtype_added", "scaleOut"): "FLOAT32 is FLOAT spelled differently",
+    ("22", "dtype_removed", "scaleOut"): "FLOAT32 is FLOAT spelled differently",
+    ("23", "error_rows_added", "*"): "the rows were there before, in a code block (dialect change)",
+    ("26", "dtype_removed", "*"): "the dtype column of host values (bool) became '-'",
+    ("27", "error_rows_added", "x1、x2、bias、scale、offset或out的shape不满足校验条件。"): "a full stop added",
+    (
+        "27",
+        "error_rows_added",
+        "x1、x2、bias、scale、offset或out的数据类型和数据格式不在支持的范围之内。",
+    ): "a full stop added",
+    ("27", "error_rows_added", "传入的x1、x2、scale或out是空指针。"): "a full stop added",
+    ("27", "error_rows_removed", "x1、x2、bias、scale、offset或out的shape不满足校验条件"): "a full stop added",
+    (
+        "27",
+        "error_rows_removed",
+        "x1、x2、bias、scale、offset或out的数据类型和数据格式不在支持的范围之内",
+    ): "a full stop added",
+    ("27", "error_rows_removed", "传入的x1、x2、scale或out是空指针"): "a full stop added",
+    ("33", "dtype_added", "reduction"): "the dtype column of a host value (int64_t)",
+    ("34", "dtype_removed", "*"): "the dtype column of host values (int64_t) became '-'",
+    ("35", "error_rows_added", "*"): "the rows were there before, as bullets (dialect change)",
+    ("36", "error_rows_added", "*"): "the rows were there before, as items of one table cell",
+    ("36", "error_rows_removed", "*"): "one cell listing the rows, split into rows",
+    ("38", "error_rows_removed", "561002"): "a status code in the description column, not a condition",
+    ("39", "error_rows_added", "*"): "the rows were there before, in a code block (dialect change)",
+}
+# Real changes the scan missed or mis-stated, found by reading the two versions.
+ALSO_REAL = [
+    ("03", "format-added", "bias"),
+    ("16", "product-support-added", None),  # Ascend 950 rows added
+    ("36", "error-rule-added", None),  # "x矩阵为非转置时，m不在[1, 2^31-1]范围内"
+    ("31", "param-type-changed", "dstTypeMax"),  # float -> double
+]
+
+
+def _name(decl: str) -> str:
+    return re.findall(r"[A-Za-z_]\w*", decl)[-1]
+
+
+def _is_reported(entry: dict, changes: list) -> list[str]:
+    """The parts of a changes.json entry that the diff does not report."""
+    kind, what, detail = entry["kind"], entry["what"], entry["detail"]
+    ids = {c.id for c in changes}
+    if kind in ("dtype_added", "dtype_removed"):
+        id = kind.replace("_", "-")
+        got = {d for c in changes if c.id == id and c.param == what for d in c.after["dtypes"]}
+        return [d for d in detail if (vocab.dtype(d) or d) not in got]
+    if kind in ("param_added", "param_removed"):
+        side = "after" if kind == "param_added" else "before"
+        id = kind.replace("_", "-")
+        return [
+            d
+            for d in detail
+            if not any(
+                (c.id == id and c.param == _name(d)) or (c.id == "param-renamed" and getattr(c, side) == _name(d))
+                for c in changes
+            )
+        ]
+    if kind == "param_type_changed":
+        name = _name(detail[1])
+        typed = {"param-type-changed", "param-const-added", "param-const-removed", "param-qualifier-changed"}
+        return [] if any(c.param == name and c.id in typed for c in changes) else [detail[1]]
+    if kind in ("error_rows_added", "error_rows_removed"):
+        side = "after" if kind == "error_rows_added" else "before"
+        wanted = {kind.replace("_rows", "-rule").replace("_", "-"), "error-rule-changed"}
+        texts = {normalise(getattr(c, side)["condition"]) for c in changes if c.id in wanted and getattr(c, side)}
+        return [
+            row
+            for row in detail
+            if not all(normalise(part) in texts for part in re.split(r"[。；]", row) if normalise(part))
+        ]
+    if kind == "product_support_changed":
+        pid = vocab.product_id(what)
+        return (
+            []
+            if any(c.id.startswith("product-support") and (c.after or {}).get("product") == pid for c in changes)
+            else [what]
+        )
+    raise AssertionError(f"unknown kind {kind} ({ids})")
+
+
+@pytest.fixture(scope="module")
+def history(corpus):
+    pairs = {}
+    for folder in sorted((corpus / "history").iterdir()):
+        scan = json.loads((folder / "changes.json").read_text(encoding="utf-8"))
+        changes = diff([parse_file(folder / "before.md")], [parse_file(folder / "after.md")])
+        pairs[folder.name[:2]] = (scan, changes)
+    return pairs
+
+
+def test_every_real_change_of_the_history_is_reported(history):
+    missed = []
+    for pair, (scan, changes) in history.items():
+        for entry in scan["changes"]:
+            for part in _is_reported(entry, changes):
+                if (pair, entry["kind"], "*") in NOT_REAL or (pair, entry["kind"], entry["what"]) in NOT_REAL:
+                    continue
+                if (pair, entry["kind"], part) not in NOT_REAL:
+                    missed.append(f"{pair} {entry['kind']} {entry['what']}: {part}")
+    assert missed == []
+
+
+def test_changes_the_scan_missed_are_reported(history):
+    for pair, id, param in ALSO_REAL:
+        assert any(c.id == id and (param is None or c.param == param) for c in history[pair][1]), (pair, id)
+
+
+@pytest.mark.parametrize("pair", ["12", "19"])
+def test_formatting_only_edits_give_no_change(history, pair):
+    assert history[pair][1] == []
+
+
+def test_a_revert_is_the_inverse_change(history):
+    forward = sorted(c.id for c in history["10"][1])
+    backward = sorted(c.id for c in history["22"][1])
+    inverse = {
+        "param-added": "param-removed",
+        "dtype-added": "dtype-removed",
+        "rank-widened": "rank-narrowed",
+        "param-now-optional": "param-now-required",
+        "error-rule-added": "error-rule-removed",
+        "product-support-added": "product-support-removed",
+    }
+    inverse.update({v: k for k, v in list(inverse.items())})
+    assert sorted(inverse.get(i, i) for i in forward) == backward
+
+
+def test_seed_against_repository_version_is_short_and_correct(corpus):
+    seed = parse_file(SPECS / "aclnnHardshrinkBackward.md")
+    repo = parse_file(corpus / "docs/ops-nn/activation/hard_shrink_grad/docs/aclnnHardshrinkBackward.md")
+    changes = diff([seed], [repo])
+    real = sorted((c.id, c.param) for c in changes if c.severity != "info")
+    assert real == [
+        ("dtype-added", "gradInput"),
+        ("dtype-added", "gradOutput"),
+        ("dtype-added", "self"),
+        ("same-dtype-rule-added", None),
+    ]
+    assert all(c.after["dtypes"] == ["BFLOAT16"] for c in changes if c.id == "dtype-added")
+    assert {c.id for c in changes if c.severity == "info"} <= {
+        "description-changed",
+        "constraint-documented",
+        "error-rule-changed",
+        "summary-changed",
+        "products-documented",
+        "formula-changed",
+    }
+    assert len(changes) <= 20
+
+
+def test_same_content_in_both_dialects_and_reordered_rows_give_no_change(write_doc):
+    table = """# aclnnDemo
+
+```Cpp
+aclnnStatus aclnnDemoGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor)
+aclnnStatus aclnnDemo(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)
+```
+
+## aclnnDemoGetWorkspaceSize
+
+<table><thead><tr><th>参数名</th><th>输入/输出</th><th>描述</th><th>使用说明</th><th>数据类型</th><th>数据格式</th></tr></thead>
+<tbody>
+<tr><td>self（aclTensor*）</td><td>输入</td><td>输入。</td><td>-</td><td>FLOAT、FLOAT16</td><td>ND</td></tr>
+<tr><td>out（aclTensor*）</td><td>输出</td><td>输出。</td><td>shape与self一致。</td><td>FLOAT、FLOAT16</td><td>ND</td></tr>
+</tbody></table>
+
+<table><thead><tr><th>返回码</th><th>错误码</th><th>描述</th></tr></thead><tbody>
+<tr><td>ACLNN_ERR_PARAM_NULLPTR</td><td>161001</td><td>传入的self或out是空指针。</td></tr>
+<tr><td rowspan="2">ACLNN_ERR_PARAM_INVALID</td><td rowspan="2">161002</td><td>self的数据类型不在支持的范围之内。</td></tr>
+<tr><td>self和out的shape不一致。</td></tr>
+</tbody></table>
+"""
+    bullets = """# aclnnDemo
+
+- `aclnnStatus aclnnDemoGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)`
+- `aclnnStatus aclnnDemo(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)`
+
+## aclnnDemoGetWorkspaceSize
+
+- **参数说明**：
+  - self（aclTensor\\*，计算输入）：输入。数据类型支持FLOAT16、FLOAT32，数据格式支持ND。
+  - out（aclTensor\\*，计算输出）：输出。数据类型支持FLOAT、FLOAT16，数据格式支持ND，shape与self一致。
+  - workspaceSize（uint64\\_t\\*，出参）：workspace大小。
+  - executor（aclOpExecutor\\*\\*，出参）：op执行器。
+
+- **返回值**：
+
+  ```
+  返回161001（ACLNN_ERR_PARAM_NULLPTR）：1. 传入的self或out是空指针。
+  返回161002（ACLNN_ERR_PARAM_INVALID）：1. self和out的shape不一致。
+                                        2. self的数据类型不在支持的范围之内。
+  ```
+"""
+    a, b = parse_file(write_doc(table, "a.md")), parse_file(write_doc(bullets, "b.md"))
+    assert diff([a], [b]) == []
+
+
+def test_cli_formats_and_fail_on(tmp_path, capsys, corpus):
+    old = corpus / "history/05-aclnnScatterList/before.md"
+    new = corpus / "history/05-aclnnScatterList/after.md"
+    assert main(["diff", str(old), str(new), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    renamed = [c for c in data["changes"] if c["id"] == "param-renamed"]
+    assert {(c["before"], c["after"]) for c in renamed} >= {("var", "varRef"), ("indices", "indice")}
+    assert all(c["source"]["new"].startswith(str(new)) for c in renamed)
+    assert main(["diff", str(old), str(new), "--fail-on", "non-breaking"]) == 1
+    assert main(["diff", str(old), str(new), "--fail-on", "breaking"]) == 0  # renames break no C caller
+    capsys.readouterr()
+    assert main(["diff", str(old), str(new), "--format", "markdown"]) == 0
+    assert "| non-breaking | `param-renamed` |" in capsys.readouterr().out
+    assert main(["diff", str(old), str(new), "--format", "github"]) == 0
+    assert re.search(r"^::warning file=.*after\.md,line=\d+::param-renamed", capsys.readouterr().out, re.M)
+    assert main(["diff", str(old)]) == 2
+
+
+def test_git_revisions(tmp_path):
+    repo = tmp_path / "docs"
+    repo.mkdir()
+    doc = repo / "aclnnTanhBackward.md"
+    text = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
+    doc.write_text(text, encoding="utf-8")
+
+    def git(*args):
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True, capture_output=True
+        )
+
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    doc.write_text(text.replace("DOUBLE、", ""), encoding="utf-8")
+    command = [sys.executable, "-m", "specgen", "diff", "--git", "HEAD", "--format", "json", "--fail-on", "breaking"]
+    result = subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
+    assert result.returncode == 1, result.stderr
+    removed = [c for c in json.loads(result.stdout)["changes"] if c["id"] == "dtype-removed"]
+    assert sorted(c["param"] for c in removed) == ["gradInput", "gradOutput", "output"]
+    git("commit", "-qam", "drop DOUBLE")
+    command[5] = "HEAD~1..HEAD"
+    result = subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
+    assert result.returncode == 1 and "dtype-removed" in result.stdout
+
+
+def test_catalogue_is_documented():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [id for id in CATALOGUE if f"`{id}`" not in readme]
+    assert missing == []
