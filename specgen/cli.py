@@ -98,6 +98,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_diff)
 
+    p = command("lint", "find mistakes in documents: against C headers, inside the document, in its sample")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="documents or folders (*.md)")
+    p.add_argument("--headers", metavar="DIR", help="a CANN include tree or any folder of aclnn_*.h")
+    p.add_argument("--format", choices=["text", "json", "github"], default="text")
+    p.add_argument(
+        "--fail-on",
+        choices=["error", "warning"],
+        default="error",
+        help="exit 1 when a finding at or above this severity is present (default: error)",
+    )
+    p.set_defaults(run=cmd_lint)
+
     p = command("schema", "print the JSON Schema of the operator model")
     p.set_defaults(run=cmd_schema)
     return parser
@@ -238,6 +250,25 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.fail_on and any(diff.SEVERITY_ORDER[c.severity] >= diff.SEVERITY_ORDER[args.fail_on] for c in changes):
         return FOUND
     return OK
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from specgen import report
+    from specgen.lint import lint
+
+    headers = Path(args.headers) if args.headers else None
+    if headers is not None and not headers.is_dir():
+        raise UsageError(f"--headers: no such folder: {headers}")
+    findings = lint(_docs(args.paths), headers)
+    items = [report.Item(f.rule, f.severity, f.message, f"{f.path}:{f.line}") for f in findings]
+    if args.format == "json":
+        sys.stdout.write(report.dumps({"findings": [f.as_json() for f in findings]}))
+    elif args.format == "github":
+        sys.stdout.write(report.github(items))
+    else:
+        sys.stdout.write(report.text(items, colour=sys.stdout.isatty()))
+    levels = ("error",) if args.fail_on == "error" else ("error", "warning")
+    return FOUND if any(f.severity in levels for f in findings) else OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
