@@ -375,7 +375,7 @@ def _header_include(doc: OperatorDoc, sample: Sample, declared: dict[str, Declar
             doc.source,
             sample.line,
             f"the sample includes {', '.join(includes)}; {names[0]} is declared in "
-            f"{', '.join(sorted(Path(h).name for h in headers))}",
+            f"{', '.join(sorted(headers))}",
         )
 
 
