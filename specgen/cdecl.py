@@ -16,7 +16,7 @@ from pycparser import c_ast, c_parser
 
 # `aclnnStatus aclnnXxx(` where a documented prototype starts; the return type may be
 # written on the previous line and may be preceded by export macros.
-PROTOTYPE_START = re.compile(r"\b(?i:aclnnStatus)\s+(?:[A-Z_]+\s+)*(aclnn\w+)\s*\(")
+PROTOTYPE_START = re.compile(r"\baclnn[Ss]tatus\s+(?:[A-Z_]+\s+)*(aclnn\w+)\s*\(")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|])")
 _EXPORT_MACRO = re.compile(r"\b(?:ACLNN_API|ACL_FUNC_VISIBILITY|__attribute__\s*\(\(.*?\)\))\s*")
@@ -91,10 +91,22 @@ def clean_declaration(text: str) -> str:
     return " ".join(text.split())
 
 
-@lru_cache(maxsize=4096)
+_FUNCTION_NAME = re.compile(r"\b(aclnn\w+)\s*\(")
+
+
 def parse_prototype(declaration: str) -> Prototype:
     """Read one `aclnnStatus name(params)` declaration (cleaned or not)."""
     source = clean_declaration(declaration).rstrip(";") + ";"
+    name = _FUNCTION_NAME.search(source)
+    if name is None:
+        return _parse(source)
+    # The parameter list decides the work; execute functions share theirs, so cache on it.
+    proto = _parse(source[: name.start()] + "aclnnF(" + source[name.end() :])
+    return Prototype(name=name.group(1), params=proto.params)
+
+
+@lru_cache(maxsize=8192)
+def _parse(source: str) -> Prototype:
     parser = _parser()
     # Every identifier that is not a declared name is a type name (aclTensor, int64_t, ...).
     parser.type_names = frozenset({w for w in _IDENT.findall(source) if w not in _C_WORDS} - _declared_names(source))

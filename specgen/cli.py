@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -80,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 if the output is not current")
     p.add_argument("--templates", metavar="DIR", help="a folder of templates that override the built-in ones")
     p.add_argument("--force", action="store_true", help="write into a folder holding files specgen did not generate")
+    p.add_argument("-j", "--jobs", type=int, help="worker processes (default: one per core)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write OUT/.specgen-cache")
     p.set_defaults(run=cmd_generate)
 
     p = command("diff", "compare two versions of documents: what changed in the API contract")
@@ -139,24 +142,42 @@ def report_diagnostics(docs: Sequence[OperatorDoc]) -> None:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    docs = _docs(args.paths)
-    report_diagnostics(docs)
     if args.stats:
         from specgen import coverage
 
+        docs = _docs(args.paths)
+        report_diagnostics(docs)
         cov = coverage.coverage(docs)
         if args.format == "json":
             json.dump(coverage.as_json(cov), sys.stdout, ensure_ascii=False, indent=2)
             sys.stdout.write("\n")
         else:
             sys.stdout.write(coverage.report(cov))
-    elif args.format == "json":
-        json.dump([d.dump() for d in docs], sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        return FOUND if any(d.has_errors for d in docs) else OK
+    from specgen import parallel
+    from specgen.parse import discover
+
+    _docs_exist(args.paths)
+    # Each worker prints its documents; the models never travel back to this process.
+    results = parallel.run(_print_one, [(str(p), args.format) for p in discover(args.paths)], label="parsing")
+    for _, diagnostics, _ in results:
+        sys.stderr.write(diagnostics)
+    if args.format == "json":
+        sys.stdout.write("[\n" + ",\n".join(textwrap.indent(text, "  ") for text, _, _ in results) + "\n]\n")
     else:
-        for doc in docs:
-            sys.stdout.write(describe(doc))
-    return FOUND if any(d.has_errors for d in docs) else OK
+        sys.stdout.write("".join(text for text, _, _ in results))
+    return FOUND if any(has_errors for _, _, has_errors in results) else OK
+
+
+def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:
+    """(the document as printed, its diagnostics as printed, whether it has errors)."""
+    from specgen.parse import parse_file
+
+    source, fmt = job
+    doc = parse_file(source)
+    text = doc.model_dump_json(indent=2) if fmt == "json" else describe(doc)
+    diagnostics = "".join(f"{doc.source}:{d.line}: {d.severity}: {d.message} [{d.code}]\n" for d in doc.diagnostics)
+    return text, diagnostics, doc.has_errors
 
 
 def describe(doc: OperatorDoc) -> str:
@@ -190,7 +211,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if templates is not None and not templates.is_dir():
         raise UsageError(f"--templates: no such folder: {templates}")
     try:
-        result = generate(args.paths, Path(args.output), templates=templates, check=args.check, force=args.force)
+        result = generate(
+            args.paths,
+            Path(args.output),
+            templates=templates,
+            check=args.check,
+            force=args.force,
+            jobs=args.jobs,
+            cache=not args.no_cache,
+        )
     except (OutputError, FormatterError) as exc:
         raise UsageError(str(exc)) from exc
     for source, d in result.diagnostics:
@@ -208,7 +237,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             return FOUND
     else:
         print(
-            f"specgen: {len(result.operators)} operators from {len(result.docs)} documents; "
+            f"specgen: {len(result.operators)} operators from {result.documents} documents; "
             f"{len(plan.write) + len(plan.create)} files written, {len(plan.delete)} removed, "
             f"{plan.unchanged} unchanged",
             file=sys.stderr,

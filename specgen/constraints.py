@@ -186,7 +186,9 @@ def rule_broadcast(clause: str, ctx: Context) -> list[Constraint]:
 
 _SAME = r"(?:保持|完全)?(?:一致|相同|相等)"
 _SAME_SHAPE = re.compile(r"shape.{0,30}?" + _SAME + r"|(?:与|和).{0,30}?shape" + _SAME)
-_SAME_DTYPE = re.compile(r"(?:数据类型|dtype).{0,40}?" + _SAME + r"|^(?:与|和|同)\s*\S+?(?:保持)?(?:一致|相同)?$")
+_SAME_DTYPE = re.compile(
+    r"(?:数据类型|dtype).{0,40}?" + _SAME + r"|^(?:与|和)\s*\S+?(?:保持)?(?:一致|相同)$|^同\s*\S+$"
+)
 _SAME_FORMAT = re.compile(r"(?:数据格式|format).{0,40}?" + _SAME)
 _PARTIAL_SHAPE = re.compile(r"长度|维度?一致|size|轴|H维|某")
 
@@ -340,22 +342,22 @@ def rule_range(clause: str, ctx: Context) -> list[Constraint]:
     return []
 
 
-PARAM_RULES: list[tuple[str, Rule]] = [
-    ("dtypes", rule_dtypes),
-    ("formats", rule_formats),
-    ("non_contiguous", rule_non_contiguous),
-    ("empty_tensor", rule_empty),
-    ("optional", rule_optional),
-    ("broadcast", rule_broadcast),
-    ("same", rule_same),
-    ("castable", rule_castable),
-    ("rank", rule_rank),
-    ("enum", rule_enum),
-    ("clamp", rule_clamp),
-    ("range", rule_range),
+# (rule, trigger): a rule only reads clauses its trigger finds, which keeps classifying cheap.
+PARAM_RULES: list[tuple[Rule, re.Pattern[str]]] = [
+    (rule_dtypes, re.compile(r"数据类型|dtype|[A-Z][A-Z0-9_]{2}")),
+    (rule_formats, re.compile(r"格式|format")),
+    (rule_non_contiguous, re.compile("连续")),
+    (rule_empty, re.compile("空")),
+    (rule_optional, re.compile(r"可选|空指针|nullptr|可为空|预留|保留")),
+    (rule_broadcast, re.compile(r"broadcast|广播")),
+    (rule_same, re.compile(r"一致|相同|相等|同")),
+    (rule_castable, re.compile(r"推导|转换|cast", re.I)),
+    (rule_rank, re.compile(r"维|\dD|dim")),
+    (rule_enum, re.compile(r"\d|true|false")),
+    (rule_clamp, re.compile("当")),
+    (rule_range, re.compile(r"\d|非负|正")),
 ]
-
-CONDITIONAL_RULES: list[tuple[str, Rule]] = [("clamp", rule_clamp), ("optional", rule_optional)]
+CONDITIONAL_RULES = [(rule, trigger) for rule, trigger in PARAM_RULES if rule in (rule_clamp, rule_optional)]
 
 # Clauses that describe rather than constrain (kept in the description, not counted).
 _DESCRIPTIVE = re.compile(
@@ -439,7 +441,12 @@ def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> t
         # A conditional clause (当…时, 如果…) holds only sometimes: only a clamp reads it.
         rules = CONDITIONAL_RULES if _CONDITION_HEAD.match(clause) or is_conditional(clause) else PARAM_RULES
         key = _CJK_SPACE.sub("", clause)  # "空 Tensor" reads as "空Tensor"; the text stays as written
-        typed = [c.model_copy(update={"text": clause}) for _, rule in rules for c in rule(key, ctx)]
+        typed = [
+            c.model_copy(update={"text": clause})
+            for rule, trigger in rules
+            if trigger.search(key)
+            for c in rule(key, ctx)
+        ]
         if typed:
             found.extend(typed)
         elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):

@@ -374,8 +374,7 @@ def _header_include(doc: OperatorDoc, sample: Sample, declared: dict[str, Declar
             "sample-header",
             doc.source,
             sample.line,
-            f"the sample includes {', '.join(includes)}; {names[0]} is declared in "
-            f"{', '.join(sorted(headers))}",
+            f"the sample includes {', '.join(includes)}; {names[0]} is declared in {', '.join(sorted(headers))}",
         )
 
 

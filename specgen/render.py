@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterable, Mapping
+import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -71,18 +72,18 @@ def c_string(text: object) -> str:
     return '"' + "".join(out) + '"'
 
 
+_PLAIN = (str, int, float, bool, type(None), tuple, list, dict)
+
+
 def py_literal(value: object) -> str:
-    """A Python literal for plain data (str, numbers, bool, None, lists, tuples, dicts)."""
-    if isinstance(value, str | int | float | bool) or value is None:
-        return repr(value)
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{py_literal(k)}: {py_literal(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, tuple):
-        inner = ", ".join(py_literal(v) for v in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, list):
-        return "[" + ", ".join(py_literal(v) for v in value) + "]"
-    raise TypeError(f"not plain data: {type(value).__name__}")
+    """A Python literal for plain data (str, numbers, bool, None, lists, tuples, dicts).
+
+    `repr` of plain data is a valid literal with every string escaped; anything else (an
+    object of ours by mistake) is refused rather than printed as `<object ...>`.
+    """
+    if not isinstance(value, _PLAIN):
+        raise TypeError(f"not plain data: {type(value).__name__}")
+    return repr(value)
 
 
 def py_docstring(text: object) -> str:
@@ -233,10 +234,18 @@ def display_path(source: str, root: Path | None) -> str:
     return path.as_posix()
 
 
+def _with_source(dumped: str, old: str, new: str) -> str:
+    """A model's JSON with its first field, `source`, replaced (cheaper than copying the model)."""
+    head = f'{{\n  "source": {json.dumps(old, ensure_ascii=False)},'
+    assert dumped.startswith(head), "source is the model's first field"
+    return f'{{\n  "source": {json.dumps(new, ensure_ascii=False)},' + dumped[len(head) :]
+
+
 def spec_json(code: OperatorCode) -> str:
-    documents = []
-    for doc, source in zip(code.docs, code.sources, strict=True):
-        data = doc.dump()
-        data["source"] = source
-        documents.append(data)
-    return json.dumps({"operator": code.snake, "documents": documents}, ensure_ascii=False, indent=2) + "\n"
+    """The models of the operator's documents, each with its source as generated files name it."""
+    documents = [
+        _with_source(doc.model_dump_json(indent=2), doc.source, source)
+        for doc, source in zip(code.docs, code.sources, strict=True)
+    ]
+    body = ",\n".join(textwrap.indent(d, "    ") for d in documents)
+    return f'{{\n  "operator": {json.dumps(code.snake)},\n  "documents": [\n{body}\n  ]\n}}\n'

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 
 # Characters that are invisible in the documents but break matching.
 _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad\x00]")
@@ -48,24 +49,27 @@ def plain(fragment: str) -> str:
     return " ".join(lines(fragment))
 
 
-def lines(fragment: str) -> list[str]:
-    """Inline Markdown or HTML to plain text, split where `<br>`, `<li>` or a newline break it."""
-    text = _BR.sub("\n", fragment)
-    text = _LI.sub("\n", text)
-    text = _TAG.sub("", text)
-    text = _IMAGE.sub("", text)
-    text = _LINK.sub(r"\1", text)
-    text = _MD_ESCAPE.sub(r"\1", text)
-    text = _STRONG.sub(lambda m: m.group(1) or m.group(2), text)
-    text = _EM.sub(r"\1", text)
-    text = _CODE.sub("", text)
-    text = _SPACES.sub(" ", html.unescape(text)) if "&" in text else text
-    out = []
-    for line in text.split("\n"):
-        line = _BLANKS.sub(" ", line).strip()
-        if line:
-            out.append(line)
-    return out
+@lru_cache(maxsize=65536)
+def lines(fragment: str) -> tuple[str, ...]:
+    """Inline Markdown or HTML to plain text, split where `<br>`, `<li>` or a newline break it.
+
+    Each substitution runs only when its marker character is there: most fragments are short
+    plain text, and this runs on every cell and clause.
+    """
+    text = fragment
+    if "<" in text:
+        text = _TAG.sub("", _LI.sub("\n", _BR.sub("\n", text)))
+    if "[" in text:
+        text = _LINK.sub(r"\1", _IMAGE.sub("", text))
+    if "\\" in text:
+        text = _MD_ESCAPE.sub(r"\1", text)
+    if "*" in text or "_" in text:
+        text = _EM.sub(r"\1", _STRONG.sub(lambda m: m.group(1) or m.group(2), text))
+    if "`" in text:
+        text = _CODE.sub("", text)
+    if "&" in text:
+        text = _SPACES.sub(" ", html.unescape(text))
+    return tuple(line for line in (_BLANKS.sub(" ", part).strip() for part in text.split("\n")) if line)
 
 
 _SENTENCE_END = re.compile(r"(?<=[。；;！!])\s*|(?<=\.)\s+(?=[^\d\s])")

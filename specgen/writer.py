@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,8 +50,18 @@ def read_manifest(out: Path) -> tuple[set[str], set[str]]:
         return set(), set()
 
 
-def plan(out: Path, files: dict[str, str], user_files: dict[str, str], *, force: bool = False) -> Plan:
-    """What must change in `out` so that it holds exactly `files` (plus the user's files)."""
+def plan(
+    out: Path,
+    files: dict[str, str],
+    user_files: dict[str, str],
+    *,
+    force: bool = False,
+    kept: frozenset[str] | set[str] = frozenset(),
+) -> Plan:
+    """What must change in `out` so that it holds exactly `files` (plus the user's files).
+
+    `kept` are generated (or user) files known to be current without their content: they stay,
+    unread and unwritten."""
     previous, previous_user = read_manifest(out)
     if not force:
         foreign = foreign_files(out, previous | previous_user)
@@ -71,8 +80,11 @@ def plan(out: Path, files: dict[str, str], user_files: dict[str, str], *, force:
     for path in sorted(user_files):
         if not _inside(out, path).exists():
             result.create[path] = user_files[path]
-    result.delete = sorted(p for p in previous - set(files) if _inside(out, p).is_file())
-    manifest = {"generator": "specgen", "generated": sorted(files), "user": sorted(set(user_files) | previous_user)}
+    generated = set(files) | (set(kept) - previous_user)
+    result.unchanged += len(set(kept) - previous_user)
+    result.delete = sorted(p for p in previous - generated if _inside(out, p).is_file())
+    users = set(user_files) | previous_user
+    manifest = {"generator": "specgen", "generated": sorted(generated), "user": sorted(users)}
     result.manifest = json.dumps(manifest, indent=1) + "\n"
     if _read_bytes(out / MANIFEST) != result.manifest.encode():
         result.write[MANIFEST] = result.manifest
@@ -97,23 +109,27 @@ def foreign_files(out: Path, known: set[str]) -> list[str]:
 def apply(plan: Plan) -> None:
     """Write the planned files atomically and remove stale ones; the manifest goes last."""
     plan.out.mkdir(parents=True, exist_ok=True)
+    targets = {path: _inside(plan.out, path) for path in (*plan.write, *plan.create)}
+    for folder in sorted({t.parent for t in targets.values()}):
+        folder.mkdir(parents=True, exist_ok=True)
     for path, content in sorted({**plan.write, **plan.create}.items(), key=lambda kv: kv[0] == MANIFEST):
-        write_atomic(_inside(plan.out, path), content)
+        write_atomic(targets[path], content, make_parent=False)
     for path in plan.delete:
         target = _inside(plan.out, path)
         target.unlink(missing_ok=True)
         _remove_empty_parents(target.parent, plan.out)
 
 
-def write_atomic(target: Path, content: str) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+def write_atomic(target: Path, content: str, *, make_parent: bool = True) -> None:
+    """Write through a temporary file and a rename: a reader sees the old file or the new one."""
+    if make_parent:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.specgen-tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(content)
+        tmp.write_bytes(content.encode("utf-8"))
         os.replace(tmp, target)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

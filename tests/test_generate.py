@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import filecmp
+import io
 import os
 import shutil
 import subprocess
@@ -30,7 +31,7 @@ def generate(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
 
 
 def tree(folder: Path) -> dict[str, bytes]:
-    skip = {"__pycache__", ".pytest_cache"}
+    skip = {"__pycache__", ".pytest_cache", ".specgen-cache"}
     return {
         p.relative_to(folder).as_posix(): p.read_bytes()
         for p in sorted(folder.rglob("*"))
@@ -203,3 +204,71 @@ def _reap(item: tuple[Path, subprocess.Popen]) -> list[str]:
     source, process = item
     _, err = process.communicate()
     return [f"{source.name}: {err[:500]}"] if process.returncode else []
+
+
+def _generate_tree(docs, out, *args) -> dict[str, bytes]:
+    assert main(["generate", str(docs), "-o", str(out), *args]) in (0, 1)
+    return tree(out)
+
+
+def test_same_output_with_and_without_cache_and_workers(corpus, tmp_path):
+    docs = corpus / "docs" / "ops-nn" / "activation"  # enough documents for a real process pool
+    plain = _generate_tree(docs, tmp_path / "plain", "--no-cache", "-j", "1")
+    parallel = _generate_tree(docs, tmp_path / "parallel", "-j", "2")
+    assert plain == parallel and len(plain) > 300
+    assert (tmp_path / "parallel" / ".specgen-cache" / "state.json").is_file()
+    assert not (tmp_path / "plain" / ".specgen-cache").exists()
+
+
+def test_incremental_regeneration_matches_a_full_one(tmp_path):
+    from specgen.generate import generate
+
+    docs, out = copy_specs(tmp_path), tmp_path / "out"
+    assert generate([docs], out).rendered == 4  # three operators and the shared files
+    assert generate([docs], out).rendered == 0
+    tanh = docs / "aclnnTanhBackward.md"
+    tanh.write_text(tanh.read_text(encoding="utf-8").replace("DOUBLE、", ""), encoding="utf-8")
+    result = generate([docs], out)
+    assert result.rendered == 1 and sorted(result.plan.write) == [
+        "python/aclnn_ops/tanh_backward.py",
+        "samples/tanh_backward.cpp",
+        "spec/tanh_backward.json",
+        "tests/test_tanh_backward.py",
+    ]
+    full = tmp_path / "full"
+    generate([docs], full, cache=False)
+    assert tree(out) == tree(full)
+
+
+def test_the_record_is_never_trusted_over_the_files(tmp_path):
+    from specgen.generate import generate
+
+    out = tmp_path / "out"
+    generate([SPECS], out)
+    sample = out / "samples/tanh_backward.cpp"
+    good = sample.read_bytes()
+    sample.write_text("// edited by hand\n", encoding="utf-8")
+    result = generate([SPECS], out)
+    assert result.rendered == 1 and sample.read_bytes() == good
+    (out / ".specgen-cache" / "state.json").write_text("{not json", encoding="utf-8")
+    assert generate([SPECS], out).plan.write == {} and sample.read_bytes() == good
+
+
+def test_progress_bar_only_on_a_terminal():
+    from specgen.parallel import Progress
+
+    class Stream(io.StringIO):
+        def __init__(self, tty: bool) -> None:
+            super().__init__()
+            self.tty = tty
+
+        def isatty(self) -> bool:
+            return self.tty
+
+    for tty in (False, True):
+        stream = Stream(tty)
+        progress = Progress("parsing", 100, stream)
+        for _ in range(100):
+            progress.step()
+        progress.done()
+        assert ("100/100" in stream.getvalue()) is tty

@@ -43,5 +43,8 @@ def failed(source: str, message: str, code: str = "unreadable") -> OperatorDoc:
     )
 
 
-def parse_paths(paths: Iterable[str | Path]) -> list[OperatorDoc]:
-    return [parse_file(p) for p in discover(paths)]
+def parse_paths(paths: Iterable[str | Path], jobs: int | None = None) -> list[OperatorDoc]:
+    """Every document under `paths`, parsed on up to `jobs` processes, in discovery order."""
+    from specgen import parallel
+
+    return parallel.run(parse_file, discover(paths), jobs=jobs, label="parsing")

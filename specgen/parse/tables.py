@@ -70,18 +70,18 @@ def _table_end(lines: list[str], first: int) -> int:
 def _read_html(doc: Document, first: int, last: int) -> Table:
     source = "\n".join(doc.lines[first : last + 1])
     root = LexborHTMLParser(source).css_first("table")
-    trs = [tr for tr in root.css("tr")] if root else []
-    raw_rows = [[c.html or "" for c in tr.iter() if c.tag in ("td", "th")] for tr in trs]
+    trs = root.css("tr") if root else []
+    cells = [[c for c in tr.iter() if c.tag in ("td", "th")] for tr in trs]
+    raw_rows = [[c.html or "" for c in row] for row in cells]
     tr_lines = [first + 1 + source.count("\n", 0, m.start()) for m in _TR.finditer(source)]
     if len(tr_lines) != len(trs):  # implied rows (cells outside <tr>): place by content
         tr_lines = _lines_by_content(source, raw_rows, first)
-    spans = [[_spans(c) for c in tr.iter() if c.tag in ("td", "th")] for tr in trs]
-    grid = _grid(raw_rows, spans)
+    grid = _grid(raw_rows, [[_spans(c) for c in row] for row in cells])
     header: list[str] = []
-    if grid and _is_header(trs[0]):
+    if grid and _is_header(trs[0], cells[0]):
         header = [_header_text(c.html) for c in grid[0]]
         grid, tr_lines, raw_rows = grid[1:], tr_lines[1:], raw_rows[1:]
-    keep = [i for i, row in enumerate(grid) if any(not c.spanned and plain(c.html) for c in row)]
+    keep = [i for i, row in enumerate(grid) if any(not c.spanned and _has_text(c.html) for c in row)]
     return Table(
         header=header,
         rows=[grid[i] for i in keep],
@@ -92,8 +92,7 @@ def _read_html(doc: Document, first: int, last: int) -> Table:
     )
 
 
-def _is_header(tr) -> bool:
-    cells = [c for c in tr.iter() if c.tag in ("td", "th")]
+def _is_header(tr, cells: list) -> bool:
     if cells and all(c.tag == "th" for c in cells):
         return True
     parent = tr.parent
@@ -149,6 +148,13 @@ def _lines_by_content(source: str, rows: list[list[str]], first: int) -> list[in
             pos = found + len(probe)
         lines.append(first + 1 + source.count("\n", 0, pos if found < 0 else found))
     return lines
+
+
+_TAGS = re.compile(r"<[^>]*>")
+
+
+def _has_text(fragment: str) -> bool:
+    return bool(_TAGS.sub("", fragment).strip())
 
 
 def _header_text(fragment: str) -> str:

@@ -1,0 +1,80 @@
+"""Work spread over processes, in order, with a progress bar on a terminal."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+# Below this many items a pool costs more than it saves.
+MIN_ITEMS_PER_WORKER = 16
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def run(function: Callable[[T], R], items: Sequence[T], *, jobs: int | None = None, label: str = "") -> list[R]:
+    """`[function(item) for item in items]`, on up to `jobs` processes, results in order.
+
+    `function` must be a module-level function (it is sent to the workers by name).
+    """
+    jobs = min(jobs or default_jobs(), max(1, len(items) // MIN_ITEMS_PER_WORKER))
+    progress = Progress(label, len(items))
+    if jobs <= 1:
+        results = []
+        for item in items:
+            results.append(function(item))
+            progress.step()
+        progress.done()
+        return results
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    chunk = max(1, len(items) // (jobs * 8))
+    with context.Pool(jobs) as pool:
+        results = []
+        for result in pool.imap(function, items, chunksize=chunk):
+            results.append(result)
+            progress.step()
+    progress.done()
+    return results
+
+
+class Progress:
+    """A one-line progress bar on stderr when it is a terminal; silent otherwise (pipes, CI)."""
+
+    def __init__(self, label: str, total: int, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = bool(label) and total >= 50 and self.stream.isatty()
+        self.label, self.total, self.count = label, total, 0
+        self.last = 0.0
+
+    def step(self) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if self.enabled and (now - self.last > 0.1 or self.count == self.total):
+            self.last = now
+            filled = int(30 * self.count / self.total)
+            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {self.count}/{self.total}")
+            self.stream.flush()
+
+    def done(self) -> None:
+        if self.enabled:
+            self.stream.write("\r" + " " * (len(self.label) + 50) + "\r")
+            self.stream.flush()
+
+
+def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
