@@ -14,6 +14,7 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
+import specgen
 from specgen import __version__
 from specgen.model import OperatorDoc, json_schema
 
@@ -30,6 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return ERROR
+    specgen.DEBUG = args.debug
     try:
         return args.run(args)
     except UsageError as exc:
@@ -204,6 +206,7 @@ def describe(doc: OperatorDoc) -> str:
 def cmd_generate(args: argparse.Namespace) -> int:
     from specgen.formatting import FormatterError
     from specgen.generate import generate
+    from specgen.render import TemplateFault
     from specgen.writer import OutputError
 
     _docs_exist(args.paths)
@@ -220,7 +223,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             cache=not args.no_cache,
         )
-    except (OutputError, FormatterError) as exc:
+    except (OutputError, FormatterError, TemplateFault) as exc:
         raise UsageError(str(exc)) from exc
     for source, d in result.diagnostics:
         print(f"{source}:{d.line}: {d.severity}: {d.message} [{d.code}]", file=sys.stderr)
@@ -240,6 +243,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
             f"specgen: {len(result.operators)} operators from {result.documents} documents; "
             f"{len(plan.write) + len(plan.create)} files written, {len(plan.delete)} removed, "
             f"{plan.unchanged} unchanged",
+            file=sys.stderr,
+        )
+    if result.held:
+        print(
+            f"specgen: kept the earlier output of {', '.join(result.held)}: fix the errors above to regenerate it",
             file=sys.stderr,
         )
     return FOUND if result.has_errors else OK

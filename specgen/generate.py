@@ -25,7 +25,7 @@ from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import discover, parse_document
 
 STATE_FILE = Path(".specgen-cache") / "state.json"
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 SHARED = ""  # the operator name under which the shared support files are recorded
 
 
@@ -36,6 +36,7 @@ class GenerateResult:
     operators: list[str] = field(default_factory=list)
     diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # (source, diagnostic)
     rendered: int = 0  # operators rendered this run (the others were current)
+    held: list[str] = field(default_factory=list)  # failed operators whose earlier output was kept
 
     @property
     def has_errors(self) -> bool:
@@ -71,8 +72,9 @@ def _sha(text: str | bytes) -> str:
 class _Doc:
     source: str
     key: str
-    snake: str | None  # None: not generated (errors, or no API)
+    snake: str | None  # the operator it documents; None when it has no API
     diagnostics: list[dict]
+    ok: bool = True  # no errors: its operator is generated from it
     model: str | None = None  # the model's JSON, when parsed in this run
 
 
@@ -104,7 +106,7 @@ def generate(
     docs = _parse(discover(paths), state.get("docs", {}), jobs)
     groups: dict[str, list[_Doc]] = {}
     for doc in sorted(docs, key=lambda d: d.source):
-        if doc.snake:
+        if doc.snake and doc.ok:
             groups.setdefault(doc.snake, []).append(doc)
     operators = {
         snake: _Operator(snake, _sha(context + "".join(f"\0{d.source}\0{d.key}" for d in members)))
@@ -118,7 +120,9 @@ def generate(
     kept = {path for op in operators.values() if op not in stale for path in op.hashes}
     user_files = {path: text for op in stale for path, text in op.user_files.items()}
     user_files_kept = {path for op in operators.values() if op not in stale for path in op.user_paths}
-    plan = writer.plan(out, files, user_files, force=force, kept=kept | user_files_kept)
+    held = _held(docs, operators.values())
+    held_paths = {path for snake in held for path in render.operator_paths(snake)}
+    plan = writer.plan(out, files, user_files, force=force, kept=kept | user_files_kept, held=held_paths)
     if not check:
         writer.apply(plan)
         if cache:
@@ -126,7 +130,7 @@ def generate(
     diagnostics = [(d.source, Diagnostic(**x)) for d in docs for x in d.diagnostics]
     diagnostics += [(source, Diagnostic(**x)) for op in operators.values() for source, x in op.diagnostics]
     generated = sorted(s for s, op in operators.items() if s != SHARED and (op.files or op.hashes))
-    return GenerateResult(len(docs), plan, generated, diagnostics, rendered=len(stale))
+    return GenerateResult(len(docs), plan, generated, diagnostics, rendered=len(stale), held=held)
 
 
 # ---------------------------------------------------------------- the record of the previous run
@@ -143,7 +147,7 @@ def _load_state(path: Path) -> dict:
 def _save_state(path: Path, docs: list[_Doc], operators) -> None:
     state = {
         "format": STATE_FORMAT,
-        "docs": {d.source: {"key": d.key, "snake": d.snake, "diagnostics": d.diagnostics} for d in docs},
+        "docs": {d.source: {"key": d.key, "snake": d.snake, "ok": d.ok, "diagnostics": d.diagnostics} for d in docs},
         "ops": {
             op.snake: {"key": op.key, "hashes": op.hashes, "user_paths": op.user_paths, "diagnostics": op.diagnostics}
             for op in operators
@@ -191,22 +195,32 @@ def _parse(sources: list[Path], recorded: dict, jobs: int | None) -> list[_Doc]:
         key = _sha(f"{code_digest()}\0{source}\0".encode() + data)
         known = recorded.get(source)
         if known and known.get("key") == key:
-            docs.append(_Doc(source, key, known["snake"], known["diagnostics"]))
+            docs.append(_Doc(source, key, known["snake"], known["diagnostics"], known["ok"]))
         else:
             docs.append(_Doc(source, key, None, []))
             todo.append((source, data))
     parsed = dict(zip((s for s, _ in todo), parallel.run(_parse_one, todo, jobs=jobs, label="parsing"), strict=True))
     for doc in docs:
         if doc.source in parsed:
-            doc.snake, doc.diagnostics, doc.model = parsed[doc.source]
+            doc.snake, doc.ok, doc.diagnostics, doc.model = parsed[doc.source]
     return docs
 
 
-def _parse_one(job: tuple[str, bytes]) -> tuple[str | None, list[dict], str | None]:
+def _parse_one(job: tuple[str, bytes]) -> tuple[str | None, bool, list[dict], str | None]:
     source, data = job
     doc = parse_document(source, data)
-    snake = None if doc.has_errors or not doc.functions else render.operator_snake(doc)
-    return snake, [d.model_dump() for d in doc.diagnostics], doc.model_dump_json() if snake else None
+    snake = render.operator_snake(doc) if doc.functions else None
+    ok = snake is not None and not doc.has_errors
+    return snake, ok, [d.model_dump() for d in doc.diagnostics], doc.model_dump_json() if ok else None
+
+
+def _held(docs: list[_Doc], operators) -> list[str]:
+    """Operators a failing document documents that have no output this run: their previous
+    output stays until the document is fixed or removed."""
+    produced = {op.snake for op in operators if op.files or op.hashes}
+    failed = {d.snake for d in docs if d.snake and not d.ok}
+    failed |= {op.snake for op in operators if op.snake != SHARED and op.snake not in produced}
+    return sorted(failed - produced)
 
 
 # ---------------------------------------------------------------- render
@@ -217,7 +231,7 @@ def _render(
 ) -> None:
     """Render and format the stale operators (and shared files); record their hashes."""
     unparsed = [d for op in stale if op.snake != SHARED for d in groups[op.snake] if d.model is None]
-    for doc, (_, _, model) in zip(
+    for doc, (*_, model) in zip(
         unparsed,
         parallel.run(_parse_one, [(d.source, Path(d.source).read_bytes()) for d in unparsed], jobs=jobs),
         strict=True,

@@ -6,6 +6,7 @@ values prepared below (strings go through the escaping filters of `specgen.rende
 
 from __future__ import annotations
 
+import dataclasses
 import keyword
 import re
 from collections.abc import Iterable
@@ -34,8 +35,17 @@ C_KEYWORDS = frozenset(
     throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
     xor xor_eq main""".split()
 )
-# Names the generated code itself uses; a parameter may not shadow them.
-RESERVED = frozenset({"rt", "np", "ctypes", "runtime", "workspace", "stream", "product", "status"})
+# Names the generated Python wrapper itself uses; a parameter may not shadow them.
+RESERVED = frozenset({"rt", "np", "ctypes", "runtime", "workspace", "stream", "product", "status", "check", "shape"})
+# Names the generated sample program uses besides its parameters' variables (and `acl*`).
+SAMPLE_RESERVED = frozenset(
+    """runtime workspaceSize executor workspace Runtime DeviceMemory DeviceTensor DeviceTensorList
+    Scalar ScalarList IntArray BoolArray FloatArray Check ElementCount ContiguousStrides HalfToFloat
+    FloatToHalf BfloatToFloat FloatToBfloat PrintHalf PrintBfloat PrintReal PrintInteger PrintComplex
+    std main""".split()
+)
+# A sample variable `x` comes with `xShape`, `xData`, `xValue` and `xValues`.
+_SAMPLE_SUFFIXES = ("", "Shape", "Data", "Value", "Values")
 MAX_SAMPLE_ELEMENTS = 4096
 
 
@@ -57,8 +67,13 @@ def snake_case(name: str) -> str:
 
 
 def c_identifier(name: str, line: int, what: str) -> str:
-    if not _C_IDENT.match(name) or name in C_KEYWORDS:
-        raise LowerError(line, f"{what} {name!r} is not a valid C identifier")
+    """`name` if generated C, C++ and Python code may use it as an identifier."""
+    if not _C_IDENT.match(name):
+        raise LowerError(
+            line, f"{what} {name!r} is not an identifier: expected letters, digits and '_', not starting with a digit"
+        )
+    if name in C_KEYWORDS:
+        raise LowerError(line, f"{what} {name!r} is a C/C++ keyword: expected a name a C++ header can declare")
     return name
 
 
@@ -186,7 +201,7 @@ def _relation_peers(param: Param, kind: str) -> list[str]:
 class SampleArg:
     """One argument of the sample's GetWorkspaceSize call and how the sample makes it."""
 
-    name: str  # C parameter name, also the variable name
+    name: str  # C parameter name
     kind: str  # tensor, tensor_list, scalar, int_array, bool_array, float_array, string, value, null
     cpp_type: str = ""  # host element type (tensors, arrays, scalars, values)
     acl_dtype: str = ""  # ACL_FLOAT, ...
@@ -200,6 +215,7 @@ class SampleArg:
     dtype: str = ""  # the aclnn dtype name (tensors, scalars)
     format: str = "ND"  # the aclnn format name (tensors)
     value: object = None  # the Python value of a scalar, plain value, array item or string
+    var: str = ""  # the sample's variable: the parameter name unless that collides (see sample_variables)
 
     @property
     def elements(self) -> int:
@@ -227,14 +243,29 @@ def sample_plan(doc: OperatorDoc, fn: Function) -> SamplePlan:
     shapes: dict[str, tuple[int, ...]] = {}
     args: list[SampleArg] = []
     values = count()
-    for param in fn.params:
-        if param.kind in ("workspace_size", "executor"):
-            continue
-        args.append(_sample_arg(param, chosen_dtypes, shapes, doc_shapes, values))
+    params = [p for p in fn.params if p.kind not in ("workspace_size", "executor")]
+    variables = sample_variables([p.name for p in params])
+    for param in params:
+        arg = _sample_arg(param, chosen_dtypes, shapes, doc_shapes, values)
+        args.append(dataclasses.replace(arg, var=variables[param.name]))
     printers = {a.printer for a in args}
     return SamplePlan(
         args=tuple(args), needs_complex="complex" in printers, needs_half=bool(printers & {"half", "bfloat"})
     )
+
+
+def sample_variables(names: list[str]) -> dict[str, str]:
+    """Each parameter's variable in the sample: its own name, with `_` appended while it or one
+    of its derived names (`xShape`, ...) would collide with another's or with the program's own."""
+    taken: set[str] = set()
+    out = {}
+    for name in names:
+        var = name
+        while var in SAMPLE_RESERVED or var.startswith("acl") or any(var + s in taken for s in _SAMPLE_SUFFIXES):
+            var += "_"
+        taken.update(var + s for s in _SAMPLE_SUFFIXES)
+        out[name] = var
+    return out
 
 
 def _sample_arg(
@@ -553,6 +584,13 @@ def operator_code(doc: OperatorDoc, source: str) -> OperatorCode:
     functions = []
     for fn in doc.functions:
         c_identifier(fn.name, fn.line, "function name")
+        kinds = [p.kind for p in fn.params]
+        if kinds[-2:] != ["workspace_size", "executor"] or kinds.count("workspace_size") != 1:
+            raise LowerError(
+                fn.line,
+                f"{fn.name}GetWorkspaceSize: expected its last two parameters to be "
+                "uint64_t* workspaceSize, aclOpExecutor** executor",
+            )
         if [p.kind for p in fn.execute_params] != list(_EXECUTE_KINDS):
             raise LowerError(
                 fn.execute_line or fn.line,

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import jinja2
 
+import specgen
 from specgen import __version__, vocab
 from specgen.cases import function_cases
 from specgen.lower import LowerError, OperatorCode, operator_code, operator_snake
@@ -43,6 +44,11 @@ SHARED_FILES = (
 # Created once and then owned by the user: a regeneration never overwrites them.
 USER_FILES = (("reference.py.jinja", "tests/references/{snake}.py"),)
 SPEC_FILE = "spec/{snake}.json"
+
+
+def operator_paths(snake: str) -> set[str]:
+    """Every file path an operator's output may have, generated or the user's."""
+    return {path.format(snake=snake) for _, path in (*OPERATOR_FILES, *USER_FILES)} | {SPEC_FILE.format(snake=snake)}
 
 
 # ---------------------------------------------------------------- escaping filters
@@ -171,12 +177,46 @@ def render_operator(docs: list[OperatorDoc], root: Path | None, override: Path |
     code = _operator_code(docs, root, errors)
     if code is None:
         return Rendered({}, {}, tuple(errors))
-    files = {}
-    for template, path in OPERATOR_FILES:
-        files[path.format(snake=code.snake)] = env.get_template(template).render(op=code)
-    files[SPEC_FILE.format(snake=code.snake)] = spec_json(code)
-    user = {path.format(snake=code.snake): env.get_template(template).render(op=code) for template, path in USER_FILES}
+    try:
+        files = {path.format(snake=code.snake): env.get_template(t).render(op=code) for t, path in OPERATOR_FILES}
+        files[SPEC_FILE.format(snake=code.snake)] = spec_json(code)
+        user = {path.format(snake=code.snake): env.get_template(t).render(op=code) for t, path in USER_FILES}
+    except jinja2.TemplateError as exc:  # a user's --templates override is broken: say where
+        raise TemplateFault(f"{_template_location(exc)}: {exc}") from exc
+    except Exception as exc:  # noqa: BLE001 - one operator must not stop the others
+        if specgen.DEBUG:
+            raise
+        errors.append((docs[0].source, _internal_error(exc)))
+        return Rendered({}, {}, tuple(errors))
     return Rendered(files, user, tuple(errors))
+
+
+def _template_location(exc: jinja2.TemplateError) -> str:
+    """`file:line` of the template at fault: syntax errors carry it, runtime errors leave it
+    in the traceback, where Jinja puts the template's own file and line."""
+    if getattr(exc, "filename", None):
+        return f"{exc.filename}:{exc.lineno}"
+    where = "a template"
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.endswith(".jinja"):
+            where = f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
+
+
+class TemplateFault(Exception):
+    """A template failed to render: the user's override, not the document, is at fault."""
+
+
+def _internal_error(exc: Exception) -> Diagnostic:
+    return Diagnostic(
+        line=1,
+        severity="error",
+        code="internal-error",
+        message=f"internal error while generating from this document ({type(exc).__name__}: {exc}); "
+        "please report it with the document",
+    )
 
 
 def render_shared(override: Path | None = None) -> dict[str, str]:
@@ -195,6 +235,11 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
             )
         except LowerError as exc:
             errors.append((doc.source, Diagnostic(line=exc.line, severity="error", code="lower", message=str(exc))))
+            continue
+        except Exception as exc:  # noqa: BLE001 - one document must not stop the others
+            if specgen.DEBUG:
+                raise
+            errors.append((doc.source, _internal_error(exc)))
             continue
         if merged is None:
             merged = code

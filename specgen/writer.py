@@ -57,12 +57,15 @@ def plan(
     *,
     force: bool = False,
     kept: frozenset[str] | set[str] = frozenset(),
+    held: frozenset[str] | set[str] = frozenset(),
 ) -> Plan:
     """What must change in `out` so that it holds exactly `files` (plus the user's files).
 
     `kept` are generated (or user) files known to be current without their content: they stay,
-    unread and unwritten."""
+    unread and unwritten. `held` are files of operators that failed this run: those generated
+    earlier stay as they were."""
     previous, previous_user = read_manifest(out)
+    kept = set(kept) | (set(held) & (previous | previous_user))
     if not force:
         foreign = foreign_files(out, previous | previous_user)
         if foreign:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+import specgen
 from specgen.model import Diagnostic, OperatorDoc
-from specgen.parse.build import parse_document
+from specgen.parse.build import read_document
 
 __all__ = ["discover", "parse_document", "parse_file", "parse_paths"]
 
@@ -22,6 +23,22 @@ def discover(paths: Iterable[str | Path]) -> list[Path]:
         else:
             found.setdefault(path, None)
     return list(found)
+
+
+def parse_document(path: str, data: bytes) -> OperatorDoc:
+    """One document to its model. Never raises: a bug of specgen's met on this document
+    becomes an error diagnostic on it, and the other documents are still read."""
+    try:
+        return read_document(path, data)
+    except Exception as exc:  # noqa: BLE001 - one document must not stop the others
+        if specgen.DEBUG:
+            raise
+        return failed(
+            path,
+            f"internal error while reading this document ({type(exc).__name__}: {exc}); "
+            "please report it with the document",
+            code="internal-error",
+        )
 
 
 def parse_file(path: str | Path) -> OperatorDoc:

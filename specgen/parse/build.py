@@ -69,8 +69,8 @@ REL_KINDS = ("broadcast", "broadcast_result", "same_shape", "same_dtype", "same_
 Diag = tuple[int, str, str, str]  # (line, severity, code, message)
 
 
-def parse_document(path: str, data: bytes) -> OperatorDoc:
-    """One document to its model; problems become located diagnostics, never exceptions."""
+def read_document(path: str, data: bytes) -> OperatorDoc:
+    """One document to its model; problems in the document become located diagnostics."""
     doc = load(path, data)
     diags: list[Diag] = [(line, "warning", code, msg) for line, code, msg in doc.warnings]
     decls, warnings = find_declarations(doc)
