@@ -17,10 +17,10 @@ from pycparser import c_ast, c_parser
 # `aclnnStatus aclnnXxx(` where a documented prototype starts; the return type may be
 # written on the previous line and may be preceded by export macros.
 PROTOTYPE_START = re.compile(r"\baclnn[Ss]tatus\s+(?:[A-Z_]+\s+)*(aclnn\w+)\s*\(")
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_COMMENT = re.compile(r"/\*.*?(?:\*/|\Z)|//[^\n]*", re.S)  # unclosed: to the end, scanned once
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|])")
 _EXPORT_MACRO = re.compile(r"\b(?:ACLNN_API|ACL_FUNC_VISIBILITY|__attribute__\s*\(\(.*?\)\))\s*")
-_DEFAULT_ARG = re.compile(r"\s*=\s*[^,)]+")
+_DEFAULT_ARG = re.compile(r"=[^,)]+")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _C_WORDS = frozenset(
     [
@@ -113,10 +113,10 @@ def _parse(source: str) -> Prototype:
     try:
         ast = parser.parse(source)
     except Exception as exc:  # pycparser raises ParseError and, on odd input, others
-        raise PrototypeError(f"not a C declaration ({_short_reason(exc)}): {source}") from exc
+        raise PrototypeError(f"not a C declaration ({_short_reason(exc)}): {_quote(source)}") from exc
     decl = ast.ext[-1]
     if not isinstance(decl, c_ast.Decl) or not isinstance(decl.type, c_ast.FuncDecl):
-        raise PrototypeError(f"not a function declaration: {source}")
+        raise PrototypeError(f"not a function declaration: {_quote(source)}")
     params = []
     for i, node in enumerate(decl.type.args.params if decl.type.args else ()):
         if isinstance(node, c_ast.EllipsisParam):
@@ -127,7 +127,12 @@ def _parse(source: str) -> Prototype:
     return Prototype(name=decl.name, params=tuple(params))
 
 
-_STARS = re.compile(r"\s*(\*+)\s*")
+def _quote(source: str, limit: int = 200) -> str:
+    """A declaration as an error message quotes it: whole unless it is very long."""
+    return source if len(source) <= limit else f"{source[:limit]}... ({len(source)} characters)"
+
+
+_STARS = re.compile(r"(?<!\s)\s*(\*+)\s*")  # (?<!\s): one scan per whitespace run
 
 
 def read_leniently(declaration: str) -> Prototype:

@@ -16,7 +16,7 @@ from specgen.model import Check, Constraint
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DTYPE_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_AND = re.compile(r"\s+且(?=\S)")
+_AND = re.compile(r"(?<!\s)\s+且(?=\S)")  # (?<!\s): one scan per whitespace run
 _CONDITION_HEAD = re.compile(r"^(?:当|若|如果|假如|在.{0,20}?(?:时|场景下|情况下))")
 _NUM = r"-?\d+(?:\.\d+)?"
 _CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -104,7 +104,7 @@ _DTYPES = re.compile(
     r"(?:数据类型|dtype)(?:仅|只)?(?:支持|需为|为|要求为|必须为)[:：]?\s*"
     r"(?P<list>[A-Za-z0-9_、,，/和 ]+)|支持的数据类型[:：]?\s*(?P<list2>[A-Z0-9_、, ]+)"
 )
-_ONLY_ON = re.compile(r"(?P<dtype>[A-Za-z0-9_]+)\s*[（(]\s*仅\s*(?P<product>[^）)]+?)\s*支持\s*[）)]")
+_ONLY_ON = re.compile(r"(?<![A-Za-z0-9_])(?P<dtype>[A-Za-z0-9_]+)\s*[（(]\s*仅\s*(?P<product>[^）)]+?)\s*支持\s*[）)]")
 
 
 _ONLY_DTYPES = re.compile(r"^[A-Z][A-Z0-9_]*(?:\s*[、,，/和]\s*[A-Z][A-Z0-9_]*)*$")
@@ -250,7 +250,7 @@ def rule_rank(clause: str, ctx: Context) -> list[Constraint]:
     return []
 
 
-_ENUM_NAMED = re.compile(r"(?:取|为)?\s*(?P<v>-?\d+)\s*(?:时为|[（(]\s*)['\"]?(?P<label>[A-Za-z_]+)")
+_ENUM_NAMED = re.compile(r"(?<!\d)(?P<v>-?\d++)\s*+(?:时为|[（(]\s*)['\"]?(?P<label>[A-Za-z_]+)")
 _ENUM_LIST = re.compile(
     r"(?:取值(?:为|是)?|(?:仅|只)支持(?:取值为?)?|支持取值)\s*"
     r"(?P<vals>-?\d+(?:\s*(?:[、,，/|]|和|或)\s*-?\d+)+)"
@@ -387,7 +387,7 @@ def _split_top_level(text: str) -> list[str]:
 
 _CONDITIONAL_TEXT = re.compile(
     r"(?:^|[，,；;])\s*(?:当|若|如果|在)[^，,；;]*?(?:时|的情况下|场景下)|^(?:当|若|如果)"
-    r"|(?<![不存])在[^，,；;]{0,20}?(?:的情况下|场景下)|[^，,；;]*?[<>=]\s*-?\d+\s*时"
+    r"|(?<![不存])在[^，,；;]{0,20}?(?:的情况下|场景下)|[<>=]\s*-?\d+\s*时"
 )
 
 
@@ -461,7 +461,7 @@ def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> t
 
 def dtype_cell(cell: str, ctx: Context) -> list[Constraint]:
     """The 数据类型 column: a dtype list, a same-as reference, or prose."""
-    cell = re.sub(r"<sup>.*?</sup>", "", cell).strip().rstrip("。")
+    cell = re.sub(r"<sup>[^<]*</sup>", "", cell).strip().rstrip("。")
     if cell in ("", "-", "/", "—"):
         return []
     out: list[Constraint] = []

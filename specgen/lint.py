@@ -93,7 +93,7 @@ class Declaration:
     line: int
 
 
-_PREPROCESSOR = re.compile(r"^\s*#.*$", re.M)
+_PREPROCESSOR = re.compile(r"^[ \t]*#.*$", re.M)
 
 
 def read_headers(folder: Path) -> tuple[dict[str, Declaration], list[Finding]]:

@@ -13,8 +13,9 @@ _SPACES = re.compile("[\u00a0\u202f\u3000\t]")
 _BR = re.compile(r"<br\s*/?>", re.I)
 _LI = re.compile(r"</?(?:li|ul|ol|p|div)\b[^>]*>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
-_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# No `[`/`(` inside: a long run of them is scanned once, not once per bracket.
+_IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)")
+_LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|$])")
 # Emphasis markers come in pairs; a lone `*` (a pointer, `(*, N)`) is text.
 _STRONG = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
@@ -31,6 +32,11 @@ def decode(data: bytes) -> tuple[str, str | None]:
     warning = None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # saved as UTF-16 by a Windows editor
+        try:
+            return decode(data.decode("utf-16").encode("utf-8"))[0], "UTF-16; read as such"
+        except UnicodeDecodeError:
+            pass
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -25,9 +25,20 @@ def discover(paths: Iterable[str | Path]) -> list[Path]:
     return list(found)
 
 
+# The largest real document is about 90 KB; reading far more only costs time.
+MAX_DOCUMENT = 2 * 1024 * 1024
+
+
 def parse_document(path: str, data: bytes) -> OperatorDoc:
     """One document to its model. Never raises: a bug of specgen's met on this document
     becomes an error diagnostic on it, and the other documents are still read."""
+    if len(data) > MAX_DOCUMENT:
+        return failed(
+            path,
+            f"the file is {len(data) / 2**20:.1f} MiB: expected an operator document of at most "
+            f"{MAX_DOCUMENT // 2**20} MiB; not read",
+            code="too-large",
+        )
     try:
         return read_document(path, data)
     except Exception as exc:  # noqa: BLE001 - one document must not stop the others

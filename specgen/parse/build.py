@@ -36,7 +36,7 @@ from specgen.parse.prototypes import Declaration, find_declarations
 from specgen.parse.tables import tables_in
 
 GWS = "GetWorkspaceSize"
-_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include\s*[<"]([^>"]+)[>"]', re.M)
 _FORMULA = re.compile(r"\$\$(.*?)\$\$", re.S)
 _SUMMARY_LABEL = re.compile(r"^(?:接口功能|算子功能|功能)\s*[:：]\s*")
 _TYPE_KINDS = {

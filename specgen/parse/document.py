@@ -75,10 +75,20 @@ class Document:
         return next((f for f in self.fences if f.start <= index < f.end), None)
 
 
+# Real lines are at most a few thousand characters; a longer one is damage, and reading it
+# whole would cost time for nothing (every clause of it is classified).
+MAX_LINE = 65536
+
+
 def load(path: str, data: bytes) -> Document:
     text, encoding_warning = textmod.decode(data)
     front, text = _split_front_matter(text)
     lines = text.split("\n")
+    long_lines = [i for i, line in enumerate(lines) if len(line) > MAX_LINE]
+    for i in long_lines:
+        lines[i] = lines[i][:MAX_LINE]
+    if long_lines:
+        text = "\n".join(lines)
     tokens = markdown().parse(text)
     doc = Document(
         path=path,
@@ -91,6 +101,8 @@ def load(path: str, data: bytes) -> Document:
     )
     if encoding_warning:
         doc.warnings.append((1, "encoding", encoding_warning))
+    for i in long_lines:
+        doc.warnings.append((i + 1, "long-line", f"line longer than {MAX_LINE} characters; only its start is read"))
     for fence in doc.fences:
         if not fence.closed:
             doc.warnings.append(

@@ -26,11 +26,14 @@ STATUS_CODES = {
 
 _CODE = re.compile(r"(?<!\d)([1-5]6\d{4})(?!\d)")
 _NAME = re.compile(r"ACLNN_[A-Z0-9_]+")
+# `返回161002（ACLNN_ERR_PARAM_INVALID）：`. The match starts at the code (a pattern starting
+# with optional `返回 **` would rescan a long run of `*` from every position); the prefix is
+# found by looking back from it.
 _HEAD = re.compile(
-    r"(?:返回)?\s*\**\s*(?P<code>[1-5]6\d{4})\s*[（(]\s*(?P<name>ACLNN_[A-Z0-9_]+)\s*[）)]"
-    r"\s*\**\s*[:：]\s*\**"
+    r"(?<!\d)(?P<code>[1-5]6\d{4})\s*+[（(]\s*+(?P<name>ACLNN_[A-Z0-9_]+)\s*+[）)]\s*+\**+\s*+[:：]\s*+\**+"
 )
-_BODY_END = re.compile(r"\n[ \t]*\n(?=\S)|\n[ \t]*(?:```|~~~)|\n#|\n\s*[-*]\s+\**(?:返回值|参数说明)")
+_HEAD_PREFIX = re.compile(r"(?:返回)?[\s*]*$")
+_BODY_END = re.compile(r"\n[ \t]*\n(?=\S)|\n[ \t]*(?:```|~~~)|\n#|\n[ \t]*[-*][ \t]+\**(?:返回值|参数说明)")
 _NUMBERED = re.compile(r"(?:^|\n|\s)\d+\s*[.、．](?!\d)")
 _SENTENCES = re.compile(r"[。；;]\s*")
 _ITEM = re.compile(r"(?:^|\s)[-*•]\s+(?=\S)")  # "- a。 - b。": bullet items flattened into one cell
@@ -84,7 +87,7 @@ def errors_from_text(doc: Document, start: int, end: int, skip: list[tuple[int, 
     heads = list(_HEAD.finditer(region))
     out = []
     for k, head in enumerate(heads):
-        stop = heads[k + 1].start() if k + 1 < len(heads) else len(region)
+        stop = _head_start(region, heads[k + 1].start()) if k + 1 < len(heads) else len(region)
         body = region[head.end() : stop]
         if cut := _BODY_END.search(body):
             body = body[: cut.start()]
@@ -92,6 +95,13 @@ def errors_from_text(doc: Document, start: int, end: int, skip: list[tuple[int, 
         for condition, offset in _located_conditions(body):
             out.append(ErrorFacts(int(head.group("code")), head.group("name"), condition, base + offset))
     return out
+
+
+def _head_start(region: str, code_at: int) -> int:
+    """Where the head whose code is at `code_at` starts: before `返回` and `**` (bounded look-back)."""
+    window = region[max(0, code_at - 16) : code_at]
+    prefix = _HEAD_PREFIX.search(window)
+    return code_at - (len(window) - prefix.start()) if prefix else code_at
 
 
 def _conditions(text: str) -> list[str]:

@@ -23,6 +23,8 @@ from specgen.parse.sections import is_sample_section
 
 _CONFLICT_BLOCK = re.compile(r"^<{7}[^\n]*\n(.*?)^={7}[^\n]*\n.*?^>{7}[^\n]*$", re.M | re.S)
 _EXTERN_C = re.compile(r'extern\s+"C"\s*$')
+# Real operators have at most a few dozen parameters; far more is damage, not an API.
+MAX_PARAMS = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,9 @@ def find_declarations(doc: Document) -> tuple[list[Declaration], list[tuple[int,
                     f"merge-conflict markers inside the prototype of {name}; reading the first side",
                 )
             )
+        if raw.count(",") >= MAX_PARAMS:
+            decls.append(Declaration(name, line, None, f"more than {MAX_PARAMS} parameters; not read", False))
+            continue
         try:
             proto, error = parse_prototype(raw), None
         except PrototypeError as exc:

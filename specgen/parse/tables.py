@@ -150,7 +150,7 @@ def _lines_by_content(source: str, rows: list[list[str]], first: int) -> list[in
     return lines
 
 
-_TAGS = re.compile(r"<[^>]*>")
+_TAGS = re.compile(r"<[^<>]*>")
 
 
 def _has_text(fragment: str) -> bool:
