@@ -120,9 +120,8 @@ def generate(
     kept = {path for op in operators.values() if op not in stale for path in op.hashes}
     user_files = {path: text for op in stale for path, text in op.user_files.items()}
     user_files_kept = {path for op in operators.values() if op not in stale for path in op.user_paths}
-    held = _held(docs, operators.values())
-    held_paths = {path for snake in held for path in render.operator_paths(snake)}
-    plan = writer.plan(out, files, user_files, force=force, kept=kept | user_files_kept, held=held_paths)
+    held = {path: snake for snake in _held(docs, operators.values()) for path in render.operator_paths(snake)}
+    plan = writer.plan(out, files, user_files, force=force, kept=kept | user_files_kept, held=set(held))
     if not check:
         writer.apply(plan)
         if cache:
@@ -130,7 +129,9 @@ def generate(
     diagnostics = [(d.source, Diagnostic(**x)) for d in docs for x in d.diagnostics]
     diagnostics += [(source, Diagnostic(**x)) for op in operators.values() for source, x in op.diagnostics]
     generated = sorted(s for s, op in operators.items() if s != SHARED and (op.files or op.hashes))
-    return GenerateResult(len(docs), plan, generated, diagnostics, rendered=len(stale), held=held)
+    return GenerateResult(
+        len(docs), plan, generated, diagnostics, rendered=len(stale), held=sorted({held[p] for p in plan.held})
+    )
 
 
 # ---------------------------------------------------------------- the record of the previous run

@@ -60,7 +60,7 @@ def c_comment(text: object) -> str:
     """Text safe inside a C/C++ comment, on one line: no `*/`, no line splice, no trigraph."""
     flat = " ".join(_CONTROL.sub(" ", str(text)).split())
     flat = flat.replace("*/", "* /").replace("/*", "/ *").replace("??", "? ?")
-    return flat.rstrip("\\").rstrip()
+    return flat.rstrip("\\ ")  # a trailing backslash would splice the next line into the comment
 
 
 def c_string(text: object) -> str:

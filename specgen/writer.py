@@ -26,6 +26,7 @@ class Plan:
     create: dict[str, str] = field(default_factory=dict)  # user-owned files not there yet
     delete: list[str] = field(default_factory=list)  # generated before, for operators now gone
     unchanged: int = 0
+    held: list[str] = field(default_factory=list)  # earlier output of failed operators, kept
     manifest: str = ""
 
     @property
@@ -65,7 +66,8 @@ def plan(
     unread and unwritten. `held` are files of operators that failed this run: those generated
     earlier stay as they were."""
     previous, previous_user = read_manifest(out)
-    kept = set(kept) | (set(held) & (previous | previous_user))
+    result = Plan(out=out, held=sorted(set(held) & (previous | previous_user)))
+    kept = set(kept) | set(result.held)
     if not force:
         foreign = foreign_files(out, previous | previous_user)
         if foreign:
@@ -73,7 +75,6 @@ def plan(
             raise OutputError(
                 f"{out} holds files specgen did not generate ({listed}); choose another output folder or use --force"
             )
-    result = Plan(out=out)
     for path in sorted(files):
         target = _inside(out, path)
         if _read_bytes(target) == files[path].encode("utf-8"):
@@ -110,26 +111,59 @@ def foreign_files(out: Path, known: set[str]) -> list[str]:
 
 
 def apply(plan: Plan) -> None:
-    """Write the planned files atomically and remove stale ones; the manifest goes last."""
+    """Make the planned changes so that a failure or an interrupt never loses output.
+
+    Every new file is first written in full to a temporary file beside its target; if any of
+    that fails, the temporaries go and the tree is as it was. Then the manifest is widened to
+    everything this run may leave behind, the temporaries are renamed over their targets (a
+    reader sees an old file or a new one, never half of one), stale files are removed, and the
+    exact manifest goes last. An interrupt between renames leaves whole files that the manifest
+    accounts for, and the next run completes the job.
+    """
+    contents = {**plan.write, **plan.create}
+    contents.pop(MANIFEST, None)
     plan.out.mkdir(parents=True, exist_ok=True)
-    targets = {path: _inside(plan.out, path) for path in (*plan.write, *plan.create)}
-    for folder in sorted({t.parent for t in targets.values()}):
-        folder.mkdir(parents=True, exist_ok=True)
-    for path, content in sorted({**plan.write, **plan.create}.items(), key=lambda kv: kv[0] == MANIFEST):
-        write_atomic(targets[path], content, make_parent=False)
+    staged: dict[Path, Path] = {}
+    try:
+        for path in sorted(contents):
+            target = _inside(plan.out, path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staged[target] = _stage(target, contents[path])
+        if staged and MANIFEST in plan.write:
+            previous, previous_user = read_manifest(plan.out)
+            interim = json.loads(plan.manifest)
+            interim["generated"] = sorted(previous | set(interim["generated"]))
+            interim["user"] = sorted(previous_user | set(interim["user"]))
+            write_atomic(plan.out / MANIFEST, json.dumps(interim, indent=1) + "\n")
+        for target, tmp in staged.items():
+            os.replace(tmp, target)
+    finally:
+        for tmp in staged.values():
+            tmp.unlink(missing_ok=True)  # left only when a write or rename failed
     for path in plan.delete:
         target = _inside(plan.out, path)
         target.unlink(missing_ok=True)
         _remove_empty_parents(target.parent, plan.out)
+    if MANIFEST in plan.write:
+        write_atomic(plan.out / MANIFEST, plan.manifest)
+
+
+def _stage(target: Path, content: str) -> Path:
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.specgen-tmp")
+    try:
+        tmp.write_bytes(content.encode("utf-8"))
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
 
 
 def write_atomic(target: Path, content: str, *, make_parent: bool = True) -> None:
     """Write through a temporary file and a rename: a reader sees the old file or the new one."""
     if make_parent:
         target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.specgen-tmp")
+    tmp = _stage(target, content)
     try:
-        tmp.write_bytes(content.encode("utf-8"))
         os.replace(tmp, target)
     except BaseException:
         tmp.unlink(missing_ok=True)

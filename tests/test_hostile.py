@@ -1,0 +1,313 @@
+"""Untrusted documents: nothing they say becomes code, no crash, no lost output.
+
+`tests/hostile/aclnnInjection.md` hides the marker PWNED in every place whose text reaches
+generated files (title, summary, formula, descriptions, error conditions, constraints,
+sample); its parameters are named like Python keywords and like the sample's own variables.
+The generated files must compile and hold the marker only inside comments and strings.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tokenize
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from specgen import render, writer
+from specgen.cli import main
+from tests.conftest import ROOT, SPECS, STANDIN
+
+HOSTILE = ROOT / "tests" / "hostile"
+MARKER = "PWNED"
+# C/C++ comments and string or character literals, which may quote anything.
+_C_INERT = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def c_code(text: str) -> str:
+    """C/C++ source without its comments and literals: what the compiler reads as code."""
+    return _C_INERT.sub(" ", text)
+
+
+def python_names(text: str) -> set[str]:
+    """Every name token of a Python source (strings and comments are other tokens)."""
+    return {t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.NAME}
+
+
+@pytest.fixture(scope="module")
+def injected(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("injection") / "out"
+    assert main(["generate", str(HOSTILE), "-o", str(out)]) == 0
+    return out
+
+
+def test_injected_text_stays_inside_comments_and_strings(injected):
+    files = [p for p in injected.rglob("*") if p.is_file() and p.suffix in (".h", ".cpp", ".py")]
+    assert {p.suffix for p in files} == {".h", ".cpp", ".py"}
+    quoted = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        quoted += text.count(MARKER)
+        if path.suffix == ".py":
+            ast.parse(text, filename=str(path))
+            assert MARKER not in python_names(text), path
+        else:
+            assert MARKER not in c_code(text), path
+    assert quoted > 10  # the hostile text is quoted (so the check above saw it), never run
+
+
+def test_injected_files_compile(injected, tmp_path):
+    if shutil.which("g++") is None:
+        pytest.skip("g++ is not available")
+    command = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
+    command += [f"-I{STANDIN / 'include'}", f"-I{injected / 'include'}", str(injected / "samples/injection.cpp")]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    ruff = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--quiet",
+            str(injected / "python"),
+            str(injected / "tests"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ruff.returncode == 0, ruff.stdout + ruff.stderr
+
+
+def test_keywords_and_the_generated_codes_own_names_are_renamed(injected):
+    binding = ast.parse((injected / "python/aclnn_ops/injection.py").read_text(encoding="utf-8"))
+    wrapper = next(f for f in binding.body if isinstance(f, ast.FunctionDef) and f.name == "injection")
+    names = [a.arg for a in (*wrapper.args.args, *wrapper.args.kwonlyargs)]
+    assert names == ["x", "x_shape", "lambda_", "check_", "mode", "np_", "out"]
+    sample = c_code((injected / "samples/injection.cpp").read_text(encoding="utf-8"))
+    assert "DeviceTensor xShape_;" in sample  # `xShape` would clash with x's shape vector
+    assert "const Scalar Check_(" in sample  # `Check` is the sample's status checker
+    assert '#include "aclnnop/aclnn_injection.h"' in (injected / "samples/injection.cpp").read_text(encoding="utf-8")
+
+
+def _doc(name: str, prototype: str, sample: str = "") -> str:
+    return (
+        f"# {name}\n\n## 函数原型\n\n```Cpp\n{prototype}\n"
+        f"aclnnStatus {name}(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)\n"
+        f"```\n\n## 调用示例\n\n```Cpp\n{sample}\n```\n"
+    )
+
+
+TAIL = "aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor)"
+HOSTILE_IDENTIFIERS = {
+    "parameter": (
+        _doc("aclnnEvil", f'aclnnStatus aclnnEvilGetWorkspaceSize(const aclTensor* x); system("id"); //, {TAIL}'),
+        "6: error: aclnnEvilGetWorkspaceSize: expected its last two parameters to be uint64_t* workspaceSize",
+    ),
+    "newline": (
+        _doc("aclnnEvil", f'aclnnStatus aclnnEv\nil"); system("id");GetWorkspaceSize(const aclTensor* x, {TAIL}'),
+        "1: error: no two-phase API found",
+    ),
+    "cpp-keyword": (
+        _doc("aclnnEvil", f"aclnnStatus aclnnEvilGetWorkspaceSize(const aclTensor* new, {TAIL}"),
+        "6: error: parameter name 'new' is a C/C++ keyword",
+    ),
+    "no-executor": (
+        _doc("aclnnEvil", "aclnnStatus aclnnEvilGetWorkspaceSize(const aclTensor* x, const char* system)"),
+        "6: error: aclnnEvilGetWorkspaceSize: expected its last two parameters",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_IDENTIFIERS))
+def test_hostile_identifiers_are_located_errors_and_the_others_are_generated(case, tmp_path, capsys):
+    docs, out = tmp_path / "docs", tmp_path / "out"
+    docs.mkdir()
+    shutil.copy(SPECS / "aclnnTanhBackward.md", docs)
+    text, expected = HOSTILE_IDENTIFIERS[case]
+    evil = docs / "aclnnEvil.md"
+    evil.write_text(text, encoding="utf-8")
+    assert main(["generate", str(docs), "-o", str(out)]) == 1
+    assert f"{evil}:{expected}" in capsys.readouterr().err
+    assert (out / "samples/tanh_backward.cpp").is_file()
+    assert not list(out.rglob("*evil*"))
+    for path in out.rglob("*"):
+        assert not path.is_file() or "system(" not in path.read_text(encoding="utf-8"), path
+
+
+def test_includes_outside_aclnnop_are_not_followed(tmp_path):
+    docs, out = tmp_path / "docs", tmp_path / "out"
+    docs.mkdir()
+    prototype = f"aclnnStatus aclnnEscapeGetWorkspaceSize(const aclTensor* x, {TAIL}"
+    for n, include in enumerate(("aclnnop/../../../etc/passwd", "aclnnop/aclnn_../../etc/passwd.h", "/etc/passwd")):
+        name = f"aclnnEscape{n}"
+        (docs / f"{name}.md").write_text(
+            _doc(name, prototype.replace("aclnnEscape", name), f'#include "{include}"'), encoding="utf-8"
+        )
+    assert main(["generate", str(docs), "-o", str(out)]) == 0
+    headers = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.h"))
+    assert headers == [f"include/aclnnop/aclnn_escape{n}.h" for n in range(3)]
+    assert not any(
+        "passwd" in p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file() and p.suffix != ".json"
+    )
+
+
+# ---------------------------------------------------------------- the escaping filters
+
+TEXT = st.text(st.characters(codec="utf-8"), max_size=80) | st.sampled_from(
+    ["*/", '"""', "\\", "??/", "a\\\nb", "*//*", "/**/", "'''", '\\"', "\r\n", "\u2028", "|"]
+).flatmap(lambda s: st.lists(st.sampled_from([s, "x", "*", "/", '"', "\\", "\n"]), max_size=12).map("".join))
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_c_comment_cannot_end_the_comment(text):
+    out = render.c_comment(text)
+    assert "*/" not in out and "\n" not in out and "\r" not in out and "??" not in out
+    assert not out.endswith("\\")
+
+
+def _c_unescape(literal: str) -> str:
+    assert literal[0] == literal[-1] == '"' and "\n" not in literal
+    body = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), literal[1:-1])
+    return re.sub(r'\\(["\\?])', r"\1", body)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_c_string_keeps_the_text_inside_one_literal(text):
+    literal = render.c_string(text)
+    assert not re.search(r'(?<!\\)(?:\\\\)*"', literal[1:-1])  # no unescaped quote inside
+    assert _c_unescape(literal) == text
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+def test_python_docstring_cannot_end_the_docstring(text):
+    body = render.py_docstring(text)
+    value = ast.literal_eval(f'"""{body} """')
+    assert value == " ".join(render._CONTROL.sub(" ", text).split()) + " "
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | TEXT, lambda c: st.lists(c, max_size=3)))
+def test_python_literals_round_trip(value):
+    assert ast.literal_eval(render.py_literal(value)) == value
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXT)
+def test_markdown_cells_stay_in_their_cell(text):
+    cell = render.md_cell(text)
+    assert "\n" not in cell and not re.search(r"(?<!\\)\|", cell) and "<" not in cell
+
+
+# ---------------------------------------------------------------- no lost output
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), KeyboardInterrupt()])
+def test_a_failed_write_leaves_the_previous_tree_intact(failure, tmp_path, monkeypatch):
+    docs, out = tmp_path / "docs", tmp_path / "out"
+    shutil.copytree(SPECS, docs)
+    assert main(["generate", str(docs), "-o", str(out), "--no-cache"]) == 0
+    before = _tree(out)
+    for doc in docs.iterdir():  # every operator changes
+        doc.write_text(
+            doc.read_text(encoding="utf-8").replace("数据格式支持ND", "数据格式支持ND、NCHW"), encoding="utf-8"
+        )
+    (docs / "aclnnTanhBackward.md").unlink()  # and one is gone
+    calls = []
+    real = writer._stage
+
+    def failing_stage(target, content):
+        calls.append(target)
+        if len(calls) == 5:
+            raise failure
+        return real(target, content)
+
+    plan = _plan(docs, out)
+    assert len(plan.write) > 5 and plan.delete
+    monkeypatch.setattr(writer, "_stage", failing_stage)
+    with pytest.raises(type(failure)):
+        writer.apply(plan)
+    assert _tree(out) == before
+    monkeypatch.undo()
+    assert main(["generate", str(docs), "-o", str(out), "--no-cache"]) == 0
+    assert not (out / "samples/tanh_backward.cpp").exists()
+    assert not [p for p in out.rglob("*specgen-tmp*")]
+
+
+def _plan(docs: Path, out: Path) -> writer.Plan:
+    """The plan `generate` would apply, without applying it."""
+    from specgen.generate import generate
+
+    return generate([docs], out, check=True, cache=False).plan
+
+
+def test_an_interrupted_rename_leaves_whole_files_the_manifest_accounts_for(tmp_path, monkeypatch):
+    docs, out = tmp_path / "docs", tmp_path / "out"
+    shutil.copytree(SPECS, docs)
+    (docs / "aclnnTanhBackward.md").unlink()
+    assert main(["generate", str(docs), "-o", str(out)]) == 0
+    shutil.copy(SPECS / "aclnnTanhBackward.md", docs)  # a new operator: new files
+    renames = []
+    real = writer.os.replace
+
+    def interrupted(source, target):
+        renames.append(target)
+        if len(renames) == 4:
+            raise KeyboardInterrupt
+        real(source, target)
+
+    monkeypatch.setattr(writer.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        writer.apply(_plan(docs, out))
+    monkeypatch.undo()
+    assert not [p for p in out.rglob("*specgen-tmp*")]
+    # No file is foreign to the manifest: the next run completes the job without --force.
+    assert main(["generate", str(docs), "-o", str(out)]) == 0
+    assert main(["generate", str(docs), "-o", str(out), "--check"]) == 0
+
+
+def test_refuses_to_write_through_a_symlink_out_of_the_folder(tmp_path, capsys):
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert main(["generate", str(SPECS), "-o", str(out)]) == 0
+    shutil.rmtree(out / "samples")
+    (out / "samples").symlink_to(elsewhere, target_is_directory=True)
+    assert main(["generate", str(SPECS), "-o", str(out)]) == 2
+    assert "refusing to write outside the output folder" in capsys.readouterr().err
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_document_that_breaks_keeps_its_earlier_output(tmp_path, capsys):
+    docs, out = tmp_path / "docs", tmp_path / "out"
+    shutil.copytree(SPECS, docs)
+    assert main(["generate", str(docs), "-o", str(out)]) == 0
+    before = _tree(out / "samples")
+    tanh = docs / "aclnnTanhBackward.md"
+    tanh.write_text(tanh.read_text(encoding="utf-8").replace("aclOpExecutor **executor", "int z"), encoding="utf-8")
+    for _ in range(2):  # also when the next run finds the failure in its record
+        assert main(["generate", str(docs), "-o", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert f"{tanh}:14: error:" in err and "kept the earlier output of tanh_backward" in err
+        assert _tree(out / "samples") == before
+    tanh.unlink()  # a document that is gone takes its output with it
+    assert main(["generate", str(docs), "-o", str(out)]) == 0
+    assert not (out / "samples/tanh_backward.cpp").exists()
+    manifest = json.loads((out / writer.MANIFEST).read_text(encoding="utf-8"))
+    assert not [p for p in manifest["generated"] if "tanh" in p]
