@@ -225,30 +225,18 @@ def _breaking_cases(params: list[Param], valid: Case, rule: RuleData, k: int) ->
     base = f"rule{k + 1}_{rule.kind}"
     if rule.implied:
         base = f"implied_{rule.kind}_{'_'.join(rule.params)}"
+
+    def skipped(reason: str) -> list[Case]:
+        return [Case(id=base, args=valid.args, code=rule.code, condition=rule.condition, skip=reason)]
+
     if not rule.host:
-        return [Case(id=base, args=valid.args, code=rule.code, condition=rule.condition, skip=rule.reason)]
+        return skipped(rule.reason)
     if not rule.params:
-        return [
-            Case(
-                id=base,
-                args=valid.args,
-                code=rule.code,
-                condition=rule.condition,
-                skip="the condition names no parameter this function has",
-            )
-        ]
+        return skipped("the condition names no parameter this function has")
     by_name = {p.name: p for p in params}
     made = _MUTATIONS[rule.kind](valid.args, rule, by_name)
     if not made:
-        return [
-            Case(
-                id=base,
-                args=valid.args,
-                code=rule.code,
-                condition=rule.condition,
-                skip="no argument breaks this rule without breaking the call (e.g. optional parameters)",
-            )
-        ]
+        return skipped("no argument breaks this rule without breaking the call (e.g. optional parameters)")
     return [
         Case(
             id=f"{base}_{suffix}" if len(made) > 1 else base,

@@ -516,10 +516,6 @@ def _rule_json(rule: ErrorRule) -> dict[str, Any]:
     return {"code": rule.code, "name": rule.name, "condition": rule.condition}
 
 
-def worst(changes: Iterable[Change]) -> str | None:
-    return max((c.severity for c in changes), key=SEVERITY_ORDER.__getitem__, default=None)
-
-
 def summary(change: Change) -> str:
     """One line a reviewer reads: what changed, on what, from what to what."""
     where = change.function or ""

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from specgen import parallel, render, writer
 from specgen.formatting import format_sources
+from specgen.lower import operator_snake
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import discover, parse_document
 
@@ -210,7 +211,7 @@ def _parse(sources: list[Path], recorded: dict, jobs: int | None) -> list[_Doc]:
 def _parse_one(job: tuple[str, bytes]) -> tuple[str | None, bool, list[dict], str | None]:
     source, data = job
     doc = parse_document(source, data)
-    snake = render.operator_snake(doc) if doc.functions else None
+    snake = operator_snake(doc) if doc.functions else None
     ok = snake is not None and not doc.has_errors
     return snake, ok, [d.model_dump() for d in doc.diagnostics], doc.model_dump_json() if ok else None
 

@@ -6,7 +6,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -67,14 +67,3 @@ class Progress:
         if self.enabled:
             self.stream.write("\r" + " " * (len(self.label) + 50) + "\r")
             self.stream.flush()
-
-
-def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
-    batch: list[T] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch

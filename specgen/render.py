@@ -11,7 +11,6 @@ import dataclasses
 import json
 import re
 import textwrap
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +20,7 @@ import jinja2
 import specgen
 from specgen import __version__, vocab
 from specgen.cases import function_cases
-from specgen.lower import LowerError, OperatorCode, operator_code, operator_snake
+from specgen.lower import LowerError, OperatorCode, operator_code
 from specgen.model import Diagnostic, OperatorDoc
 
 BUILTIN_TEMPLATES = next(
@@ -157,16 +156,6 @@ class Rendered:
     files: dict[str, str]
     user_files: dict[str, str]
     diagnostics: tuple[tuple[str, Diagnostic], ...] = ()  # (source, diagnostic)
-
-
-def group_by_operator(docs: Iterable[OperatorDoc]) -> dict[str, list[OperatorDoc]]:
-    """Documents sharing a header (`aclnn_convolution.h` documents ConvTbc and Convolution)
-    make one operator; order is by source path."""
-    groups: dict[str, list[OperatorDoc]] = {}
-    for doc in sorted(docs, key=lambda d: d.source):
-        if doc.functions:
-            groups.setdefault(operator_snake(doc), []).append(doc)
-    return dict(sorted(groups.items()))
 
 
 def render_operator(docs: list[OperatorDoc], root: Path | None, override: Path | None = None) -> Rendered:

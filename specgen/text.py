@@ -76,11 +76,3 @@ def lines(fragment: str) -> tuple[str, ...]:
     if "&" in text:
         text = _SPACES.sub(" ", html.unescape(text))
     return tuple(line for line in (_BLANKS.sub(" ", part).strip() for part in text.split("\n")) if line)
-
-
-_SENTENCE_END = re.compile(r"(?<=[。；;！!])\s*|(?<=\.)\s+(?=[^\d\s])")
-
-
-def sentences(text: str) -> list[str]:
-    """Split prose at full stops and semicolons (not at the dot of `1.5` or of `a.b`)."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
