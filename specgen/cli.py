@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return ERROR
-    specgen.DEBUG = args.debug
+    specgen.DEBUG = getattr(args, "debug", False)
     try:
         return args.run(args)
     except UsageError as exc:
@@ -44,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("specgen: interrupted", file=sys.stderr)
         return ERROR
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users
-        if args.debug:
+        if specgen.DEBUG:
             raise
         print(
             f"specgen: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
@@ -54,8 +54,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    # --debug goes before or after the command; SUPPRESS keeps the command's parser from
+    # resetting what the top-level one read.
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    common.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks of internal errors"
+    )
     parser = argparse.ArgumentParser(
         prog="specgen",
         parents=[common],

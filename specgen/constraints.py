@@ -69,6 +69,15 @@ def _c(kind: str, text: str, ctx: Context, **fields: object) -> Constraint:
     return Constraint(kind=kind, text=text, line=ctx.line, **fields)  # type: ignore[arg-type]
 
 
+def read(rule: Callable[..., list], *args: object) -> list:
+    """`rule(*args)`, or nothing when the numbers it read fit no C type (beyond int64 or
+    double, or too many digits to convert): such a statement stays untyped text."""
+    try:
+        return rule(*args)
+    except (ValueError, OverflowError):  # pydantic's ValidationError is a ValueError
+        return []
+
+
 # ---------------------------------------------------------------- value parsers
 
 
@@ -412,15 +421,17 @@ _ENUM_ITEM = re.compile(r"取\s*(?P<v>-?\d+)\s*时(?:为|表示)?\s*['\"‘“]?
 _SENTENCE_END = re.compile(r"[。；;]")
 
 
-def _enum_span(statement: str) -> tuple[int, int, tuple[int, ...]] | None:
-    """The stretch of a statement enumerating values (`取0时为'none'，…取2时为'sum'`)."""
+def _enum_span(statement: str, ctx: Context) -> list[tuple[int, int, Constraint]]:
+    """The stretch of a statement enumerating values (`取0时为'none'，…取2时为'sum'`), with
+    its enum constraint; none when there is no such stretch."""
     items = list(_ENUM_ITEM.finditer(statement))
     if len(items) < 2:
-        return None
+        return []
     head = statement.rfind("。", 0, items[0].start()) + 1
     tail_end = _SENTENCE_END.search(statement, items[-1].end())
     end = tail_end.end() if tail_end else len(statement)
-    return head, end, tuple(dict.fromkeys(int(m.group("v")) for m in items))
+    values = tuple(dict.fromkeys(int(m.group("v")) for m in items))
+    return [(head, end, _c("enum", statement[head:end].strip(), ctx, values=values))]
 
 
 def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> tuple[list[Constraint], list[str]]:
@@ -429,11 +440,10 @@ def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> t
     With `descriptive_ok`, clauses that read as description are returned as such instead of
     as unclassified "text" constraints.
     """
-    if span := _enum_span(statement):
-        head, end, values = span
+    if span := read(_enum_span, statement, ctx):
+        [(head, end, enum)] = span
         before = classify(statement[:head], ctx, descriptive_ok=descriptive_ok)
         after = classify(statement[end:], ctx)
-        enum = _c("enum", statement[head:end].strip(), ctx, values=values)
         return before[0] + [enum] + after[0], before[1]
     found: list[Constraint] = []
     description: list[str] = []
@@ -445,7 +455,7 @@ def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> t
             c.model_copy(update={"text": clause})
             for rule, trigger in rules
             if trigger.search(key)
-            for c in rule(key, ctx)
+            for c in read(rule, key, ctx)
         ]
         if typed:
             found.extend(typed)
@@ -532,7 +542,7 @@ _RANK_BAD = re.compile(
     r"|(?:大于|超过)\s*\d+\s*维|(?:不是|不为|非)\s*\d\s*(?:[-~]\s*\d\s*)?(?:维|D)|维度高于\s*\d"
 )
 _SIZE_WORDS = re.compile(r"(?i)size|大小|元素|长度|除.{0,8}(?:外|以外)|轴")  # "维度上的size大于0" is not about the rank
-_RANK_LIMIT = re.compile(r"(?:大于|超过|超出)\s*(\d+)")
+_RANK_LIMIT = re.compile(r"(?:大于|超过|超出)\s*(\d{1,3})(?!\d)")
 _SHAPE_MISMATCH = re.compile(r"(?i)(?:shape|size|尺寸|大小).{0,25}?(?:不一致|不相同|不同|不相等|不匹配|不等于|不一样)")
 _SHAPE_PROSE = re.compile(
     r"(?i)shape.{0,20}?(?:不在|不支持|非法|超过|错误|不对|不满足|不符合|不正确|不为|不是)"

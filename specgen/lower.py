@@ -24,7 +24,7 @@ _C_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 _HEADER = re.compile(r"^aclnnop/(?:level2/)?aclnn_([a-z0-9_]+)\.h$")
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_SHAPE_DECL = re.compile(r"std::vector<int64_t>\s+(\w+?)Shape\s*=\s*\{\s*(\d+(?:\s*,\s*\d+)*)\s*\}")
+_SHAPE_DECL = re.compile(r"std::vector<int64_t>\s+(\w+?)Shape\s*=\s*\{\s*(\d{1,6}(?:\s*,\s*\d{1,6})*)\s*\}")
 C_KEYWORDS = frozenset(
     """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
     char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
@@ -345,7 +345,7 @@ def _sample_arg(
         elif kind == "dtype":
             value, literal = "FLOAT", "ACL_FLOAT"
         else:
-            dtype = "INT64" if kind == "int" else "DOUBLE"
+            dtype = _VALUE_DTYPE.get(base, "INT64" if kind == "int" else "DOUBLE")
             value = _valid_value(param, dtype)
             literal = _c_literal(value, dtype)
         return SampleArg(param.name, "value", cpp_type=base, values=(literal,), comment=comment, value=value)
@@ -458,12 +458,43 @@ def _valid_value(param: Param, dtype: str) -> int | float:
                 value = c.min + (0 if c.min_inclusive else 1)
             if c.max is not None and value > c.max:
                 value = c.max - (0 if c.max_inclusive else 1)
-    return int(value) if integral else float(value)
+    value = int(value) if integral else float(value)
+    low, high = _RANGE.get(dtype, (-(2**63), 2**63 - 1))
+    if not low <= value <= high:  # the document's bounds fit no value of the C type
+        return 1 if integral else 0.5
+    return value
+
+
+# The C types of plain values, and the range of values each dtype holds.
+_VALUE_DTYPE = {
+    "int8_t": "INT8",
+    "int16_t": "INT16",
+    "int32_t": "INT32",
+    "int": "INT32",
+    "int64_t": "INT64",
+    "uint8_t": "UINT8",
+    "uint16_t": "UINT16",
+    "uint32_t": "UINT32",
+    "uint64_t": "UINT64",
+    "size_t": "UINT64",
+    "float": "FLOAT",
+    "double": "DOUBLE",
+}
+_RANGE: dict[str, tuple[float, float]] = {
+    **{f"INT{n}": (1 - 2 ** (n - 1), 2 ** (n - 1) - 1) for n in (8, 16, 32, 64)},  # -2**63 is no literal
+    **{f"UINT{n}": (0, 2**n - 1) for n in (8, 16, 32, 64)},
+    "BOOL": (0, 1),
+    "FLOAT16": (-65504.0, 65504.0),
+    "BFLOAT16": (-3.38e38, 3.38e38),
+    "FLOAT": (-3.4e38, 3.4e38),
+    "DOUBLE": (-1.7e308, 1.7e308),
+}
 
 
 def _c_literal(value: float, dtype: str) -> str:
     if dtype.startswith(("INT", "UINT")) or dtype == "BOOL":
-        return str(int(value))
+        n = int(value)
+        return f"{n}{'ULL' if dtype.startswith('U') else 'LL'}" if abs(n) > 2**31 - 1 else str(n)
     return f"{float(value)}f" if dtype == "FLOAT" else f"{float(value)}"
 
 

@@ -11,9 +11,10 @@ convenient views (`Param.dtypes`, `Param.formats`, ...) are computed from them.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+import math
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field, model_validator
 
 Severity = Literal["error", "warning"]
 Direction = Literal["in", "out", "inout"]
@@ -75,7 +76,20 @@ CheckKind = Literal[
     "constraints",  # the parameter constraints as a whole ("不满足参数说明中的约束")
     "internal",  # a failure inside the library, not an argument rule
 ]
-Scalar = bool | int | float | str
+# Numbers a document states must fit the C types of the API (int64, double): a value beyond
+# them is damage, and generated code could not spell it.
+LIMIT = 2**63
+
+
+def _representable(value: Any) -> Any:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if number and (not math.isfinite(value) or abs(value) > LIMIT):
+        raise ValueError(f"{value!r:.40} is beyond the range of int64 and double values")
+    return value
+
+
+Number = Annotated[float, AfterValidator(_representable)]
+Scalar = Annotated[bool | int | float | str, AfterValidator(_representable)]
 
 
 class Frozen(BaseModel):
@@ -107,8 +121,8 @@ class Constraint(Frozen):
     line: int
     params: tuple[str, ...] = _sparse(())
     values: tuple[Scalar, ...] = _sparse(())
-    min: float | None = _sparse(None)
-    max: float | None = _sparse(None)
+    min: Number | None = _sparse(None)
+    max: Number | None = _sparse(None)
     min_inclusive: bool = _sparse(True)
     max_inclusive: bool = _sparse(True)
     supported: bool | None = _sparse(None)
@@ -121,8 +135,8 @@ class Check(Frozen):
     kind: CheckKind
     params: tuple[str, ...] = _sparse(())
     values: tuple[Scalar, ...] = _sparse(())
-    min: float | None = _sparse(None)
-    max: float | None = _sparse(None)
+    min: Number | None = _sparse(None)
+    max: Number | None = _sparse(None)
 
 
 class ErrorRule(Frozen):

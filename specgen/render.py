@@ -199,13 +199,8 @@ class TemplateFault(Exception):
 
 
 def _internal_error(exc: Exception) -> Diagnostic:
-    return Diagnostic(
-        line=1,
-        severity="error",
-        code="internal-error",
-        message=f"internal error while generating from this document ({type(exc).__name__}: {exc}); "
-        "please report it with the document",
-    )
+    message = specgen.internal_error_message(exc, "generating from")
+    return Diagnostic(line=1, severity="error", code="internal-error", message=message)
 
 
 def render_shared(override: Path | None = None) -> dict[str, str]:

@@ -3,6 +3,7 @@
 `tests/hostile/aclnnInjection.md` hides the marker PWNED in every place whose text reaches
 generated files (title, summary, formula, descriptions, error conditions, constraints,
 sample); its parameters are named like Python keywords and like the sample's own variables.
+`tests/hostile/aclnnNumbers.md` states numbers no C type (or not the parameter's) holds.
 The generated files must compile and hold the marker only inside comments and strings.
 """
 
@@ -22,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import specgen
 from specgen import render, writer
 from specgen.cli import main
 from tests.conftest import ROOT, SPECS, STANDIN
@@ -64,19 +66,23 @@ def test_injected_text_stays_inside_comments_and_strings(injected):
     assert quoted > 10  # the hostile text is quoted (so the check above saw it), never run
 
 
-def test_injected_files_compile(injected, tmp_path):
+def test_hostile_files_compile(injected):
+    samples = sorted((injected / "samples").glob("*.cpp"))
+    assert [p.name for p in samples] == ["injection.cpp", "numbers.cpp"]
     if shutil.which("g++") is None:
         pytest.skip("g++ is not available")
-    command = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
-    command += [f"-I{STANDIN / 'include'}", f"-I{injected / 'include'}", str(injected / "samples/injection.cpp")]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    assert result.returncode == 0, result.stderr
+    for sample in samples:
+        command = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
+        command += [f"-I{STANDIN / 'include'}", f"-I{injected / 'include'}", str(sample)]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        assert result.returncode == 0, result.stderr
     ruff = subprocess.run(
         [
             sys.executable,
             "-m",
             "ruff",
             "check",
+            "--isolated",
             "--no-cache",
             "--quiet",
             str(injected / "python"),
@@ -311,3 +317,28 @@ def test_a_document_that_breaks_keeps_its_earlier_output(tmp_path, capsys):
     assert not (out / "samples/tanh_backward.cpp").exists()
     manifest = json.loads((out / writer.MANIFEST).read_text(encoding="utf-8"))
     assert not [p for p in manifest["generated"] if "tanh" in p]
+
+
+def test_an_internal_error_is_a_located_error_on_its_document_only(tmp_path, monkeypatch, capsys):
+    from specgen.parse import build
+
+    docs = tmp_path / "docs"
+    shutil.copytree(SPECS, docs)
+    real = build.read_document
+
+    def buggy(path, data):
+        if path.endswith("aclnnTanhBackward.md"):
+            raise KeyError("a bug\nover two lines")
+        return real(path, data)
+
+    monkeypatch.setattr("specgen.parse.read_document", buggy)
+    monkeypatch.setattr(specgen, "DEBUG", False)  # restored afterwards: `--debug` below sets it
+    assert main(["parse", str(docs), "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    parsed = {Path(d["source"]).name: d for d in json.loads(captured.out)}
+    assert parsed["aclnnHardshrinkBackward.md"]["functions"] and parsed["aclnnSoftMarginLossBackward.md"]["functions"]
+    line = next(x for x in captured.err.splitlines() if "aclnnTanhBackward.md" in x)
+    assert ":1: error: internal error while reading this document (KeyError: 'a bug\\nover two lines')" in line
+    assert "Traceback" not in captured.err
+    with pytest.raises(KeyError):
+        main(["--debug", "parse", str(docs)])

@@ -44,12 +44,7 @@ def parse_document(path: str, data: bytes) -> OperatorDoc:
     except Exception as exc:  # noqa: BLE001 - one document must not stop the others
         if specgen.DEBUG:
             raise
-        return failed(
-            path,
-            f"internal error while reading this document ({type(exc).__name__}: {exc}); "
-            "please report it with the document",
-            code="internal-error",
-        )
+        return failed(path, specgen.internal_error_message(exc, "reading"), code="internal-error")
 
 
 def parse_file(path: str | Path) -> OperatorDoc:

@@ -410,7 +410,7 @@ def _facts_constraints(facts: ParamFacts, names: tuple[str, ...]) -> tuple[list[
     }
     for role, cell in facts.cells.items():
         ctx = cons.Context(subject=facts.name, params=names, line=cell.line)
-        found += readers[role](cell.text, ctx)
+        found += cons.read(readers[role], cell.text, ctx)
     for note in facts.notes:  # nested under this parameter: the product's own set
         for statement in note.statements:
             ctx = cons.Context(subject=facts.name, params=names, line=statement.line)
