@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter
@@ -30,9 +32,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--examples", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0, help="the campaign's random seed")
+    parser.add_argument("--compile", action="store_true", help="also compile every rendered sample with g++")
     args = parser.parse_args()
     specgen.DEBUG = True
     saved = ROOT / "benchmarks" / ".work" / "fuzz"
+    scratch = Path(tempfile.mkdtemp(prefix="specgen-fuzz-"))
     times: list[float] = []
     sizes: list[int] = []
     failures: list[str] = []
@@ -50,7 +54,7 @@ def main() -> int:
         original, data = pair
         start = time.monotonic()
         try:
-            outcomes[check_input(original, data)] += 1
+            outcomes[check_input(original, data, scratch if args.compile else None)] += 1
             problem = None
         except Exception:  # noqa: BLE001 - recorded, the campaign goes on
             problem = traceback.format_exc(limit=-3)
@@ -63,7 +67,10 @@ def main() -> int:
             failures.append(f"{name}.md: {problem}")
 
     started = time.monotonic()
-    seed(args.seed)(campaign)()
+    try:
+        seed(args.seed)(campaign)()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     total = time.monotonic() - started
     print(f"inputs tried: {len(times)} in {total:.0f} s; failures: {len(failures)}")
     print("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))

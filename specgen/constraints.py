@@ -542,7 +542,7 @@ _RANK_BAD = re.compile(
     r"|(?:大于|超过)\s*\d+\s*维|(?:不是|不为|非)\s*\d\s*(?:[-~]\s*\d\s*)?(?:维|D)|维度高于\s*\d"
 )
 _SIZE_WORDS = re.compile(r"(?i)size|大小|元素|长度|除.{0,8}(?:外|以外)|轴")  # "维度上的size大于0" is not about the rank
-_RANK_LIMIT = re.compile(r"(?:大于|超过|超出)\s*(\d{1,3})(?!\d)")
+_RANK_LIMIT = re.compile(r"(?:大于|超过|超出)\s*(\d{1,2})(?!\d)")
 _SHAPE_MISMATCH = re.compile(r"(?i)(?:shape|size|尺寸|大小).{0,25}?(?:不一致|不相同|不同|不相等|不匹配|不等于|不一样)")
 _SHAPE_PROSE = re.compile(
     r"(?i)shape.{0,20}?(?:不在|不支持|非法|超过|错误|不对|不满足|不符合|不正确|不为|不是)"

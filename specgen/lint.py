@@ -116,7 +116,7 @@ def read_headers(folder: Path) -> tuple[dict[str, Declaration], list[Finding]]:
 
 def clean_comments(code: str) -> str:
     """Comments blanked out, keeping every offset (and so every line) where it was."""
-    return re.sub(r"/\*.*?\*/|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), code, flags=re.S)
+    return re.sub(r"/\*.*?(?:\*/|\Z)|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), code, flags=re.S)
 
 
 def _header_findings(doc: OperatorDoc, declared: dict[str, Declaration]) -> Iterable[Finding]:

@@ -89,6 +89,7 @@ def _representable(value: Any) -> Any:
 
 
 Number = Annotated[float, AfterValidator(_representable)]
+MAX_RANK = 64  # far above any real tensor (CANN's limit is 8); more is damage, not a rule
 Scalar = Annotated[bool | int | float | str, AfterValidator(_representable)]
 
 
@@ -113,6 +114,12 @@ class Diagnostic(Frozen):
     message: str
 
 
+def _rank_in_reason(model: Any) -> Any:
+    if model.kind == "rank" and any(v is not None and not 0 <= v <= MAX_RANK for v in (model.min, model.max)):
+        raise ValueError(f"a rank outside 0..{MAX_RANK}")
+    return model
+
+
 class Constraint(Frozen):
     """One statement about a parameter, typed where a rule recognises it."""
 
@@ -128,6 +135,8 @@ class Constraint(Frozen):
     supported: bool | None = _sparse(None)
     product: str | None = _sparse(None)  # product id when it holds on one product only
 
+    _rank = model_validator(mode="after")(_rank_in_reason)
+
 
 class Check(Frozen):
     """A typed test that an error rule's condition stands for."""
@@ -137,6 +146,8 @@ class Check(Frozen):
     values: tuple[Scalar, ...] = _sparse(())
     min: Number | None = _sparse(None)
     max: Number | None = _sparse(None)
+
+    _rank = model_validator(mode="after")(_rank_in_reason)
 
 
 class ErrorRule(Frozen):

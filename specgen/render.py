@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -276,5 +275,5 @@ def spec_json(code: OperatorCode) -> str:
         _with_source(doc.model_dump_json(indent=2), doc.source, source)
         for doc, source in zip(code.docs, code.sources, strict=True)
     ]
-    body = ",\n".join(textwrap.indent(d, "    ") for d in documents)
+    body = ",\n".join("    " + d.replace("\n", "\n    ") for d in documents)  # JSON has no blank lines
     return f'{{\n  "operator": {json.dumps(code.snake)},\n  "documents": [\n{body}\n  ]\n}}\n'

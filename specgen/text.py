@@ -12,7 +12,7 @@ _SPACES = re.compile("[\u00a0\u202f\u3000\t]")
 
 _BR = re.compile(r"<br\s*/?>", re.I)
 _LI = re.compile(r"</?(?:li|ul|ol|p|div)\b[^>]*>", re.I)
-_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?-->", re.S)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?(?:-->|\Z)", re.S)  # unclosed comment: to the end, scanned once
 # No `[`/`(` inside: a long run of them is scanned once, not once per bracket.
 _IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)")
 _LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")

@@ -3,17 +3,22 @@ lint and diff (against the undamaged document) take whatever model comes out, an
 without errors lowers and renders or gets a located error.
 
 Hypothesis mutates the seed documents (and, when it is there, a sample of the corpus):
-truncation, flipped and inserted bytes, random Unicode, deep nesting, a 10 MB line, tables
-with absurd rowspans, binary data, other encodings. Internal errors are raised here (the
-command line would turn them into an `internal-error` diagnostic), so any bug fails the test.
+truncation, flipped and inserted bytes, random Unicode, deep nesting, 10 MB lines, numbers
+beyond any C type, tables with absurd rowspans, binary data, other encodings. Internal errors
+are raised here (the command line would turn them into an `internal-error` diagnostic), so
+any bug fails the test. Rendered Python must compile; `benchmarks/fuzz.py --compile` also
+compiles rendered C++ (too slow for every test run).
 `SPECGEN_FUZZ_EXAMPLES=N` runs a longer campaign.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import time
 from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -25,7 +30,7 @@ from specgen.lint import lint
 from specgen.model import OperatorDoc
 from specgen.parse import parse_document
 from specgen.render import render_operator
-from tests.conftest import SPECS, _corpus_dir
+from tests.conftest import SPECS, STANDIN, _corpus_dir
 
 EXAMPLES = int(os.environ.get("SPECGEN_FUZZ_EXAMPLES", "150"))
 SECONDS_PER_DOCUMENT = 30  # far above the slowest real document (~0.1 s): catches blow-ups only
@@ -73,7 +78,9 @@ def mutated(draw) -> tuple[bytes, bytes]:
     for _ in range(draw(st.integers(1, 3))):
         at = draw(st.floats(0, 1))
         kind = draw(
-            st.sampled_from(["truncate", "flip", "bytes", "unicode", "snippet", "long-line", "encoding", "binary"])
+            st.sampled_from(
+                ["truncate", "flip", "bytes", "unicode", "snippet", "long-line", "number", "encoding", "binary"]
+            )
         )
         if kind == "truncate":
             data = data[: int(at * len(data))]
@@ -90,6 +97,10 @@ def mutated(draw) -> tuple[bytes, bytes]:
         elif kind == "long-line":
             unit = draw(st.sampled_from([b"a", "数".encode(), b"|", b"*", b"<td>", b"x,", b"[", b" ", b"1"]))
             data = _splice(data, at, unit * (draw(st.sampled_from([100_000, 1_500_000, BIG])) // len(unit)))
+        elif kind == "number":  # every number from some point on grows beyond any C type
+            digits = draw(st.sampled_from([b"4294967296", b"9" * 20, b"9" * 400, b"9" * 5000, b"1e999", b"-0.0"]))
+            i = int(at * len(data))
+            data = data[:i] + re.sub(rb"\d+", digits, data[i:], count=draw(st.integers(1, 50)))
         elif kind == "encoding":
             text = data.decode("utf-8", "replace")
             data = text.encode(draw(st.sampled_from(["utf-16", "utf-16-be", "gb18030", "utf-32"])), "replace")
@@ -103,10 +114,10 @@ def debug(monkeypatch):
     monkeypatch.setattr(specgen, "DEBUG", True)  # an internal error raises instead of being reported
 
 
-def check_input(original: bytes, data: bytes) -> str:
+def check_input(original: bytes, data: bytes, cpp_folder: Path | None = None) -> str:
     """Parse one input, lint it, diff it against the document it was made from and, when it
-    parses cleanly, lower and render it; fail on anything wrong.
-    Returns how far it went: `rejected` (errors), `parsed` or `rendered`."""
+    parses cleanly, lower and render it; fail on anything wrong. With `cpp_folder`, rendered
+    C++ is also compiled there. Returns how far it went: `rejected`, `parsed` or `rendered`."""
     start = time.monotonic()
     doc = parse_document("fuzz/aclnnFuzz.md", data)
     lines = data.count(b"\n") + data.count(b"\r") + 2
@@ -123,9 +134,26 @@ def check_input(original: bytes, data: bytes) -> str:
         rendered = render_operator([doc], None)
         assert rendered.files or any(d.severity == "error" for _, d in rendered.diagnostics)
         outcome = "rendered" if rendered.files else "parsed"
+        for path, text in rendered.files.items():
+            if path.endswith(".py"):
+                compile(text, path, "exec")
+        if cpp_folder and rendered.files:
+            _compile_cpp(rendered.files, cpp_folder)
     elapsed = time.monotonic() - start
     assert elapsed < SECONDS_PER_DOCUMENT, f"{elapsed:.1f} s on {len(data)} bytes"
     return outcome
+
+
+def _compile_cpp(files: dict[str, str], folder: Path) -> None:
+    for path, text in files.items():
+        if path.endswith((".h", ".cpp")):
+            (folder / path).parent.mkdir(parents=True, exist_ok=True)
+            (folder / path).write_text(text, encoding="utf-8")
+    samples = [folder / p for p in files if p.endswith(".cpp")]
+    command = ["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"]
+    command += [f"-I{STANDIN / 'include'}", f"-I{folder / 'include'}", *map(str, samples)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr[:2000]
 
 
 @cache

@@ -342,3 +342,24 @@ def test_an_internal_error_is_a_located_error_on_its_document_only(tmp_path, mon
     assert "Traceback" not in captured.err
     with pytest.raises(KeyError):
         main(["--debug", "parse", str(docs)])
+
+
+def test_absurd_spans_and_ranks_are_read_without_blowing_up(tmp_path):
+    huge = "9" * 5000
+    doc = _doc(
+        "aclnnSpan",
+        "aclnnStatus aclnnSpanGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize, "
+        "aclOpExecutor** executor)",
+    ) + (
+        "\n## aclnnSpanGetWorkspaceSize\n\n"
+        f'<table><tr><th rowspan="{huge}">参数名</th><th colspan="1000000000">输入/输出</th><th>描述</th></tr>\n'
+        "<tr><td>self</td><td>输入</td><td>数据类型支持FLOAT，维度不超过4294967296。</td></tr>\n"
+        "<tr><td>out</td><td>输出</td><td>shape与self一致。</td></tr></table>\n\n"
+        "```\n返回161002（ACLNN_ERR_PARAM_INVALID）：self的维度大于4294967296。\n```\n"
+    )
+    (tmp_path / "aclnnSpan.md").write_text(doc, encoding="utf-8")
+    assert main(["generate", str(tmp_path / "aclnnSpan.md"), "-o", str(tmp_path / "out")]) == 0
+    spec = json.loads((tmp_path / "out/spec/span.json").read_text(encoding="utf-8"))
+    params = spec["documents"][0]["functions"][0]["params"]
+    assert [p["name"] for p in params][:2] == ["self", "out"]
+    assert all(c["kind"] != "rank" for p in params for c in p["constraints"])  # 2**32 dimensions is no rule

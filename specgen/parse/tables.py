@@ -99,10 +99,16 @@ def _is_header(tr, cells: list) -> bool:
     return parent is not None and parent.tag in ("thead", "thread")
 
 
+# Real tables span a few rows and columns; larger declared spans are clipped to these.
+MAX_ROWSPAN, MAX_COLSPAN = 10_000, 64
+
+
 def _spans(cell) -> tuple[int, int]:
     def number(attr: str) -> int:
         value = (cell.attributes.get(attr) or "1").strip()
-        return int(value) if value.isdigit() else 1
+        if not (value.isascii() and value.isdigit()):
+            return 1
+        return min(int(value[:6]), MAX_COLSPAN if attr == "colspan" else MAX_ROWSPAN)
 
     return number("rowspan"), max(1, number("colspan"))
 
