@@ -47,6 +47,7 @@ SAMPLE_RESERVED = frozenset(
 # A sample variable `x` comes with `xShape`, `xData`, `xValue` and `xValues`.
 _SAMPLE_SUFFIXES = ("", "Shape", "Data", "Value", "Values")
 MAX_SAMPLE_ELEMENTS = 4096
+MAX_NAME = 100  # an operator's snake name becomes file names; real ones are under 50 characters
 
 
 class LowerError(ValueError):
@@ -612,6 +613,10 @@ def operator_code(doc: OperatorDoc, source: str) -> OperatorCode:
     snake = operator_snake(doc)
     if not _SNAKE.match(snake):
         raise LowerError(1, f"operator name {snake!r} (from the sample's include) is not a valid file name")
+    if len(snake) > MAX_NAME:
+        raise LowerError(
+            1, f"operator name {snake[:40]}... has {len(snake)} characters: expected at most {MAX_NAME} in a file name"
+        )
     functions = []
     for fn in doc.functions:
         c_identifier(fn.name, fn.line, "function name")

@@ -127,8 +127,11 @@ def apply(plan: Plan) -> None:
     try:
         for path in sorted(contents):
             target = _inside(plan.out, path)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            staged[target] = _stage(target, contents[path])
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                staged[target] = _stage(target, contents[path])
+            except OSError as exc:
+                raise OutputError(f"cannot write {target}: {exc.strerror or exc}; nothing was changed") from exc
         if staged and MANIFEST in plan.write:
             previous, previous_user = read_manifest(plan.out)
             interim = json.loads(plan.manifest)
