@@ -19,7 +19,7 @@ import jinja2
 import specgen
 from specgen import __version__, vocab
 from specgen.cases import function_cases
-from specgen.lower import LowerError, OperatorCode, operator_code
+from specgen.lower import DTYPE_HOST, LowerError, OperatorCode, operator_code
 from specgen.model import Diagnostic, OperatorDoc
 
 BUILTIN_TEMPLATES = next(
@@ -121,7 +121,12 @@ def _environment(override: str | None) -> jinja2.Environment:
         autoescape=False,
     )
     env.filters.update(c_comment=c_comment, c_string=c_string, py=py_literal, py_doc=py_docstring, md_cell=md_cell)
-    env.globals.update(version=__version__, ACL_DTYPES=vocab.DTYPES, ACL_FORMATS=vocab.FORMATS)
+    env.globals.update(
+        version=__version__,
+        ACL_DTYPES=vocab.DTYPES,
+        ACL_FORMATS=vocab.FORMATS,
+        NUMPY_DTYPES={numpy: dtype for dtype, (_, _, numpy, _) in DTYPE_HOST.items()},
+    )
     return env
 
 

@@ -33,6 +33,16 @@ def corpus() -> Path:
     return path
 
 
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` with its bytes; caches aside."""
+    skip = {"__pycache__", ".pytest_cache", ".specgen-cache"}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and not skip & set(p.parts)
+    }
+
+
 @pytest.fixture
 def write_doc(tmp_path: Path):
     """Write a small test document and return its path."""

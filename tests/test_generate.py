@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from specgen.cli import main
-from tests.conftest import GENERATED, ROOT, SPECS
+from tests.conftest import GENERATED, ROOT, SPECS, tree
 
 REFRESH = "specgen generate specs -o generated"
 
@@ -28,15 +28,6 @@ def generate(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
         env={**os.environ, **(env or {})},
         cwd=ROOT,
     )
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    skip = {"__pycache__", ".pytest_cache", ".specgen-cache"}
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and not skip & set(p.parts)
-    }
 
 
 def copy_specs(tmp_path: Path) -> Path:
@@ -136,6 +127,20 @@ def test_templates_override_by_file_name(tmp_path):
         encoding="utf-8"
     ) == "/* tanh_backward by my template */\n"
     assert filecmp.cmp(out / "samples/tanh_backward.cpp", GENERATED / "samples/tanh_backward.cpp", shallow=False)
+
+
+@pytest.mark.parametrize(
+    ("template", "where"),
+    [("ok\n{{ op.no_such_field.x }}\n", "header.h.jinja:2: "), ("{% if %}\n", "header.h.jinja:1: ")],
+)
+def test_a_broken_template_override_is_named_with_its_line(template, where, tmp_path, capsys):
+    override = tmp_path / "templates"
+    override.mkdir()
+    (override / "header.h.jinja").write_text(template, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["generate", str(SPECS), "-o", str(out), "--templates", str(override)]) == 2
+    assert f"{override / where}" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_one_bad_document_does_not_stop_the_others(tmp_path):

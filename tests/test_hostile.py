@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 import specgen
 from specgen import render, writer
 from specgen.cli import main
-from tests.conftest import ROOT, SPECS, STANDIN
+from tests.conftest import ROOT, SPECS, STANDIN, tree
 
 HOSTILE = ROOT / "tests" / "hostile"
 MARKER = "PWNED"
@@ -226,10 +226,6 @@ def test_markdown_cells_stay_in_their_cell(text):
 # ---------------------------------------------------------------- no lost output
 
 
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
 @pytest.mark.parametrize(
     ("failure", "raised"),
     [(OSError(28, "No space left on device"), writer.OutputError), (KeyboardInterrupt(), KeyboardInterrupt)],
@@ -238,7 +234,7 @@ def test_a_failed_write_leaves_the_previous_tree_intact(failure, raised, tmp_pat
     docs, out = tmp_path / "docs", tmp_path / "out"
     shutil.copytree(SPECS, docs)
     assert main(["generate", str(docs), "-o", str(out), "--no-cache"]) == 0
-    before = _tree(out)
+    before = tree(out)
     for doc in docs.iterdir():  # every operator changes
         doc.write_text(
             doc.read_text(encoding="utf-8").replace("数据格式支持ND", "数据格式支持ND、NCHW"), encoding="utf-8"
@@ -258,7 +254,7 @@ def test_a_failed_write_leaves_the_previous_tree_intact(failure, raised, tmp_pat
     monkeypatch.setattr(writer, "_stage", failing_stage)
     with pytest.raises(raised):
         writer.apply(plan)
-    assert _tree(out) == before
+    assert tree(out) == before
     monkeypatch.undo()
     assert main(["generate", str(docs), "-o", str(out), "--no-cache"]) == 0
     assert not (out / "samples/tanh_backward.cpp").exists()
@@ -312,14 +308,14 @@ def test_a_document_that_breaks_keeps_its_earlier_output(tmp_path, capsys):
     docs, out = tmp_path / "docs", tmp_path / "out"
     shutil.copytree(SPECS, docs)
     assert main(["generate", str(docs), "-o", str(out)]) == 0
-    before = _tree(out / "samples")
+    before = tree(out / "samples")
     tanh = docs / "aclnnTanhBackward.md"
     tanh.write_text(tanh.read_text(encoding="utf-8").replace("aclOpExecutor **executor", "int z"), encoding="utf-8")
     for _ in range(2):  # also when the next run finds the failure in its record
         assert main(["generate", str(docs), "-o", str(out)]) == 1
         err = capsys.readouterr().err
         assert f"{tanh}:14: error:" in err and "kept the earlier output of tanh_backward" in err
-        assert _tree(out / "samples") == before
+        assert tree(out / "samples") == before
     tanh.unlink()  # a document that is gone takes its output with it
     assert main(["generate", str(docs), "-o", str(out)]) == 0
     assert not (out / "samples/tanh_backward.cpp").exists()

@@ -73,6 +73,7 @@ MALLOC_HUGE_FIRST = 0
 _NUMPY_NAMES = {
     "float32": "FLOAT",
     "float16": "FLOAT16",
+    "bfloat16": "BFLOAT16",
     "float64": "DOUBLE",
     "int8": "INT8",
     "int16": "INT16",
@@ -85,8 +86,8 @@ _NUMPY_NAMES = {
     "bool": "BOOL",
     "complex64": "COMPLEX64",
     "complex128": "COMPLEX128",
-    "bfloat16": "BFLOAT16",
 }
+# Names users write for dtypes (not the documents' spellings: "INT" here is NumPy's, not INT32).
 _ALIASES = {
     "FLOAT32": "FLOAT",
     "FP32": "FLOAT",
