@@ -50,6 +50,7 @@ ConstraintKind = Literal[
     "enum",  # values: the allowed values
     "range",  # min/max (inclusive flags): values outside are rejected
     "clamp",  # min/max: values outside are normalised to the bound, not rejected
+    "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1])
     "optional",  # may be a null pointer
     "non_contiguous",  # supported: non-contiguous tensors accepted or not
     "empty_tensor",  # supported: empty tensors accepted or not
@@ -68,6 +69,7 @@ CheckKind = Literal[
     "same_format",
     "enum",
     "range",
+    "axis",  # params: (value, tensor): the value indexes a dimension of the tensor
     "empty_tensor",
     "non_contiguous",
     "shape",  # a shape rule the document states in prose only
@@ -257,6 +259,59 @@ def _last_flag(constraints: list[Constraint]) -> bool | None:
     return constraints[-1].supported if constraints else None
 
 
+CallArgKind = Literal[
+    "tensor",
+    "tensor_list",
+    "scalar",
+    "scalar_list",
+    "int_array",
+    "float_array",
+    "bool_array",
+    "value",  # a plain C value: int, float, bool, an aclDataType enumerator (value holds its name)
+    "string",
+    "null",  # nullptr / NULL
+    "address",  # &workspaceSize, &executor: the two trailing out-parameters
+    "unresolved",  # the sample builds it in a way not read (see `unresolved`)
+]
+
+
+class CallArg(Frozen):
+    """One argument of a documented function's call in a sample, as the sample builds it.
+
+    Only what the sample states is filled in; what cannot be read is named in `unresolved`
+    and never guessed. Tensor contents are not recorded: only their description.
+    """
+
+    kind: CallArgKind
+    text: str  # the argument as written in the call
+    line: int  # where the argument is built (its declaration), else the call's line
+    shape: tuple[int, ...] | None = _sparse(None)
+    dtype: str | None = _sparse(None)  # canonical dtype name (FLOAT, BFLOAT16, ...)
+    format: str | None = _sparse(None)  # canonical format name (ND, NCHW, ...)
+    strides: tuple[int, ...] | None = _sparse(None)  # only when the sample gives its own
+    value: Scalar | None = _sparse(None)  # scalars, plain values, strings
+    elements: tuple[Scalar, ...] | None = _sparse(None)  # int/float/bool arrays, scalar lists
+    items: tuple[CallArg, ...] = _sparse(())  # the tensors of a tensor list
+    unresolved: str = _sparse("")  # why (part of) the argument could not be read; "" when read
+
+    @property
+    def resolved(self) -> bool:
+        return self.kind != "unresolved" and not self.unresolved and all(i.resolved for i in self.items)
+
+
+class SampleCall(Frozen):
+    """A call of `<function>GetWorkspaceSize` in the document's own sample: valid arguments
+    written by the operator's authors, by position (the trailing &workspaceSize, &executor
+    included)."""
+
+    line: int
+    args: tuple[CallArg, ...]
+
+    @property
+    def resolved(self) -> bool:
+        return all(a.resolved for a in self.args)
+
+
 class Function(Frozen):
     """A documented two-phase API: `<name>GetWorkspaceSize` plus `<name>`."""
 
@@ -266,6 +321,7 @@ class Function(Frozen):
     execute_params: tuple[Param, ...] = ()
     execute_line: int | None = None
     errors: tuple[ErrorRule, ...] = ()
+    sample_call: SampleCall | None = None  # the document's own call, when its sample has one
 
     @property
     def workspace_name(self) -> str:
