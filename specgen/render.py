@@ -17,9 +17,9 @@ from pathlib import Path
 import jinja2
 
 import specgen
-from specgen import __version__, vocab
+from specgen import __version__
 from specgen.cases import function_cases
-from specgen.lower import DTYPE_HOST, LowerError, OperatorCode, operator_code
+from specgen.lower import FunctionCode, LowerError, OperatorCode, operator_code
 from specgen.model import Diagnostic, OperatorDoc
 
 BUILTIN_TEMPLATES = next(
@@ -32,13 +32,16 @@ OPERATOR_FILES = (
     ("binding.py.jinja", "python/aclnn_ops/{snake}.py"),
     ("test.py.jinja", "tests/test_{snake}.py"),
 )
-SHARED_FILES = (
-    ("package_init.py.jinja", "python/aclnn_ops/__init__.py"),
-    ("package_runtime.py.jinja", "python/aclnn_ops/_runtime.py"),
-    ("package_validate.py.jinja", "python/aclnn_ops/_validate.py"),
-    ("package_testing.py.jinja", "python/aclnn_ops/_testing.py"),
-    ("tests_conftest.py.jinja", "tests/conftest.py"),
+# The package's static Python (specgen/runtime, real modules) copied as-is: (source, output path).
+RUNTIME = Path(__file__).parent / "runtime"
+STATIC_FILES = (
+    ("package_init.py", "python/aclnn_ops/__init__.py"),
+    ("_tensor.py", "python/aclnn_ops/_tensor.py"),
+    ("_runtime.py", "python/aclnn_ops/_runtime.py"),
+    ("_validate.py", "python/aclnn_ops/_validate.py"),
+    ("_testing.py", "python/aclnn_ops/_testing.py"),
 )
+SHARED_FILES = (("tests_conftest.py.jinja", "tests/conftest.py"),)
 # Created once and then owned by the user: a regeneration never overwrites them.
 USER_FILES = (("reference.py.jinja", "tests/references/{snake}.py"),)
 SPEC_FILE = "spec/{snake}.json"
@@ -121,12 +124,7 @@ def _environment(override: str | None) -> jinja2.Environment:
         autoescape=False,
     )
     env.filters.update(c_comment=c_comment, c_string=c_string, py=py_literal, py_doc=py_docstring, md_cell=md_cell)
-    env.globals.update(
-        version=__version__,
-        ACL_DTYPES=vocab.DTYPES,
-        ACL_FORMATS=vocab.FORMATS,
-        NUMPY_DTYPES={numpy: dtype for dtype, (_, _, numpy, _) in DTYPE_HOST.items()},
-    )
+    env.globals.update(version=__version__)
     return env
 
 
@@ -209,7 +207,8 @@ def _internal_error(exc: Exception) -> Diagnostic:
 
 def render_shared(override: Path | None = None) -> dict[str, str]:
     env = environment(override)
-    return {path: env.get_template(template).render() for template, path in SHARED_FILES}
+    files = {path: (RUNTIME / source).read_text(encoding="utf-8") for source, path in STATIC_FILES}
+    return files | {path: env.get_template(template).render() for template, path in SHARED_FILES}
 
 
 def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> OperatorCode | None:
@@ -221,6 +220,7 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
             code = dataclasses.replace(
                 code, functions=tuple(dataclasses.replace(f, cases=function_cases(f)) for f in code.functions)
             )
+            errors.extend((doc.source, d) for f in code.functions for d in _sample_warnings(f))
         except LowerError as exc:
             errors.append((doc.source, Diagnostic(line=exc.line, severity="error", code="lower", message=str(exc))))
             continue
@@ -254,6 +254,21 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
             functions=merged.functions + extra,
         )
     return merged
+
+
+def _sample_warnings(fn: FunctionCode) -> list[Diagnostic]:
+    """A derived sample call that breaks a documented rule: said in the sample and here."""
+    assert fn.cases is not None
+    return [
+        Diagnostic(
+            line=fn.function.line,
+            severity="warning",
+            code="sample-unmet-rule",
+            message=f"{fn.name}: no sample call was found that meets every documented rule; the generated "
+            f"sample breaks {unmet}",
+        )
+        for unmet in fn.cases.unmet
+    ]
 
 
 def display_path(source: str, root: Path | None) -> str:
