@@ -1,35 +1,26 @@
 """Validator rules and test cases of a function, as plain data for the templates.
 
-Every documented error rule becomes a validator rule (checkable on the host or marked as
-not), and at least one generated case that breaks it, next to a valid case that passes.
-Parameter constraints no error rule covers (a documented dtype set, an enum) are enforced
-too, with status 161002 and the constraint's own text as the condition.
+Every documented error rule becomes a validator rule, checked on the host or listed as not
+checked with the reason. Parameter constraints no error rule covers (a documented dtype
+set, an enum, an axis) are checked too, with status 161002 and the constraint's own text.
+
+The first truth is the document's own sample call: it is the valid test case whenever the
+sample plan reproduces it, and a rule that would reject it is not enforced (the rule, not
+the authors' call, is taken to be misread). Each error case is a valid call with one
+argument changed, kept only when the validator rejects it by the rule it was made for.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from specgen.constraints import is_conditional
 from specgen.lower import FunctionCode, SampleArg, dtype_numpy
-from specgen.model import ErrorRule, Param
+from specgen.model import CallArg, ErrorRule, Function, Param, SampleCall
+from specgen.runtime import _validate as validator
+from specgen.runtime._tensor import TensorDesc
 
 NULLPTR, INVALID = 161001, 161002
-HOST_CHECKS = {
-    "not_null",
-    "dtypes",
-    "formats",
-    "rank",
-    "same_shape",
-    "broadcast",
-    "broadcast_result",
-    "same_dtype",
-    "same_format",
-    "enum",
-    "range",
-    "empty_tensor",
-    "non_contiguous",
-}
 NOT_ON_HOST = {
     "castable": "dtype promotion rules are the library's own; not checked on the host",
     "internal": "a failure inside the library, not an argument rule",
@@ -40,8 +31,14 @@ NOT_ON_HOST = {
     "unclassified": "the condition is not recognised; not checked on the host",
 }
 POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array", "string")
+TENSOR_KINDS = ("tensor", "tensor_list")
+VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
+TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
+RELATIONS = ("same_shape", "same_dtype", "same_format", "broadcast", "broadcast_result")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
+# Arrays larger than this are described (TensorDesc) in test cases rather than built.
+MAX_CASE_ELEMENTS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -50,6 +47,7 @@ class RuleData:
     kind: str
     params: tuple[str, ...]
     condition: str
+    id: str
     max: int | None = None
     host: bool = True
     reason: str = ""
@@ -64,6 +62,7 @@ class Case:
     args: dict[str, tuple]
     code: int = 0  # 0: must pass
     condition: str = ""
+    rule: str = ""  # the id of the rule that must reject it
     library: bool = True  # also run against the library (False: needs a TensorDesc)
     skip: str = ""
     product: bool = False  # run with an unsupported product
@@ -76,20 +75,39 @@ class FunctionCases:
     valid: Case
     cases: tuple[Case, ...] = field(default_factory=tuple)
     unsupported_products: tuple[str, ...] = ()
+    unmet: tuple[str, ...] = ()  # rules a derived sample call breaks (no valid call was found)
+
+    @property
+    def unchecked(self) -> tuple[RuleData, ...]:
+        return tuple(r for r in self.rules if not r.host)
 
 
 def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ()) -> FunctionCases:
     params = [a.code.param for a in fn.wrapper]
+    param_specs = tuple(_param_spec(a.role, a.code.param) for a in fn.wrapper)
     rules = _rules(fn, params, unsupported_products)
     valid = Case(id="valid", args=_valid_args(fn))
-    cases = [case for k, rule in enumerate(rules) for case in _breaking_cases(params, valid, rule, k)]
+    broken = _violations(param_specs, rules, valid.args, fn.name)
+    unmet: tuple[str, ...] = ()
+    if fn.sample.from_document:
+        rules = [_spare(r, broken[r.id], fn.sample.line) if r.id in broken else r for r in rules]
+    elif broken:
+        unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
+        valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
+    cases = [case for rule in rules for case in _cases_of(params, param_specs, rules, valid, rule, fn.name)]
     return FunctionCases(
-        params=tuple(_param_spec(a.role, a.code.param) for a in fn.wrapper),
+        params=param_specs,
         rules=tuple(rules),
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
+        unmet=unmet,
     )
+
+
+def _spare(rule: RuleData, problem: str, line: int) -> RuleData:
+    reason = f"the document's own sample call (line {line}) breaks it ({problem}): taken as misread, not enforced"
+    return replace(rule, host=False, reason=reason)
 
 
 # ---------------------------------------------------------------- rules
@@ -118,18 +136,22 @@ def _param_spec(role: str, p: Param) -> dict:
 
 
 def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[str, ...]) -> list[RuleData]:
-    known = {p.name for p in params}
+    by_name = {p.name: p for p in params}
     rules: list[RuleData] = []
     for error in fn.function.errors:
         checks = [(c.kind, c.params, c.max) for c in error.checks] or [("unclassified", error.params, None)]
         for kind, names, limit in checks:
-            reason = _not_on_host(kind, error, bool(unsupported_products))
+            known = tuple(n for n in names if n in by_name)
+            if kind == "not_null":  # an optional pointer may be null whatever a general rule says
+                known = tuple(n for n in known if not by_name[n].optional)
+            reason = _not_on_host(kind, error, known, by_name, bool(unsupported_products))
             rules.append(
                 RuleData(
                     code=error.code,
                     kind=kind,
-                    params=tuple(n for n in names if n in known),
+                    params=known,
                     condition=error.condition,
+                    id=f"rule{len(rules) + 1}_{kind}",
                     max=int(limit) if limit is not None else None,
                     host=not reason,
                     reason=reason,
@@ -138,60 +160,118 @@ def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[st
     return rules + _implied_rules(params, rules)
 
 
-RELATIONS = (
-    "same_shape",
-    "same_dtype",
-    "same_format",
-    "broadcast",
-    "broadcast_result",
-    "rank",
-    "empty_tensor",
-    "non_contiguous",
-)
-
-
-def _not_on_host(kind: str, error: ErrorRule, has_products: bool) -> str:
+def _not_on_host(
+    kind: str, error: ErrorRule, params: tuple[str, ...], by_name: dict[str, Param], has_products: bool
+) -> str:
     """Why a rule is not checked on the host; empty when it is."""
     if kind == "product":
         return "" if has_products else NOT_ON_HOST["product"]
-    if kind not in HOST_CHECKS:
+    if kind not in validator.CHECKED_KINDS:
         return NOT_ON_HOST.get(kind, NOT_ON_HOST["unclassified"])
     if error.code not in (NULLPTR, INVALID):
         return f"status {error.code} comes from inside the library (runtime or tiling), after the argument checks"
-    if kind == "not_null" and error.code != NULLPTR:
-        return "a null rule under status 161002 concerns list elements or conditions, not the arguments"
-    if kind != "not_null" and is_conditional(error.condition):
-        return "a conditional rule (当…时); its condition is not checked on the host"
-    if kind in RELATIONS and not error.params:
-        return "the condition names no parameter, so which tensors it relates is not stated"
+    if kind == "not_null":
+        if error.code != NULLPTR:
+            return "a null rule under status 161002 concerns list elements or conditions, not the arguments"
+        return "" if params else "every pointer it could name is optional"
+    if is_conditional(error.condition):
+        return "a conditional rule (当…时, 若…); its condition is not checked on the host"
+    if not error.params:
+        return "the condition names no parameter, so which arguments it constrains is not stated"
+    return _inapplicable(kind, params, by_name)
+
+
+def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param]) -> str:
+    """Why a rule of `kind` cannot apply to `params`; empty when it can."""
+    tensors = [n for n in params if by_name[n].kind in TENSOR_KINDS]
+    if kind in TENSOR_RULES and not tensors:
+        return f"a {kind} rule applies to tensors; {', '.join(params) or 'no parameter'} is not one"
+    if kind in RELATIONS and len(tensors) < 2:
+        return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
+    if kind in ("enum", "range") and not any(by_name[n].kind in VALUE_KINDS for n in params):
+        return f"a {kind} rule applies to values; {', '.join(params)} holds none"
+    if kind == "axis" and not (len(params) == 2 and by_name[params[1]].kind in TENSOR_KINDS):
+        return "an axis rule needs the value and the tensor whose dimensions it indexes"
     return ""
 
 
 def _implied_rules(params: list[Param], rules: list[RuleData]) -> list[RuleData]:
+    """Parameter constraints that no checked error rule covers, checked under 161002."""
     covered = {(r.kind, n) for r in rules if r.host for n in r.params}
     implied = []
     for p in params:
-        pointer = p.kind in POINTER_ROLES
-        if pointer and not p.optional and ("not_null", p.name) not in covered:
-            condition = f"{p.name} is required (not documented as optional)"
-            implied.append(RuleData(NULLPTR, "not_null", (p.name,), condition, implied=True))
-        for kind, constraint_kind in (
-            ("dtypes", "dtypes"),
-            ("formats", "formats"),
-            ("rank", "rank"),
-            ("enum", "enum"),
-            ("range", "range"),
-        ):
-            constraints = p.of_kind(constraint_kind)  # type: ignore[arg-type]
-            if constraints and (kind, p.name) not in covered and _checkable(p, kind):
-                implied.append(RuleData(INVALID, kind, (p.name,), constraints[0].text, implied=True))
+        for kind in ("dtypes", "formats", "rank", "enum", "range", "axis"):
+            constraints = p.of_kind(kind)  # type: ignore[arg-type]
+            if not constraints or (kind, p.name) in covered or not _checkable(p, kind):
+                continue
+            names = (p.name, *constraints[0].params) if kind == "axis" else (p.name,)
+            rule_id = f"implied_{kind}_{p.name}"
+            implied.append(RuleData(INVALID, kind, names, constraints[0].text, rule_id, implied=True))
     return implied
 
 
 def _checkable(p: Param, kind: str) -> bool:
     if kind in ("dtypes", "formats", "rank"):
-        return p.kind in ("tensor", "tensor_list")
+        return p.kind in TENSOR_KINDS
+    if kind == "axis":
+        return p.kind in ("int", "int_array") and len(p.of_kind("axis")[0].params) == 1
     return p.kind in ("int", "float")
+
+
+def validator_spec(param_specs: tuple[dict, ...], rules: list[RuleData], function: str) -> validator.Spec:
+    """The rules as the generated validator holds them."""
+    return validator.Spec(
+        function=function + "GetWorkspaceSize",
+        params=tuple(validator.ParamSpec(**p) for p in param_specs),
+        rules=tuple(
+            validator.Rule(r.code, r.kind, r.params, r.condition, r.max, r.host, r.reason, r.id) for r in rules
+        ),
+    )
+
+
+def _violations(param_specs: tuple[dict, ...], rules: list[RuleData], args: dict, function: str) -> dict[str, str]:
+    """The rules (by id) the arguments break, with the problem, in the validator's order."""
+    spec = validator_spec(param_specs, rules, function)
+    return {rule.id: problem for rule, problem in validator.violations(spec, host_values(args))}
+
+
+def host_values(args: dict[str, tuple]) -> dict[str, object]:
+    """Case arguments as the validator receives them, described rather than built."""
+    return {name: _host_value(spec) for name, spec in args.items()}
+
+
+def call_values(fn: Function, call: SampleCall) -> dict[str, object] | None:
+    """A sample's call of `fn` as the validator receives it (by C name), or None when some
+    argument was not read or the call does not match the prototype."""
+    if not call.resolved or len(call.args) != len(fn.params):
+        return None
+    return {
+        p.name: _call_value(arg)
+        for p, arg in zip(fn.params, call.args, strict=True)
+        if p.kind not in ("workspace_size", "executor")
+    }
+
+
+def _call_value(arg: CallArg) -> object:
+    if arg.kind == "tensor":
+        return TensorDesc(arg.shape or (), arg.dtype or "", arg.strides, arg.format or "ND")
+    if arg.kind == "tensor_list":
+        return [_call_value(item) for item in arg.items]
+    if arg.elements is not None:
+        return tuple(arg.elements)
+    return arg.value
+
+
+def _host_value(spec: tuple) -> object:
+    if spec[0] == "none":
+        return None
+    if spec[0] == "array":
+        return TensorDesc(spec[1], spec[2])
+    if spec[0] == "desc":
+        return TensorDesc(spec[1], spec[2], spec[3], spec[4])
+    if spec[0] == "list":
+        return [_host_value(item) for item in spec[1]]
+    return spec[1]
 
 
 # ---------------------------------------------------------------- cases
@@ -199,54 +279,65 @@ def _checkable(p: Param, kind: str) -> bool:
 
 def _valid_args(fn: FunctionCode) -> dict[str, tuple]:
     plan = {a.name: a for a in fn.sample.args}
-    return {a.code.name: _arg(plan.get(a.code.name), a.code.param) for a in fn.wrapper}
+    return {a.code.name: _arg(plan.get(a.code.name)) for a in fn.wrapper}
 
 
-def _arg(sample: SampleArg | None, p: Param) -> tuple:
+def _arg(sample: SampleArg | None) -> tuple:
     if sample is None or sample.kind == "null":
         return ("none",)
-    if sample.kind in ("tensor", "tensor_list"):
-        # NumPy arrays are ND and of NumPy dtypes; anything else is described, not built.
-        plain = sample.format == "ND" and dtype_numpy(sample.dtype) is not None
-        array = (
-            ("array", sample.shape, sample.dtype)
-            if plain
-            else ("desc", sample.shape, sample.dtype, None, sample.format)
-        )
-        return ("list", (array, array)) if sample.kind == "tensor_list" else array
-    if sample.kind in ("int_array", "bool_array", "float_array"):
-        return ("value", (sample.value,))
-    if sample.kind == "scalar_list":
-        return ("value", (sample.value,) * sample.count)
+    if sample.kind == "tensor":
+        return _tensor_arg(sample.shape, sample.dtype, sample.format)
+    if sample.kind == "tensor_list":
+        return ("list", tuple(_tensor_arg(item.shape, item.dtype, item.format) for item in sample.items))
+    if sample.kind in ("int_array", "bool_array", "float_array", "scalar_list"):
+        return ("value", tuple(sample.elements))
     return ("value", sample.value)
 
 
-def _breaking_cases(params: list[Param], valid: Case, rule: RuleData, k: int) -> list[Case]:
-    base = f"rule{k + 1}_{rule.kind}"
-    if rule.implied:
-        base = f"implied_{rule.kind}_{'_'.join(rule.params)}"
+def _tensor_arg(shape: tuple[int, ...], dtype: str, fmt: str) -> tuple:
+    """A NumPy array where one can stand for the tensor (ND, a NumPy dtype, not too large),
+    else a description."""
+    size = 1
+    for d in shape:
+        size *= d
+    if fmt == "ND" and dtype_numpy(dtype) is not None and size <= MAX_CASE_ELEMENTS:
+        return ("array", shape, dtype)
+    return ("desc", shape, dtype, None, fmt)
+
+
+def _cases_of(
+    params: list[Param],
+    param_specs: tuple[dict, ...],
+    rules: list[RuleData],
+    valid: Case,
+    rule: RuleData,
+    function: str,
+) -> list[Case]:
+    base = rule.id
 
     def skipped(reason: str) -> list[Case]:
-        return [Case(id=base, args=valid.args, code=rule.code, condition=rule.condition, skip=reason)]
+        return [Case(id=base, args=valid.args, code=rule.code, condition=rule.condition, rule=rule.id, skip=reason)]
 
     if not rule.host:
         return skipped(rule.reason)
-    if not rule.params:
-        return skipped("the condition names no parameter this function has")
+    if valid.skip:
+        return skipped("no valid call to start from")
     by_name = {p.name: p for p in params}
     made = _MUTATIONS[rule.kind](valid.args, rule, by_name)
     if not made:
         return skipped("no argument breaks this rule without breaking the call (e.g. optional parameters)")
-    return [
-        Case(
-            id=f"{base}_{suffix}" if len(made) > 1 else base,
-            args=args,
-            code=rule.code,
-            condition=rule.condition,
-            library=not _uses_desc(args),
-        )
-        for suffix, args in made
-    ]
+    out = []
+    for suffix, args in made:
+        case_id = f"{base}_{suffix}" if len(made) > 1 else base
+        first = next(iter(_violations(param_specs, rules, args, function).items()), None)
+        skip = ""
+        if first is None:
+            skip = "the changed argument still meets the rule"
+        elif first[0] != rule.id:
+            skip = f"rule {first[0]} rejects this call first ({first[1]})"
+        case = Case(case_id, args, rule.code, rule.condition, rule.id, library=not _uses_desc(args), skip=skip)
+        out.append(case)
+    return out
 
 
 def _uses_desc(args: dict[str, tuple]) -> bool:
@@ -272,8 +363,8 @@ def _with(spec: tuple, *, shape=None, dtype=None, fmt=None, strides=None) -> tup
     dtype = spec[2] if dtype is None else dtype
     fmt = current_fmt if fmt is None else fmt
     strides = current_strides if strides is None else strides
-    if fmt == "ND" and strides is None and dtype_numpy(dtype):
-        return ("array", tuple(shape), dtype)
+    if strides is None:
+        return _tensor_arg(tuple(shape), dtype, fmt)
     return ("desc", tuple(shape), dtype, strides, fmt)
 
 
@@ -339,7 +430,7 @@ def _bad_shape(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation
     if len(tensors) < 2:
         return []
     # Change the last one named: for a broadcast-result rule that is usually the output.
-    outputs = [n for n in tensors if params[n].direction == "out"]
+    outputs = [n for n in tensors if params[n].direction in ("out", "inout")]
     name = outputs[-1] if rule.kind == "broadcast_result" and outputs else tensors[-1]
     spec, reference = _tensor(args, name), _tensor(args, next(n for n in tensors if n != name))
     assert spec is not None and reference is not None
@@ -406,6 +497,16 @@ def _bad_range(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation
     return []
 
 
+def _bad_axis(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+    value_name, tensor_name = rule.params[0], rule.params[1]
+    spec = _tensor(args, tensor_name)
+    if spec is None or args.get(value_name, ("none",))[0] != "value":
+        return []
+    beyond = max(len(spec[1]), 1)
+    value = (beyond,) if params[value_name].kind == "int_array" else beyond
+    return [(value_name, _replace(args, value_name, ("value", value)))]
+
+
 def _bad_empty(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         spec = _tensor(args, name)
@@ -435,6 +536,7 @@ _MUTATIONS = {
     "same_format": _bad_same_format,
     "enum": _bad_enum,
     "range": _bad_range,
+    "axis": _bad_axis,
     "empty_tensor": _bad_empty,
     "non_contiguous": _bad_contiguity,
 }

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from specgen.model import OperatorDoc
+from specgen.model import OperatorDoc, SampleCall
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -29,6 +29,9 @@ class Coverage:
     checks: Counter[str] = field(default_factory=Counter)
     unchecked: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
+    sample_calls: int = 0  # functions the document's own sample calls
+    resolved_calls: int = 0  # ... with every argument read
+    unresolved: Counter[str] = field(default_factory=Counter)  # why an argument was not read
 
     @property
     def statements(self) -> int:
@@ -50,6 +53,7 @@ def coverage(docs: Iterable[OperatorDoc]) -> Coverage:
         cov.documents += 1
         for fn in doc.functions:
             cov.functions += 1
+            _count_call(cov, fn.sample_call)
             for param in fn.params:
                 for c in param.constraints:
                     cov.constraints[c.kind] += 1
@@ -65,6 +69,17 @@ def coverage(docs: Iterable[OperatorDoc]) -> Coverage:
     return cov
 
 
+def _count_call(cov: Coverage, call: SampleCall | None) -> None:
+    if call is None:
+        return
+    cov.sample_calls += 1
+    cov.resolved_calls += call.resolved
+    reasons = {a.unresolved or "not read" for a in call.args if not a.resolved}
+    cov.unresolved.update(phrasing(r) for r in reasons)
+    for reason in reasons:
+        cov.examples.setdefault(phrasing(reason), reason)
+
+
 def _count(cov: Coverage, counter: Counter[str], text: str) -> None:
     key = phrasing(text)
     counter[key] += 1
@@ -78,6 +93,10 @@ def _percent(part: int, whole: int) -> str:
 def report(cov: Coverage, top: int = 15) -> str:
     lines = [
         f"{cov.documents} documents, {cov.functions} functions",
+        "",
+        f"the document's own sample calls {cov.sample_calls} functions; every argument read for "
+        f"{cov.resolved_calls} ({_percent(cov.resolved_calls, cov.functions)} of all functions)",
+        *(f"    {n:5}  {cov.examples[k]}" for k, n in cov.unresolved.most_common(top // 3)),
         "",
         f"constraint statements: {cov.statements}, typed {cov.classified} ({_percent(cov.classified, cov.statements)})",
         "  by kind: " + ", ".join(f"{k} {n}" for k, n in cov.constraints.most_common() if k != "text"),
@@ -97,6 +116,11 @@ def as_json(cov: Coverage, top: int = 50) -> dict[str, object]:
     return {
         "documents": cov.documents,
         "functions": cov.functions,
+        "sample_calls": {
+            "total": cov.sample_calls,
+            "resolved": cov.resolved_calls,
+            "unresolved": [{"count": n, "example": cov.examples[k]} for k, n in cov.unresolved.most_common(top)],
+        },
         "constraints": {
             "total": cov.statements,
             "typed": cov.classified,

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from itertools import count
 from typing import TYPE_CHECKING
 
+from specgen import vocab
 from specgen.constraints import is_conditional
-from specgen.model import Function, OperatorDoc, Param
+from specgen.model import CallArg, Function, OperatorDoc, Param
 
 if TYPE_CHECKING:
     from specgen.cases import FunctionCases
@@ -39,14 +40,15 @@ C_KEYWORDS = frozenset(
 RESERVED = frozenset({"rt", "np", "ctypes", "runtime", "workspace", "stream", "product", "status", "check", "shape"})
 # Names the generated sample program uses besides its parameters' variables (and `acl*`).
 SAMPLE_RESERVED = frozenset(
-    """runtime workspaceSize executor workspace Runtime DeviceMemory DeviceTensor DeviceTensorList
+    """runtime workspaceSize executor workspace itemShape itemData Runtime DeviceMemory DeviceTensor DeviceTensorList
     Scalar ScalarList IntArray BoolArray FloatArray Check ElementCount ContiguousStrides HalfToFloat
     FloatToHalf BfloatToFloat FloatToBfloat PrintHalf PrintBfloat PrintReal PrintInteger PrintComplex
     std main""".split()
 )
 # A sample variable `x` comes with `xShape`, `xData`, `xValue` and `xValues`.
 _SAMPLE_SUFFIXES = ("", "Shape", "Data", "Value", "Values")
-MAX_SAMPLE_ELEMENTS = 4096
+MAX_SAMPLE_ELEMENTS = 4096  # tensors up to this size get spelled-out data, larger ones zeros
+MAX_SAMPLE_BYTES = 256 * 2**20  # a document's call with larger tensors is not reproduced
 MAX_NAME = 100  # an operator's snake name becomes file names; real ones are under 50 characters
 
 
@@ -122,6 +124,21 @@ DTYPE_HOST: dict[str, tuple[str, str, str, str]] = {
     "COMPLEX64": ("std::complex<float>", "ACL_COMPLEX64", "complex64", "complex"),
     "COMPLEX128": ("std::complex<double>", "ACL_COMPLEX128", "complex128", "complex"),
 }
+# Bits per element of the dtypes a sample holds as raw bytes (no C++ host type).
+_RAW_BITS = {
+    "INT4": 4,
+    "UINT1": 1,
+    "COMPLEX32": 32,
+    "HIFLOAT8": 8,
+    "FLOAT8_E5M2": 8,
+    "FLOAT8_E4M3FN": 8,
+    "FLOAT8_E8M0": 8,
+    "FLOAT6_E3M2": 8,
+    "FLOAT6_E2M3": 8,
+    "FLOAT4_E2M1": 4,
+    "FLOAT4_E1M2": 4,
+}
+_ACL_ENUM = {dtype: acl for dtype, (_, acl, _, _) in DTYPE_HOST.items()}
 # Sample dtype preference: the simplest host type the parameter allows.
 _PREFERRED = (
     "FLOAT",
@@ -203,27 +220,51 @@ class SampleArg:
     """One argument of the sample's GetWorkspaceSize call and how the sample makes it."""
 
     name: str  # C parameter name
-    kind: str  # tensor, tensor_list, scalar, int_array, bool_array, float_array, string, value, null
+    kind: str  # tensor, tensor_list, scalar, scalar_list, int_array, bool_array, float_array, string, value, null
     cpp_type: str = ""  # host element type (tensors, arrays, scalars, values)
     acl_dtype: str = ""  # ACL_FLOAT, ...
     acl_format: str = "ACL_FORMAT_ND"
     shape: tuple[int, ...] = ()
-    values: tuple[str, ...] = ()  # C++ literals of the host data
+    values: tuple[str, ...] = ()  # C++ literals of the host data; empty: `data_count` zeros
+    data_count: int = 0  # host elements of a tensor's data
     printer: str = "real"  # how values print: real, half, bfloat, integer, complex
     prints: bool = False  # copied back and printed after the call (outputs)
     comment: str = ""  # what the document says it is (escaped by the template)
-    count: int = 1  # tensors in a tensor list
+    items: tuple[SampleArg, ...] = ()  # the tensors of a tensor list
     dtype: str = ""  # the aclnn dtype name (tensors, scalars)
     format: str = "ND"  # the aclnn format name (tensors)
-    value: object = None  # the Python value of a scalar, plain value, array item or string
+    value: object = None  # the Python value of a scalar, plain value or string
+    elements: tuple = ()  # the Python values of an array or scalar list
     var: str = ""  # the sample's variable: the parameter name unless that collides (see sample_variables)
 
     @property
-    def elements(self) -> int:
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n
+    def data(self) -> tuple[str, ...]:
+        """C++ initialisers of the host data, converted for half-precision types."""
+        convert = {"half": "FloatToHalf", "bfloat": "FloatToBfloat"}.get(self.printer)
+        return tuple(f"{convert}({v}f)" for v in self.values) if convert else self.values
+
+    @property
+    def print_function(self) -> str:
+        return _PRINTERS[self.printer]
+
+    @property
+    def array_creator(self) -> tuple[str, str]:
+        """(aclCreateXxxArray, holder type) of an array argument."""
+        return _ARRAY_CREATORS[self.kind]
+
+
+_PRINTERS = {
+    "real": "PrintReal",
+    "half": "PrintHalf",
+    "bfloat": "PrintBfloat",
+    "integer": "PrintInteger",
+    "complex": "PrintComplex",
+}
+_ARRAY_CREATORS = {
+    "int_array": ("aclCreateIntArray", "IntArray"),
+    "bool_array": ("aclCreateBoolArray", "BoolArray"),
+    "float_array": ("aclCreateFloatArray", "FloatArray"),
+}
 
 
 @dataclass(frozen=True)
@@ -231,9 +272,31 @@ class SamplePlan:
     args: tuple[SampleArg, ...]
     needs_complex: bool = False
     needs_half: bool = False
+    from_document: bool = False  # the call of the document's own sample, argument for argument
+    line: int = 0  # that call's line in the document
+    note: str = ""  # why the document's call could not be used, when it could not
 
 
 def sample_plan(doc: OperatorDoc, fn: Function) -> SamplePlan:
+    """The document's own call when its sample's arguments were all read, else a derived one."""
+    params = [p for p in fn.params if p.kind not in ("workspace_size", "executor")]
+    variables = sample_variables([p.name for p in params])
+    args, note = _args_from_call(fn, params)
+    if args is None:
+        args = _derived_args(doc, fn, params)
+    args = [dataclasses.replace(a, var=variables[a.name]) for a in args]
+    printers = {a.printer for a in args} | {i.printer for a in args for i in a.items}
+    return SamplePlan(
+        args=tuple(args),
+        needs_complex="complex" in printers,
+        needs_half=bool(printers & {"half", "bfloat"}),
+        from_document=note == "",
+        line=fn.sample_call.line if fn.sample_call and note == "" else 0,
+        note=note,
+    )
+
+
+def _derived_args(doc: OperatorDoc, fn: Function, params: list[Param]) -> list[SampleArg]:
     doc_shapes = _doc_sample_shapes(doc)
     groups = same_shape_groups(fn)
     for name, members in groups.items():  # one documented shape serves its whole group
@@ -242,17 +305,191 @@ def sample_plan(doc: OperatorDoc, fn: Function) -> SamplePlan:
             doc_shapes[name] = found
     chosen_dtypes: dict[str, str] = {}
     shapes: dict[str, tuple[int, ...]] = {}
-    args: list[SampleArg] = []
     values = count()
-    params = [p for p in fn.params if p.kind not in ("workspace_size", "executor")]
-    variables = sample_variables([p.name for p in params])
-    for param in params:
-        arg = _sample_arg(param, chosen_dtypes, shapes, doc_shapes, values)
-        args.append(dataclasses.replace(arg, var=variables[param.name]))
-    printers = {a.printer for a in args}
-    return SamplePlan(
-        args=tuple(args), needs_complex="complex" in printers, needs_half=bool(printers & {"half", "bfloat"})
+    return [_sample_arg(param, chosen_dtypes, shapes, doc_shapes, values) for param in params]
+
+
+# ---------------------------------------------------------------- the document's own call
+
+
+class _Unusable(Exception):
+    """The document's call cannot be reproduced by the sample (the reason is the message)."""
+
+
+def _args_from_call(fn: Function, params: list[Param]) -> tuple[list[SampleArg] | None, str]:
+    """The sample's arguments as the document's sample makes them, or None and why not."""
+    call = fn.sample_call
+    if call is None:
+        return None, "the document's sample does not call this function"
+    if len(call.args) != len(fn.params):
+        return None, f"the document's call has {len(call.args)} arguments, the prototype {len(fn.params)}"
+    if not call.resolved:
+        unread = next(a for a in call.args if not a.resolved)
+        return None, f"argument {unread.text!r} of the document's call was not read: {unread.unresolved or 'unknown'}"
+    by_name = dict(zip((p.name for p in fn.params), call.args, strict=True))
+    seq = count()
+    try:
+        return [_from_call(p, by_name[p.name], seq) for p in params], ""
+    except _Unusable as exc:
+        return None, str(exc)
+
+
+def _from_call(param: Param, arg: CallArg, seq: count) -> SampleArg:
+    comment = f"{param.direction}, {param.c_type}; as in the document's sample, line {arg.line}"
+    if arg.kind == "null":
+        return SampleArg(param.name, "null", comment=comment)
+    expected = _CALL_KINDS.get(param.kind, ())
+    if arg.kind not in expected:
+        raise _Unusable(f"{param.name} is a {param.c_type} but the document's sample passes a {arg.kind}")
+    if arg.kind == "tensor":
+        return _tensor_arg(param, arg.shape or (), arg.dtype or "", arg.format or "ND", next(seq), comment)
+    if arg.kind == "tensor_list":
+        items = tuple(
+            _tensor_arg(param, i.shape or (), i.dtype or "", i.format or "ND", next(seq), "") for i in arg.items
+        )
+        if not items:
+            raise _Unusable(f"{param.name}: the document's sample passes an empty tensor list")
+        return SampleArg(param.name, "tensor_list", comment=comment, items=items, prints=items[0].prints)
+    if arg.kind in ("scalar", "scalar_list"):
+        return _scalar_arg(param, arg, comment)
+    if arg.kind in ("int_array", "bool_array", "float_array"):
+        elements = tuple(arg.elements or ())
+        cpp = {"int_array": "int64_t", "bool_array": "bool", "float_array": "float"}[arg.kind]
+        literal = {"int_array": "INT64", "bool_array": "BOOL", "float_array": "FLOAT"}[arg.kind]
+        literals = tuple(_array_literal(v, literal) for v in elements)
+        return SampleArg(param.name, arg.kind, cpp_type=cpp, values=literals, comment=comment, elements=elements)
+    if arg.kind == "string":
+        return SampleArg(param.name, "string", values=(str(arg.value),), comment=comment, value=str(arg.value))
+    return _value_arg(param, arg.value, comment)
+
+
+# The call argument kinds each parameter kind accepts.
+_CALL_KINDS = {
+    "tensor": ("tensor",),
+    "tensor_list": ("tensor_list",),
+    "scalar": ("scalar",),
+    "scalar_list": ("scalar_list",),
+    "int_array": ("int_array",),
+    "bool_array": ("bool_array",),
+    "float_array": ("float_array",),
+    "string": ("string",),
+    "int": ("value",),
+    "float": ("value",),
+    "bool": ("value",),
+    "dtype": ("value",),
+}
+
+
+def _tensor_arg(param: Param, shape: tuple[int, ...], dtype: str, fmt: str, k: int, comment: str) -> SampleArg:
+    """A tensor of the sample: its host data spelled out when small, zeros when large."""
+    if fmt not in SAMPLE_FORMATS:
+        raise _Unusable(f"{param.name}: the sample cannot name format {fmt}")
+    if dtype not in DTYPE_HOST and dtype not in _RAW_BITS:
+        raise _Unusable(f"{param.name}: the sample cannot hold dtype {dtype or 'unknown'}")
+    if any(d < 0 for d in shape) or len(shape) > 8:
+        raise _Unusable(f"{param.name}: shape {shape} is not one a sample can allocate")
+    n = 1
+    for d in shape:
+        n *= d
+    if dtype in DTYPE_HOST:
+        cpp, acl, _, printer = DTYPE_HOST[dtype]
+        data_count = n
+    else:  # raw bytes, enough for n elements
+        cpp, acl, printer = "uint8_t", f"ACL_{dtype}", "integer"
+        data_count = (n * _RAW_BITS[dtype] + 7) // 8
+    if data_count * 8 > MAX_SAMPLE_BYTES:
+        raise _Unusable(f"{param.name}: shape {shape} is too large for a sample")
+    spelled = n <= MAX_SAMPLE_ELEMENTS and dtype in DTYPE_HOST
+    return SampleArg(
+        param.name,
+        "tensor",
+        cpp_type=cpp,
+        acl_dtype=acl,
+        acl_format=f"ACL_FORMAT_{fmt}",
+        format=fmt,
+        shape=shape,
+        values=tuple(_literal(dtype, k * 3 + i) for i in range(n)) if spelled else (),
+        data_count=data_count,
+        printer=printer,
+        prints=param.direction in ("out", "inout"),
+        comment=comment,
+        dtype=dtype,
     )
+
+
+def _scalar_arg(param: Param, arg: CallArg, comment: str) -> SampleArg:
+    dtype = arg.dtype or ""
+    if dtype not in DTYPE_HOST or DTYPE_HOST[dtype][3] == "complex":
+        raise _Unusable(f"{param.name}: the sample cannot make a scalar of dtype {dtype or 'unknown'}")
+    cpp, acl, _, printer = DTYPE_HOST[dtype]
+    elements = tuple(arg.elements or ()) if arg.kind == "scalar_list" else (arg.value,)
+    literals = []
+    for v in elements:
+        if not isinstance(v, int | float) or not _fits(v, dtype):
+            raise _Unusable(f"{param.name}: value {v!r} does not fit a {dtype} scalar")
+        literal = _c_literal(v, dtype)
+        if printer in ("half", "bfloat"):
+            literal = f"{'FloatToHalf' if printer == 'half' else 'FloatToBfloat'}({float(v)}f)"
+        literals.append(literal)
+    return SampleArg(
+        param.name,
+        arg.kind,
+        cpp_type=cpp,
+        acl_dtype=acl,
+        printer=printer,
+        values=tuple(literals),
+        comment=comment,
+        dtype=dtype,
+        value=arg.value,
+        elements=elements if arg.kind == "scalar_list" else (),
+    )
+
+
+def _value_arg(param: Param, value: object, comment: str) -> SampleArg:
+    base = param.c_type.replace("const", "").strip()
+    if param.kind == "dtype":
+        if not isinstance(value, str) or value not in vocab.DTYPES:
+            raise _Unusable(f"{param.name}: {value!r} is not an aclDataType")
+        return SampleArg(
+            param.name,
+            "value",
+            cpp_type=base,
+            values=(_ACL_ENUM.get(value, f"ACL_{value}"),),
+            comment=comment,
+            value=value,
+        )
+    if param.kind == "bool":
+        if not isinstance(value, bool | int):
+            raise _Unusable(f"{param.name}: {value!r} is not a bool")
+        return SampleArg(
+            param.name,
+            "value",
+            cpp_type=base,
+            values=("true" if value else "false",),
+            comment=comment,
+            value=bool(value),
+        )
+    dtype = _VALUE_DTYPE.get(base, "INT64" if param.kind == "int" else "DOUBLE")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not _fits(value, dtype):
+        raise _Unusable(f"{param.name}: {value!r} is not a value of C type {base}")
+    if dtype.startswith(("INT", "UINT")) and value != int(value):
+        raise _Unusable(f"{param.name}: {value!r} is not an integer")
+    return SampleArg(
+        param.name, "value", cpp_type=base, values=(_c_literal(value, dtype),), comment=comment, value=value
+    )
+
+
+def _fits(value: float, dtype: str) -> bool:
+    low, high = _RANGE.get(dtype, (-(2**63), 2**63 - 1))
+    return low <= value <= high
+
+
+def _array_literal(value: object, dtype: str) -> str:
+    if dtype == "BOOL":
+        return "true" if value else "false"
+    if not isinstance(value, int | float) or isinstance(value, bool) and dtype != "BOOL" or not _fits(value, dtype):
+        raise _Unusable(f"array element {value!r} is not a {dtype} value")
+    return _c_literal(value, dtype)
 
 
 def sample_variables(names: list[str]) -> dict[str, str]:
@@ -276,6 +513,7 @@ def _sample_arg(
     doc_shapes: dict[str, tuple[int, ...]],
     seq: count,
 ) -> SampleArg:
+    """A derived argument: documented dtypes, a shape meeting the documented rules, valid values."""
     kind = param.kind
     comment = f"{param.direction}, {param.c_type}" + (f", {', '.join(param.dtypes)}" if param.dtypes else "")
     if param.optional and param.direction == "in" and "*" in param.c_type:
@@ -285,47 +523,24 @@ def _sample_arg(
         dtypes[param.name] = dtype
         shape = _sample_shape(param, shapes, doc_shapes)
         shapes[param.name] = shape
-        cpp, acl, _, printer = DTYPE_HOST.get(dtype, ("uint8_t", f"ACL_{dtype}", "uint8", "integer"))
-        n = 1
-        for d in shape:
-            n *= d
-        start = next(seq) * 3
-        fmt = _sample_format(param)
-        return SampleArg(
-            param.name,
-            kind,
-            cpp_type=cpp,
-            acl_dtype=acl,
-            acl_format=f"ACL_FORMAT_{fmt}",
-            format=fmt,
-            shape=shape,
-            values=tuple(_literal(dtype, start + i) for i in range(n)),
-            printer=printer,
-            prints=param.direction in ("out", "inout"),
-            comment=comment,
-            count=2 if kind == "tensor_list" else 1,
-            dtype=dtype,
-        )
+        copies = 2 if kind == "tensor_list" else 1
+        try:
+            tensors = [_tensor_arg(param, shape, dtype, _sample_format(param), next(seq), comment) for _ in range(copies)]
+        except _Unusable as exc:
+            raise LowerError(param.line, str(exc)) from exc
+        if kind == "tensor":
+            return tensors[0]
+        return SampleArg(param.name, kind, comment=comment, items=tuple(tensors), prints=tensors[0].prints)
     if kind in ("scalar", "scalar_list"):
         dtype = sample_dtype(param, dtypes)
         if dtype not in DTYPE_HOST or DTYPE_HOST[dtype][3] == "complex":
             dtype = "FLOAT"
-        cpp, acl, _, printer = DTYPE_HOST[dtype]
         value = _valid_value(param, dtype)
-        literal = _c_literal(value, dtype)
-        if printer in ("half", "bfloat"):
-            literal = f"{'FloatToHalf' if printer == 'half' else 'FloatToBfloat'}({literal}f)"
-        return SampleArg(
-            param.name,
-            kind,
-            cpp_type=cpp,
-            acl_dtype=acl,
-            printer=printer,
-            values=(literal,),
-            comment=comment,
-            dtype=dtype,
-            value=value,
-            count=2 if kind == "scalar_list" else 1,
+        elements = (value, value) if kind == "scalar_list" else ()
+        return _scalar_arg(
+            param,
+            CallArg(kind=kind, text="", line=param.line, dtype=dtype, value=value, elements=elements or None),
+            comment,
         )
     if kind in ("int_array", "bool_array", "float_array"):
         cpp, value, literal = {
@@ -333,7 +548,7 @@ def _sample_arg(
             "bool_array": ("bool", True, "true"),
             "float_array": ("float", 1.0, "1.0f"),
         }[kind]
-        return SampleArg(param.name, kind, cpp_type=cpp, values=(literal,), comment=comment, value=value)
+        return SampleArg(param.name, kind, cpp_type=cpp, values=(literal,), comment=comment, elements=(value,))
     if kind == "string":
         enum = [v for c in param.of_kind("enum") for v in c.values if isinstance(v, str)]
         return SampleArg(
@@ -565,6 +780,11 @@ class FunctionCode:
     @property
     def snake(self) -> str:
         return snake_case(self.function.name)
+
+    @property
+    def run_name(self) -> str:
+        """The sample's function running this one: `RunAdd` for aclnnAdd."""
+        return "Run" + self.function.name.removeprefix("aclnn")
 
     @property
     def outputs(self) -> tuple[WrapperArg, ...]:
