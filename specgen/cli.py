@@ -113,9 +113,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json", "github"], default="text")
     p.add_argument(
         "--fail-on",
-        choices=["error", "warning"],
+        choices=["error", "warning", "info"],
         default="error",
         help="exit 1 when a finding at or above this severity is present (default: error)",
+    )
+    p.add_argument(
+        "--show-suppressed",
+        action="store_true",
+        help="also show findings silenced by a <!-- specgen-lint: disable=RULE --> comment (they never fail)",
     )
     p.set_defaults(run=cmd_lint)
 
@@ -295,21 +300,28 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     from specgen import report
-    from specgen.lint import lint
+    from specgen.lint import SEVERITY_ORDER, HeadersError, lint
 
     headers = Path(args.headers) if args.headers else None
     if headers is not None and not headers.is_dir():
         raise UsageError(f"--headers: no such folder: {headers}")
-    findings = lint(_docs(args.paths), headers)
-    items = [report.Item(f.rule, f.severity, f.message, f"{f.path}:{f.line}") for f in findings]
+    try:
+        found = lint(_docs(args.paths), headers)
+    except HeadersError as exc:
+        raise UsageError(str(exc)) from None
+    findings = [f for f in found if args.show_suppressed or not f.suppressed]
+    items = [
+        report.Item(f.rule, f.severity, f.message + (" (suppressed)" if f.suppressed else ""), f"{f.path}:{f.line}")
+        for f in findings
+    ]
     if args.format == "json":
         sys.stdout.write(report.dumps({"findings": [f.as_json() for f in findings]}))
     elif args.format == "github":
         sys.stdout.write(report.github(items))
     else:
         sys.stdout.write(report.text(items, colour=sys.stdout.isatty()))
-    levels = ("error",) if args.fail_on == "error" else ("error", "warning")
-    return FOUND if any(f.severity in levels for f in findings) else OK
+    bar = SEVERITY_ORDER[args.fail_on]
+    return FOUND if any(SEVERITY_ORDER[f.severity] >= bar and not f.suppressed for f in findings) else OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

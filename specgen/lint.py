@@ -2,59 +2,64 @@
 
 Each finding has a stable rule id (`RULES`), a severity, a location and a message saying what
 disagrees with what. Header declarations are read with pycparser (`specgen.cdecl`), as the
-documents' prototypes are.
+documents' prototypes are. A finding points at the line that holds the name or value it is
+about (the cell, the prototype line of the parameter, the `#include`), found in the source text
+from the line the model gives; and a document can silence a finding it knows about with
+`<!-- specgen-lint: disable=RULE -->` (see `suppress`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from specgen.cdecl import Prototype, PrototypeError, find_prototype_spans, parse_prototype
-from specgen.model import Function, OperatorDoc, Param, Sample
+from specgen.lint_sample import sample_findings
+from specgen.lint_source import Source, clean_comments
+from specgen.model import Function, OperatorDoc, Param
 
-ERROR, WARNING = "error", "warning"
+ERROR, WARNING, INFO = "error", "warning", "info"
+SEVERITY_ORDER = {INFO: 0, WARNING: 1, ERROR: 2}
 
+# rule -> (default severity, what it finds). A finding may carry a lower severity of its own
+# (`Finding.level`) where the README says so, e.g. a qualifier the C caller cannot see.
 RULES: dict[str, tuple[str, str]] = {
     # against the C headers
     "header-function-missing": (ERROR, "a documented function is declared in no header"),
     "header-function-undocumented": (WARNING, "a function of the operator's header is not documented"),
     "header-param-count": (ERROR, "the document and the header have different numbers of parameters"),
-    "header-param-name": (ERROR, "a parameter's name differs from the header"),
+    "header-param-name": (WARNING, "a parameter's name differs from the header"),
     "header-param-type": (ERROR, "a parameter's C type differs from the header"),
     "header-param-const": (ERROR, "a parameter's constness differs from the header"),
     "header-param-order": (ERROR, "the parameters are in another order than in the header"),
     # inside the document
-    "doc-no-api": (ERROR, "the document declares no two-phase API (a placeholder?)"),
+    "doc-no-api": (ERROR, "the document declares no API at all (a placeholder?)"),
     "doc-prototype-syntax": (ERROR, "a prototype is not valid C"),
     "doc-prototype-mismatch": (WARNING, "two copies of a prototype differ"),
     "doc-conflict-marker": (ERROR, "a merge-conflict marker is left in the document"),
     "doc-unclosed-fence": (WARNING, "a code fence is never closed"),
-    "doc-param-unknown": (ERROR, "a documented parameter is not in the prototype"),
+    "doc-param-unknown": (WARNING, "a documented parameter is not in the prototype"),
     "doc-param-undocumented": (WARNING, "a prototype parameter is not documented"),
     "doc-param-duplicate": (WARNING, "a parameter is documented twice"),
-    "doc-direction-const": (WARNING, "the documented direction contradicts the type's constness"),
+    "doc-direction-const": (WARNING, "a parameter documented as an input is written by the operator"),
     "doc-error-unknown-name": (WARNING, "an error rule names a parameter that does not exist"),
-    "doc-dtype-contradiction": (WARNING, "parameters that must share a dtype list different dtypes"),
+    "doc-dtype-contradiction": (WARNING, "parameters that must share a dtype list disjoint dtypes"),
     # in the sample
     "sample-arity": (ERROR, "the sample calls a documented function with another number of arguments"),
     "sample-header": (WARNING, "the sample does not include the operator's header"),
     "sample-copies-input": (ERROR, "the sample copies back an input buffer as the result"),
-    "sample-no-output": (WARNING, "the sample never copies back an output"),
+    "sample-no-output": (WARNING, "the sample never copies anything back to the host"),
     "sample-leak-memory": (WARNING, "device memory allocated by the sample is never freed"),
     "sample-leak-object": (WARNING, "a tensor, scalar or array created by the sample is never destroyed"),
+    "sample-double-release": (WARNING, "an object is released twice (a holder and an explicit call)"),
 }
 _DIAGNOSTIC_RULES = {
-    "no-api": "doc-no-api",
     "prototype-syntax": "doc-prototype-syntax",
     "prototype-mismatch": "doc-prototype-mismatch",
     "conflict-marker": "doc-conflict-marker",
-    "unclosed-fence": "doc-unclosed-fence",
-    "unknown-param": "doc-param-unknown",
     "duplicate-param": "doc-param-duplicate",
-    "name-typo": "doc-error-unknown-name",
 }
 
 
@@ -66,13 +71,15 @@ class Finding:
     message: str
     function: str | None = None
     param: str | None = None
+    level: str | None = None  # a severity below the rule's default, for this finding only
+    suppressed: bool = False  # silenced by a `specgen-lint: disable` comment of the document
 
     @property
     def severity(self) -> str:
-        return RULES[self.rule][0]
+        return self.level or RULES[self.rule][0]
 
     def as_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "rule": self.rule,
             "severity": self.severity,
             "path": self.path,
@@ -81,6 +88,13 @@ class Finding:
             "param": self.param,
             "message": self.message,
         }
+        if self.suppressed:
+            out["suppressed"] = True
+        return out
+
+
+class HeadersError(ValueError):
+    """`--headers` names a folder that cannot be the include tree of the linted documents."""
 
 
 # ---------------------------------------------------------------- headers
@@ -100,7 +114,10 @@ def read_headers(folder: Path) -> tuple[dict[str, Declaration], list[Finding]]:
     """Every `aclnnStatus aclnnXxx(...)` declared in the `aclnn_*.h` files under `folder`."""
     declared: dict[str, Declaration] = {}
     problems = []
-    for path in sorted(folder.rglob("aclnn_*.h")):
+    paths = sorted(folder.rglob("aclnn_*.h"))
+    if not paths:
+        raise HeadersError(f"--headers: no aclnn_*.h file under {folder}")
+    for path in paths:
         text = path.read_text(encoding="utf-8", errors="replace")
         code = _PREPROCESSOR.sub(lambda m: " " * len(m.group(0)), text)
         for start, end, name in find_prototype_spans(clean_comments(code)):
@@ -114,32 +131,46 @@ def read_headers(folder: Path) -> tuple[dict[str, Declaration], list[Finding]]:
     return declared, problems
 
 
-def clean_comments(code: str) -> str:
-    """Comments blanked out, keeping every offset (and so every line) where it was."""
-    return re.sub(r"/\*.*?(?:\*/|\Z)|//[^\n]*", lambda m: re.sub(r"[^\n]", " ", m.group(0)), code, flags=re.S)
-
-
-def _header_findings(doc: OperatorDoc, declared: dict[str, Declaration]) -> Iterable[Finding]:
+def _header_findings(doc: OperatorDoc, src: Source, declared: dict[str, Declaration]) -> Iterable[Finding]:
     for fn in doc.functions:
-        for name, params, line in (
-            (fn.workspace_name, fn.params, fn.line),
-            (fn.name, fn.execute_params, fn.execute_line or fn.line),
-        ):
-            decl = declared.get(name)
-            if decl is None:
+        phases = [
+            (fn.workspace_name, fn.params, fn.line, False),
+            (fn.name, fn.execute_params, fn.execute_line or fn.line, True),
+        ]
+        missing = [name for name, *_ in phases if name not in declared]
+        if len(missing) == 2:  # an include tree without this operator: say so once, calmly
+            yield Finding(
+                "header-function-missing",
+                doc.source,
+                fn.line,
+                f"no header declares {fn.workspace_name} or {fn.name}; not compared",
+                fn.name,
+                level=INFO,
+            )
+            continue
+        for name, params, line, execute in phases:
+            if name in missing:
+                other = fn.name if name == fn.workspace_name else fn.workspace_name
                 yield Finding(
                     "header-function-missing",
                     doc.source,
                     line,
-                    f"{name} is documented but declared in no header",
+                    f"{name} is documented but declared in no header ({other} is)",
                     fn.name,
                 )
-                continue
-            yield from _compare_signature(doc, fn, name, params, decl)
+            elif params or not execute:
+                yield from _compare_signature(doc, src, fn, name, params, line, declared[name], execute)
 
 
 def _compare_signature(
-    doc: OperatorDoc, fn: Function, name: str, params: Sequence[Param], decl: Declaration
+    doc: OperatorDoc,
+    src: Source,
+    fn: Function,
+    name: str,
+    params: Sequence[Param],
+    line: int,
+    decl: Declaration,
+    execute: bool,
 ) -> Iterable[Finding]:
     header = [(p.name, p.c_type) for p in decl.prototype.params]
     document = [(p.name, p.c_type) for p in params]
@@ -152,50 +183,56 @@ def _compare_signature(
         detail = (f"; missing {', '.join(missing)}" if missing else "") + (
             f"; extra {', '.join(extra)}" if extra else ""
         )
-        yield Finding(
-            "header-param-count",
-            doc.source,
-            fn.line,
-            f"{name} has {len(document)} parameters in the document, {len(header)} in {where}{detail}",
-            fn.name,
-        )
+        message = f"{name} has {len(document)} parameters in the document, {len(header)} in {where}{detail}"
+        yield Finding("header-param-count", doc.source, line, message, fn.name)
         return
     if sorted(header) == sorted(document):
         yield Finding(
             "header-param-order",
             doc.source,
-            fn.line,
+            line,
             f"{name}: parameters ordered {', '.join(n for n, _ in document)} in the document, "
             f"{', '.join(n for n, _ in header)} in {where}",
             fn.name,
         )
         return
     for param, (h_name, h_type) in zip(params, header, strict=True):
+        at = src.prototype_line(line, param.name)
         if param.name != h_name:
+            # Names do not reach a C caller; the second phase's are boilerplate.
             yield Finding(
                 "header-param-name",
                 doc.source,
-                param.line,
+                at,
                 f"{name}: parameter {param.name!r} is {h_name!r} in {where}",
                 fn.name,
                 param.name,
+                level=INFO if execute else None,
             )
         if param.c_type != h_type:
-            same_base = param.c_type.replace("const ", "") == h_type.replace("const ", "")
-            rule = "header-param-const" if same_base else "header-param-type"
-            yield Finding(
-                rule,
-                doc.source,
-                param.line,
-                f"{name}: parameter {param.name} is `{param.c_type}` in the document, `{h_type}` in {where}",
-                fn.name,
-                param.name,
-            )
+            yield _type_finding(doc.source, at, name, fn.name, param, h_type, where)
+
+
+def _type_finding(path: str, line: int, name: str, function: str, param: Param, h_type: str, where: str) -> Finding:
+    same_base = param.c_type.replace("const ", "") == h_type.replace("const ", "")
+    rule = "header-param-const" if same_base else "header-param-type"
+    # `const aclrtStream` vs `aclrtStream`: a top-level const on a by-value parameter is not
+    # part of the function's type (as `param-qualifier-changed` in the diff catalogue).
+    by_value = same_base and "*" not in param.c_type
+    # A const the document drops costs a caller nothing (a T* converts to const T*); one it
+    # adds makes code written from the document pass a const pointer the header refuses.
+    dropped = same_base and h_type.startswith("const ") and not param.c_type.startswith("const ")
+    level = INFO if by_value else WARNING if dropped else None
+    message = f"{name}: parameter {param.name} is `{param.c_type}` in the document, `{h_type}` in {where}"
+    return Finding(rule, path, line, message, function, param.name, level=level)
 
 
 def _undocumented(docs: Sequence[OperatorDoc], declared: dict[str, Declaration]) -> Iterable[Finding]:
-    """Functions of a header that declares a documented function, but documented nowhere."""
+    """Functions of a header that declares a documented function, but documented nowhere.
+    Single-phase helpers (aclnnCalculateMatmulWeightSize...) count as documented where a
+    document gives their prototype."""
     documented = {name for doc in docs for fn in doc.functions for name in (fn.name, fn.workspace_name)}
+    documented |= {name for doc in docs for name in single_phase_functions(doc)}
     headers = {declared[name].path for name in documented if name in declared}
     for name, decl in sorted(declared.items()):
         if (
@@ -212,302 +249,302 @@ def _undocumented(docs: Sequence[OperatorDoc], declared: dict[str, Declaration])
             )
 
 
+_SINGLE_PHASE = re.compile(r"^(aclnn\w+) is not part of a GetWorkspaceSize/execute pair")
+
+
+def single_phase_functions(doc: OperatorDoc) -> list[str]:
+    """Functions the document declares outside a two-phase pair (the parser does not model them)."""
+    return [m.group(1) for d in doc.diagnostics if d.code == "single-phase" and (m := _SINGLE_PHASE.match(d.message))]
+
+
+def _check_headers_fit(docs: Sequence[OperatorDoc], declared: dict[str, Declaration], folder: Path) -> None:
+    names = {n for doc in docs for fn in doc.functions for n in (fn.name, fn.workspace_name)}
+    if names and not names & declared.keys():
+        raise HeadersError(
+            f"--headers: the {len(declared)} functions declared under {folder} include none of the "
+            f"{len(names)} documented ones; is it the right include tree?"
+        )
+
+
 # ---------------------------------------------------------------- the document itself
 
 
-def _document_findings(doc: OperatorDoc, declared: dict[str, Declaration] | None) -> Iterable[Finding]:
+def _document_findings(doc: OperatorDoc, src: Source) -> Iterable[Finding]:
     for d in doc.diagnostics:
         if d.code in _DIAGNOSTIC_RULES:
             yield Finding(_DIAGNOSTIC_RULES[d.code], doc.source, d.line, d.message)
+    if any(d.code == "no-api" for d in doc.diagnostics) and not single_phase_functions(doc):
+        yield Finding("doc-no-api", doc.source, 1, "no API found: no `aclnnStatus aclnnXxx(...)` prototype")
+    fences = src.fence_findings(doc)
+    yield from fences
     for fn in doc.functions:
+        yield from _parameter_names(doc, src, fn, hidden_by_fence=bool(fences))
+        yield from _dtype_contradictions(doc, src, fn)
+        yield from _error_typos(doc, src, fn)
         for p in fn.params:
-            if not p.documented:
+            if _looks_written(p, fn):
                 yield Finding(
-                    "doc-param-undocumented",
+                    "doc-direction-const",
                     doc.source,
-                    fn.line,
-                    f"{fn.workspace_name}: parameter {p.name} is in the prototype but not documented",
+                    src.name_line(p.line, p.name),
+                    f"{fn.workspace_name}: {p.name} is documented as an input, but its name marks an output "
+                    f"and its type `{p.c_type}` is not const",
                     fn.name,
                     p.name,
                 )
-            if (problem := _direction_problem(p, fn)) and not _header_agrees(p, fn, declared):
-                yield Finding(
-                    "doc-direction-const", doc.source, p.line, f"{fn.workspace_name}: {problem}", fn.name, p.name
-                )
-        yield from _dtype_contradictions(doc, fn)
 
 
-def _direction_problem(p: Param, fn: Function) -> str | None:
-    if p.kind not in ("tensor", "tensor_list") or "*" not in p.c_type:
-        return None
-    const = p.c_type.startswith("const ")
-    if const and p.direction in ("out", "inout"):
-        return f"{p.name} is documented as {p.direction}put but its type `{p.c_type}` is const"
+# `yOut`, `out`: outputs by name; `gradOut(put)` is the incoming gradient, an input.
+_OUTPUT_NAME = re.compile(r"^(?!grad)(?:out|output|\w+Out|\w+Output)$")
+
+
+def _looks_written(p: Param, fn: Function) -> bool:
+    """A writable tensor documented as an input whose name says it is an output. A const output
+    is the API's habit (a header mismatch is `header-param-const`); an input that is merely
+    not const says nothing about the document."""
+    if p.c_type not in ("aclTensor*", "aclTensorList*"):
+        return False
     writable = p.name.endswith("Ref") or "Inplace" in fn.name
-    if not const and p.direction == "in" and not writable:
-        return f"{p.name} is documented as an input but its type `{p.c_type}` is not const"
-    return None
+    return p.direction == "in" and not writable and bool(_OUTPUT_NAME.search(p.name))
 
 
-def _header_agrees(p: Param, fn: Function, declared: dict[str, Declaration] | None) -> bool:
-    """The header declares the same type: the constness is the API's, not a slip of the document."""
-    decl = (declared or {}).get(fn.workspace_name)
-    return decl is not None and any(h.name == p.name and h.c_type == p.c_type for h in decl.prototype.params)
+_UNKNOWN = re.compile(r"^(\w+): documented parameter (\w+) is not in the prototype")
 
 
-def _dtype_contradictions(doc: OperatorDoc, fn: Function) -> Iterable[Finding]:
+def _parameter_names(doc: OperatorDoc, src: Source, fn: Function, hidden_by_fence: bool) -> Iterable[Finding]:
+    """Documented names against the prototype's, per phase. A table that spells a name
+    differently (`predictedLogits` for `predictedLogitsOut`) is one finding, not two."""
+    unknown = [
+        (m.group(1), m.group(2), d.line)
+        for d in doc.diagnostics
+        if d.code == "unknown-param" and (m := _UNKNOWN.match(d.message))
+    ]
+    first_names = {p.name for p in fn.params}
+    for phase, params, line in (
+        (fn.workspace_name, fn.params, fn.line),
+        (fn.name, fn.execute_params, fn.execute_line or fn.line),
+    ):
+        documented_here = [(name, at) for owner, name, at in unknown if owner == phase]
+        missing = [p for p in params if not p.documented]
+        if phase == fn.name and len(missing) == len(params):
+            continue  # the second phase is often not documented at all: boilerplate
+        if hidden_by_fence and len(missing) == len(params):
+            continue  # a broken fence swallowed the section: that fence is the finding
+        yield from _name_findings(doc, src, fn, phase, line, missing, documented_here, first_names)
+
+
+def _name_findings(doc, src, fn, phase, line, missing, documented_here, first_names) -> Iterable[Finding]:
+    paired = set()
+    for name, at in documented_here:
+        match = next((p for p in missing if p.name not in paired and similar_names(name, p.name)), None)
+        if match is not None:
+            paired.add(match.name)
+            message = f"{phase}: the prototype's parameter {match.name} is documented as {name}"
+        else:
+            message = f"{phase}: documented parameter {name} is not in the prototype"
+        yield Finding("doc-param-unknown", doc.source, src.name_line(at, name), message, fn.name, name)
+    rest = [p for p in missing if p.name not in paired]
+    if len(rest) > 2 and len(rest) == len(fn.params) and phase == fn.workspace_name:
+        yield Finding(
+            "doc-param-undocumented",
+            doc.source,
+            line,
+            f"{phase}: none of its {len(rest)} parameters is documented",
+            fn.name,
+        )
+        return
+    for p in rest:
+        alias = next((n for n in first_names if n != p.name and _squash(n) == _squash(p.name)), None)
+        hint = f" (the document writes {alias})" if alias and phase == fn.name else ""
+        yield Finding(
+            "doc-param-undocumented",
+            doc.source,
+            src.prototype_line(line, p.name),
+            f"{phase}: parameter {p.name} is in the prototype but not documented{hint}",
+            fn.name,
+            p.name,
+        )
+
+
+def _squash(name: str) -> str:
+    return name.replace("_", "").lower()
+
+
+def similar_names(a: str, b: str) -> bool:
+    """Two spellings of one parameter: case or underscores, a suffix added or dropped, a typo."""
+    if _squash(a) == _squash(b):
+        return True
+    short, long = sorted((a, b), key=len)
+    if long.startswith(short) and len(short) >= 3:
+        return True
+    return min(len(a), len(b)) >= 6 and edit_distance(a, b) <= 2
+
+
+MAX_NAME = 64  # longer "names" are damage; comparing them letter by letter costs quadratic time
+
+
+def edit_distance(a: str, b: str) -> int:
+    """Damerau-Levenshtein (optimal string alignment): a swapped pair of letters counts once."""
+    if len(a) > MAX_NAME or len(b) > MAX_NAME or abs(len(a) - len(b)) > 2:
+        return max(abs(len(a) - len(b)), 3)  # only distances up to 2 matter here
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[len(b)]
+
+
+# ---------------------------------------------------------------- dtype lists
+
+
+_DTYPE_WORDS = re.compile(r"数据类型|dtype", re.I)
+# A conditional or derived statement (默认, 若, 当, 推导...) is not a plain same-dtype rule.
+_CONDITIONAL = re.compile(r"默认|若|当|如果|时|推导|可以|可与|或|除")
+
+
+def _dtype_contradictions(doc: OperatorDoc, src: Source, fn: Function) -> Iterable[Finding]:
     reported = set()
     for p in fn.params:
         for c in p.of_kind("same_dtype"):
+            if not _DTYPE_WORDS.search(c.text) or _CONDITIONAL.search(c.text):
+                continue
             for peer_name in c.params:
                 peer = fn.param(peer_name)
                 pair = frozenset((p.name, peer_name))
                 if peer is None or not p.dtypes or not peer.dtypes or pair in reported:
                     continue
-                if set(p.dtypes) != set(peer.dtypes):
-                    reported.add(pair)
-                    yield Finding(
-                        "doc-dtype-contradiction",
-                        doc.source,
-                        c.line,
-                        f"{p.name} and {peer_name} must share a dtype, but {p.name} lists "
-                        f"{', '.join(p.dtypes)} and {peer_name} lists {', '.join(peer.dtypes)}",
-                        fn.name,
-                        p.name,
-                    )
+                mine, theirs = set(p.dtypes), set(peer.dtypes)
+                if mine <= theirs or theirs <= mine:
+                    continue  # one list is a narrower restriction of the other: both can hold
+                reported.add(pair)
+                yield Finding(
+                    "doc-dtype-contradiction",
+                    doc.source,
+                    src.text_line(c.line, c.text),
+                    f"{p.name} and {peer_name} must share a dtype, but {p.name} lists "
+                    f"{', '.join(p.dtypes)} and {peer_name} lists {', '.join(peer.dtypes)}",
+                    fn.name,
+                    p.name,
+                )
 
 
-# ---------------------------------------------------------------- the sample
+# ---------------------------------------------------------------- names in error rules
 
 
-_CALL = re.compile(r"\b(aclnn\w+)\s*\(")
-_CREATE_TENSOR = re.compile(r"\bCreateAclTensor\s*\(")
-_MALLOC = re.compile(r"\baclrtMalloc\s*\(\s*&\s*(\w+)")
-_FREE = re.compile(r"\baclrtFree\s*\(\s*(\w+)")
-_CREATE_OBJECT = re.compile(
-    r"\b(\w+)\s*=\s*aclCreate(Tensor|Scalar|IntArray|FloatArray|BoolArray|TensorList|"
-    r"ScalarList)\s*\("
+# ASCII boundaries: in `传入的self、alpha` the Chinese letters around a name are \w too.
+_IDENTIFIER = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_(])")
+# Suffixes CANN parameter names carry: `keyIn` for a parameter `key` is a name, misspelt.
+_NAME_SUFFIXES = ("In", "Out", "Ref", "Optional", "Input", "Output")
+
+
+def _error_typos(doc: OperatorDoc, src: Source, fn: Function) -> Iterable[Finding]:
+    names = {p.name for f in doc.functions for p in (*f.params, *f.execute_params)}
+    reported = set()
+    for rule in fn.errors:
+        for word in dict.fromkeys(_IDENTIFIER.findall(rule.condition)):
+            right = misspelt_parameter(word, names)
+            if right is None or word in reported:
+                continue
+            reported.add(word)
+            yield Finding(
+                "doc-error-unknown-name",
+                doc.source,
+                src.name_line(rule.line, word),
+                f"error condition names {word!r}, which is no parameter; {right!r} is",
+                fn.name,
+                right,
+            )
+
+
+def misspelt_parameter(word: str, names: set[str]) -> str | None:
+    """The parameter `word` misspells, or None for a parameter, a plain word ("tensor", "repeat"),
+    a constant, a shorthand (`x1Scale` for `x1ScaleOptional`) or a component (`paddingH`)."""
+    if word in names or word.isupper() or word.startswith(("acl", "ACL")) or not 3 <= len(word) <= MAX_NAME:
+        return None
+    if word[0].isupper() and word[1:].islower():
+        return None  # `Tensor`, `Shape`: a word starting a clause
+    if any(n.startswith(word) or _component(word, n) for n in names):
+        return None
+    case_only = [n for n in names if n.lower() == word.lower()]
+    if case_only:
+        return case_only[0]
+    if word.islower() and "_" not in word and not any(ch.isdigit() for ch in word):
+        return _lowercase_typo(word, names)
+    suffixed = [n for n in names if any(word == n + s for s in _NAME_SUFFIXES)]
+    if len(suffixed) == 1:
+        return suffixed[0]
+    close = [n for n in names if len(n) >= 6 and edit_distance(word, n) <= 2 and not _differs_in_digits(word, n)]
+    return close[0] if len(close) == 1 else None
+
+
+# Words of the documents' prose that sit one letter from a parameter name somewhere.
+_PLAIN_WORDS = frozenset(
+    "float double int bool true false shape dtype format tensor scalar input output inputs outputs "
+    "mode axis axes dim dims size sizes value values index indices none null nullptr sum mean max min".split()
 )
-_DESTROY = re.compile(r"\baclDestroy(\w+)\s*\(\s*(\w+)")
-_COPY_BACK = re.compile(r"\baclrtMemcpy\s*\(")
-# RAII: std::unique_ptr<...> holder(var, aclDestroyTensor); holder.reset(var) hands var over too.
-_HOLDER = re.compile(r"unique_ptr\s*<[^;]*?>\s*(\w+)\s*\(\s*(\w+)\s*,\s*(aclrtFree|aclDestroy(\w+))\s*\)")
-_RESET = re.compile(r"\b(\w+)\s*\.\s*reset\s*\(\s*(\w+)\s*\)")
-_INCLUDE = re.compile(r'#\s*include\s*[<"](aclnnop/[^>"]+)[>"]')
 
 
-def _arguments(code: str, open_paren: int) -> tuple[list[str], int]:
-    """Top-level arguments of the call whose '(' is at `open_paren`, and the end offset."""
-    depth, start, args = 0, open_paren + 1, []
-    for i in range(open_paren, len(code)):
-        ch = code[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                args.append(code[start:i].strip())
-                return [a for a in args if a], i
-        elif ch == "," and depth == 1:
-            args.append(code[start:i].strip())
-            start = i + 1
-    return [], len(code)
+def _lowercase_typo(word: str, names: set[str]) -> str | None:
+    """`alphaa` for `alpha`: one letter off a lowercase name; not `tensor` (for `tensors`), not
+    an English word of the prose, not a plural of the name."""
+    if len(word) < 5 or word in _PLAIN_WORDS:
+        return None
+    close = [n for n in names if n.islower() and word not in (n + "s", n + "es") and edit_distance(word, n) == 1]
+    return close[0] if len(close) == 1 else None
 
 
-def _sample_findings(doc: OperatorDoc, sample: Sample, declared: dict[str, Declaration] | None) -> Iterable[Finding]:
-    code = clean_comments(sample.code)
-
-    def line_of(offset: int) -> int:
-        return sample.line + code.count("\n", 0, offset)
-
-    functions = {fn.workspace_name: (fn, len(fn.params)) for fn in doc.functions}
-    functions.update({fn.name: (fn, len(fn.execute_params)) for fn in doc.functions if fn.execute_params})
-    tensors_by_addr = _created_tensors(code)
-    gws_args: dict[str, list[str]] = {}
-    for m in _CALL.finditer(code):
-        name = m.group(1)
-        if name not in functions or re.search(r"aclnnStatus\s*$", code[: m.start()]):
-            continue
-        args, _ = _arguments(code, m.end() - 1)
-        fn, expected = functions[name]
-        if len(args) != expected:
-            yield Finding(
-                "sample-arity",
-                doc.source,
-                line_of(m.start()),
-                f"the sample calls {name} with {len(args)} arguments; the prototype has {expected}",
-                fn.name,
-            )
-        if name == fn.workspace_name:
-            gws_args[fn.name] = args
-    yield from _header_include(doc, sample, declared)
-    yield from _copy_back(doc, code, line_of, tensors_by_addr, gws_args)
-    yield from _leaks(doc, code, line_of, gws_args)
+def _component(word: str, name: str) -> bool:
+    """`paddingH` (of `paddings`), `kernelSize0`: one axis or element of parameter `name`."""
+    stem = re.sub(r"(?<=[a-z])(?:[A-Z]|\d{1,2})$", "", word)
+    return stem != word and len(stem) >= 3 and name.startswith(stem)
 
 
-def _created_tensors(code: str) -> dict[str, str]:
-    """Device address variable -> tensor variable, from `CreateAclTensor(host, shape, &addr, dtype, &tensor)`."""
-    out = {}
-    for m in _CREATE_TENSOR.finditer(code):
-        args, _ = _arguments(code, m.end() - 1)
-        refs = [a[1:].strip() for a in args if a.startswith("&")]
-        if len(refs) >= 2:
-            out[refs[0]] = refs[-1]
-    return out
-
-
-def _header_include(doc: OperatorDoc, sample: Sample, declared: dict[str, Declaration] | None) -> Iterable[Finding]:
-    includes = _INCLUDE.findall(sample.code)
-    names = [fn.workspace_name for fn in doc.functions if fn.workspace_name in sample.code]
-    if not names:
-        return
-    if not includes:
-        yield Finding(
-            "sample-header", doc.source, sample.line, f"the sample calls {names[0]} but includes no aclnnop/ header"
-        )
-        return
-    if declared is None:
-        return
-    headers = {Path(declared[n].path).name for n in names if n in declared}
-    if headers and not headers & {Path(inc).name for inc in includes}:
-        yield Finding(
-            "sample-header",
-            doc.source,
-            sample.line,
-            f"the sample includes {', '.join(includes)}; {names[0]} is declared in {', '.join(sorted(headers))}",
-        )
-
-
-def _copy_back(doc, code, line_of, tensors_by_addr, gws_args) -> Iterable[Finding]:
-    by_tensor: dict[str, tuple[Function, Param]] = {}
-    for fn_name, args in gws_args.items():
-        fn = doc.function(fn_name)
-        for param, arg in zip(fn.params, args, strict=False):
-            var = re.sub(r"\W", "", arg.split(".")[0].split("->")[0])
-            if var not in by_tensor or _written(param, fn):  # an output in any call is an output
-                by_tensor[var] = (fn, param)
-    copied_output = False
-    for source, offset in _copied_back(code, tensors_by_addr):
-        fn, param = by_tensor.get(tensors_by_addr.get(source, source), (None, None))
-        if param is None:
-            continue
-        if not _written(param, fn):
-            yield Finding(
-                "sample-copies-input",
-                doc.source,
-                line_of(offset),
-                f"the sample copies back {source}, the buffer of input {param.name}, as its result",
-                fn.name,
-                param.name,
-            )
-        else:
-            copied_output = True
-    if (
-        gws_args
-        and not copied_output
-        and any(p.direction in ("out", "inout") for fn in doc.functions for p in fn.params if p.kind == "tensor")
-    ):
-        yield Finding("sample-no-output", doc.source, line_of(0), "the sample never copies an output back to the host")
-
-
-def _released(code: str) -> tuple[set[str], set[tuple[str, str]]]:
-    """(variables freed with aclrtFree, (kind, variable) destroyed), by calls or RAII holders."""
-    freed = set(_FREE.findall(code))
-    destroyed = set(_DESTROY.findall(code))
-    holders = {}
-    for holder, var, deleter, kind in _HOLDER.findall(code):
-        holders[holder] = (deleter, kind)
-        if var != "nullptr":
-            freed.add(var) if deleter == "aclrtFree" else destroyed.add((kind, var))
-    for holder, var in _RESET.findall(code):
-        if holder in holders:
-            deleter, kind = holders[holder]
-            freed.add(var) if deleter == "aclrtFree" else destroyed.add((kind, var))
-    return freed, destroyed
-
-
-_DEFINITION = re.compile(r"\b(\w+)\s*\([^;{}()]*\)\s*(?:const\s*)?\{")
-
-
-def _written(param: Param, fn: Function) -> bool:
-    """The operator writes the parameter: an output, a `...Ref`, or the tensor of an Inplace call."""
-    return param.direction != "in" or param.name.endswith("Ref") or "Inplace" in fn.name
-
-
-def _copied_back(code: str, tensors_by_addr: dict[str, str]) -> Iterable[tuple[str, int]]:
-    """(device buffer variable, offset) of every copy to the host: direct aclrtMemcpy calls, and
-    calls of the sample's own helpers (PrintOutResult(shape, &addr)) that copy to the host."""
-    helpers = set()
-    for m in _DEFINITION.finditer(code):
-        _, end = _arguments(code, m.end() - 1)
-        if "DEVICE_TO_HOST" in code[m.end() : end] and m.group(1) not in ("if", "for", "while", "switch"):
-            helpers.add(m.group(1))
-    for m in _COPY_BACK.finditer(code):
-        args, _ = _arguments(code, m.end() - 1)
-        if len(args) >= 5 and "DEVICE_TO_HOST" in args[4]:
-            yield re.sub(r"\W", "", args[2]), m.start()
-    for helper in helpers:
-        for m in re.finditer(rf"\b{re.escape(helper)}\s*\(", code):
-            args, _ = _arguments(code, m.end() - 1)
-            for arg in args:
-                name = re.sub(r"\W", "", arg)
-                if name in tensors_by_addr:
-                    yield name, m.start()
-
-
-def _leaks(doc, code, line_of, gws_args) -> Iterable[Finding]:
-    freed, destroyed = _released(code)
-    for m in _MALLOC.finditer(code):
-        if m.group(1) not in freed:
-            yield Finding(
-                "sample-leak-memory",
-                doc.source,
-                line_of(m.start()),
-                f"device memory {m.group(1)} is allocated but never freed (aclrtFree)",
-            )
-    for m in _CREATE_TENSOR.finditer(code):
-        args, _ = _arguments(code, m.end() - 1)
-        refs = [a[1:].strip() for a in args if a.startswith("&")]
-        if refs and refs[0] not in freed:
-            yield Finding(
-                "sample-leak-memory",
-                doc.source,
-                line_of(m.start()),
-                f"device memory {refs[0]} (made by CreateAclTensor) is never freed (aclrtFree)",
-            )
-    passed = {re.sub(r"\W", "", a) for args in gws_args.values() for a in args}
-    created = [(m.group(1), m.group(2), m.start()) for m in _CREATE_OBJECT.finditer(code)]
-    created += [
-        (a[1:].strip(), "Tensor", m.start())
-        for m in _CREATE_TENSOR.finditer(code)
-        for a in _arguments(code, m.end() - 1)[0][-1:]
-        if a.startswith("&")
-    ]
-    for var, kind, offset in created:
-        if (kind, var) not in destroyed and var in passed:
-            yield Finding(
-                "sample-leak-object",
-                doc.source,
-                line_of(offset),
-                f"{var} (acl{kind}) is created but never destroyed (aclDestroy{kind})",
-            )
+def _differs_in_digits(a: str, b: str) -> bool:
+    """`x1Scale` vs `x2Scale`: numbered siblings, not a typo of each other."""
+    return re.sub(r"\d", "#", a) == re.sub(r"\d", "#", b)
 
 
 # ---------------------------------------------------------------- entry point
 
 
 def lint(docs: Sequence[OperatorDoc], headers: Path | None = None) -> list[Finding]:
+    """Every finding, suppressed ones included (`Finding.suppressed`); sorted by place."""
     declared = None
     findings: list[Finding] = []
     if headers is not None:
         declared, problems = read_headers(headers)
+        _check_headers_fit(docs, declared, headers)
         findings += problems
     for doc in docs:
-        findings += _document_findings(doc, declared)
+        src = Source.of(doc.source)
+        mine = list(_document_findings(doc, src))
         if declared is not None:
-            findings += _header_findings(doc, declared)
+            mine += _header_findings(doc, src, declared)
         for sample in doc.samples:
-            findings += _sample_findings(doc, sample, declared)
+            mine += sample_findings(doc, sample, src, declared)
+        findings += suppress(_once_per_parameter(mine), src)
     if declared is not None:
         findings += _undocumented(docs, declared)
     return sorted(set(findings), key=lambda f: (f.path, f.line, f.rule, f.message))
+
+
+def _once_per_parameter(findings: list[Finding]) -> list[Finding]:
+    """A direction slip seen twice (by its name and by the sample) is one finding."""
+    seen, out = set(), []
+    for f in findings:
+        key = (f.rule, f.function, f.param)
+        if f.rule == "doc-direction-const" and key in seen:
+            continue
+        seen.add(key)
+        out.append(f)
+    return out
+
+
+def suppress(findings: Iterable[Finding], src: Source) -> list[Finding]:
+    """Mark the findings a `<!-- specgen-lint: disable=RULE -->` comment of the document covers."""
+    return [replace(f, suppressed=True) if src.disables(f.rule, f.line) else f for f in findings]

@@ -13,16 +13,17 @@ from specgen.parse.facts import ParamFacts, ProductNote, Statement
 from specgen.parse.tables import Table
 
 # Column roles, by header text (spaces removed); the first role a header matches wins.
+# English headers (`| Name | Description | Dtype | Format | Shape |`) are matched too.
 _ROLES: list[tuple[str, re.Pattern[str]]] = [
-    ("name", re.compile(r"参数名|^参数$")),
-    ("direction", re.compile(r"输入/?输出|^方向$")),
-    ("usage", re.compile(r"使用说明")),
-    ("description", re.compile(r"^描述$|^说明$|^参数说明$")),
-    ("dtype", re.compile(r"^数据类型")),
-    ("ctype", re.compile(r"^类型$")),
-    ("format", re.compile(r"数据格式|^格式$")),
+    ("name", re.compile(r"参数名|^参数$|^(?:param(?:eter)?\s*)?name$|^param(?:eter)?$", re.I)),
+    ("direction", re.compile(r"输入/?输出|^方向$|^(?:direction|in/?out|input/output)$", re.I)),
+    ("usage", re.compile(r"使用说明|^usage$", re.I)),
+    ("description", re.compile(r"^描述$|^说明$|^参数说明$|^description$", re.I)),
+    ("dtype", re.compile(r"^数据类型|^d(?:ata\s*)?types?$", re.I)),
+    ("ctype", re.compile(r"^类型$|^(?:c\s*)?type$", re.I)),
+    ("format", re.compile(r"数据格式|^格式$|^(?:data\s*)?formats?$", re.I)),
     ("shape", re.compile(r"维度|shape", re.I)),
-    ("non_contiguous", re.compile(r"非连续")),
+    ("non_contiguous", re.compile(r"非连续|contiguous", re.I)),
 ]
 _NAME_CELL = re.compile(
     r"^(?P<name>[A-Za-z_]\w*(?:/[A-Za-z_]\w*)*)\s*"
@@ -69,7 +70,7 @@ def params_from_table(table: Table) -> list[ParamFacts]:
             _add_cells(out[-1], row, roles, line, continuation=True)
             continue
         last_origin = name_cell.origin
-        match = _NAME_CELL.match(textmod.plain(name_cell.html))
+        match = _NAME_CELL.match(textmod.plain(name_cell.html).strip("`"))
         if not match:
             continue
         for name in match.group("name").split("/"):
@@ -116,7 +117,7 @@ def params_from_bullets(doc: Document, start: int, end: int) -> list[ParamFacts]
     items = _items(tokens)
     label = next((i for i in items if _PARAMS_LABEL.match(_head_text(tokens, i).strip("*"))), None)
     if label is not None:
-        candidates = _children(tokens, label)
+        candidates = _children(tokens, label) or _children_of_empty_sibling(tokens, items, label)
         strict = False
     else:
         top = min((tokens[i].level for i in items), default=0)
@@ -144,6 +145,14 @@ def _children(tokens: list[Token], index: int) -> list[int]:
         if tok.type == "list_item_open" and tok.level == level + 2:
             out.append(i)
     return out
+
+
+def _children_of_empty_sibling(tokens: list[Token], items: list[int], label: int) -> list[int]:
+    """`- **参数说明：**` followed by a stray `- ` item holding the parameter bullets."""
+    siblings = [i for i in items if i > label and tokens[i].level == tokens[label].level]
+    if siblings and not _head_text(tokens, siblings[0]).strip():
+        return _children(tokens, siblings[0])
+    return []
 
 
 def _own_inlines(tokens: list[Token], index: int) -> list[Token]:

@@ -11,7 +11,9 @@ _SUMMARY = re.compile(r"功能说明|功能描述")
 _PRODUCTS = re.compile(r"产品支持情况|支持的产品型号")
 _NOTES = re.compile(r"约束说明")
 _SAMPLE = re.compile(r"调用示例|使用示例")
-_PARAMS = re.compile(r"参数说明")
+_PARAMS = re.compile(r"参数说明|参数|Parameters?", re.I)
+# `### 4.2 aclnnXxx`, `4. 参数说明`: section numbers written into the heading
+_SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
 _RETURNS = re.compile(r"返回值")
 
 
@@ -58,13 +60,25 @@ def function_regions(doc: Document, name: str, n_functions: int) -> tuple[Region
     if not gws and len(exe) >= 2:  # both phases headed with the bare name
         gws, exe = exe[:1], exe[1:]
     if not gws and n_functions == 1:
-        gws = [s for s in usable if _PARAMS.fullmatch(s.title.strip("*: ："))][:1]
+        gws = [s for s in usable if _PARAMS.fullmatch(_bare_title(s.title))][:1]
         if gws:
-            returns = [s for s in usable if _RETURNS.fullmatch(s.title.strip("*: ："))]
+            returns = [s for s in usable if _RETURNS.fullmatch(_bare_title(s.title))]
             end = returns[0].end if returns else gws[0].end
             region = Region(gws[0].start, max(end, gws[0].end), gws[0].line)
             return region, _region([s for s in exe if not s.start <= region.line - 1 < s.end])
-    return _region(gws), _region(exe)
+    return _cut_before(_region(gws), _region(exe)), _region(exe)
+
+
+def _cut_before(region: Region | None, inner: Region | None) -> Region | None:
+    """A second-phase heading one level below the first phase's (`## ...GetWorkspaceSize`
+    then `### aclnnXxx`) nests inside it: the first phase's region stops where it starts."""
+    if region is None or inner is None or not region.start < inner.line - 1 < region.end:
+        return region
+    return Region(region.start, inner.line - 1, region.line)
+
+
+def _bare_title(title: str) -> str:
+    return _SECTION_NUMBER.sub("", title).strip("*: ：")
 
 
 def _innermost(sections: list[Section]) -> list[Section]:
@@ -78,7 +92,7 @@ def _region(sections: list[Section]) -> Region | None:
 
 def _names(title: str, function: str) -> bool:
     """The heading is `function`, possibly followed by words such as 参数说明."""
-    t = title.strip().strip("`*").strip()
+    t = _SECTION_NUMBER.sub("", title.strip()).strip("`*").strip()
     if not t.lower().startswith(function.lower()):
         return False
     rest = t[len(function) :]

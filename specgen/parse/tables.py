@@ -73,8 +73,13 @@ def _read_html(doc: Document, first: int, last: int) -> Table:
     trs = root.css("tr") if root else []
     cells = [[c for c in tr.iter() if c.tag in ("td", "th")] for tr in trs]
     raw_rows = [[c.html or "" for c in row] for row in cells]
-    tr_lines = [first + 1 + source.count("\n", 0, m.start()) for m in _TR.finditer(source)]
-    if len(tr_lines) != len(trs):  # implied rows (cells outside <tr>): place by content
+    tr_starts = [m.start() for m in _TR.finditer(source)]
+    if len(tr_starts) == len(trs):
+        tr_lines = [
+            first + 1 + source.count("\n", 0, _first_text(source, at, row))
+            for at, row in zip(tr_starts, raw_rows, strict=True)
+        ]
+    else:  # implied rows (cells outside <tr>): place by content
         tr_lines = _lines_by_content(source, raw_rows, first)
     grid = _grid(raw_rows, [[_spans(c) for c in row] for row in cells])
     header: list[str] = []
@@ -143,6 +148,18 @@ def _grid(rows: list[list[str]], spans: list[list[tuple[int, int]]]) -> list[lis
             col += colspan
         grid.append(out)
     return grid
+
+
+def _first_text(source: str, tr_start: int, row: list[str]) -> int:
+    """Offset of the row's first cell text at or after `<tr`: a finding about the row then
+    points at the name or value, not at a bare `<tr>` line."""
+    text = next((t for c in row if (t := plain(c).strip())), "")
+    probe = text[:12]
+    found = source.find(probe, tr_start) if probe else -1
+    next_tr = _TR.search(source, tr_start + 3)
+    if found < 0 or (next_tr is not None and found > next_tr.start()):
+        return tr_start
+    return found
 
 
 def _lines_by_content(source: str, rows: list[list[str]], first: int) -> list[int]:
