@@ -18,6 +18,7 @@ from specgen.model import (
     OperatorDoc,
     Param,
     Sample,
+    SampleCall,
     TextBlock,
 )
 from specgen.parse import sections as sec
@@ -33,6 +34,7 @@ from specgen.parse.facts import ParamFacts, ProductNote
 from specgen.parse.params import is_param_table, params_from_bullets, params_from_table
 from specgen.parse.products import notes_in, read_products
 from specgen.parse.prototypes import Declaration, find_declarations
+from specgen.parse.sample_call import find_calls
 from specgen.parse.tables import tables_in
 
 GWS = "GetWorkspaceSize"
@@ -77,7 +79,8 @@ def read_document(path: str, data: bytes) -> OperatorDoc:
     diags += [(line, "warning", code, msg) for line, code, msg in warnings]
     products, product_warnings = read_products(doc)
     diags += [(line, "warning", code, msg) for line, code, msg in product_warnings]
-    functions = _functions(doc, decls, diags)
+    samples = _samples(doc)
+    functions = _with_sample_calls(_functions(doc, decls, diags), samples)
     return OperatorDoc(
         source=path,
         name=_doc_name(doc),
@@ -86,7 +89,7 @@ def read_document(path: str, data: bytes) -> OperatorDoc:
         products=tuple(products),
         functions=tuple(functions),
         notes=_notes(doc),
-        samples=tuple(_samples(doc)),
+        samples=tuple(samples),
         diagnostics=tuple(
             Diagnostic(line=max(line, 1), severity=sev, code=code, message=msg)
             for line, sev, code, msg in sorted(diags, key=lambda d: d[0])
@@ -153,6 +156,29 @@ def _samples(doc: Document) -> list[Sample]:
         for f in fences
         if "main(" in f.content or _INCLUDE.search(f.content)
     ]
+
+
+def _with_sample_calls(functions: list[Function], samples: list[Sample]) -> list[Function]:
+    """Each function with its call in the first sample that makes one."""
+    wanted = {f.name: tuple(p.kind for p in f.params) for f in functions}
+    found: dict[str, SampleCall] = {}
+    for sample in samples:
+        if len(found) == len(wanted):
+            break
+        calls = find_calls(sample.code, sample.line, {n: k for n, k in wanted.items() if n not in found})
+        found.update(calls)
+    return [_with_call(f, found[f.name]) if f.name in found else f for f in functions]
+
+
+def _with_call(fn: Function, call: SampleCall) -> Function:
+    """The function with its sample call; a pointer the authors pass as nullptr is optional."""
+    params = fn.params
+    if len(call.args) == len(params):
+        params = tuple(
+            p.model_copy(update={"optional": True}) if arg.kind == "null" and not p.optional else p
+            for p, arg in zip(params, call.args, strict=True)
+        )
+    return fn.model_copy(update={"sample_call": call, "params": params})
 
 
 # ---------------------------------------------------------------- functions
