@@ -12,6 +12,7 @@ argument changed, kept only when the validator rejects it by the rule it was mad
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from specgen.constraints import is_conditional
@@ -143,7 +144,7 @@ def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[st
         for kind, names, limit in checks:
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says
-                known = tuple(n for n in known if not by_name[n].optional)
+                known = tuple(n for n in known if not by_name[n].optional and not _qualified(error.condition, n))
             reason = _not_on_host(kind, error, known, by_name, bool(unsupported_products))
             rules.append(
                 RuleData(
@@ -158,6 +159,14 @@ def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[st
                 )
             )
     return rules + _implied_rules(params, rules)
+
+
+_QUALIFIER = re.compile(r"(?:求解|计算|当|若|如果|需要)\s*$")
+
+
+def _qualified(condition: str, name: str) -> bool:
+    """`求解gradInput时是空指针`: the parameter is null-checked only in some situation."""
+    return any(_QUALIFIER.search(condition[: m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", condition, re.ASCII))
 
 
 def _not_on_host(

@@ -306,7 +306,23 @@ def _derived_args(doc: OperatorDoc, fn: Function, params: list[Param]) -> list[S
     chosen_dtypes: dict[str, str] = {}
     shapes: dict[str, tuple[int, ...]] = {}
     values = count()
-    return [_sample_arg(param, chosen_dtypes, shapes, doc_shapes, values) for param in params]
+    args = [_sample_arg(param, chosen_dtypes, shapes, doc_shapes, values) for param in params]
+    return [_first_axis(a) if a.name in _axis_params(fn) else a for a in args]
+
+
+def _axis_params(fn: Function) -> set[str]:
+    """Values that index a dimension of a tensor (dim, axis): 0 is valid for any rank."""
+    stated = {p.name for p in fn.params if p.of_kind("axis")}
+    checked = {c.params[0] for e in fn.errors for c in e.checks if c.kind == "axis" and c.params}
+    return stated | checked
+
+
+def _first_axis(arg: SampleArg) -> SampleArg:
+    if arg.kind == "value" and arg.cpp_type in _VALUE_DTYPE:
+        return dataclasses.replace(arg, values=("0",), value=0)
+    if arg.kind == "int_array":
+        return dataclasses.replace(arg, values=("0",), elements=(0,))
+    return arg
 
 
 # ---------------------------------------------------------------- the document's own call
@@ -447,7 +463,7 @@ def _scalar_arg(param: Param, arg: CallArg, comment: str) -> SampleArg:
 
 def _value_arg(param: Param, value: object, comment: str) -> SampleArg:
     base = param.c_type.replace("const", "").strip()
-    if param.kind == "dtype":
+    if param.kind == "dtype" or (param.kind == "int" and isinstance(value, str)):  # ACL_INT8 as a number
         if not isinstance(value, str) or value not in vocab.DTYPES:
             raise _Unusable(f"{param.name}: {value!r} is not an aclDataType")
         return SampleArg(
@@ -523,9 +539,9 @@ def _sample_arg(
         dtypes[param.name] = dtype
         shape = _sample_shape(param, shapes, doc_shapes)
         shapes[param.name] = shape
-        copies = 2 if kind == "tensor_list" else 1
+        fmt = _sample_format(param)
         try:
-            tensors = [_tensor_arg(param, shape, dtype, _sample_format(param), next(seq), comment) for _ in range(copies)]
+            tensors = [_tensor_arg(param, shape, dtype, fmt, next(seq), comment) for _ in range(1 + (kind != "tensor"))]
         except _Unusable as exc:
             raise LowerError(param.line, str(exc)) from exc
         if kind == "tensor":

@@ -11,6 +11,15 @@ _INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad\x00]")
 _SPACES = re.compile("[\u00a0\u202f\u3000\t]")
 
 _BR = re.compile(r"<br\s*/?>", re.I)
+# A superscript must not run into the word before it: after a word it is a footnote mark
+# (INT4<sup>1、3</sup>: "INT41、3" would be no dtype) and is dropped; after a number it is an
+# exponent (2<sup>31</sup>: not "231").
+_SUP = re.compile(r"(?P<word>[0-9A-Za-z_]{1,64})?<sup>(?P<text>[^<>]{0,40})</sup>", re.I)
+
+
+def _superscript(match: re.Match[str]) -> str:
+    word = match.group("word") or ""
+    return f"{word}^({match.group('text')})" if word.isdigit() else word
 _LI = re.compile(r"</?(?:li|ul|ol|p|div)\b[^>]*>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?(?:-->|\Z)", re.S)  # unclosed comment: to the end, scanned once
 # No `[`/`(` inside: a long run of them is scanned once, not once per bracket.
@@ -64,7 +73,7 @@ def lines(fragment: str) -> tuple[str, ...]:
     """
     text = fragment
     if "<" in text:
-        text = _TAG.sub("", _LI.sub("\n", _BR.sub("\n", text)))
+        text = _TAG.sub("", _LI.sub("\n", _BR.sub("\n", _SUP.sub(_superscript, text))))
     if "[" in text:
         text = _LINK.sub(r"\1", _IMAGE.sub("", text))
     if "\\" in text:

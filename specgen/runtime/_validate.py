@@ -16,10 +16,16 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ._tensor import AclnnError, TensorDesc, describe
+from ._tensor import ACL_DTYPES, AclnnError, TensorDesc, describe
 
 TENSOR_ROLES = ("tensor", "tensor_list")
 OUTPUTS = ("out", "inout")
+# Formats whose data the documents describe by their storage layout (blocks of 16, C0...).
+# Samples and example programs pass such data as ND tensors of the logical shape, so a rule
+# stated for the private layout says nothing about the rank or format of an ND tensor.
+PRIVATE_FORMATS = frozenset(
+    {"NC1HWC0", "NC1HWC0_C04", "FRACTAL_Z", "FRACTAL_NZ", "NDC1HWC0", "FRACTAL_Z_3D"}
+)
 
 
 @dataclass(frozen=True)
@@ -31,12 +37,16 @@ class ParamSpec:
     direction: str
     optional: bool = False
     dtypes: tuple[str, ...] = ()  # every documented dtype
-    general_dtypes: tuple[str, ...] | None = None  # the set on products without their own
+    general_dtypes: tuple[str, ...] | None = (
+        None  # the set on products without their own
+    )
     product_dtypes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     formats: tuple[str, ...] = ()
     rank: tuple[int, int | None] | None = None
     enum: tuple[object, ...] = ()
-    range: tuple[float | None, float | None, bool, bool] | None = None  # min, max, inclusive flags
+    range: tuple[float | None, float | None, bool, bool] | None = (
+        None  # min, max, inclusive flags
+    )
     empty: bool | None = None
     non_contiguous: bool | None = None
 
@@ -67,14 +77,18 @@ class Spec:
     function: str
     params: tuple[ParamSpec, ...]
     rules: tuple[Rule, ...]
-    unsupported_products: tuple[str, ...] = ()  # products the document says it does not run on
+    unsupported_products: tuple[
+        str, ...
+    ] = ()  # products the document says it does not run on
 
     def param(self, name: str) -> ParamSpec:
         return next(p for p in self.params if p.name == name)
 
 
 class _Context:
-    def __init__(self, spec: Spec, args: Mapping[str, object], product: str | None) -> None:
+    def __init__(
+        self, spec: Spec, args: Mapping[str, object], product: str | None
+    ) -> None:
         self.spec = spec
         self.args = args
         self.product = product
@@ -92,7 +106,9 @@ class _Context:
         return self.spec.param(name).direction in OUTPUTS
 
 
-def violations(spec: Spec, args: Mapping[str, object], product: str | None = None) -> list[tuple[Rule, str]]:
+def violations(
+    spec: Spec, args: Mapping[str, object], product: str | None = None
+) -> list[tuple[Rule, str]]:
     """Every checked rule the arguments break, in the order `check` applies them, with the problem."""
     ctx = _Context(spec, args, product)
     found = []
@@ -107,7 +123,9 @@ def check(spec: Spec, args: Mapping[str, object], product: str | None = None) ->
     broken = violations(spec, args, product)
     if broken:
         rule, problem = broken[0]
-        raise AclnnError(rule.code, spec.function, problem, rule.condition, rule.id or None)
+        raise AclnnError(
+            rule.code, spec.function, problem, rule.condition, rule.id or None
+        )
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -130,9 +148,15 @@ def _dtypes(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _private_only(formats: Sequence[str]) -> bool:
+    return bool(formats) and all(f in PRIVATE_FORMATS for f in formats)
+
+
 def _formats(ctx: _Context, rule: Rule) -> str:
     for name, desc in ctx.tensors(rule.params):
         allowed = ctx.spec.param(name).formats
+        if _private_only(allowed) and desc.format == "ND":
+            continue
         if allowed and desc.format not in allowed:
             return f"{name} has format {desc.format}; the document allows {', '.join(allowed)}"
     return ""
@@ -140,6 +164,11 @@ def _formats(ctx: _Context, rule: Rule) -> str:
 
 def _rank(ctx: _Context, rule: Rule) -> str:
     for name, desc in ctx.tensors(rule.params):
+        if (
+            _private_only(ctx.spec.param(name).formats)
+            or desc.format in PRIVATE_FORMATS
+        ):
+            continue  # a documented rank of a private layout counts its storage dimensions
         low, high = ctx.spec.param(name).rank or (0, None)
         if rule.max is not None:
             high = rule.max if high is None else min(high, rule.max)
@@ -183,7 +212,11 @@ def _broadcast_result(ctx: _Context, rule: Rule) -> str:
     """Outputs (in-out tensors such as selfRef included) have the broadcast shape of the inputs."""
     tensors = ctx.tensors(rule.params)
     outputs = [(n, d) for n, d in tensors if ctx.is_output(n)]
-    inputs = [(n, d) for n, d in tensors if not ctx.is_output(n) or ctx.spec.param(n).direction == "inout"]
+    inputs = [
+        (n, d)
+        for n, d in tensors
+        if not ctx.is_output(n) or ctx.spec.param(n).direction == "inout"
+    ]
     if not outputs or not inputs:
         return _broadcast(ctx, rule)
     try:
@@ -215,7 +248,11 @@ def _same_format(ctx: _Context, rule: Rule) -> str:
 
 def _numbers(value: object) -> list[float] | None:
     """A plain value or a sequence of them as floats; None when it is not numeric."""
-    items = list(value) if isinstance(value, Sequence | set) and not isinstance(value, str) else [value]
+    items = (
+        list(value)
+        if isinstance(value, Sequence | set) and not isinstance(value, str)
+        else [value]
+    )
     try:
         return [float(v) for v in items]  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -226,6 +263,12 @@ def _enum(ctx: _Context, rule: Rule) -> str:
     for name in rule.params:
         allowed = ctx.spec.param(name).enum
         value = ctx.args.get(name)
+        if (
+            isinstance(value, str)
+            and value in ACL_DTYPES
+            and ctx.spec.param(name).role != "string"
+        ):
+            value = ACL_DTYPES[value]  # documents list aclDataType values by number
         if allowed and value is not None and value not in allowed:
             return f"{name} is {value!r}; the document allows {', '.join(map(repr, allowed))}"
     return ""
@@ -239,9 +282,13 @@ def _range(ctx: _Context, rule: Rule) -> str:
             continue
         low, high, low_in, high_in = bounds
         below = low is not None and any(v < low if low_in else v <= low for v in values)
-        above = high is not None and any(v > high if high_in else v >= high for v in values)
+        above = high is not None and any(
+            v > high if high_in else v >= high for v in values
+        )
         if below or above:
-            interval = ("[" if low_in else "(") + f"{low}, {high}" + ("]" if high_in else ")")
+            interval = (
+                ("[" if low_in else "(") + f"{low}, {high}" + ("]" if high_in else ")")
+            )
             return f"{name} is {ctx.args.get(name)!r}, outside {interval}"
     return ""
 
