@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from specgen.constraints import is_conditional
 from specgen.lower import FunctionCode, SampleArg, dtype_numpy
-from specgen.model import CallArg, ErrorRule, Function, Param, SampleCall
+from specgen.model import CallArg, Constraint, ErrorRule, Function, Param, SampleCall
 from specgen.runtime import _validate as validator
 from specgen.runtime._tensor import TensorDesc
 
@@ -114,10 +114,17 @@ def _spare(rule: RuleData, problem: str, line: int) -> RuleData:
 # ---------------------------------------------------------------- rules
 
 
+def _general(p: Param, kind: str) -> list[Constraint]:
+    """Constraints of `kind`; a value set or range stated for one product only is not known
+    to hold without it (dtype sets keep their products: the validator takes `product=`)."""
+    constraints = p.of_kind(kind)  # type: ignore[arg-type]
+    return constraints if kind in ("dtypes", "formats") else [c for c in constraints if c.product is None]
+
+
 def _param_spec(role: str, p: Param) -> dict:
     general = [c.values for c in p.of_kind("dtypes") if c.product is None]
-    enum = tuple(v for c in p.of_kind("enum") for v in c.values)
-    ranges = p.of_kind("range")
+    enum = tuple(v for c in _general(p, "enum") for v in c.values)
+    ranges = _general(p, "range")
     spec = {
         "name": p.name,
         "role": role,
@@ -166,7 +173,8 @@ _QUALIFIER = re.compile(r"(?:求解|计算|当|若|如果|需要)\s*$")
 
 def _qualified(condition: str, name: str) -> bool:
     """`求解gradInput时是空指针`: the parameter is null-checked only in some situation."""
-    return any(_QUALIFIER.search(condition[: m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", condition, re.ASCII))
+    mentions = re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", condition, re.ASCII)
+    return any(_QUALIFIER.search(condition[: m.start()]) for m in mentions)
 
 
 def _not_on_host(
@@ -210,7 +218,7 @@ def _implied_rules(params: list[Param], rules: list[RuleData]) -> list[RuleData]
     implied = []
     for p in params:
         for kind in ("dtypes", "formats", "rank", "enum", "range", "axis"):
-            constraints = p.of_kind(kind)  # type: ignore[arg-type]
+            constraints = _general(p, kind)
             if not constraints or (kind, p.name) in covered or not _checkable(p, kind):
                 continue
             names = (p.name, *constraints[0].params) if kind == "axis" else (p.name,)
@@ -482,7 +490,7 @@ def _bad_same_format(args: dict, rule: RuleData, params: dict[str, Param]) -> Mu
 
 def _bad_enum(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        allowed = [v for c in params[name].of_kind("enum") for v in c.values if isinstance(v, int)]
+        allowed = [v for c in _general(params[name], "enum") for v in c.values if isinstance(v, int)]
         if allowed and args.get(name, ("none",))[0] == "value":
             return [(name, _replace(args, name, ("value", max(allowed) + 1)))]
     return []
@@ -490,7 +498,7 @@ def _bad_enum(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
 
 def _bad_range(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        ranges = params[name].of_kind("range")
+        ranges = _general(params[name], "range")
         if not ranges or args.get(name, ("none",))[0] != "value":
             continue
         c = ranges[0]
