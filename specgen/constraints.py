@@ -954,6 +954,9 @@ def condition_clauses(condition: str, names: Iterable[str] = ()) -> list[str]:
     return [c for c in joined if c] or [condition]
 
 
+_ELEMENT_COUNT = re.compile(r"元素个数|元素数量|shape ?size", re.I)  # a count, not a shape
+
+
 def condition_checks(
     condition: str, named: tuple[str, ...], pointer_params: tuple[str, ...], tensor_params: tuple[str, ...]
 ) -> list[Check]:
@@ -1026,8 +1029,8 @@ def _clause_checks(
         add("empty_tensor")
     if _BROADCAST.search(clause):
         broadcast_kind = "broadcast_result" if _BROADCAST_RESULT.search(clause) or "一致" in clause else "broadcast"
-        if _PART_OF_SHAPE.search(clause):  # `batch1和batch2的第一维度…不能做broadcast`: part of the shapes
-            add("shape")
+        if _PART_OF_SHAPE.search(clause) or _ELEMENT_COUNT.search(clause):
+            add("shape")  # `batch1和batch2的第一维度…不能做broadcast`, `元素个数不等于…广播后的shapesize`
         else:
             relate(broadcast_kind)
     elif _SHAPE_MISMATCH.search(clause):

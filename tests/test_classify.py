@@ -418,6 +418,13 @@ CONDITIONS = [
     ),
     # shape inference is no dtype promotion (ops-nn/pooling/...)
     ("通过公式推导出的out的shape的某个轴为0", ("self", "out"), ("self", "out"), [("shape", ("out",))]),
+    # a count, not a shape: masked_select's 1-D out (ops-math conversion/masked_select_v3)
+    (
+        "out的元素个数不等于self和mask广播后的shapesize时",
+        ("self", "mask", "out"),
+        ("self", "mask", "out"),
+        [("shape", ("out", "self", "mask"))],
+    ),
 ]
 
 
