@@ -757,6 +757,10 @@ def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> t
         ]
         if typed:
             found.extend(typed)
+        elif found and found[-1].kind == "dtypes" and (more := _dtype_continuation(clause)):
+            # `数据类型支持fp16，fp32，bf16`: the list goes on past the clause's comma
+            last = found[-1]
+            found[-1] = last.model_copy(update={"values": tuple(dict.fromkeys(last.values + more))})
         elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):
             description.append(clause)
         else:
@@ -764,7 +768,15 @@ def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> t
     return found, description
 
 
-# ---------------------------------------------------------------- table cells
+def _dtype_continuation(clause: str) -> tuple[str, ...]:
+    """The dtypes of a clause that is nothing but dtype names (any case), else ()."""
+    tokens = _DTYPE_TOKEN.findall(clause)
+    if not tokens or _DTYPE_TOKEN.sub("", clause).strip(" 、,，/和及") != "":
+        return ()
+    names = [vocab.dtype(t) for t in tokens]
+    return tuple(n for n in names if n) if all(names) else ()
+
+
 # ---------------------------------------------------------------- table cells
 
 

@@ -40,6 +40,9 @@ def read(statement: str, subject: str, params: tuple[str, ...]) -> list[tuple]:
 
 # (statement, subject, the function's parameters, expected typed constraints)
 CONSTRAINTS = [
+    # ---- a dtype list that goes on past its clause's comma
+    # ops-nn/experimental/activation/elu_v2 (its example program passes FLOAT)
+    ("数据类型支持fp16，fp32，bf16", "self", ("self",), [("dtypes", ("FLOAT16", "FLOAT", "BFLOAT16"))]),
     # ---- value sets: the whole list, with 和/或/、 read as a set
     # legacy/MoeGatingTopKSoftmaxV2.md
     ("renorm的值只支持0和1。", "renorm", ("x", "renorm"), [("enum", (0, 1))]),
