@@ -1,0 +1,139 @@
+"""Running calls written apart from the generator through its validators (the truth tests).
+
+Used by tests/test_oracle.py on the shared corpus and by benchmarks/oracle.py on any folder
+of documents and example programs (e.g. another operator repository).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from specgen.cases import call_values, function_cases
+from specgen.lower import LowerError, operator_code
+from specgen.model import Function, OperatorDoc
+from specgen.parse.sample_call import find_calls
+from specgen.runtime._tensor import TensorDesc
+
+_VALIDATE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import aclnn_ops
+from aclnn_ops import TensorDesc
+
+def decode(value):
+    if isinstance(value, dict):
+        return TensorDesc(*value["t"])
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
+
+results = []
+for call in json.load(sys.stdin):
+    try:
+        aclnn_ops.validate(call["function"], **{k: decode(v) for k, v in call["args"].items()})
+        results.append(None)
+    except aclnn_ops.AclnnError as exc:
+        results.append(f"{exc.status} {exc.rule}: {exc.message} [{exc.condition}]")
+    except Exception as exc:  # a call the package cannot take at all is a rejection too
+        results.append(f"{type(exc).__name__}: {exc}")
+print(json.dumps(results))
+"""
+
+Call = tuple[str, dict[str, object]]  # (function, arguments by C name)
+
+
+def generate_package(docs: Path, out: Path) -> Path:
+    """`specgen generate DOCS -o OUT`; the generated Python package's folder."""
+    subprocess.run(
+        [sys.executable, "-m", "specgen", "generate", str(docs), "-o", str(out), "--no-cache"],
+        capture_output=True,
+        check=False,
+    )
+    return out / "python"
+
+
+def validate_all(package: Path, calls: list[Call]) -> list[str | None]:
+    """Each call through `aclnn_ops.validate` of the generated package at `package`, in a
+    process of its own (another aclnn_ops may be imported in this one): None when accepted."""
+    payload = json.dumps([{"function": f, "args": {k: _encode(v) for k, v in a.items()}} for f, a in calls])
+    result = subprocess.run(
+        [sys.executable, "-c", _VALIDATE, str(package)], input=payload, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout)
+
+
+def _encode(value: object) -> object:
+    if isinstance(value, TensorDesc):
+        return {"t": [list(value.shape), value.dtype, list(value.strides) if value.strides else None, value.format]}
+    if isinstance(value, list | tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def chosen_functions(docs: Iterable[OperatorDoc]) -> dict[str, tuple[OperatorDoc, Function]]:
+    """Each function as generate takes it: from the first document (by path) without errors."""
+    out: dict[str, tuple[OperatorDoc, Function]] = {}
+    for doc in sorted(docs, key=lambda d: d.source):
+        for fn in doc.functions if not doc.has_errors else ():
+            out.setdefault(fn.name, (doc, fn))
+    return out
+
+
+@dataclass
+class DocumentCalls:
+    functions: int = 0
+    with_call: int = 0
+    calls: list[Call] = field(default_factory=list)  # fully read
+    reproduced: int = 0  # generated samples making exactly that call
+    enforced: Counter[str] = field(default_factory=Counter)
+    unchecked: Counter[str] = field(default_factory=Counter)
+    spared: list[str] = field(default_factory=list)  # rules the document's own call breaks
+
+
+def document_calls(docs: Iterable[OperatorDoc]) -> DocumentCalls:
+    """The documents' own calls, and what the generated code makes of them."""
+    report = DocumentCalls()
+    for name, (doc, function) in chosen_functions(docs).items():
+        report.functions += 1
+        report.with_call += function.sample_call is not None
+        values = call_values(function, function.sample_call) if function.sample_call else None
+        try:
+            fn = next(f for f in operator_code(doc, doc.source).functions if f.name == name)
+        except LowerError:
+            continue
+        if values is None:
+            continue
+        report.calls.append((name, values))
+        report.reproduced += fn.sample.from_document
+        for rule in function_cases(fn).rules:
+            if rule.host:
+                report.enforced[rule.kind] += 1
+                continue
+            report.unchecked[rule.reason.split(":")[0].split("(")[0].strip()] += 1
+            if "sample call" in rule.reason:
+                report.spared.append(f"{doc.source}: {name} {rule.id}: {rule.condition[:80]}")
+    return report
+
+
+def example_calls(docs: Iterable[OperatorDoc], examples: Path) -> tuple[int, list[tuple[str, str]], list[Call]]:
+    """Calls of documented functions in the example programs under `examples`: how many were
+    found, and those fully read with where they come from (file, function)."""
+    documented = {name: fn for name, (_, fn) in chosen_functions(docs).items()}
+    kinds = {name: tuple(p.kind for p in fn.params) for name, fn in documented.items()}
+    found, where, calls = 0, [], []
+    for path in sorted(examples.rglob("*.cpp")):
+        code = path.read_text(encoding="utf-8", errors="replace")
+        for name, call in find_calls(code, 1, kinds).items():
+            found += 1
+            values = call_values(documented[name], call)
+            if values is not None:
+                calls.append((name, values))
+                where.append((path.relative_to(examples).as_posix(), name))
+    return found, where, calls

@@ -1,0 +1,72 @@
+"""The truths the generator did not produce: the documents' own sample calls and the ops-nn
+repository's example programs, run through the generated validators.
+
+A document's call that its own rules reject is not enforced (the rule is listed as unchecked
+with that reason), so the first test counts those rules. The example programs were written
+apart from the documents and are never used for generation: every call of theirs that reads
+fully must be accepted, and each known exception is listed below with its reason.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from specgen.parse import parse_paths
+from tests.oracle import document_calls, example_calls, generate_package, validate_all
+
+# Example calls the generated validators reject, each read by hand: (example file, function) -> why.
+EXAMPLE_EXCEPTIONS: dict[tuple[str, str], str] = {}
+
+
+@pytest.fixture(scope="module")
+def corpus_docs(corpus):
+    return parse_paths([corpus / "docs"])
+
+
+@pytest.fixture(scope="module")
+def corpus_package(corpus, tmp_path_factory):
+    package = generate_package(corpus / "docs", tmp_path_factory.mktemp("corpus_out"))
+    assert (package / "aclnn_ops" / "__init__.py").is_file()
+    return package
+
+
+@pytest.mark.slow
+def test_document_calls_are_accepted_and_samples_reproduce_them(corpus_docs, corpus_package):
+    report = document_calls(corpus_docs)
+    read = len(report.calls)
+    print(
+        f"\n{report.functions} functions; the document's sample calls {report.with_call}; fully read {read} "
+        f"({read / report.functions:.1%}); the generated sample makes that call for {report.reproduced} "
+        f"({report.reproduced / max(read, 1):.1%} of those read)"
+    )
+    print(f"enforced rules by kind: {dict(report.enforced.most_common())}")
+    print("unchecked rules by reason:")
+    for reason, n in report.unchecked.most_common():
+        print(f"  {n:5d}  {reason}")
+    print(f"{len(report.spared)} rules not enforced because the document's own call breaks them:")
+    print("\n".join("  " + s for s in report.spared))
+    results = validate_all(corpus_package, report.calls)
+    rejected = [f"{name}: {problem}" for (name, _), problem in zip(report.calls, results, strict=True) if problem]
+    # Rules the document's call breaks are spared at generation: the generated package must agree.
+    assert rejected == []
+    assert read / report.functions >= 0.85
+    assert report.reproduced / max(read, 1) >= 0.9
+
+
+@pytest.mark.slow
+def test_example_programs_are_accepted(corpus, corpus_docs, corpus_package):
+    examples = corpus / "examples"
+    found, where, calls = example_calls(corpus_docs, examples)
+    rejected = {
+        key: problem for key, problem in zip(where, validate_all(corpus_package, calls), strict=True) if problem
+    }
+    print(
+        f"\n{len(list(examples.rglob('*.cpp')))} example programs; {found} calls of documented functions; "
+        f"{len(calls)} fully read; {len(rejected)} rejected ({len(rejected) / max(len(calls), 1):.1%})"
+    )
+    for (path, name), problem in sorted(rejected.items()):
+        print(f"  {path} {name}: {problem}")
+    unexpected = {k: v for k, v in rejected.items() if k not in EXAMPLE_EXCEPTIONS}
+    stale = [k for k in EXAMPLE_EXCEPTIONS if k not in rejected]
+    assert unexpected == {}
+    assert stale == [], "listed exceptions that are now accepted: remove them"
