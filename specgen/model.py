@@ -219,9 +219,11 @@ class Param(Frozen):
         ranks = self.of_kind("rank")
         if not ranks:
             return None
-        lows = [int(c.min) for c in ranks if c.min is not None]
-        highs = [int(c.max) for c in ranks if c.max is not None]
-        return RankRange(min=max(lows, default=0), max=min(highs) if highs else None)
+        # Several statements are alternatives (`2维（NC），…，6-8维（ND）`, or per product): the
+        # union, so that no stated rank is rejected.
+        lows = [int(c.min) if c.min is not None else 0 for c in ranks]
+        highs = [int(c.max) if c.max is not None else None for c in ranks]
+        return RankRange(min=min(lows), max=None if None in highs else max(h for h in highs if h is not None))
 
     @computed_field  # type: ignore[prop-decorator]
     @property

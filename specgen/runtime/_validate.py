@@ -23,6 +23,7 @@ OUTPUTS = ("out", "inout")
 # Formats whose data the documents describe by their storage layout (blocks of 16, C0...).
 # Samples and example programs pass such data as ND tensors of the logical shape, so a rule
 # stated for the private layout says nothing about the rank or format of an ND tensor.
+ND_FAMILY = frozenset({"ND", "NCHW", "NHWC", "NCDHW", "NDHWC", "HWCN", "NC", "NCL"})
 PRIVATE_FORMATS = frozenset(
     {"NC1HWC0", "NC1HWC0_C04", "FRACTAL_Z", "FRACTAL_NZ", "NDC1HWC0", "FRACTAL_Z_3D"}
 )
@@ -157,6 +158,8 @@ def _formats(ctx: _Context, rule: Rule) -> str:
         allowed = ctx.spec.param(name).formats
         if _private_only(allowed) and desc.format == "ND":
             continue
+        if "ND" in allowed and desc.format in ND_FAMILY:
+            continue  # NCHW, NCL... are plain ND data to an operator documented for ND
         if allowed and desc.format not in allowed:
             return f"{name} has format {desc.format}; the document allows {', '.join(allowed)}"
     return ""
