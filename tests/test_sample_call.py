@@ -479,3 +479,34 @@ def test_corpus_examples(corpus: Path, corpus_docs):
     share = _report(f"examples ({len(files)} files; documented names)", len(kinds), calls)
     assert len(calls) >= 650  # 660 measured
     assert share >= 0.90  # 92.1% measured
+
+
+def test_objects_made_through_addresses_the_sample_defines_or_a_macro():
+    """Written as ops-math's AttentionUpdate and ops-nn's FastLayerNorm / Sparse4to2 samples do:
+    `&(lse[0])` fills a list element, a sample's own `aclCreateTensorP(..., &x)` is a helper,
+    and a macro may assign its arguments; none leaves the nullptr initialiser as the value."""
+    helper = HELPER + """
+void aclCreateTensorP(const std::vector<int64_t>& shape, void** addr, aclDataType dtype, aclTensor** tensor) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  *tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, aclFormat::ACL_FORMAT_ND,
+                            shape.data(), shape.size(), *addr);
+}
+"""
+    body = """
+  std::vector<int64_t> shape = {4};
+  std::vector<float> data = {1, 2, 3, 4};
+  void* addr[2] = {nullptr, nullptr};
+  std::vector<aclTensor*> lse = {nullptr, nullptr};
+  CreateAclTensor(data, shape, &(addr[0]), aclDataType::ACL_FLOAT, &(lse[0]));
+  CreateAclTensor(data, shape, &(addr[1]), aclDataType::ACL_FLOAT, &(lse[1]));
+  aclTensorList* lseList = aclCreateTensorList(lse.data(), lse.size());
+  aclTensor* x = nullptr;
+  aclCreateTensorP(shape, &addr[0], aclDataType::ACL_FLOAT16, &x);
+  aclTensor* y = nullptr;
+  CREATE_TENSOR(data, shape, addr, aclDataType::ACL_FLOAT, y);
+  aclnnDemoGetWorkspaceSize(lseList, x, y, &workspaceSize, &executor);"""
+    kinds = ("tensor_list", "tensor", "tensor", "workspace_size", "executor")
+    lse, x, y, *_ = call(body, {"aclnnDemo": kinds}, helper)["aclnnDemo"].args
+    assert [(i.kind, i.shape, i.dtype) for i in lse.items] == [("tensor", (4,), "FLOAT")] * 2
+    assert (x.kind, x.shape, x.dtype) == ("tensor", (4,), "FLOAT16")
+    assert not y.resolved and y.kind != "null"

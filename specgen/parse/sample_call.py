@@ -494,17 +494,24 @@ class _Program:
     def _address_use(self, si: int, j: int) -> list[_Event]:
         paren = self.parent[j]
         callee = self.callee(paren) if paren > 0 and self.is_op(paren, "(") else ""
-        if not callee or not self.is_id(j + 1):
+        start, closing = j + 1, None
+        if self.is_op(start, "(") and self.match[start] > start:  # &(lse[0])
+            start, closing = start + 1, self.match[start]
+        if not callee or not self.is_id(start):
             return []
         if callee in _READERS or self.library_creator(callee):
             return []
-        name, after, line = self.toks[j + 1].text, j + 2, self.toks[paren].line
+        name, after, line = self.toks[start].text, start + 1, self.toks[paren].line
         if self.is_op(after, ".") and self.is_id(after + 1):  # &resource.tensor
             name, after = f"{name}.{self.toks[after + 1].text}", after + 2
         if self.is_op(after, "[") and self.match[after] > after:
             index, after = (after + 1, self.match[after]), self.match[after] + 1
         else:
             index = None
+        if closing is not None:
+            if after != closing:
+                return []
+            after = closing + 1
         if self.text(after) not in (",", ")"):
             return []
         k = self.arg_at(paren, j)
@@ -1592,6 +1599,8 @@ def _call_arg(v: _Val, text: str, line: int, param_kind: str | None) -> CallArg:
         what = "a plain value" if arg.kind == "value" else arg.kind.replace("_", " ")
         why = f"the sample passes {what} where the prototype has {param_kind.replace('_', ' ')}"  # type: ignore[union-attr]
         return CallArg(kind="unresolved", text=text, line=arg.line, unresolved=why)
+    if any(item.kind != "tensor" for item in arg.items):  # a null in a list: more likely a write not read
+        return arg.model_copy(update={"unresolved": "an item of the list is not a tensor the sample creates"})
     return arg
 
 
