@@ -12,31 +12,46 @@ import os
 import sys
 import textwrap
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import specgen
 from specgen import __version__
-from specgen.model import OperatorDoc, json_schema
+from specgen.config import Config, ConfigError
+from specgen.config import load as load_config
+from specgen.model import Diagnostic, OperatorDoc, json_schema
+from specgen.report import Note, problem_code
 
-OK, FOUND, ERROR = 0, 1, 2
+OK, FOUND, ERROR, OUT_OF_DATE = 0, 1, 2, 3
 
 
 class UsageError(Exception):
     """A problem with the command line or the environment, reported without a traceback."""
 
 
+class NothingToDo(Exception):
+    """Every file given is excluded by the configuration (as when a hook passes them): not an error."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: a usage error (2), or --help / --version (0)
+        return exc.code if isinstance(exc.code, int) else ERROR
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return ERROR
     specgen.DEBUG = getattr(args, "debug", False)
     try:
+        args.settings = _settings(getattr(args, "config", None))
         return args.run(args)
     except UsageError as exc:
         print(f"specgen: error: {exc}", file=sys.stderr)
         return ERROR
+    except NothingToDo as exc:
+        print(f"specgen: {exc}", file=sys.stderr)
+        return OK
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return OK
@@ -53,12 +68,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ERROR
 
 
+def _settings(explicit: str | None) -> Config:
+    try:
+        return load_config(explicit)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _positive(text: str) -> int:
+    """-j N: a number of worker processes, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of workers, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more workers, not {value}")
+    return value
+
+
+def _rule_list(text: str) -> tuple[str, ...]:
+    return tuple(r.strip() for r in text.split(",") if r.strip())
+
+
 def _parser() -> argparse.ArgumentParser:
-    # --debug goes before or after the command; SUPPRESS keeps the command's parser from
-    # resetting what the top-level one read.
+    # --debug and --config go before or after the command; SUPPRESS keeps the command's parser
+    # from resetting what the top-level one read.
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks of internal errors"
+    )
+    common.add_argument(
+        "--config",
+        metavar="FILE",
+        default=argparse.SUPPRESS,
+        help="a specgen.toml or pyproject.toml (default: the nearest one above the working directory)",
     )
     parser = argparse.ArgumentParser(
         prog="specgen",
@@ -71,23 +114,29 @@ def _parser() -> argparse.ArgumentParser:
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help_text, parents=[common])
 
+    documents = "documents or folders (default: the configuration's paths, else .)"
     p = command("parse", "parse operator documents and print their models")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="documents or folders (*.md)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help=documents)
     p.add_argument("--format", choices=["json", "text"], default="text")
     p.add_argument(
         "--stats",
         action="store_true",
         help="print how much constraint prose and how many error conditions were classified",
     )
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the diagnostics (for hooks)")
     p.set_defaults(run=cmd_parse)
 
     p = command("generate", "generate headers, samples, bindings and tests from documents")
-    p.add_argument("paths", nargs="*", metavar="PATH", default=["specs"], help="documents or folders (default: specs)")
-    p.add_argument("-o", "--output", default="generated", help="output folder (default: generated)")
-    p.add_argument("--check", action="store_true", help="write nothing; exit 1 if the output is not current")
+    p.add_argument(
+        "paths", nargs="*", metavar="PATH", help="documents or folders (default: the configuration's, else specs or .)"
+    )
+    p.add_argument("-o", "--output", help="output folder (default: the configuration's, else generated)")
+    p.add_argument(
+        "--check", action="store_true", help=f"write nothing; exit {OUT_OF_DATE} if the output is not current"
+    )
     p.add_argument("--templates", metavar="DIR", help="a folder of templates that override the built-in ones")
     p.add_argument("--force", action="store_true", help="write into a folder holding files specgen did not generate")
-    p.add_argument("-j", "--jobs", type=int, help="worker processes (default: one per core)")
+    p.add_argument("-j", "--jobs", type=_positive, help="worker processes, 1 or more (default: one per core)")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write OUT/.specgen-cache")
     p.set_defaults(run=cmd_generate)
 
@@ -98,25 +147,35 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="OLD NEW (files or folders); with --git, the folder to compare (default: .)",
     )
-    p.add_argument("--git", metavar="BASE[..HEAD]", help="compare git revisions (HEAD omitted: the working tree)")
-    p.add_argument("--format", choices=["text", "markdown", "json", "github"], default="text")
+    p.add_argument(
+        "--git",
+        metavar="BASE[..HEAD]",
+        help="compare git revisions: BASE..HEAD, BASE...HEAD (from the merge base), "
+        "or BASE alone (against the working tree)",
+    )
+    formats = ["text", "markdown", "json", "github", "sarif", "junit", "accept"]
+    p.add_argument("--format", choices=formats, default="text")
     p.add_argument(
         "--fail-on",
         choices=["breaking", "non-breaking", "info"],
-        help="exit 1 when a change at or above this severity is present",
+        help="exit 1 when a change at or above this severity is present and not accepted",
+    )
+    p.add_argument(
+        "--accept", metavar="FILE", action="append", default=[], help="a file of accepted changes (repeatable)"
     )
     p.set_defaults(run=cmd_diff)
 
     p = command("lint", "find mistakes in documents: against C headers, inside the document, in its sample")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="documents or folders (*.md)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help=documents)
     p.add_argument("--headers", metavar="DIR", help="a CANN include tree or any folder of aclnn_*.h")
-    p.add_argument("--format", choices=["text", "json", "github"], default="text")
+    p.add_argument("--format", choices=["text", "json", "github", "markdown", "sarif", "junit"], default="text")
     p.add_argument(
         "--fail-on",
         choices=["error", "warning", "info"],
-        default="error",
-        help="exit 1 when a finding at or above this severity is present (default: error)",
+        help="exit 1 when a finding at or above this severity is present (default: the configuration's, else error)",
     )
+    p.add_argument("--select", type=_rule_list, metavar="RULES", help="only these rules (comma-separated globs)")
+    p.add_argument("--ignore", type=_rule_list, metavar="RULES", help="not these rules (comma-separated globs)")
     p.add_argument(
         "--show-suppressed",
         action="store_true",
@@ -129,34 +188,85 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _docs_exist(paths: Sequence[str]) -> None:
-    from specgen.parse import discover
+# ---------------------------------------------------------------- documents
 
+
+def _paths(args: argparse.Namespace, fallback: Sequence[str]) -> list[str]:
+    """The command's PATHs, else the configuration's, else `fallback`."""
+    if args.paths:
+        return list(args.paths)
+    settings: Config = args.settings
+    if settings.paths:
+        return [settings.path(p) for p in settings.paths]
+    return list(fallback)
+
+
+def _select(paths: Sequence[str], settings: Config) -> list[Path]:
+    """The documents the paths select; an error when there are none (a typo must not pass)."""
     missing = [p for p in paths if not os.path.exists(p)]
     if missing:
         raise UsageError(f"no such file or directory: {', '.join(missing)}")
-    if not discover(paths):
-        raise UsageError(f"no *.md documents under {', '.join(paths)}")
+    sources = settings.selection.discover(paths)
+    if sources:
+        return sources
+    if all(os.path.isfile(p) for p in paths):
+        raise NothingToDo("nothing to do: every file given is excluded by the configuration")
+    raise UsageError(
+        f"no operator documents under {', '.join(paths)} (by default aclnn*.md files in docs/ folders; "
+        "set include in the configuration to read others)"
+    )
 
 
-def _docs(paths: Sequence[str]) -> list[OperatorDoc]:
-    from specgen.parse import parse_paths
+def say(source: str, d: Diagnostic | Note) -> None:
+    print(_diagnostic_line(source, d), end="", file=sys.stderr)
 
-    _docs_exist(paths)
-    return parse_paths(paths)
+
+def _diagnostic_line(source: str, d: Diagnostic | Note) -> str:
+    return f"{source}:{d.line}: {d.severity}: {d.message} [{problem_code(d.code)}]\n"
 
 
 def report_diagnostics(docs: Sequence[OperatorDoc]) -> None:
     for doc in docs:
         for d in doc.diagnostics:
-            print(f"{doc.source}:{d.line}: {d.severity}: {d.message} [{d.code}]", file=sys.stderr)
+            say(doc.source, d)
+
+
+def _parsed(sources: Sequence[Path]) -> list[OperatorDoc]:
+    from specgen import parallel
+    from specgen.parse import parse_file
+
+    return parallel.run(parse_file, list(sources), label="parsing")
+
+
+def chosen(docs: Sequence[OperatorDoc], settings: Config, *, trim: bool, quiet: bool = False) -> list[OperatorDoc]:
+    """One document per function, as generate chooses: documents all of whose functions are
+    documented by a preferred one are set aside (said once, at info level); with `trim`, the
+    functions a kept document shares with a preferred one are left out of its model."""
+    choice = settings.selection.choose([(d.source, [(f.name, f.line) for f in d.functions]) for d in docs])
+    if not quiet:
+        for source, note in choice.notes:
+            say(source, note)
+    kept = [d for d in docs if d.source not in choice.set_aside]
+    if not trim:
+        return kept
+    return [_without(d, choice.dropped.get(d.source, set())) for d in kept]
+
+
+def _without(doc: OperatorDoc, functions: set[str]) -> OperatorDoc:
+    if not functions:
+        return doc
+    return doc.model_copy(update={"functions": tuple(f for f in doc.functions if f.name not in functions)})
+
+
+# ---------------------------------------------------------------- parse
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    sources = _select(_paths(args, ["."]), args.settings)
     if args.stats:
         from specgen import coverage
 
-        docs = _docs(args.paths)
+        docs = _parsed(sources)
         report_diagnostics(docs)
         cov = coverage.coverage(docs)
         if args.format == "json":
@@ -166,14 +276,15 @@ def cmd_parse(args: argparse.Namespace) -> int:
             sys.stdout.write(coverage.report(cov))
         return FOUND if any(d.has_errors for d in docs) else OK
     from specgen import parallel
-    from specgen.parse import discover
 
-    _docs_exist(args.paths)
     # Each worker prints its documents; the models never travel back to this process.
-    results = parallel.run(_print_one, [(str(p), args.format) for p in discover(args.paths)], label="parsing")
+    fmt = "none" if args.quiet else args.format
+    results = parallel.run(_print_one, [(str(p), fmt) for p in sources], label="parsing")
     for _, diagnostics, _ in results:
         sys.stderr.write(diagnostics)
-    if args.format == "json":
+    if args.quiet:
+        pass
+    elif args.format == "json":
         sys.stdout.write("[\n" + ",\n".join(textwrap.indent(text, "  ") for text, _, _ in results) + "\n]\n")
     else:
         sys.stdout.write("".join(text for text, _, _ in results))
@@ -186,8 +297,8 @@ def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:
 
     source, fmt = job
     doc = parse_file(source)
-    text = doc.model_dump_json(indent=2) if fmt == "json" else describe(doc)
-    diagnostics = "".join(f"{doc.source}:{d.line}: {d.severity}: {d.message} [{d.code}]\n" for d in doc.diagnostics)
+    text = "" if fmt == "none" else doc.model_dump_json(indent=2) if fmt == "json" else describe(doc)
+    diagnostics = "".join(_diagnostic_line(doc.source, d) for d in doc.diagnostics)
     return text, diagnostics, doc.has_errors
 
 
@@ -218,35 +329,50 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from specgen.render import TemplateFault
     from specgen.writer import OutputError
 
-    _docs_exist(args.paths)
-    templates = Path(args.templates) if args.templates else None
-    if templates is not None and not templates.is_dir():
-        raise UsageError(f"--templates: no such folder: {templates}")
+    settings: Config = args.settings
+    paths = _paths(args, ["specs"] if os.path.isdir("specs") else ["."])
+    _select(paths, settings)
+    output = args.output or (settings.path(settings.output) if settings.output else "generated")
     try:
         result = generate(
-            args.paths,
-            Path(args.output),
-            templates=templates,
+            paths,
+            Path(output),
+            templates=_templates(args, settings),
             check=args.check,
             force=args.force,
             jobs=args.jobs,
             cache=not args.no_cache,
+            selection=settings.selection,
+            root=settings.root if settings.file else None,
+            package=settings.package,
+            user_files=settings.user_files,
         )
     except (OutputError, FormatterError, TemplateFault) as exc:
         raise UsageError(str(exc)) from exc
+    _report_generation(result, args.check, f"specgen generate {' '.join(paths)} -o {output}")
+    # Drift is what --check asks about: it wins over document errors (which are listed too).
+    if args.check and not result.plan.empty:
+        return OUT_OF_DATE
+    return FOUND if result.has_errors else OK
+
+
+def _templates(args: argparse.Namespace, settings: Config) -> Path | None:
+    chosen_templates = args.templates or (settings.path(settings.templates) if settings.templates else None)
+    templates = Path(chosen_templates) if chosen_templates else None
+    if templates is not None and not templates.is_dir():
+        raise UsageError(f"--templates: no such folder: {templates}")
+    return templates
+
+
+def _report_generation(result, check: bool, command: str) -> None:
     for source, d in result.diagnostics:
-        print(f"{source}:{d.line}: {d.severity}: {d.message} [{d.code}]", file=sys.stderr)
+        say(source, d)
     plan = result.plan
-    if args.check:
+    if check:
         for line in plan.changes:
             print(line)
         if not plan.empty:
-            print(
-                f"specgen: {args.output} is out of date ({len(plan.changes)} changes); "
-                f"run `specgen generate {' '.join(args.paths)} -o {args.output}`",
-                file=sys.stderr,
-            )
-            return FOUND
+            print(f"specgen: the output is out of date ({len(plan.changes)} changes); run `{command}`", file=sys.stderr)
     else:
         print(
             f"specgen: {len(result.operators)} operators from {result.documents} documents; "
@@ -259,69 +385,120 @@ def cmd_generate(args: argparse.Namespace) -> int:
             f"specgen: kept the earlier output of {', '.join(result.held)}: fix the errors above to regenerate it",
             file=sys.stderr,
         )
-    return FOUND if result.has_errors else OK
+
+
+# ---------------------------------------------------------------- diff
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from specgen import diff, report
-    from specgen.gitsource import GitError, documents_at, split_range
-    from specgen.parse import parse_paths
+    from specgen import accept, diff
+
+    settings: Config = args.settings
+    old, new = _diff_sides(args, settings)
+    try:
+        entries = accept.load([settings.path(p) for p in settings.diff.accept] + args.accept)
+    except accept.AcceptError as exc:
+        raise UsageError(str(exc)) from None
+    changes = accept.mark(diff.diff(old, new), entries)
+    fail_on = args.fail_on or settings.diff.fail_on
+    sys.stdout.write(_diff_report(args.format, changes, fail_on))
+    bar = diff.SEVERITY_ORDER[fail_on] if fail_on else None
+    failing = bar is not None and any(not c.accepted and diff.SEVERITY_ORDER[c.severity] >= bar for c in changes)
+    return FOUND if failing else OK
+
+
+def _diff_sides(args: argparse.Namespace, settings: Config) -> tuple[list[OperatorDoc], list[OperatorDoc]]:
+    """Both versions' documents, one per function on each side, chosen as generate chooses."""
+    from specgen.gitsource import GitError, documents_between
 
     if args.git:
         if len(args.paths) > 1:
             raise UsageError("with --git, give at most one folder")
-        base, head = split_range(args.git)
-        folder = args.paths[0] if args.paths else "."
+        configured = settings.paths if settings.paths and len(settings.paths) == 1 else None
+        folder = args.paths[0] if args.paths else settings.path(configured[0]) if configured else "."
         try:
-            old = documents_at(base, folder)
-            new = documents_at(head, folder) if head else parse_paths([folder])
+            old, new = documents_between(args.git, folder, settings.selection)
         except GitError as exc:
             raise UsageError(str(exc)) from exc
     else:
         if len(args.paths) != 2:
             raise UsageError("give OLD and NEW (two files or two folders), or --git BASE[..HEAD]")
-        _docs_exist(args.paths[:1])
-        _docs_exist(args.paths[1:])
-        old, new = parse_paths(args.paths[:1]), parse_paths(args.paths[1:])
-    changes = diff.diff(old, new)
-    items = [report.Item(c.id, c.severity, diff.summary(c), c.new or c.old) for c in changes]
-    if args.format == "json":
-        sys.stdout.write(report.dumps({"changes": [c.as_json() for c in changes]}))
-    elif args.format == "markdown":
-        sys.stdout.write(report.markdown(items, f"specgen diff: {len(changes)} changes"))
-    elif args.format == "github":
-        sys.stdout.write(report.github(items))
-    else:
-        sys.stdout.write(report.text(items, colour=sys.stdout.isatty()))
-    if args.fail_on and any(diff.SEVERITY_ORDER[c.severity] >= diff.SEVERITY_ORDER[args.fail_on] for c in changes):
-        return FOUND
-    return OK
+        old_sources, new_sources = _select(args.paths[:1], settings), _select(args.paths[1:], settings)
+        every = list(dict.fromkeys(old_sources + new_sources))  # `diff . .` parses each file once
+        parsed = dict(zip(every, _parsed(every), strict=True))
+        old, new = [parsed[p] for p in old_sources], [parsed[p] for p in new_sources]
+    return chosen(old, settings, trim=True, quiet=True), chosen(new, settings, trim=True)
+
+
+def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
+    from specgen import accept, diff, report
+
+    order = diff.SEVERITY_ORDER
+    bar = order[fail_on or diff.BREAKING]  # JUnit failures and `accept` entries: breaking by default
+    items = [
+        report.Item(c.id, c.severity, diff.summary(c), c.new or c.old, "accepted" if c.accepted else None)
+        for c in changes
+    ]
+    if fmt == "json":
+        return report.dumps({"changes": [c.as_json() for c in changes]})
+    if fmt == "markdown":
+        return report.markdown(items, f"specgen diff: {len(changes)} changes", list(reversed(order)))
+    if fmt == "github":
+        return report.github(items)
+    if fmt == "sarif":
+        return report.sarif(items, diff.CATALOGUE)
+    if fmt == "junit":
+        return report.junit("specgen diff", items, [], lambda i: not i.status and order[i.severity] >= bar)
+    if fmt == "accept":
+        return accept.entries_toml([c for c in changes if not c.accepted and order[c.severity] >= bar])
+    return report.text(items, colour=sys.stdout.isatty())
+
+
+# ---------------------------------------------------------------- lint
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from specgen import report
-    from specgen.lint import SEVERITY_ORDER, HeadersError, lint
+    from specgen.lint import SEVERITY_ORDER, HeadersError, configure, lint
 
-    headers = Path(args.headers) if args.headers else None
+    settings: Config = args.settings
+    configured = settings.lint
+    options = replace(configured, select=args.select or configured.select, ignore=args.ignore or configured.ignore)
+    chosen_headers = args.headers or (settings.path(options.headers) if options.headers else None)
+    headers = Path(chosen_headers) if chosen_headers else None
     if headers is not None and not headers.is_dir():
         raise UsageError(f"--headers: no such folder: {headers}")
+    docs = chosen(_parsed(_select(_paths(args, ["."]), settings)), settings, trim=False)
     try:
-        found = lint(_docs(args.paths), headers)
-    except HeadersError as exc:
+        found = configure(lint(docs, headers), options, settings.root)
+    except (HeadersError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     findings = [f for f in found if args.show_suppressed or not f.suppressed]
+    bar = SEVERITY_ORDER[args.fail_on or options.fail_on]
+    sys.stdout.write(_lint_report(args.format, findings, [d.source for d in docs], bar))
+    return FOUND if any(SEVERITY_ORDER[f.severity] >= bar and not f.suppressed for f in findings) else OK
+
+
+def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int) -> str:
+    from specgen import report
+    from specgen.lint import RULES, SEVERITY_ORDER
+
     items = [
-        report.Item(f.rule, f.severity, f.message + (" (suppressed)" if f.suppressed else ""), f"{f.path}:{f.line}")
+        report.Item(f.rule, f.severity, f.message, f"{f.path}:{f.line}", "suppressed" if f.suppressed else None)
         for f in findings
     ]
-    if args.format == "json":
-        sys.stdout.write(report.dumps({"findings": [f.as_json() for f in findings]}))
-    elif args.format == "github":
-        sys.stdout.write(report.github(items))
-    else:
-        sys.stdout.write(report.text(items, colour=sys.stdout.isatty()))
-    bar = SEVERITY_ORDER[args.fail_on]
-    return FOUND if any(SEVERITY_ORDER[f.severity] >= bar and not f.suppressed for f in findings) else OK
+    if fmt == "json":
+        return report.dumps({"findings": [f.as_json() for f in findings]})
+    if fmt == "github":
+        return report.github(items)
+    if fmt == "markdown":
+        title = f"specgen lint: {len(findings)} findings in {len(sources)} documents"
+        return report.markdown(items, title, list(reversed(SEVERITY_ORDER)), nothing="No findings.")
+    if fmt == "sarif":
+        return report.sarif(items, RULES)
+    if fmt == "junit":
+        fails = lambda i: not i.status and SEVERITY_ORDER[i.severity] >= bar  # noqa: E731 - one use, read in place
+        return report.junit("specgen lint", items, sources, fails)
+    return report.text(items, colour=sys.stdout.isatty())
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -26,7 +26,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "function-removed": (BREAKING, "a documented function is gone"),
     "param-added": (BREAKING, "a parameter was added to the prototype"),
     "param-removed": (BREAKING, "a parameter was removed from the prototype"),
-    "param-renamed": (NON_BREAKING, "same position and type, new name (C callers unaffected; keyword names change)"),
+    "param-renamed": (NON_BREAKING, "same position and type, new name (C callers are unaffected)"),
+    "python-keyword-renamed": (
+        BREAKING,
+        "a renamed parameter: Python callers passing it by keyword (the wrapper, aclnn_ops.validate) break",
+    ),
     "param-reordered": (BREAKING, "the parameters are in another order"),
     "param-type-changed": (BREAKING, "the C type of a parameter changed"),
     "param-const-added": (NON_BREAKING, "a pointer parameter became pointer-to-const"),
@@ -35,8 +39,8 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "param-direction-changed": (BREAKING, "input/output direction changed"),
     "param-now-required": (BREAKING, "an optional parameter became required"),
     "param-now-optional": (NON_BREAKING, "a required parameter became optional"),
-    "dtype-added": (NON_BREAKING, "a dtype is supported (on a product, when given)"),
-    "dtype-removed": (BREAKING, "a dtype is no longer supported (on a product, when given)"),
+    "dtype-added": (NON_BREAKING, "a dtype is supported (on every product, or on one)"),
+    "dtype-removed": (BREAKING, "a dtype is no longer supported (on every product, or on one)"),
     "format-added": (NON_BREAKING, "a data format is supported"),
     "format-removed": (BREAKING, "a data format is no longer supported"),
     "rank-widened": (NON_BREAKING, "more ranks are accepted"),
@@ -72,6 +76,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
 
 @dataclass(frozen=True)
 class Change:
+    """One change. `before` and `after` are the fact on each side, of one JSON shape per id
+    (`null` on the side that lacks it); `values` are the members added or removed when the
+    fact is a set (dtypes, formats, enum values, products)."""
+
     id: str
     function: str | None
     param: str | None
@@ -79,6 +87,8 @@ class Change:
     after: Any
     old: str | None  # "path:line"
     new: str | None
+    values: tuple | None = None
+    accepted: bool = False  # listed in a file of accepted changes: shown, never fails
 
     @property
     def severity(self) -> str:
@@ -92,6 +102,8 @@ class Change:
             "param": self.param,
             "before": self.before,
             "after": self.after,
+            "values": list(self.values) if self.values is not None else None,
+            "accepted": self.accepted,
             "source": {"old": self.old, "new": self.new},
         }
 
@@ -120,14 +132,13 @@ class _Collector:
         after: Any = None,
         old_line: int | None = None,
         new_line: int | None = None,
+        values: Sequence | None = None,
     ) -> None:
         assert id in CATALOGUE, id
         function = (new or old).fn.name if (new or old) else None
-        self.changes.append(
-            Change(
-                id, function, param, before, after, old.at(old_line) if old else None, new.at(new_line) if new else None
-            )
-        )
+        where_old, where_new = old.at(old_line) if old else None, new.at(new_line) if new else None
+        listed = tuple(values) if values is not None else None
+        self.changes.append(Change(id, function, param, before, after, where_old, where_new, listed))
 
 
 def diff(old_docs: Sequence[OperatorDoc], new_docs: Sequence[OperatorDoc]) -> list[Change]:
@@ -190,27 +201,41 @@ def _compare_document(out: _Collector, old: OperatorDoc, new: OperatorDoc) -> No
 
 
 def _compare_products(out: _Collector, old: _Side, new: _Side) -> None:
+    """Products as the sorted list supported on each side; one change per direction."""
     before = {p.id: p for p in old.doc.products}
     after = {p.id: p for p in new.doc.products}
+    was = sorted(p for p, v in before.items() if v.supported)
+    now = sorted(p for p, v in after.items() if v.supported)
     if not before and after:
-        supported = sorted(p for p, v in after.items() if v.supported)
-        out.add("products-documented", old, new, after=supported, new_line=min(p.line for p in after.values()))
+        out.add("products-documented", old, new, before=[], after=now, values=now, new_line=_first_line(after, now))
         return
-    for pid in sorted(before.keys() | after.keys()):
-        a, b = before.get(pid), after.get(pid)
-        was, now = bool(a and a.supported), bool(b and b.supported)
-        if was == now:
-            continue
+    if added := [p for p in now if p not in was]:
         out.add(
-            "product-support-added" if now else "product-support-removed",
+            "product-support-added",
             old,
             new,
-            param=None,
-            before={"product": pid, "supported": was},
-            after={"product": pid, "supported": now},
-            old_line=a.line if a else None,
-            new_line=b.line if b else None,
+            before=was,
+            after=now,
+            values=added,
+            old_line=_first_line(before, added),
+            new_line=_first_line(after, added),
         )
+    if removed := [p for p in was if p not in now]:
+        out.add(
+            "product-support-removed",
+            old,
+            new,
+            before=was,
+            after=now,
+            values=removed,
+            old_line=_first_line(before, removed),
+            new_line=_first_line(after, removed),
+        )
+
+
+def _first_line(products: dict, ids: Sequence[str]) -> int | None:
+    lines = [products[p].line for p in ids if p in products]
+    return min(lines) if lines else None
 
 
 # ---------------------------------------------------------------- functions and parameters
@@ -236,16 +261,15 @@ def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[P
         b = b_params[i]
         if b.name not in a_names and _base_type(a.c_type) == _base_type(b.c_type):
             renames[a.name] = b.name
-            out.add(
-                "param-renamed", old, new, param=b.name, before=a.name, after=b.name, old_line=a.line, new_line=b.line
-            )
+            for id in ("param-renamed", "python-keyword-renamed") if _python_argument(a) else ("param-renamed",):
+                out.add(id, old, new, param=b.name, before=a.name, after=b.name, old_line=a.line, new_line=b.line)
     matched_new = set(renames.values()) | (a_names & b_names)
     for a in a_params:
         if a.name not in b_names and a.name not in renames:
-            out.add("param-removed", old, new, param=a.name, before=f"{a.c_type} {a.name}", old_line=a.line)
+            out.add("param-removed", old, new, param=a.name, before=_declared(a), old_line=a.line)
     for b in b_params:
         if b.name not in matched_new:
-            out.add("param-added", old, new, param=b.name, after=f"{b.c_type} {b.name}", new_line=b.line)
+            out.add("param-added", old, new, param=b.name, after=_declared(b), new_line=b.line)
     order_a = [renames.get(p.name, p.name) for p in a_params if renames.get(p.name, p.name) in matched_new]
     order_b = [p.name for p in b_params if p.name in matched_new]
     if order_a != order_b:
@@ -253,6 +277,18 @@ def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[P
     by_new = {p.name: p for p in b_params}
     pairs = [(a, by_new[renames.get(a.name, a.name)]) for a in a_params if renames.get(a.name, a.name) in by_new]
     return pairs, renames
+
+
+def _declared(p: Param) -> dict[str, str]:
+    return {"name": p.name, "type": p.c_type}
+
+
+# The first phase's tail: the wrapper fills these in, so no Python caller names them.
+_PHASE_PARAMS = {"workspaceSize", "executor"}
+
+
+def _python_argument(p: Param) -> bool:
+    return p.name not in _PHASE_PARAMS and "aclOpExecutor" not in p.c_type
 
 
 def _base_type(c_type: str) -> str:
@@ -274,8 +310,8 @@ _TYPED_DTYPES = ("tensor", "tensor_list", "scalar", "scalar_list")
 
 
 def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
-    def add(id: str, before: Any, after: Any) -> None:
-        out.add(id, old, new, param=b.name, before=before, after=after, old_line=a.line, new_line=b.line)
+    def add(id: str, before: Any, after: Any, values: Sequence | None = None) -> None:
+        out.add(id, old, new, param=b.name, before=before, after=after, values=values, old_line=a.line, new_line=b.line)
 
     if change := _type_change(a.c_type, b.c_type):
         add(change, a.c_type, b.c_type)
@@ -316,22 +352,22 @@ def _compare_dtypes(out: _Collector, old: _Side, new: _Side, a: Param, b: Param)
     general_added = set(b.dtypes) - set(a.dtypes)
     general_removed = set(a.dtypes) - set(b.dtypes)
     for product in [None, *sorted(a.product_dtypes.keys() | b.product_dtypes.keys())]:
-        before, after = set(a.dtypes_on(product)), set(b.dtypes_on(product))
-        added, removed = after - before, before - after
+        listed_a, listed_b = list(a.dtypes_on(product)), list(b.dtypes_on(product))
+        added, removed = set(listed_b) - set(listed_a), set(listed_a) - set(listed_b)
         if product is not None:
             added, removed = added - general_added, removed - general_removed
             if not a.dtypes or not b.dtypes:
                 continue
-        for id, dtypes in (("dtype-added", added), ("dtype-removed", removed)):
+        for id, dtypes, listed in (("dtype-added", added, listed_b), ("dtype-removed", removed, listed_a)):
             if dtypes:
-                ordered = [d for d in (*b.dtypes, *a.dtypes) if d in dtypes]
                 out.add(
                     id,
                     old,
                     new,
                     param=name,
-                    before=None if id == "dtype-added" else list(dict.fromkeys(ordered)),
-                    after={"dtypes": list(dict.fromkeys(ordered)), "product": product},
+                    before={"product": product, "dtypes": listed_a},
+                    after={"product": product, "dtypes": listed_b},
+                    values=[d for d in listed if d in dtypes],
                     old_line=line_a,
                     new_line=line_b,
                 )
@@ -343,14 +379,18 @@ def _no_dtypes(param: Param) -> Param:
 
 def _compare_sets(add, before: Sequence[str], after: Sequence[str], what: str) -> None:
     if not before and after:
-        add("constraint-documented", None, {what: list(after)})
+        add("constraint-documented", None, {"fact": f"{what}s", "value": list(after)})
         return
     if not after:
         return
     if added := [x for x in after if x not in before]:
-        add(f"{what}-added", list(before), added)
+        add(f"{what}-added", list(before), list(after), values=added)
     if removed := [x for x in before if x not in after]:
-        add(f"{what}-removed", removed, list(after))
+        add(f"{what}-removed", list(before), list(after), values=removed)
+
+
+def _rank_json(rank) -> dict[str, int | None]:
+    return {"min": rank.min, "max": rank.max}
 
 
 def _compare_rank(add, a: Param, b: Param) -> None:
@@ -358,26 +398,31 @@ def _compare_rank(add, a: Param, b: Param) -> None:
     if ra == rb or rb is None:
         return
     if ra is None:
-        add("constraint-documented", None, {"rank": [rb.min, rb.max]})
+        add("constraint-documented", None, {"fact": "rank", "value": _rank_json(rb)})
         return
     hi_a = ra.max if ra.max is not None else 1 << 30
     hi_b = rb.max if rb.max is not None else 1 << 30
     narrowed = rb.min > ra.min or hi_b < hi_a
-    add("rank-narrowed" if narrowed else "rank-widened", [ra.min, ra.max], [rb.min, rb.max])
+    add("rank-narrowed" if narrowed else "rank-widened", _rank_json(ra), _rank_json(rb))
 
 
 def _compare_values(add, a: Param, b: Param) -> None:
     enum_a = {v for c in a.of_kind("enum") for v in c.values}
     enum_b = {v for c in b.of_kind("enum") for v in c.values}
     if enum_a and enum_b:
+        listed_a, listed_b = sorted(enum_a, key=str), sorted(enum_b, key=str)
         if added := sorted(enum_b - enum_a, key=str):
-            add("enum-values-added", sorted(enum_a, key=str), added)
+            add("enum-values-added", listed_a, listed_b, values=added)
         if removed := sorted(enum_a - enum_b, key=str):
-            add("enum-values-removed", removed, sorted(enum_b, key=str))
+            add("enum-values-removed", listed_a, listed_b, values=removed)
     range_a, range_b = _range(a), _range(b)
     if range_a and range_b and range_a != range_b:
         inside = _within(range_a, range_b)
-        add("value-range-widened" if inside else "value-range-narrowed", list(range_a), list(range_b))
+        add(
+            "value-range-widened" if inside else "value-range-narrowed",
+            dict(zip(("min", "max"), range_a, strict=True)),
+            dict(zip(("min", "max"), range_b, strict=True)),
+        )
 
 
 def _range(p: Param) -> tuple | None:
@@ -395,7 +440,7 @@ def _compare_flag(add, before: bool | None, after: bool | None, what: str) -> No
     if after is None or before == after:
         return
     if before is None:
-        add("constraint-documented", None, {what: after})
+        add("constraint-documented", None, {"fact": what.replace("-", "_"), "value": after})
     else:
         add(f"{what}-added" if after else f"{what}-removed", before, after)
 
@@ -517,28 +562,121 @@ def _rule_json(rule: ErrorRule) -> dict[str, Any]:
 
 
 def summary(change: Change) -> str:
-    """One line a reviewer reads: what changed, on what, from what to what."""
-    where = change.function or ""
-    if change.param:
-        where += f"({change.param})"
-    before, after = _short(change.before), _short(change.after)
-    if change.before is None:
-        detail = after
-    elif change.after is None:
-        detail = before
-    else:
-        detail = f"{before} -> {after}"
-    return f"{where}: {CATALOGUE[change.id][1]}: {detail}" if where else f"{CATALOGUE[change.id][1]}: {detail}"
+    """One plain-English line a reviewer reads: on what, what changed, from what to what."""
+    sentence = _SENTENCES[change.id](change)
+    return f"{change.function}: {sentence}" if change.function else sentence
 
 
-def _short(value: Any) -> str:
-    if isinstance(value, dict):
-        if "condition" in value:
-            return f"{value['code']} {value['condition']}"
-        if "dtypes" in value:
-            on = f" on {value['product']}" if value.get("product") else ""
-            return ", ".join(value["dtypes"]) + on
-        return ", ".join(f"{k}={_short(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_short(v) for v in value) + "]"
-    return str(value)
+def _words(values: Any) -> str:
+    items = [str(v) for v in (values or ())]
+    if len(items) <= 2:
+        return " and ".join(items) or "nothing"
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _clip(text: str, limit: int = 100) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _on(change: Change) -> str:
+    product = (change.after or change.before or {}).get("product")
+    return f" on {product}" if product else ""
+
+
+def _rank(rank: dict) -> str:
+    low, high = rank["min"], rank["max"]
+    if high is None:
+        return f"{low} or more"
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def _range_text(bounds: dict) -> str:
+    low = "-inf" if bounds["min"] is None else bounds["min"]
+    high = "inf" if bounds["max"] is None else bounds["max"]
+    return f"[{low}, {high}]"
+
+
+def _error(rule: dict) -> str:
+    return f"{rule['code']} ({rule['name']}) when {_clip(rule['condition'])}" if rule["name"] else str(rule["code"])
+
+
+_DIRECTIONS = {"in": "an input", "out": "an output", "inout": "read and written"}
+_SHAPE_RULES = {"same": "have the same shape", "broadcast": "broadcast together"}
+_FACTS = {
+    "formats": "data formats",
+    "rank": "rank",
+    "non_contiguous": "non-contiguous support",
+    "empty_tensor": "empty-tensor support",
+}
+
+
+def _fact(change: Change) -> str:
+    fact, v = change.after["fact"], change.after["value"]
+    shown = _words(v) if isinstance(v, list) else _rank(v) if isinstance(v, dict) else ("yes" if v else "no")
+    return f"{_FACTS.get(fact, fact)} of parameter {change.param} documented for the first time: {shown}"
+
+
+_SENTENCES: dict[str, Any] = {
+    "function-added": lambda c: "newly documented",
+    "function-removed": lambda c: "no longer documented",
+    "param-added": lambda c: f"parameter {c.after['name']} ({c.after['type']}) was added",
+    "param-removed": lambda c: f"parameter {c.before['name']} ({c.before['type']}) was removed",
+    "param-renamed": lambda c: f"parameter {c.before} was renamed to {c.after}; C callers are unaffected",
+    "python-keyword-renamed": lambda c: f"Python callers passing {c.before} by keyword break: it is now {c.after}",
+    "param-reordered": lambda c: f"parameters reordered from ({', '.join(c.before)}) to ({', '.join(c.after)})",
+    "param-type-changed": lambda c: f"parameter {c.param} changed type from {c.before} to {c.after}",
+    "param-const-added": lambda c: f"parameter {c.param} became pointer-to-const ({c.before} to {c.after})",
+    "param-const-removed": lambda c: f"parameter {c.param} lost its const ({c.before} to {c.after})",
+    "param-qualifier-changed": lambda c: (
+        f"parameter {c.param} changed from {c.before} to {c.after}; a top-level const does not affect callers"
+    ),
+    "param-direction-changed": lambda c: (
+        f"parameter {c.param} changed from {_DIRECTIONS.get(c.before, c.before)} to {_DIRECTIONS.get(c.after, c.after)}"
+    ),
+    "param-now-required": lambda c: f"parameter {c.param} is now required (it was optional)",
+    "param-now-optional": lambda c: f"parameter {c.param} is now optional (it was required)",
+    "dtype-added": lambda c: f"parameter {c.param} now accepts {_words(c.values)}{_on(c)}",
+    "dtype-removed": lambda c: f"parameter {c.param} no longer accepts {_words(c.values)}{_on(c)}",
+    "format-added": lambda c: f"parameter {c.param} now accepts the format {_words(c.values)}",
+    "format-removed": lambda c: f"parameter {c.param} no longer accepts the format {_words(c.values)}",
+    "rank-widened": lambda c: f"parameter {c.param} accepts more ranks: {_rank(c.before)} became {_rank(c.after)}",
+    "rank-narrowed": lambda c: f"parameter {c.param} accepts fewer ranks: {_rank(c.before)} became {_rank(c.after)}",
+    "shape-rule-relaxed": lambda c: (
+        f"{_words(c.after['params'])} may now broadcast together (they had to have the same shape)"
+    ),
+    "shape-rule-tightened": lambda c: (
+        f"{_words(c.after['params'])} must now have the same shape (they could broadcast)"
+    ),
+    "shape-rule-added": lambda c: f"{_words(c.after['params'])} must now {_SHAPE_RULES[c.after['rule']]}",
+    "shape-rule-removed": lambda c: f"{_words(c.before['params'])} no longer need to {_SHAPE_RULES[c.before['rule']]}",
+    "same-dtype-rule-added": lambda c: f"{_words(c.after)} must now have the same dtype",
+    "same-dtype-rule-removed": lambda c: f"{_words(c.before)} no longer need the same dtype",
+    "same-format-rule-added": lambda c: f"{_words(c.after)} must now have the same format",
+    "same-format-rule-removed": lambda c: f"{_words(c.before)} no longer need the same format",
+    "enum-values-added": lambda c: f"parameter {c.param} now accepts the values {_words(c.values)}",
+    "enum-values-removed": lambda c: f"parameter {c.param} no longer accepts the values {_words(c.values)}",
+    "value-range-widened": lambda c: (
+        f"the range of parameter {c.param} grew from {_range_text(c.before)} to {_range_text(c.after)}"
+    ),
+    "value-range-narrowed": lambda c: (
+        f"the range of parameter {c.param} changed from {_range_text(c.before)} "
+        f"to {_range_text(c.after)}, which excludes values accepted before"
+    ),
+    "non-contiguous-removed": lambda c: f"parameter {c.param} no longer accepts non-contiguous tensors",
+    "non-contiguous-added": lambda c: f"parameter {c.param} now accepts non-contiguous tensors",
+    "empty-tensor-removed": lambda c: f"parameter {c.param} no longer accepts empty tensors",
+    "empty-tensor-added": lambda c: f"parameter {c.param} now accepts empty tensors",
+    "error-rule-added": lambda c: f"new documented error: {_error(c.after)}",
+    "error-rule-removed": lambda c: f"error no longer documented: {_error(c.before)}",
+    "error-rule-changed": lambda c: f"error {c.after['code']} reworded: now {_clip(c.after['condition'])}",
+    "product-support-added": lambda c: f"now supported on {_words(c.values)}",
+    "product-support-removed": lambda c: f"no longer supported on {_words(c.values)}",
+    "products-documented": lambda c: f"product support documented for the first time: {_words(c.values)}",
+    "constraint-documented": _fact,
+    "description-changed": lambda c: (
+        f"the description of parameter {c.param} changed: now \u201c{_clip(c.after, 80)}\u201d"
+    ),
+    "summary-changed": lambda c: f"the operator's summary changed: now \u201c{_clip(c.after, 80)}\u201d",
+    "formula-changed": lambda c: "the formula changed",
+}

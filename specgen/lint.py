@@ -10,15 +10,18 @@ from the line the model gives; and a document can silence a finding it knows abo
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from specgen.cdecl import Prototype, PrototypeError, find_prototype_spans, parse_prototype
+from specgen.config import LintConfig
 from specgen.lint_sample import sample_findings
 from specgen.lint_source import Source, clean_comments
 from specgen.model import Function, OperatorDoc, Param
+from specgen.selection import Globs, relative
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 SEVERITY_ORDER = {INFO: 0, WARNING: 1, ERROR: 2}
@@ -548,3 +551,44 @@ def _once_per_parameter(findings: list[Finding]) -> list[Finding]:
 def suppress(findings: Iterable[Finding], src: Source) -> list[Finding]:
     """Mark the findings a `<!-- specgen-lint: disable=RULE -->` comment of the document covers."""
     return [replace(f, suppressed=True) if src.disables(f.rule, f.line) else f for f in findings]
+
+
+# ---------------------------------------------------------------- configuration
+
+
+def configure(findings: Iterable[Finding], options: LintConfig, root: Path) -> list[Finding]:
+    """Findings as the configuration (`[tool.specgen.lint]`) wants them: rules not selected or
+    ignored are dropped, severities overridden, and per-file ignores mark findings suppressed
+    (shown with --show-suppressed, never failing), as an in-document comment would."""
+    _check_rule_names(options)
+    files = [(Globs([glob]), rules) for glob, rules in options.per_file_ignores.items()]
+    out = []
+    for f in findings:
+        if not _names_rule(options.select, f.rule) or _names_rule(options.ignore, f.rule):
+            continue
+        level = next((s for pattern, s in options.severity.items() if fnmatch.fnmatchcase(f.rule, pattern)), None)
+        if level is not None:
+            f = replace(f, level=level)
+        paths = _path_forms(f.path, root)
+        if any(globs.match(paths) and _names_rule(rules, f.rule) for globs, rules in files):
+            f = replace(f, suppressed=True)
+        out.append(f)
+    return out
+
+
+def _names_rule(patterns: Iterable[str], rule: str) -> bool:
+    return any(p == "all" or fnmatch.fnmatchcase(rule, p) for p in patterns)
+
+
+def _check_rule_names(options: LintConfig) -> None:
+    """A rule name that matches no rule is a typo: say so rather than silently select nothing."""
+    named = [*options.select, *options.ignore, *options.severity]
+    named += [r for rules in options.per_file_ignores.values() for r in rules]
+    unknown = sorted({n for n in named if n != "all" and not any(fnmatch.fnmatchcase(r, n) for r in RULES)})
+    if unknown:
+        raise ValueError(f"lint configuration: no rule matches {', '.join(unknown)} (rules: {', '.join(RULES)})")
+
+
+def _path_forms(path: str, root: Path) -> list[str]:
+    """The finding's path as written and relative to the configuration root."""
+    return [f for f in (Path(path).as_posix().removeprefix("./"), relative(Path(path).resolve(), root.resolve())) if f]

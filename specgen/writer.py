@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from specgen.selection import Globs
+
 MANIFEST = ".specgen-manifest.json"
 
 
@@ -59,17 +61,19 @@ def plan(
     force: bool = False,
     kept: frozenset[str] | set[str] = frozenset(),
     held: frozenset[str] | set[str] = frozenset(),
+    owned: Globs | None = None,
 ) -> Plan:
     """What must change in `out` so that it holds exactly `files` (plus the user's files).
 
     `kept` are generated (or user) files known to be current without their content: they stay,
     unread and unwritten. `held` are files of operators that failed this run: those generated
-    earlier stay as they were."""
+    earlier stay as they were. `owned` match files the configuration gives to the user: they
+    are never foreign, never deleted."""
     previous, previous_user = read_manifest(out)
     result = Plan(out=out, held=sorted(set(held) & (previous | previous_user)))
     kept = set(kept) | set(result.held)
     if not force:
-        foreign = foreign_files(out, previous | previous_user)
+        foreign = [p for p in foreign_files(out, previous | previous_user) if not (owned and owned.match([p]))]
         if foreign:
             listed = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
             raise OutputError(
@@ -86,7 +90,9 @@ def plan(
             result.create[path] = user_files[path]
     generated = set(files) | (set(kept) - previous_user)
     result.unchanged += len(set(kept) - previous_user)
-    result.delete = sorted(p for p in previous - generated if _inside(out, p).is_file())
+    result.delete = sorted(
+        p for p in previous - generated if _inside(out, p).is_file() and not (owned and owned.match([p]))
+    )
     users = set(user_files) | previous_user
     manifest = {"generator": "specgen", "generated": sorted(generated), "user": sorted(users)}
     result.manifest = json.dumps(manifest, indent=1) + "\n"
@@ -95,19 +101,28 @@ def plan(
     return result
 
 
+# What tools leave beside generated code: caches, and what `pip install OUT/python` builds in place.
+_TOOL_FOLDERS = ("__pycache__", "build", "dist")
+
+
 def foreign_files(out: Path, known: set[str]) -> list[str]:
-    """Files in `out` that no manifest accounts for; caches (`__pycache__`, hidden folders
-    such as .pytest_cache and specgen's own cache) and the manifest aside."""
+    """Files in `out` that no manifest accounts for; caches and build folders (`__pycache__`,
+    hidden folders such as .pytest_cache and specgen's own cache, `build`, `dist`,
+    `*.egg-info`) and the manifest aside."""
     if not out.is_dir():
         return []
     found = []
     for folder, dirs, names in os.walk(out):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        dirs[:] = sorted(d for d in dirs if not _tool_folder(d))
         for name in sorted(names):
             relative = (Path(folder) / name).relative_to(out).as_posix()
             if relative != MANIFEST and relative not in known:
                 found.append(relative)
     return found
+
+
+def _tool_folder(name: str) -> bool:
+    return name.startswith(".") or name in _TOOL_FOLDERS or name.endswith(".egg-info")
 
 
 def apply(plan: Plan) -> None:

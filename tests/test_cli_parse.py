@@ -10,9 +10,9 @@ from specgen.cli import main
 from tests.conftest import SPECS
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "specgen", *args], capture_output=True, text=True, encoding="utf-8", check=False
+        [sys.executable, "-m", "specgen", *args], capture_output=True, text=True, encoding="utf-8", check=False, cwd=cwd
     )
 
 
@@ -31,21 +31,27 @@ def test_parse_json_has_the_documented_fields():
 
 
 def test_diagnostics_go_to_stderr_and_errors_set_the_exit_status(tmp_path):
-    (tmp_path / "good.md").write_text((SPECS / "aclnnTanhBackward.md").read_text("utf-8"), encoding="utf-8")
-    (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "todo.md").write_text("# aclnnTodo\n\nTBD\n", encoding="utf-8")
+    (tmp_path / "aclnnTanhBackward.md").write_text(
+        (SPECS / "aclnnTanhBackward.md").read_text("utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "sub" / "docs").mkdir(parents=True)
+    (tmp_path / "sub" / "docs" / "aclnnTodo.md").write_text("# aclnnTodo\n\nTBD\n", encoding="utf-8")
+    (tmp_path / "sub" / "README.md").write_text("# Not an operator document\n", encoding="utf-8")
     result = run("parse", str(tmp_path), "--format", "json")
     assert result.returncode == 1
-    assert f"{tmp_path / 'sub' / 'todo.md'}:1: error: " in result.stderr
-    docs = json.loads(result.stdout)  # the good document is still reported in full
+    assert f"{tmp_path / 'sub' / 'docs' / 'aclnnTodo.md'}:1: error: " in result.stderr
+    assert "[doc-no-api]" in result.stderr  # the code lint uses for the same problem
+    docs = json.loads(result.stdout)  # the good document is still reported in full; README is not read
     assert [d["name"] for d in docs] == ["aclnnTanhBackward", "aclnnTodo"]
     assert docs[0]["functions"]
+    quiet = run("parse", str(tmp_path), "--quiet")
+    assert quiet.returncode == 1 and quiet.stdout == "" and "aclnnTodo.md:1: error:" in quiet.stderr
 
 
 def test_usage_errors_exit_2(tmp_path):
     assert run("parse", str(tmp_path / "missing.md")).returncode == 2
     assert run("parse", str(tmp_path)).returncode == 2  # no documents
-    assert run("parse").returncode == 2
+    assert run("parse", cwd=tmp_path).returncode == 2  # nothing under the working directory
     assert run("bogus").returncode == 2
 
 

@@ -63,7 +63,7 @@ def test_check_reports_drift_and_writes_nothing(tmp_path):
     header.write_text("/* edited */\n", encoding="utf-8")
     (out / "samples/hardshrink_backward.cpp").unlink()
     result = generate(str(SPECS), "-o", str(out), "--check")
-    assert result.returncode == 1
+    assert result.returncode == 3  # out of date; 1 is kept for document errors
     assert result.stdout.splitlines() == [
         "~ include/aclnnop/aclnn_tanh_backward.h",
         "+ samples/hardshrink_backward.cpp",
@@ -172,7 +172,9 @@ def test_whole_corpus_generates_and_every_sample_compiles(corpus, standin, tmp_p
         pytest.skip("g++ is not available")
     out = tmp_path / "out"
     started = time.perf_counter()
-    result = generate(str(corpus / "docs"), "-o", str(out))
+    # The folder selects the repository documents; the legacy ones (not named aclnn*.md) are named.
+    legacy = sorted(str(p) for p in (corpus / "docs" / "legacy").glob("*.md"))
+    result = generate(str(corpus / "docs"), *legacy, "-o", str(out))
     elapsed = time.perf_counter() - started
     assert result.returncode == 1  # the corpus has documents with errors; the others are generated
     samples = sorted((out / "samples").glob("*.cpp"))
@@ -229,14 +231,16 @@ def test_incremental_regeneration_matches_a_full_one(tmp_path):
     from specgen.generate import generate
 
     docs, out = copy_specs(tmp_path), tmp_path / "out"
-    assert generate([docs], out).rendered == 4  # three operators and the shared files
+    assert generate([docs], out).rendered == 5  # three operators, the shared files, the package metadata
     assert generate([docs], out).rendered == 0
     tanh = docs / "aclnnTanhBackward.md"
     tanh.write_text(tanh.read_text(encoding="utf-8").replace("DOUBLE、", ""), encoding="utf-8")
     result = generate([docs], out)
     # The validator, its tests and the model change; the sample keeps the document's own call.
-    assert result.rendered == 1 and sorted(result.plan.write) == [
+    # The package's version follows the documents.
+    assert result.rendered == 2 and sorted(result.plan.write) == [
         "python/aclnn_ops/tanh_backward.py",
+        "python/pyproject.toml",
         "spec/tanh_backward.json",
         "tests/test_tanh_backward.py",
     ]

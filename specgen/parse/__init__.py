@@ -8,21 +8,17 @@ from pathlib import Path
 import specgen
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse.build import read_document
+from specgen.selection import Selection
 
 __all__ = ["discover", "parse_document", "parse_file", "parse_paths"]
 
 
-def discover(paths: Iterable[str | Path]) -> list[Path]:
-    """Markdown files named or found (recursively) under the given paths, in stable order."""
-    found: dict[Path, None] = {}
-    for path in map(Path, paths):
-        if path.is_dir():
-            for p in sorted(path.rglob("*.md")):
-                if p.is_file():
-                    found.setdefault(p, None)
-        else:
-            found.setdefault(path, None)
-    return list(found)
+def discover(paths: Iterable[str | Path], selection: Selection | None = None) -> list[Path]:
+    """Operator documents named or found (recursively) under the given paths, in stable order.
+
+    Which files under a folder are documents is the selection's business (by default
+    `aclnn*.md` in `docs/` folders, see `specgen.selection`); files named explicitly are read."""
+    return (selection or Selection.default()).discover(paths)
 
 
 # The largest real document is about 90 KB; reading far more only costs time.
@@ -66,8 +62,10 @@ def failed(source: str, message: str, code: str = "unreadable") -> OperatorDoc:
     )
 
 
-def parse_paths(paths: Iterable[str | Path], jobs: int | None = None) -> list[OperatorDoc]:
+def parse_paths(
+    paths: Iterable[str | Path], jobs: int | None = None, selection: Selection | None = None
+) -> list[OperatorDoc]:
     """Every document under `paths`, parsed on up to `jobs` processes, in discovery order."""
     from specgen import parallel
 
-    return parallel.run(parse_file, discover(paths), jobs=jobs, label="parsing")
+    return parallel.run(parse_file, discover(paths, selection), jobs=jobs, label="parsing")

@@ -1,0 +1,211 @@
+"""The project's configuration: `[tool.specgen]` in `pyproject.toml`, or a `specgen.toml`.
+
+Found by walking up from the working directory (a `specgen.toml` wins over a `pyproject.toml`
+in the same folder; a `pyproject.toml` without `[tool.specgen]` is passed over), or named with
+`--config`. Paths in it are relative to the folder that holds it (the configuration root).
+Command-line flags override it. Unknown keys are errors, so that a typo is never silently
+ignored. The README documents every key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from specgen.selection import DEFAULT_DEFER, DEFAULT_INCLUDE, Selection
+
+CONFIG_FILE = "specgen.toml"
+PYPROJECT = "pyproject.toml"
+LINT_LEVELS = ("error", "warning", "info")
+DIFF_LEVELS = ("breaking", "non-breaking", "info")
+
+
+class ConfigError(Exception):
+    """The configuration cannot be read or holds a wrong key or value (a usage error)."""
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    headers: str | None = None
+    select: tuple[str, ...] = ("*",)
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, str] = field(default_factory=dict)
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    fail_on: str = "error"
+
+
+@dataclass(frozen=True)
+class DiffConfig:
+    accept: tuple[str, ...] = ()  # files of accepted changes
+    fail_on: str | None = None
+
+
+@dataclass(frozen=True)
+class PackageConfig:
+    name: str = "aclnn-ops"
+    version: str | None = None  # None: derived from the documents' state
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path  # the folder of the configuration file; the working directory without one
+    file: Path | None = None
+    paths: tuple[str, ...] | None = None  # None: each command's default
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = ()
+    prefer: tuple[str, ...] = ()
+    defer: tuple[str, ...] = DEFAULT_DEFER
+    output: str | None = None
+    templates: str | None = None
+    user_files: tuple[str, ...] = ()
+    lint: LintConfig = field(default_factory=LintConfig)
+    diff: DiffConfig = field(default_factory=DiffConfig)
+    package: PackageConfig = field(default_factory=PackageConfig)
+
+    @property
+    def selection(self) -> Selection:
+        return Selection(self.root, self.include, self.exclude, self.prefer, self.defer)
+
+    def path(self, value: str) -> str:
+        """A path of the configuration as the commands take it: relative to the working
+        directory when the configuration root is inside it, else absolute."""
+        absolute = (self.root / value).resolve()
+        try:
+            return os.path.relpath(absolute)
+        except ValueError:  # another drive on Windows
+            return str(absolute)
+
+
+def load(explicit: str | None = None, cwd: Path | None = None) -> Config:
+    """The configuration named by `--config`, else the nearest one above `cwd`, else defaults."""
+    cwd = (cwd or Path.cwd()).resolve()
+    if explicit is not None:
+        path = Path(explicit)
+        if not path.is_file():
+            raise ConfigError(f"--config: no such file: {explicit}")
+        table = _table(path, required=True)
+        return parse(table or {}, path.resolve().parent, path)
+    for folder in (cwd, *cwd.parents):
+        for name in (CONFIG_FILE, PYPROJECT):
+            path = folder / name
+            if path.is_file() and (table := _table(path, required=False)) is not None:
+                return parse(table, folder, path)
+    return Config(root=cwd)
+
+
+def _table(path: Path, *, required: bool) -> dict[str, Any] | None:
+    """The specgen table of a file: the whole of a specgen.toml, `[tool.specgen]` of a pyproject."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
+    if path.name != PYPROJECT:
+        return data
+    table = data.get("tool", {}).get("specgen")
+    if table is None and required:
+        raise ConfigError(f"{path}: no [tool.specgen] table")
+    return table
+
+
+# ---------------------------------------------------------------- reading the table
+
+
+def parse(table: Mapping[str, Any], root: Path, file: Path | None = None) -> Config:
+    where = str(file) if file else "configuration"
+    reader = _Reader(table, where)
+    precedence = _Reader(reader.table("precedence"), f"{where}: [precedence]")
+    lint = _Reader(reader.table("lint"), f"{where}: [lint]")
+    diff = _Reader(reader.table("diff"), f"{where}: [diff]")
+    package = _Reader(reader.table("package"), f"{where}: [package]")
+    config = Config(
+        root=root,
+        file=file,
+        paths=reader.strings("paths"),
+        include=reader.strings("include") or DEFAULT_INCLUDE,
+        exclude=reader.strings("exclude") or (),
+        prefer=precedence.strings("prefer") or (),
+        defer=precedence.strings("defer", default=DEFAULT_DEFER),
+        output=reader.string("output"),
+        templates=reader.string("templates"),
+        user_files=reader.strings("user-files") or (),
+        lint=LintConfig(
+            headers=lint.string("headers"),
+            select=lint.strings("select") or ("*",),
+            ignore=lint.strings("ignore") or (),
+            severity=lint.mapping("severity", LINT_LEVELS),
+            per_file_ignores={glob: tuple(rules) for glob, rules in lint.lists("per-file-ignores").items()},
+            fail_on=lint.choice("fail-on", LINT_LEVELS) or "error",
+        ),
+        diff=DiffConfig(accept=diff.strings("accept", single=True) or (), fail_on=diff.choice("fail-on", DIFF_LEVELS)),
+        package=PackageConfig(name=package.string("name") or "aclnn-ops", version=package.string("version")),
+    )
+    for r in (reader, precedence, lint, diff, package):
+        r.finish()
+    return config
+
+
+class _Reader:
+    """Typed access to one table; `finish` rejects the keys nobody asked for."""
+
+    def __init__(self, table: Mapping[str, Any], where: str) -> None:
+        self.data, self.where, self.used = dict(table), where, set()
+
+    def _get(self, key: str) -> Any:
+        self.used.add(key)
+        return self.data.get(key)
+
+    def _fail(self, key: str, expected: str) -> ConfigError:
+        return ConfigError(f"{self.where}: {key} must be {expected}, not {self.data[key]!r}")
+
+    def table(self, key: str) -> Mapping[str, Any]:
+        value = self._get(key)
+        if value is not None and not isinstance(value, dict):
+            raise self._fail(key, "a table")
+        return value or {}
+
+    def string(self, key: str) -> str | None:
+        value = self._get(key)
+        if value is not None and not isinstance(value, str):
+            raise self._fail(key, "a string")
+        return value
+
+    def strings(
+        self, key: str, *, default: tuple[str, ...] | None = None, single: bool = False
+    ) -> tuple[str, ...] | None:
+        value = self._get(key)
+        if value is None:
+            return default
+        if single and isinstance(value, str):
+            return (value,)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self._fail(key, "a list of strings" + (" or a string" if single else ""))
+        return tuple(value)
+
+    def choice(self, key: str, allowed: tuple[str, ...]) -> str | None:
+        value = self.string(key)
+        if value is not None and value not in allowed:
+            raise self._fail(key, " or ".join(allowed))
+        return value
+
+    def mapping(self, key: str, allowed: tuple[str, ...]) -> dict[str, str]:
+        value = self.table(key)
+        bad = {k: v for k, v in value.items() if v not in allowed}
+        if bad:
+            raise ConfigError(f"{self.where}: {key}: {', '.join(bad)} must be one of {', '.join(allowed)}")
+        return dict(value)
+
+    def lists(self, key: str) -> dict[str, list[str]]:
+        value = self.table(key)
+        for k, v in value.items():
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise ConfigError(f"{self.where}: {key}: {k} must be a list of rule names")
+        return dict(value)
+
+    def finish(self) -> None:
+        unknown = sorted(set(self.data) - self.used)
+        if unknown:
+            raise ConfigError(f"{self.where}: unknown key {', '.join(unknown)} (known: {', '.join(sorted(self.used))})")

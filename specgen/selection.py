@@ -1,0 +1,188 @@
+"""Which files are operator documents, and which document of a function wins.
+
+An operator repository holds much Markdown that is not an operator document (README,
+CHANGELOG, guides, design notes, PR templates) and `experimental/` copies of mainline
+operators. By default only `aclnn*.md` files in `docs/` (or `doc/`) folders are read, plus
+`aclnn*.md` files directly in a folder given on the command line, plus files named
+explicitly; when two documents declare the same function, the mainline one is used and the
+`experimental/` one is set aside, said once as an info diagnostic. `generate`, `lint` and
+`diff` all take this one choice.
+
+Globs are matched against a file's path relative to the folder searched and relative to the
+configuration root (or the working directory), '/'-separated: `*` and `?` stay inside one
+folder, `**/` is any number of folders, a trailing `/**` everything below.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from specgen.report import Note
+
+DEFAULT_INCLUDE = ("**/docs/aclnn*.md", "**/doc/aclnn*.md", "aclnn*.md")
+DEFAULT_DEFER = ("**/experimental/**",)
+
+
+def compile_glob(pattern: str) -> re.Pattern[str]:
+    """A glob as a regular expression over '/'-separated relative paths."""
+    pattern, out, i = pattern.lstrip("/"), [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and (end := pattern.find("]", i + 2)) != -1:
+            body = pattern[i + 1 : end]
+            out.append("[" + ("^" + re.escape(body[1:]) if body[0] in "!^" else re.escape(body)) + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+class Globs:
+    def __init__(self, patterns: Iterable[str]) -> None:
+        self.patterns = tuple(patterns)
+        self.compiled = [compile_glob(p) for p in self.patterns]
+
+    def first(self, candidates: Iterable[str]) -> int | None:
+        """The index of the first pattern matching any of the candidate paths."""
+        names = list(candidates)
+        return next((i for i, rx in enumerate(self.compiled) if any(rx.match(n) for n in names)), None)
+
+    def match(self, candidates: Iterable[str]) -> bool:
+        return self.first(candidates) is not None
+
+
+def relative(path: Path, base: Path) -> str | None:
+    try:
+        return path.relative_to(base).as_posix()
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Selection:
+    root: Path
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = ()
+    prefer: tuple[str, ...] = ()
+    defer: tuple[str, ...] = DEFAULT_DEFER
+
+    @classmethod
+    def default(cls) -> Selection:
+        return cls(Path.cwd().resolve())
+
+    @cached_property
+    def _globs(self) -> tuple[Globs, Globs, Globs, Globs]:
+        return Globs(self.include), Globs(self.exclude), Globs(self.prefer), Globs(self.defer)
+
+    def _names(self, path: Path, base: Path | None = None) -> list[str]:
+        """The forms of `path` globs are matched against."""
+        absolute = path.resolve()
+        forms = [relative(absolute, base.resolve()) if base else None, relative(absolute, self.root.resolve())]
+        if not path.is_absolute():
+            forms.append(path.as_posix().removeprefix("./"))
+        return [f for f in dict.fromkeys(forms) if f]
+
+    def takes(self, path: Path, base: Path) -> bool:
+        """Whether a file found under the folder `base` is read."""
+        include, exclude, _, _ = self._globs
+        names = self._names(path, base)
+        return include.match(names) and not exclude.match(names)
+
+    def excluded(self, path: Path) -> bool:
+        """Whether a file named explicitly is excluded (explicit files need no include)."""
+        return self._globs[1].match(self._names(path))
+
+    def rank(self, source: str) -> tuple[int, int]:
+        """Lower wins: a `prefer` match (earlier first), then neither, then a `defer` match."""
+        _, _, prefer, defer = self._globs
+        names = self._names(Path(source))
+        if (i := prefer.first(names)) is not None:
+            return (0, i)
+        if (i := defer.first(names)) is not None:
+            return (2, i)
+        return (1, 0)
+
+    # ------------------------------------------------------------ discovery
+
+    def discover(self, paths: Iterable[str | Path]) -> list[Path]:
+        """Documents named or found under `paths`, in stable order, each once."""
+        found: dict[Path, None] = {}
+        for path in map(Path, paths):
+            if path.is_dir():
+                for p in walk_markdown(path):
+                    if self.takes(p, path):
+                        found.setdefault(p, None)
+            elif not self.excluded(path):
+                found.setdefault(path, None)
+        return list(found)
+
+    # ------------------------------------------------------------ duplicates
+
+    def choose(self, documents: Sequence[tuple[str, Sequence[tuple[str, int]]]]) -> Choice:
+        """One document per function: `documents` are (source, [(function, line)])."""
+        choice = Choice()
+        owner: dict[str, str] = {}
+        for source, functions in sorted(documents, key=lambda d: (self.rank(d[0]), d[0])):
+            lost = [(name, line) for name, line in functions if name in owner]
+            for name, _ in functions:
+                owner.setdefault(name, source)
+            if lost:
+                choice.dropped[source] = {name for name, _ in lost}
+                if len(lost) == len(functions):
+                    choice.set_aside.add(source)
+                choice.notes += self._notes(source, lost, owner)
+        return choice
+
+    def _notes(self, source: str, lost: list[tuple[str, int]], owner: dict[str, str]) -> list[tuple[str, Note]]:
+        """One info diagnostic per (document set aside, document used), naming both."""
+        by_winner: dict[str, list[tuple[str, int]]] = {}
+        for name, line in lost:
+            by_winner.setdefault(owner[name], []).append((name, line))
+        notes = []
+        for winner, items in by_winner.items():
+            why = (
+                "it takes precedence"
+                if self.rank(winner) != self.rank(source)
+                else "same precedence, first in path order"
+            )
+            names = ", ".join(name for name, _ in items)
+            message = f"{names} also documented in {winner}: that document is used ({why}) and this one is set aside"
+            line = min(line for _, line in items)
+            notes.append((source, Note(line=line, severity="info", code=DUPLICATE, message=message)))
+        return notes
+
+
+DUPLICATE = "duplicate-document"
+
+
+@dataclass
+class Choice:
+    dropped: dict[str, set[str]] = field(default_factory=dict)  # source -> functions used from elsewhere
+    set_aside: set[str] = field(default_factory=set)  # documents none of whose functions are used
+    notes: list[tuple[str, Note]] = field(default_factory=list)
+
+
+def walk_markdown(folder: Path) -> list[Path]:
+    """Every `*.md` under `folder`, hidden folders (.git, caches) aside, in sorted order."""
+    found = []
+    for current, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [Path(current) / n for n in names if n.endswith(".md")]
+    return sorted(found)
