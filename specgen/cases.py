@@ -410,7 +410,10 @@ def _bad_format(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutatio
     for name in rule.params:
         spec = _tensor(args, name)
         allowed = params[name].formats
-        other = next((f for f in ("NCHW", "ND", "NHWC", "NCL", "FRACTAL_NZ") if f not in allowed), None)
+        # ND-family formats pass an ND rule, ND passes a private-layout one: pick what neither covers
+        family = "ND" in allowed or any(f in validator.ND_FAMILY for f in allowed)
+        candidates = ("NC1HWC0", "FRACTAL_NZ", "FRACTAL_Z") if family else ("NCHW", "NHWC", "NCL")
+        other = next((f for f in candidates if f not in allowed), None)
         if spec and allowed and other:
             return [(name, _replace(args, name, _with(spec, fmt=other)))]
     return []

@@ -19,6 +19,7 @@ from specgen.lower import LowerError, operator_code
 from specgen.model import Function, OperatorDoc
 from specgen.parse.sample_call import find_calls
 from specgen.runtime._tensor import TensorDesc
+from specgen.selection import Selection
 
 _VALIDATE = """
 import json, sys
@@ -78,9 +79,11 @@ def _encode(value: object) -> object:
 
 
 def chosen_functions(docs: Iterable[OperatorDoc]) -> dict[str, tuple[OperatorDoc, Function]]:
-    """Each function as generate takes it: from the first document (by path) without errors."""
+    """Each function as generate takes it: from the document of highest precedence (mainline
+    before `experimental/`, then path order) among those without errors."""
+    selection = Selection.default()
     out: dict[str, tuple[OperatorDoc, Function]] = {}
-    for doc in sorted(docs, key=lambda d: d.source):
+    for doc in sorted(docs, key=lambda d: (selection.rank(d.source), d.source)):
         for fn in doc.functions if not doc.has_errors else ():
             out.setdefault(fn.name, (doc, fn))
     return out

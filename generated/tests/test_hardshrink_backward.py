@@ -27,7 +27,7 @@ HARDSHRINK_BACKWARD_NAMES = {
 HARDSHRINK_BACKWARD_VALID = {
     "gradOutput": ("array", (2, 2), "FLOAT"),
     "self": ("array", (2, 2), "FLOAT"),
-    "lambd": ("value", 0.5),
+    "lambd": ("value", 2.0),
     "gradInput": ("array", (2, 2), "FLOAT"),
 }
 HARDSHRINK_BACKWARD_REJECTED = [
@@ -35,11 +35,11 @@ HARDSHRINK_BACKWARD_REJECTED = [
         {
             "gradOutput": ("none",),
             "self": ("array", (2, 2), "FLOAT"),
-            "lambd": ("value", 0.5),
+            "lambd": ("value", 2.0),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161001,
-        "传入的gradOutput、self、lambd或gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_gradOutput",
     ),
@@ -47,11 +47,11 @@ HARDSHRINK_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("none",),
-            "lambd": ("value", 0.5),
+            "lambd": ("value", 2.0),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161001,
-        "传入的gradOutput、self、lambd或gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_self",
     ),
@@ -63,7 +63,7 @@ HARDSHRINK_BACKWARD_REJECTED = [
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161001,
-        "传入的gradOutput、self、lambd或gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_lambd",
     ),
@@ -71,11 +71,11 @@ HARDSHRINK_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
-            "lambd": ("value", 0.5),
+            "lambd": ("value", 2.0),
             "gradInput": ("none",),
         },
         161001,
-        "传入的gradOutput、self、lambd或gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_gradInput",
     ),
@@ -83,11 +83,11 @@ HARDSHRINK_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "DOUBLE"),
-            "lambd": ("value", 0.5),
+            "lambd": ("value", 2.0),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "self、lambd和gradInput的数据类型不在支持的范围之内",
+        "rule2_dtypes",
         None,
         id="rule2_dtypes",
     ),
@@ -95,11 +95,11 @@ HARDSHRINK_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (2, 3), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
-            "lambd": ("value", 0.5),
+            "lambd": ("value", 2.0),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "self和gradIOutput的shape不满足broadcast条件",
+        "rule3_broadcast",
         None,
         id="rule3_broadcast",
     ),
@@ -107,11 +107,11 @@ HARDSHRINK_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
-            "lambd": ("value", 0.5),
+            "lambd": ("value", 2.0),
             "gradInput": ("array", (2, 1), "FLOAT"),
         },
         161002,
-        "gradInput shape与self和gradOutput的broadcast结果不一致",
+        "rule4_broadcast_result",
         None,
         id="rule4_broadcast_result",
     ),
@@ -119,35 +119,35 @@ HARDSHRINK_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (2, 2), "DOUBLE"),
             "self": ("array", (2, 2), "FLOAT"),
-            "lambd": ("value", 0.5),
+            "lambd": ("value", 2.0),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "数据类型支持FLOAT16、FLOAT",
+        "implied_dtypes_gradOutput",
         None,
         id="implied_dtypes_gradOutput",
     ),
     pytest.param(
         {
-            "gradOutput": ("desc", (2, 2), "FLOAT", None, "NCHW"),
+            "gradOutput": ("desc", (2, 2), "FLOAT", None, "NC1HWC0"),
             "self": ("array", (2, 2), "FLOAT"),
-            "lambd": ("value", 0.5),
+            "lambd": ("value", 2.0),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_gradOutput",
         None,
         id="implied_formats_gradOutput",
     ),
     pytest.param(
         {
             "gradOutput": ("array", (2, 2), "FLOAT"),
-            "self": ("desc", (2, 2), "FLOAT", None, "NCHW"),
-            "lambd": ("value", 0.5),
+            "self": ("desc", (2, 2), "FLOAT", None, "NC1HWC0"),
+            "lambd": ("value", 2.0),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_self",
         None,
         id="implied_formats_self",
     ),
@@ -155,11 +155,11 @@ HARDSHRINK_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
-            "lambd": ("value", 0.5),
-            "gradInput": ("desc", (2, 2), "FLOAT", None, "NCHW"),
+            "lambd": ("value", 2.0),
+            "gradInput": ("desc", (2, 2), "FLOAT", None, "NC1HWC0"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_gradInput",
         None,
         id="implied_formats_gradInput",
     ),
@@ -198,6 +198,7 @@ def test_hardshrink_backward_matches_reference(dtype):
 
 
 def test_hardshrink_backward_accepts_valid_arguments():
+    """The call of the document's own sample (line 157)."""
     op.validate_hardshrink_backward(
         **_testing.keywords(
             _testing.build(HARDSHRINK_BACKWARD_VALID), HARDSHRINK_BACKWARD_NAMES
@@ -205,27 +206,22 @@ def test_hardshrink_backward_accepts_valid_arguments():
     )
 
 
-@pytest.mark.parametrize(
-    "args, status, condition, product", HARDSHRINK_BACKWARD_REJECTED
-)
-def test_hardshrink_backward_validator_rejects(args, status, condition, product):
+@pytest.mark.parametrize("args, status, rule, product", HARDSHRINK_BACKWARD_REJECTED)
+def test_hardshrink_backward_validator_rejects(args, status, rule, product):
     kwargs = _testing.keywords(_testing.build(args), HARDSHRINK_BACKWARD_NAMES)
     _testing.expect_status(
-        op.validate_hardshrink_backward,
-        {**kwargs, "product": product},
-        status,
-        condition,
+        op.validate_hardshrink_backward, {**kwargs, "product": product}, status, rule
     )
 
 
 @pytest.mark.parametrize(
-    "args, status, condition, product", HARDSHRINK_BACKWARD_LIBRARY_REJECTED
+    "args, status, rule, product", HARDSHRINK_BACKWARD_LIBRARY_REJECTED
 )
 @LIBRARY
-def test_hardshrink_backward_library_rejects(args, status, condition, product):
+def test_hardshrink_backward_library_rejects(args, status, rule, product):
     _testing.expect_status(
         op._run_hardshrink_backward,
         _testing.keywords(_testing.build(args), HARDSHRINK_BACKWARD_NAMES),
         status,
-        condition=None,
+        rule=None,
     )

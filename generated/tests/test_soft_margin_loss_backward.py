@@ -29,7 +29,7 @@ SOFT_MARGIN_LOSS_BACKWARD_VALID = {
     "gradOutput": ("array", (2, 2), "FLOAT"),
     "self": ("array", (2, 2), "FLOAT"),
     "target": ("array", (2, 2), "FLOAT"),
-    "reduction": ("value", 0),
+    "reduction": ("value", 1),
     "gradInput": ("array", (2, 2), "FLOAT"),
 }
 SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
@@ -38,11 +38,11 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("none",),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161001,
-        "传入的gradOutput、self、target或gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_gradOutput",
     ),
@@ -51,11 +51,11 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("none",),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161001,
-        "传入的gradOutput、self、target或gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_self",
     ),
@@ -64,11 +64,11 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("none",),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161001,
-        "传入的gradOutput、self、target或gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_target",
     ),
@@ -77,11 +77,11 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("none",),
         },
         161001,
-        "传入的gradOutput、self、target或gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_gradInput",
     ),
@@ -90,11 +90,11 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("array", (2, 2), "DOUBLE"),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "gradOutput、self、target的数据类型不在支持的范围之内",
+        "rule2_dtypes",
         None,
         id="rule2_dtypes",
     ),
@@ -103,11 +103,11 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 3), "FLOAT"),
         },
         161002,
-        "gradOutput、self和target、gradInput的shape不满足broadcast规则",
+        "rule3_broadcast",
         None,
         id="rule3_broadcast",
     ),
@@ -116,37 +116,37 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 1), "FLOAT"),
         },
         161002,
-        "gradOutput、self和target、gradInput做broadcast后的shape与gradInput不一致",
+        "rule4_broadcast_result",
         None,
         id="rule4_broadcast_result",
     ),
     pytest.param(
         {
-            "gradOutput": ("desc", (2, 2), "FLOAT", None, "NCHW"),
+            "gradOutput": ("desc", (2, 2), "FLOAT", None, "NC1HWC0"),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_gradOutput",
         None,
         id="implied_formats_gradOutput",
     ),
     pytest.param(
         {
             "gradOutput": ("array", (2, 2), "FLOAT"),
-            "self": ("desc", (2, 2), "FLOAT", None, "NCHW"),
+            "self": ("desc", (2, 2), "FLOAT", None, "NC1HWC0"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_self",
         None,
         id="implied_formats_self",
     ),
@@ -154,12 +154,12 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
-            "target": ("desc", (2, 2), "FLOAT", None, "NCHW"),
-            "reduction": ("value", 0),
+            "target": ("desc", (2, 2), "FLOAT", None, "NC1HWC0"),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_target",
         None,
         id="implied_formats_target",
     ),
@@ -172,7 +172,7 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradInput": ("array", (2, 2), "FLOAT"),
         },
         161002,
-        "支持3种枚举值，取0时为'none' ，表示不应用减少；取1时为'mean' ，表示输出的总和除以输出中的元素数。取2时为'sum' ，表示输出将被求和。",
+        "implied_enum_reduction",
         None,
         id="implied_enum_reduction",
     ),
@@ -181,11 +181,11 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
+            "reduction": ("value", 1),
             "gradInput": ("array", (2, 2), "DOUBLE"),
         },
         161002,
-        "数据类型支持FLOAT、FLOAT16",
+        "implied_dtypes_gradInput",
         None,
         id="implied_dtypes_gradInput",
     ),
@@ -194,11 +194,11 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
             "gradOutput": ("array", (2, 2), "FLOAT"),
             "self": ("array", (2, 2), "FLOAT"),
             "target": ("array", (2, 2), "FLOAT"),
-            "reduction": ("value", 0),
-            "gradInput": ("desc", (2, 2), "FLOAT", None, "NCHW"),
+            "reduction": ("value", 1),
+            "gradInput": ("desc", (2, 2), "FLOAT", None, "NC1HWC0"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_gradInput",
         None,
         id="implied_formats_gradInput",
     ),
@@ -240,6 +240,7 @@ def test_soft_margin_loss_backward_matches_reference(dtype):
 
 
 def test_soft_margin_loss_backward_accepts_valid_arguments():
+    """The call of the document's own sample (line 161)."""
     op.validate_soft_margin_loss_backward(
         **_testing.keywords(
             _testing.build(SOFT_MARGIN_LOSS_BACKWARD_VALID),
@@ -249,26 +250,26 @@ def test_soft_margin_loss_backward_accepts_valid_arguments():
 
 
 @pytest.mark.parametrize(
-    "args, status, condition, product", SOFT_MARGIN_LOSS_BACKWARD_REJECTED
+    "args, status, rule, product", SOFT_MARGIN_LOSS_BACKWARD_REJECTED
 )
-def test_soft_margin_loss_backward_validator_rejects(args, status, condition, product):
+def test_soft_margin_loss_backward_validator_rejects(args, status, rule, product):
     kwargs = _testing.keywords(_testing.build(args), SOFT_MARGIN_LOSS_BACKWARD_NAMES)
     _testing.expect_status(
         op.validate_soft_margin_loss_backward,
         {**kwargs, "product": product},
         status,
-        condition,
+        rule,
     )
 
 
 @pytest.mark.parametrize(
-    "args, status, condition, product", SOFT_MARGIN_LOSS_BACKWARD_LIBRARY_REJECTED
+    "args, status, rule, product", SOFT_MARGIN_LOSS_BACKWARD_LIBRARY_REJECTED
 )
 @LIBRARY
-def test_soft_margin_loss_backward_library_rejects(args, status, condition, product):
+def test_soft_margin_loss_backward_library_rejects(args, status, rule, product):
     _testing.expect_status(
         op._run_soft_margin_loss_backward,
         _testing.keywords(_testing.build(args), SOFT_MARGIN_LOSS_BACKWARD_NAMES),
         status,
-        condition=None,
+        rule=None,
     )

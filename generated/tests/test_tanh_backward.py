@@ -36,7 +36,7 @@ TANH_BACKWARD_REJECTED = [
             "gradInput": ("array", (4, 2), "FLOAT"),
         },
         161001,
-        "传入的gradOutput、output 、gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_gradOutput",
     ),
@@ -47,7 +47,7 @@ TANH_BACKWARD_REJECTED = [
             "gradInput": ("array", (4, 2), "FLOAT"),
         },
         161001,
-        "传入的gradOutput、output 、gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_output",
     ),
@@ -58,7 +58,7 @@ TANH_BACKWARD_REJECTED = [
             "gradInput": ("none",),
         },
         161001,
-        "传入的gradOutput、output 、gradInput是空指针",
+        "rule1_not_null",
         None,
         id="rule1_not_null_gradInput",
     ),
@@ -69,7 +69,7 @@ TANH_BACKWARD_REJECTED = [
             "gradInput": ("array", (4, 2), "FLOAT"),
         },
         161002,
-        "gradOutput、output、gradInput的数据类型不在支持的范围内",
+        "rule2_dtypes",
         None,
         id="rule2_dtypes",
     ),
@@ -80,7 +80,7 @@ TANH_BACKWARD_REJECTED = [
             "gradInput": ("array", (4, 2), "FLOAT16"),
         },
         161002,
-        "gradOutput、output和gradInput数据类型不同",
+        "rule3_same_dtype",
         None,
         id="rule3_same_dtype",
     ),
@@ -91,7 +91,7 @@ TANH_BACKWARD_REJECTED = [
             "gradInput": ("array", (4, 3), "FLOAT"),
         },
         161002,
-        "gradOutput、output和gradInput的shape不同",
+        "rule4_same_shape",
         None,
         id="rule4_same_shape",
     ),
@@ -102,29 +102,29 @@ TANH_BACKWARD_REJECTED = [
             "gradInput": ("array", (1, 1, 1, 1, 1, 1, 1, 1, 1), "FLOAT"),
         },
         161002,
-        "gradOutput、output和gradInput的维度大于8",
+        "rule5_rank",
         None,
         id="rule5_rank",
     ),
     pytest.param(
         {
-            "gradOutput": ("desc", (4, 2), "FLOAT", None, "NCHW"),
+            "gradOutput": ("desc", (4, 2), "FLOAT", None, "NC1HWC0"),
             "output": ("array", (4, 2), "FLOAT"),
             "gradInput": ("array", (4, 2), "FLOAT"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_gradOutput",
         None,
         id="implied_formats_gradOutput",
     ),
     pytest.param(
         {
             "gradOutput": ("array", (4, 2), "FLOAT"),
-            "output": ("desc", (4, 2), "FLOAT", None, "NCHW"),
+            "output": ("desc", (4, 2), "FLOAT", None, "NC1HWC0"),
             "gradInput": ("array", (4, 2), "FLOAT"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_output",
         None,
         id="implied_formats_output",
     ),
@@ -132,10 +132,10 @@ TANH_BACKWARD_REJECTED = [
         {
             "gradOutput": ("array", (4, 2), "FLOAT"),
             "output": ("array", (4, 2), "FLOAT"),
-            "gradInput": ("desc", (4, 2), "FLOAT", None, "NCHW"),
+            "gradInput": ("desc", (4, 2), "FLOAT", None, "NC1HWC0"),
         },
         161002,
-        "数据格式支持ND",
+        "implied_formats_gradInput",
         None,
         id="implied_formats_gradInput",
     ),
@@ -172,27 +172,26 @@ def test_tanh_backward_matches_reference(dtype):
 
 
 def test_tanh_backward_accepts_valid_arguments():
+    """The call of the document's own sample (line 157)."""
     op.validate_tanh_backward(
         **_testing.keywords(_testing.build(TANH_BACKWARD_VALID), TANH_BACKWARD_NAMES)
     )
 
 
-@pytest.mark.parametrize("args, status, condition, product", TANH_BACKWARD_REJECTED)
-def test_tanh_backward_validator_rejects(args, status, condition, product):
+@pytest.mark.parametrize("args, status, rule, product", TANH_BACKWARD_REJECTED)
+def test_tanh_backward_validator_rejects(args, status, rule, product):
     kwargs = _testing.keywords(_testing.build(args), TANH_BACKWARD_NAMES)
     _testing.expect_status(
-        op.validate_tanh_backward, {**kwargs, "product": product}, status, condition
+        op.validate_tanh_backward, {**kwargs, "product": product}, status, rule
     )
 
 
-@pytest.mark.parametrize(
-    "args, status, condition, product", TANH_BACKWARD_LIBRARY_REJECTED
-)
+@pytest.mark.parametrize("args, status, rule, product", TANH_BACKWARD_LIBRARY_REJECTED)
 @LIBRARY
-def test_tanh_backward_library_rejects(args, status, condition, product):
+def test_tanh_backward_library_rejects(args, status, rule, product):
     _testing.expect_status(
         op._run_tanh_backward,
         _testing.keywords(_testing.build(args), TANH_BACKWARD_NAMES),
         status,
-        condition=None,
+        rule=None,
     )

@@ -2,25 +2,92 @@
 
 Each operator is a module, imported on first use: `aclnn_ops.tanh_backward.tanh_backward(...)`
 runs the operator, `aclnn_ops.tanh_backward.validate(...)` checks arguments on the host.
+For tools, `aclnn_ops.validate("aclnnTanhBackward", gradOutput=..., output=..., gradInput=...)`
+checks a call of any documented function by its C parameter names.
 """
 
+from __future__ import annotations
+
 import importlib
+import pkgutil
+import re
+from pathlib import Path
+from types import ModuleType
 
-from aclnn_ops._runtime import (
-    AclnnError,
-    LibraryNotFoundError,
-    TensorDesc,
-    available,
-    load,
-)
+from ._runtime import LibraryNotFoundError, available, load
+from ._tensor import AclnnError, TensorDesc
+from ._validate import Spec, check
 
-__all__ = ["AclnnError", "LibraryNotFoundError", "TensorDesc", "available", "load"]
+__all__ = [
+    "AclnnError",
+    "LibraryNotFoundError",
+    "TensorDesc",
+    "available",
+    "load",
+    "validate",
+]
+
+_WORKSPACE = "GetWorkspaceSize"
+_WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
-def __getattr__(name: str):
-    if name.startswith("_"):
-        raise AttributeError(name)
+def validate(function: str, /, *, product: str | None = None, **args: object) -> None:
+    """Check a call of `function` ("aclnnAdd" or "aclnnAddGetWorkspaceSize") on the host.
+
+    Arguments go by their C parameter names as the document writes them; tensors are NumPy
+    arrays or TensorDesc, arrays sequences, None a null pointer. Raises AclnnError (with the
+    status, the rule's id and its documented condition) for the first rule the call breaks,
+    KeyError for a function no generated module documents, TypeError for an unknown argument.
+    """
+    spec = _spec(function.removesuffix(_WORKSPACE))
+    unknown = sorted(set(args) - {p.name for p in spec.params})
+    if unknown:
+        known = ", ".join(p.name for p in spec.params)
+        raise TypeError(
+            f"{function}: no parameter {', '.join(unknown)}; its parameters are {known}"
+        )
+    check(spec, args, product)
+
+
+def _spec(function: str) -> Spec:
+    for module in _candidates(function):
+        specs = getattr(module, "SPECS", {})
+        if function in specs:
+            return specs[function]
+    raise KeyError(f"no generated module documents {function}")
+
+
+def _candidates(function: str):
+    """The modules that may document `function`: those named like it first, then all."""
+    stem = function.removeprefix("aclnn")
+    guesses = [
+        stem,
+        stem.removeprefix("Inplace"),
+        re.sub(r"V\d+$", "", stem.removeprefix("Inplace")),
+    ]
+    names = [_WORD_BREAK.sub("_", g).lower() for g in guesses]
+    names += sorted(
+        m.name
+        for m in pkgutil.iter_modules([str(Path(__file__).parent)])
+        if not m.name.startswith("_")
+    )
+    for name in dict.fromkeys(names):
+        module = _module(name)
+        if module is not None:
+            yield module
+
+
+def _module(name: str) -> ModuleType | None:
     try:
         return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError as exc:
-        raise AttributeError(f"module {__name__!r} has no operator {name!r}") from exc
+    except ModuleNotFoundError:
+        return None
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name.startswith("_"):
+        raise AttributeError(name)
+    module = _module(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no operator {name!r}")
+    return module

@@ -81,29 +81,51 @@ HARDSHRINK_BACKWARD_SPEC = Spec(
             "not_null",
             ("gradOutput", "self", "lambd", "gradInput"),
             "传入的gradOutput、self、lambd或gradInput是空指针",
+            id="rule1_not_null",
         ),
         Rule(
             161002,
             "dtypes",
             ("self", "lambd", "gradInput"),
             "self、lambd和gradInput的数据类型不在支持的范围之内",
+            id="rule2_dtypes",
         ),
         Rule(
             161002,
             "broadcast",
             ("self", "gradOutput"),
             "self和gradIOutput的shape不满足broadcast条件",
+            id="rule3_broadcast",
         ),
         Rule(
             161002,
             "broadcast_result",
             ("gradInput", "self", "gradOutput"),
             "gradInput shape与self和gradOutput的broadcast结果不一致",
+            id="rule4_broadcast_result",
         ),
-        Rule(161002, "dtypes", ("gradOutput",), "数据类型支持FLOAT16、FLOAT"),
-        Rule(161002, "formats", ("gradOutput",), "数据格式支持ND"),
-        Rule(161002, "formats", ("self",), "数据格式支持ND"),
-        Rule(161002, "formats", ("gradInput",), "数据格式支持ND"),
+        Rule(
+            161002,
+            "dtypes",
+            ("gradOutput",),
+            "数据类型支持FLOAT16、FLOAT",
+            id="implied_dtypes_gradOutput",
+        ),
+        Rule(
+            161002,
+            "formats",
+            ("gradOutput",),
+            "数据格式支持ND",
+            id="implied_formats_gradOutput",
+        ),
+        Rule(161002, "formats", ("self",), "数据格式支持ND", id="implied_formats_self"),
+        Rule(
+            161002,
+            "formats",
+            ("gradInput",),
+            "数据格式支持ND",
+            id="implied_formats_gradInput",
+        ),
     ),
 )
 
@@ -179,5 +201,10 @@ def _run_hardshrink_backward(
             ],
         )
 
+
+# The specs of this module's functions by name, for aclnn_ops.validate(function, ...).
+SPECS = {
+    "aclnnHardshrinkBackward": HARDSHRINK_BACKWARD_SPEC,
+}
 
 validate = validate_hardshrink_backward

@@ -87,36 +87,65 @@ SOFT_MARGIN_LOSS_BACKWARD_SPEC = Spec(
             "not_null",
             ("gradOutput", "self", "target", "gradInput"),
             "传入的gradOutput、self、target或gradInput是空指针",
+            id="rule1_not_null",
         ),
         Rule(
             161002,
             "dtypes",
             ("gradOutput", "self", "target"),
             "gradOutput、self、target的数据类型不在支持的范围之内",
+            id="rule2_dtypes",
         ),
         Rule(
             161002,
             "broadcast",
             ("gradOutput", "self", "target", "gradInput"),
             "gradOutput、self和target、gradInput的shape不满足broadcast规则",
+            id="rule3_broadcast",
         ),
         Rule(
             161002,
             "broadcast_result",
             ("gradOutput", "self", "target", "gradInput"),
             "gradOutput、self和target、gradInput做broadcast后的shape与gradInput不一致",
+            id="rule4_broadcast_result",
         ),
-        Rule(161002, "formats", ("gradOutput",), "数据格式支持ND"),
-        Rule(161002, "formats", ("self",), "数据格式支持ND"),
-        Rule(161002, "formats", ("target",), "数据格式支持ND"),
+        Rule(
+            161002,
+            "formats",
+            ("gradOutput",),
+            "数据格式支持ND",
+            id="implied_formats_gradOutput",
+        ),
+        Rule(161002, "formats", ("self",), "数据格式支持ND", id="implied_formats_self"),
+        Rule(
+            161002,
+            "formats",
+            ("target",),
+            "数据格式支持ND",
+            id="implied_formats_target",
+        ),
         Rule(
             161002,
             "enum",
             ("reduction",),
             "支持3种枚举值，取0时为'none' ，表示不应用减少；取1时为'mean' ，表示输出的总和除以输出中的元素数。取2时为'sum' ，表示输出将被求和。",
+            id="implied_enum_reduction",
         ),
-        Rule(161002, "dtypes", ("gradInput",), "数据类型支持FLOAT、FLOAT16"),
-        Rule(161002, "formats", ("gradInput",), "数据格式支持ND"),
+        Rule(
+            161002,
+            "dtypes",
+            ("gradInput",),
+            "数据类型支持FLOAT、FLOAT16",
+            id="implied_dtypes_gradInput",
+        ),
+        Rule(
+            161002,
+            "formats",
+            ("gradInput",),
+            "数据格式支持ND",
+            id="implied_formats_gradInput",
+        ),
     ),
 )
 
@@ -199,5 +228,10 @@ def _run_soft_margin_loss_backward(
             ],
         )
 
+
+# The specs of this module's functions by name, for aclnn_ops.validate(function, ...).
+SPECS = {
+    "aclnnSoftMarginLossBackward": SOFT_MARGIN_LOSS_BACKWARD_SPEC,
+}
 
 validate = validate_soft_margin_loss_backward

@@ -73,35 +73,58 @@ TANH_BACKWARD_SPEC = Spec(
             "not_null",
             ("gradOutput", "output", "gradInput"),
             "传入的gradOutput、output 、gradInput是空指针",
+            id="rule1_not_null",
         ),
         Rule(
             161002,
             "dtypes",
             ("gradOutput", "output", "gradInput"),
             "gradOutput、output、gradInput的数据类型不在支持的范围内",
+            id="rule2_dtypes",
         ),
         Rule(
             161002,
             "same_dtype",
             ("gradOutput", "output", "gradInput"),
             "gradOutput、output和gradInput数据类型不同",
+            id="rule3_same_dtype",
         ),
         Rule(
             161002,
             "same_shape",
             ("gradOutput", "output", "gradInput"),
             "gradOutput、output和gradInput的shape不同",
+            id="rule4_same_shape",
         ),
         Rule(
             161002,
             "rank",
             ("gradOutput", "output", "gradInput"),
             "gradOutput、output和gradInput的维度大于8",
+            id="rule5_rank",
             max=8,
         ),
-        Rule(161002, "formats", ("gradOutput",), "数据格式支持ND"),
-        Rule(161002, "formats", ("output",), "数据格式支持ND"),
-        Rule(161002, "formats", ("gradInput",), "数据格式支持ND"),
+        Rule(
+            161002,
+            "formats",
+            ("gradOutput",),
+            "数据格式支持ND",
+            id="implied_formats_gradOutput",
+        ),
+        Rule(
+            161002,
+            "formats",
+            ("output",),
+            "数据格式支持ND",
+            id="implied_formats_output",
+        ),
+        Rule(
+            161002,
+            "formats",
+            ("gradInput",),
+            "数据格式支持ND",
+            id="implied_formats_gradInput",
+        ),
     ),
 )
 
@@ -170,5 +193,10 @@ def _run_tanh_backward(
             ],
         )
 
+
+# The specs of this module's functions by name, for aclnn_ops.validate(function, ...).
+SPECS = {
+    "aclnnTanhBackward": TANH_BACKWARD_SPEC,
+}
 
 validate = validate_tanh_backward
