@@ -12,10 +12,8 @@ argument changed, kept only when the validator rejects it by the rule it was mad
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 
-from specgen.constraints import is_conditional
 from specgen.lower import FunctionCode, SampleArg, dtype_numpy
 from specgen.model import CallArg, Constraint, ErrorRule, Function, Param, SampleCall
 from specgen.runtime import _validate as validator
@@ -151,7 +149,7 @@ def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[st
         for kind, names, limit in checks:
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says
-                known = tuple(n for n in known if not by_name[n].optional and not _qualified(error.condition, n))
+                known = tuple(n for n in known if not by_name[n].optional)
             reason = _not_on_host(kind, error, known, by_name, bool(unsupported_products))
             rules.append(
                 RuleData(
@@ -168,15 +166,6 @@ def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[st
     return rules + _implied_rules(params, rules)
 
 
-_QUALIFIER = re.compile(r"(?:求解|计算|当|若|如果|需要)\s*$")
-
-
-def _qualified(condition: str, name: str) -> bool:
-    """`求解gradInput时是空指针`: the parameter is null-checked only in some situation."""
-    mentions = re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", condition, re.ASCII)
-    return any(_QUALIFIER.search(condition[: m.start()]) for m in mentions)
-
-
 def _not_on_host(
     kind: str, error: ErrorRule, params: tuple[str, ...], by_name: dict[str, Param], has_products: bool
 ) -> str:
@@ -191,7 +180,7 @@ def _not_on_host(
         if error.code != NULLPTR:
             return "a null rule under status 161002 concerns list elements or conditions, not the arguments"
         return "" if params else "every pointer it could name is optional"
-    if is_conditional(error.condition):
+    if error.conditional:
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
     if not error.params:
         return "the condition names no parameter, so which arguments it constrains is not stated"

@@ -966,6 +966,15 @@ def condition_clauses(condition: str, names: Iterable[str] = ()) -> list[str]:
     return [c for c in joined if c] or [condition]
 
 
+_SITUATION = re.compile(r"(?:求解|计算|当|若|如果|需要)\s*$")
+
+
+def _in_a_situation(condition: str, name: str) -> bool:
+    """`…、求解gradInput时是空指针`: the parameter is null-checked only in some situation."""
+    mentions = re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", condition, re.ASCII)
+    return any(_SITUATION.search(condition[: m.start()]) for m in mentions)
+
+
 _ELEMENT_COUNT = re.compile(r"元素个数|元素数量|shape ?size", re.I)  # a count, not a shape
 
 
@@ -1036,7 +1045,8 @@ def _clause_checks(
         return False
 
     if _NULL.search(clause) and not _JOINT_NULL.search(clause):
-        add("not_null", named or pointer_params)
+        if required := tuple(n for n in named or pointer_params if not _in_a_situation(clause, n)):
+            add("not_null", required)
     elif _EMPTY_BAD.search(clause):
         add("empty_tensor")
     if _BROADCAST.search(clause):

@@ -15,7 +15,6 @@ from itertools import count
 from typing import TYPE_CHECKING
 
 from specgen import vocab
-from specgen.constraints import is_conditional
 from specgen.model import CallArg, Function, OperatorDoc, Param
 
 if TYPE_CHECKING:
@@ -605,7 +604,7 @@ def same_shape_groups(fn: Function) -> dict[str, tuple[str, ...]]:
         for c in p.of_kind("same_shape"):
             join((p.name, *c.params))
     for error in fn.errors:
-        if error.params and not is_conditional(error.condition):
+        if error.params and not error.conditional:
             for check in error.checks:
                 if check.kind == "same_shape":
                     join(check.params)

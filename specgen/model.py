@@ -158,6 +158,7 @@ class ErrorRule(Frozen):
     condition: str  # original text
     params: tuple[str, ...] = ()  # parameters the condition names
     checks: tuple[Check, ...] = ()
+    conditional: bool = _sparse(False)  # holds only in some situation (当…时, 若…): not enforced
     line: int
 
 

@@ -421,6 +421,13 @@ CONDITIONS = [
     ),
     # shape inference is no dtype promotion (ops-nn/pooling/...)
     ("通过公式推导出的out的shape的某个轴为0", ("self", "out"), ("self", "out"), [("shape", ("out",))]),
+    # outputs null-checked only when computed (ops-nn conv/convolution_backward; its examples pass nullptr)
+    (
+        "传入的gradOutput、input、weight、outputMask、求解gradInput、求解gradWeight时是空指针",
+        ("gradOutput", "input", "weight", "outputMask", "gradInput", "gradWeight"),
+        ("gradOutput", "input", "weight", "gradInput", "gradWeight"),
+        [("not_null", ("gradOutput", "input", "weight", "outputMask"))],
+    ),
     # a count, not a shape: masked_select's 1-D out (ops-math conversion/masked_select_v3)
     (
         "out的元素个数不等于self和mask广播后的shapesize时",

@@ -520,6 +520,7 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
                 condition=e.condition,
                 params=named,
                 checks=tuple(cons.condition_checks(e.condition, named, pointers, tensors)),
+                conditional=cons.is_conditional(e.condition),
                 line=e.line,
             )
         )
