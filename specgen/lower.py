@@ -766,6 +766,32 @@ class WrapperArg:
     def name(self) -> str:
         return self.code.name
 
+    @property
+    def annotation(self) -> str:
+        """The Python type the validator takes (names of aclnn_ops._runtime as `rt`)."""
+        base = _ANNOTATIONS[self.role]
+        return f"{base} | None" if self.keyword else base
+
+    @property
+    def run_annotation(self) -> str:
+        """The Python type the wrapper takes: tensors as arrays, not descriptions."""
+        return self.annotation.replace("rt.ArrayLike", "rt.Array")
+
+
+# Python types of the wrapper arguments by role; tensors may be TensorDesc for validators.
+_ANNOTATIONS = {
+    "tensor": "rt.ArrayLike",
+    "tensor_list": "Sequence[rt.ArrayLike]",
+    "scalar": "float",
+    "scalar_list": "Sequence[float]",
+    "int_array": "Sequence[int]",
+    "bool_array": "Sequence[bool]",
+    "float_array": "Sequence[float]",
+    "string": "str",
+    "value": "float",
+    "dtype": "str",
+}
+
 
 @dataclass(frozen=True)
 class FunctionCode:
@@ -813,6 +839,15 @@ class FunctionCode:
     def keywords(self) -> tuple[WrapperArg, ...]:
         return tuple(a for a in self.wrapper if a.keyword)
 
+    @property
+    def returns(self) -> str:
+        """The wrapper's return annotation: its outputs."""
+        # an allocated output is always there; an optional in-out one comes back as given
+        outputs = [a.run_annotation.removesuffix(" | None") if a.output else a.run_annotation for a in self.outputs]
+        if not outputs:
+            return "None"
+        return outputs[0] if len(outputs) == 1 else f"tuple[{', '.join(outputs)}]"
+
 
 @dataclass(frozen=True)
 class OperatorCode:
@@ -836,6 +871,22 @@ class OperatorCode:
     @property
     def guard(self) -> str:
         return f"ACLNN_{self.snake.upper()}_H_"
+
+    @property
+    def public_names(self) -> list[str]:
+        """The binding module's `__all__`, sorted as isort does (constants, classes, functions)."""
+        names = ["SPECS"] + [n for f in self.functions for n in (f.snake, "validate_" + f.snake)]
+        if self.primary.snake != "validate":
+            names.append("validate")
+        return sorted(set(names), key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
+
+    @property
+    def binding_imports(self) -> tuple[str, ...]:
+        """The imports the binding module's annotations need."""
+        spelled = " ".join(
+            [a.annotation for f in self.functions for a in f.wrapper] + [f.returns for f in self.functions]
+        )
+        return ("from collections.abc import Sequence",) if "Sequence[" in spelled else ()
 
     @property
     def primary(self) -> FunctionCode:

@@ -12,7 +12,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Self
+from typing import Any, Self, TypeAlias
 
 import numpy as np
 
@@ -21,9 +21,15 @@ from ._tensor import (
     ACL_FORMATS,
     NUMPY_NAMES,
     AclnnError,
+    TensorDesc,
     contiguous_strides,
     dtype_name,
 )
+
+# A tensor argument: a NumPy array (ml_dtypes for BFLOAT16), or for validators a TensorDesc;
+# and a tensor result.
+ArrayLike: TypeAlias = "np.ndarray | TensorDesc"
+Array: TypeAlias = np.ndarray
 
 ROOT_VARIABLES = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
 LIBRARY_DIRS = ("lib64", "lib", ".")
@@ -57,11 +63,11 @@ def numpy_dtype(name: str) -> np.dtype:
     raise TypeError(f"aclnn dtype {name} has no NumPy equivalent")
 
 
-def broadcast_shape(*values: object) -> tuple[int, ...]:
+def broadcast_shape(*values: Any) -> tuple[int, ...]:
     return tuple(np.broadcast_shapes(*(np.shape(v) for v in values if v is not None)))
 
 
-def shape_of(value: object) -> tuple[int, ...]:
+def shape_of(value: Any) -> tuple[int, ...]:
     return tuple(np.shape(value))
 
 
@@ -77,7 +83,11 @@ def empty(shape: Sequence[int], dtype: str) -> np.ndarray:
 
 
 def _candidate_dirs(path: str | os.PathLike[str] | None) -> list[Path]:
-    roots = [Path(path)] if path else [Path(os.environ[v]) for v in ROOT_VARIABLES if os.environ.get(v)]
+    roots = (
+        [Path(path)]
+        if path
+        else [Path(os.environ[v]) for v in ROOT_VARIABLES if os.environ.get(v)]
+    )
     return [root / sub for root in roots for sub in LIBRARY_DIRS]
 
 
@@ -86,23 +96,44 @@ class Library:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         searched = _candidate_dirs(path)
-        directory = next((d for d in searched if all((d / name).is_file() for name in RUNTIME_LIBRARIES)), None)
+        directory = next(
+            (
+                d
+                for d in searched
+                if all((d / name).is_file() for name in RUNTIME_LIBRARIES)
+            ),
+            None,
+        )
         if directory is None:
-            where = ", ".join(str(d) for d in searched) or "nowhere: set ASCEND_HOME_PATH or ASCEND_TOOLKIT_HOME"
+            where = (
+                ", ".join(str(d) for d in searched)
+                or "nowhere: set ASCEND_HOME_PATH or ASCEND_TOOLKIT_HOME"
+            )
             raise LibraryNotFoundError(
                 f"CANN libraries not found: looked for {', '.join(RUNTIME_LIBRARIES)} and "
                 f"{' or '.join(OPERATOR_LIBRARIES)} in {where}; "
                 "install the CANN toolkit or call aclnn_ops.load(path)"
             )
         self.directory = directory
-        self._handles = [ctypes.CDLL(str(directory / name), mode=ctypes.RTLD_GLOBAL) for name in RUNTIME_LIBRARIES]
-        operators = sorted({p for pattern in OPERATOR_LIBRARIES for p in directory.glob(pattern)})
+        self._handles = [
+            ctypes.CDLL(str(directory / name), mode=ctypes.RTLD_GLOBAL)
+            for name in RUNTIME_LIBRARIES
+        ]
+        operators = sorted(
+            {p for pattern in OPERATOR_LIBRARIES for p in directory.glob(pattern)}
+        )
         if not operators:
-            raise LibraryNotFoundError(f"no operator library ({' or '.join(OPERATOR_LIBRARIES)}) in {directory}")
-        self._handles += [ctypes.CDLL(str(p), mode=ctypes.RTLD_GLOBAL) for p in operators]
+            raise LibraryNotFoundError(
+                f"no operator library ({' or '.join(OPERATOR_LIBRARIES)}) in {directory}"
+            )
+        self._handles += [
+            ctypes.CDLL(str(p), mode=ctypes.RTLD_GLOBAL) for p in operators
+        ]
         self._declare_runtime()
 
-    def function(self, name: str, argtypes: Sequence[object], restype: object = ctypes.c_int) -> Callable:
+    def function(
+        self, name: str, argtypes: Sequence[object], restype: object = ctypes.c_int
+    ) -> Callable:
         """A C function of any of the libraries, with its argument and result types set."""
         for handle in self._handles:
             try:
@@ -112,7 +143,9 @@ class Library:
             fn.argtypes = list(argtypes)
             fn.restype = restype
             return fn
-        raise LibraryNotFoundError(f"{name} is not in the CANN libraries of {self.directory}")
+        raise LibraryNotFoundError(
+            f"{name} is not in the CANN libraries of {self.directory}"
+        )
 
     def _declare_runtime(self) -> None:
         i64p, vp, c_int = ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p, ctypes.c_int
@@ -124,26 +157,50 @@ class Library:
         self.aclrtCreateStream = declare("aclrtCreateStream", [ctypes.POINTER(vp)])
         self.aclrtDestroyStream = declare("aclrtDestroyStream", [vp])
         self.aclrtSynchronizeStream = declare("aclrtSynchronizeStream", [vp])
-        self.aclrtMalloc = declare("aclrtMalloc", [ctypes.POINTER(vp), ctypes.c_size_t, c_int])
+        self.aclrtMalloc = declare(
+            "aclrtMalloc", [ctypes.POINTER(vp), ctypes.c_size_t, c_int]
+        )
         self.aclrtFree = declare("aclrtFree", [vp])
-        self.aclrtMemcpy = declare("aclrtMemcpy", [vp, ctypes.c_size_t, vp, ctypes.c_size_t, c_int])
+        self.aclrtMemcpy = declare(
+            "aclrtMemcpy", [vp, ctypes.c_size_t, vp, ctypes.c_size_t, c_int]
+        )
         self.aclCreateTensor = declare(
             "aclCreateTensor",
-            [i64p, ctypes.c_uint64, c_int, i64p, ctypes.c_int64, c_int, i64p, ctypes.c_uint64, vp],
+            [
+                i64p,
+                ctypes.c_uint64,
+                c_int,
+                i64p,
+                ctypes.c_int64,
+                c_int,
+                i64p,
+                ctypes.c_uint64,
+                vp,
+            ],
             vp,
         )
         self.aclDestroyTensor = declare("aclDestroyTensor", [vp])
         self.aclCreateScalar = declare("aclCreateScalar", [vp, c_int], vp)
         self.aclDestroyScalar = declare("aclDestroyScalar", [vp])
-        self.aclCreateIntArray = declare("aclCreateIntArray", [i64p, ctypes.c_uint64], vp)
+        self.aclCreateIntArray = declare(
+            "aclCreateIntArray", [i64p, ctypes.c_uint64], vp
+        )
         self.aclDestroyIntArray = declare("aclDestroyIntArray", [vp])
-        self.aclCreateFloatArray = declare("aclCreateFloatArray", [ctypes.POINTER(ctypes.c_float), ctypes.c_uint64], vp)
+        self.aclCreateFloatArray = declare(
+            "aclCreateFloatArray", [ctypes.POINTER(ctypes.c_float), ctypes.c_uint64], vp
+        )
         self.aclDestroyFloatArray = declare("aclDestroyFloatArray", [vp])
-        self.aclCreateBoolArray = declare("aclCreateBoolArray", [ctypes.POINTER(ctypes.c_bool), ctypes.c_uint64], vp)
+        self.aclCreateBoolArray = declare(
+            "aclCreateBoolArray", [ctypes.POINTER(ctypes.c_bool), ctypes.c_uint64], vp
+        )
         self.aclDestroyBoolArray = declare("aclDestroyBoolArray", [vp])
-        self.aclCreateTensorList = declare("aclCreateTensorList", [ctypes.POINTER(vp), ctypes.c_uint64], vp)
+        self.aclCreateTensorList = declare(
+            "aclCreateTensorList", [ctypes.POINTER(vp), ctypes.c_uint64], vp
+        )
         self.aclDestroyTensorList = declare("aclDestroyTensorList", [vp])
-        self.aclCreateScalarList = declare("aclCreateScalarList", [ctypes.POINTER(vp), ctypes.c_uint64], vp)
+        self.aclCreateScalarList = declare(
+            "aclCreateScalarList", [ctypes.POINTER(vp), ctypes.c_uint64], vp
+        )
         self.aclDestroyScalarList = declare("aclDestroyScalarList", [vp])
 
 
@@ -186,7 +243,7 @@ class Session:
         _check(library.aclrtSetDevice(device), "aclrtSetDevice")
         stream = ctypes.c_void_p()
         _check(library.aclrtCreateStream(ctypes.byref(stream)), "aclrtCreateStream")
-        self.stream = stream
+        self.stream: ctypes.c_void_p | None = stream
         atexit.register(self.close)
 
     def close(self) -> None:
@@ -230,16 +287,29 @@ class Call:
     def _device_copy(self, array: np.ndarray) -> ctypes.c_void_p:
         lib = self.library
         pointer = ctypes.c_void_p()
-        _check(lib.aclrtMalloc(ctypes.byref(pointer), max(array.nbytes, 1), MALLOC_HUGE_FIRST), "aclrtMalloc")
+        _check(
+            lib.aclrtMalloc(
+                ctypes.byref(pointer), max(array.nbytes, 1), MALLOC_HUGE_FIRST
+            ),
+            "aclrtMalloc",
+        )
         self._release.append(lambda: lib.aclrtFree(pointer))
         if array.nbytes:
             _check(
-                lib.aclrtMemcpy(pointer, array.nbytes, array.ctypes.data, array.nbytes, MEMCPY_HOST_TO_DEVICE),
+                lib.aclrtMemcpy(
+                    pointer,
+                    array.nbytes,
+                    array.ctypes.data,
+                    array.nbytes,
+                    MEMCPY_HOST_TO_DEVICE,
+                ),
                 "aclrtMemcpy",
             )
         return pointer
 
-    def tensor(self, value: object, *, output: bool = False, owned: bool = True) -> ctypes.c_void_p | None:
+    def tensor(
+        self, value: object, *, output: bool = False, owned: bool = True
+    ) -> ctypes.c_void_p | None:
         """A device tensor holding `value`; an output is copied back into `value` after the call.
         A tensor put in a list is not `owned`: aclDestroyTensorList destroys it."""
         if value is None:
@@ -262,44 +332,62 @@ class Call:
             pointer,
         )
         if not handle:
-            raise AclnnError(-1, self.function, "aclCreateTensor returned a null tensor")
+            raise AclnnError(
+                -1, self.function, "aclCreateTensor returned a null tensor"
+            )
         if owned:
             self._release.append(lambda: self.library.aclDestroyTensor(handle))
         if output:
             self._outputs.append((pointer, host, value))
         return ctypes.c_void_p(handle)
 
-    def tensor_list(self, values: Iterable[object] | None, *, output: bool = False) -> ctypes.c_void_p | None:
+    def tensor_list(
+        self, values: Iterable[object] | None, *, output: bool = False
+    ) -> ctypes.c_void_p | None:
         if values is None:
             return None
         handles = [self.tensor(v, output=output, owned=False) for v in values]
-        array = (ctypes.c_void_p * max(len(handles), 1))(*(h.value if h else None for h in handles))
+        array = (ctypes.c_void_p * max(len(handles), 1))(
+            *(h.value if h else None for h in handles)
+        )
         handle = self.library.aclCreateTensorList(array, len(handles))
         self._release.append(lambda: self.library.aclDestroyTensorList(handle))
         return ctypes.c_void_p(handle)
 
-    def scalar(self, value: object, dtype: str, *, owned: bool = True) -> ctypes.c_void_p | None:
+    def scalar(
+        self, value: object, dtype: str, *, owned: bool = True
+    ) -> ctypes.c_void_p | None:
         if value is None:
             return None
         buffer = np.array(value, dtype=numpy_dtype(dtype))
         self._keep.append(buffer)
         handle = self.library.aclCreateScalar(buffer.ctypes.data, ACL_DTYPES[dtype])
         if not handle:
-            raise AclnnError(-1, self.function, f"aclCreateScalar returned null for {value!r} as {dtype}")
+            raise AclnnError(
+                -1,
+                self.function,
+                f"aclCreateScalar returned null for {value!r} as {dtype}",
+            )
         if owned:
             self._release.append(lambda: self.library.aclDestroyScalar(handle))
         return ctypes.c_void_p(handle)
 
-    def scalar_list(self, values: Iterable[object] | None, dtype: str) -> ctypes.c_void_p | None:
+    def scalar_list(
+        self, values: Iterable[object] | None, dtype: str
+    ) -> ctypes.c_void_p | None:
         if values is None:
             return None
         handles = [self.scalar(v, dtype, owned=False) for v in values]
-        array = (ctypes.c_void_p * max(len(handles), 1))(*(h.value if h else None for h in handles))
+        array = (ctypes.c_void_p * max(len(handles), 1))(
+            *(h.value if h else None for h in handles)
+        )
         handle = self.library.aclCreateScalarList(array, len(handles))
         self._release.append(lambda: self.library.aclDestroyScalarList(handle))
         return ctypes.c_void_p(handle)
 
-    def _array(self, values: Iterable[object] | None, ctype: type, create: str, destroy: str) -> ctypes.c_void_p | None:
+    def _array(
+        self, values: Iterable[object] | None, ctype: Any, create: str, destroy: str
+    ) -> ctypes.c_void_p | None:
         if values is None:
             return None
         items = list(values)  # type: ignore[arg-type]
@@ -310,13 +398,19 @@ class Call:
         return ctypes.c_void_p(handle)
 
     def int_array(self, values: Iterable[int] | None) -> ctypes.c_void_p | None:
-        return self._array(values, ctypes.c_int64, "aclCreateIntArray", "aclDestroyIntArray")
+        return self._array(
+            values, ctypes.c_int64, "aclCreateIntArray", "aclDestroyIntArray"
+        )
 
     def float_array(self, values: Iterable[float] | None) -> ctypes.c_void_p | None:
-        return self._array(values, ctypes.c_float, "aclCreateFloatArray", "aclDestroyFloatArray")
+        return self._array(
+            values, ctypes.c_float, "aclCreateFloatArray", "aclDestroyFloatArray"
+        )
 
     def bool_array(self, values: Iterable[bool] | None) -> ctypes.c_void_p | None:
-        return self._array(values, ctypes.c_bool, "aclCreateBoolArray", "aclDestroyBoolArray")
+        return self._array(
+            values, ctypes.c_bool, "aclCreateBoolArray", "aclDestroyBoolArray"
+        )
 
     @staticmethod
     def string(value: str | None) -> bytes | None:
@@ -326,23 +420,41 @@ class Call:
     def dtype(value: object) -> int:
         return ACL_DTYPES[dtype_name(value)]
 
-    def run(self, first: tuple[str, list[object]], second: tuple[str, list[object]], args: list[object]) -> None:
+    def run(
+        self,
+        first: tuple[str, Sequence[object]],
+        second: tuple[str, Sequence[object]],
+        args: list[object],
+    ) -> None:
         """Both phases, the stream synchronised, outputs copied back to their arrays."""
         lib = self.library
         get_workspace = lib.function(*first)
         execute = lib.function(*second)
         size, executor = ctypes.c_uint64(0), ctypes.c_void_p()
-        _check(get_workspace(*args, ctypes.byref(size), ctypes.byref(executor)), first[0])
+        _check(
+            get_workspace(*args, ctypes.byref(size), ctypes.byref(executor)), first[0]
+        )
         workspace = ctypes.c_void_p()
         if size.value:
-            _check(lib.aclrtMalloc(ctypes.byref(workspace), size.value, MALLOC_HUGE_FIRST), "aclrtMalloc")
+            _check(
+                lib.aclrtMalloc(ctypes.byref(workspace), size.value, MALLOC_HUGE_FIRST),
+                "aclrtMalloc",
+            )
             self._release.append(lambda: lib.aclrtFree(workspace))
         _check(execute(workspace, size.value, executor, self.session.stream), second[0])
-        _check(lib.aclrtSynchronizeStream(self.session.stream), "aclrtSynchronizeStream")
+        _check(
+            lib.aclrtSynchronizeStream(self.session.stream), "aclrtSynchronizeStream"
+        )
         for pointer, host, target in self._outputs:
             if host.nbytes:
                 _check(
-                    lib.aclrtMemcpy(host.ctypes.data, host.nbytes, pointer, host.nbytes, MEMCPY_DEVICE_TO_HOST),
+                    lib.aclrtMemcpy(
+                        host.ctypes.data,
+                        host.nbytes,
+                        pointer,
+                        host.nbytes,
+                        MEMCPY_DEVICE_TO_HOST,
+                    ),
                     "aclrtMemcpy",
                 )
             if target is not host:

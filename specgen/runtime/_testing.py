@@ -21,7 +21,7 @@ def sample_array(name: str, shape: tuple[int, ...], dtype: str) -> np.ndarray:
     size = int(np.prod(shape, dtype=np.int64))
     i = np.arange(size) + zlib.crc32(name.encode()) % 11
     if dtype == "BOOL":
-        data = i % 2
+        data: np.ndarray = i % 2
     elif dtype.startswith("UINT"):
         data = i % 7
     elif dtype.startswith("INT"):
@@ -53,7 +53,9 @@ def uses_desc(args: Mapping[str, tuple]) -> bool:
     return any(spec[0] == "desc" for spec in args.values())
 
 
-def with_dtype(args: Mapping[str, tuple], dtype: str, group: Mapping[str, Iterable[str]]) -> dict[str, tuple]:
+def with_dtype(
+    args: Mapping[str, tuple], dtype: str, group: Mapping[str, Iterable[str]]
+) -> dict[str, tuple]:
     """The same arguments with every tensor that allows `dtype` made of it."""
     try:
         numpy_dtype(dtype)
@@ -69,10 +71,14 @@ def with_dtype(args: Mapping[str, tuple], dtype: str, group: Mapping[str, Iterab
     return out
 
 
-def keywords(values: Mapping[str, object], names: Mapping[str, str], outputs: Iterable[str] = ()) -> dict[str, object]:
+def keywords(
+    values: Mapping[str, object], names: Mapping[str, str], outputs: Iterable[str] = ()
+) -> dict[str, object]:
     """Python keyword arguments from values by C name; `outputs` are left for the wrapper."""
     skip = set(outputs)
-    return {names[c_name]: value for c_name, value in values.items() if c_name not in skip}
+    return {
+        names[c_name]: value for c_name, value in values.items() if c_name not in skip
+    }
 
 
 def assert_close(got: object, want: object, dtype: str) -> None:
@@ -84,11 +90,19 @@ def assert_close(got: object, want: object, dtype: str) -> None:
         g = np.asarray(g)
         assert g.shape == np.shape(w), f"shape {g.shape} != reference {np.shape(w)}"
         np.testing.assert_allclose(
-            g.astype(np.float64), np.asarray(w, dtype=np.float64), rtol=tolerance, atol=tolerance
+            g.astype(np.float64),
+            np.asarray(w, dtype=np.float64),
+            rtol=tolerance,
+            atol=tolerance,
         )
 
 
-def expect_status(call: Callable[..., object], kwargs: Mapping[str, object], status: int, rule: str | None) -> None:
+def expect_status(
+    call: Callable[..., object],
+    kwargs: Mapping[str, object],
+    status: int,
+    rule: str | None,
+) -> None:
     """`call` must fail with `status`; a validator (`rule` given) must also name that rule.
 
     The library may apply another documented rule first, so against it only the status counts.
@@ -98,7 +112,11 @@ def expect_status(call: Callable[..., object], kwargs: Mapping[str, object], sta
     except AclnnError as exc:
         assert exc.status == status, f"status {exc.status} ({exc}), expected {status}"
         if rule is not None:
-            assert exc.rule == rule, f"rejected by rule {exc.rule} ({exc}), expected rule {rule}"
+            assert exc.rule == rule, (
+                f"rejected by rule {exc.rule} ({exc}), expected rule {rule}"
+            )
             assert exc.condition, f"no documented condition in {exc}"
         return
-    raise AssertionError(f"accepted; expected status {status}" + (f" from rule {rule}" if rule else ""))
+    raise AssertionError(
+        f"accepted; expected status {status}" + (f" from rule {rule}" if rule else "")
+    )
