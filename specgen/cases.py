@@ -13,9 +13,10 @@ argument changed, kept only when the validator rejects it by the rule it was mad
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from specgen.lower import FunctionCode, SampleArg, dtype_numpy
-from specgen.model import CallArg, Constraint, ErrorRule, Function, Param, SampleCall
+from specgen.model import CallArg, CheckKind, Constraint, ErrorRule, Function, Number, Param, SampleCall
 from specgen.runtime import _validate as validator
 from specgen.runtime._tensor import TensorDesc
 
@@ -145,7 +146,9 @@ def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[st
     by_name = {p.name: p for p in params}
     rules: list[RuleData] = []
     for error in fn.function.errors:
-        checks = [(c.kind, c.params, c.max) for c in error.checks] or [("unclassified", error.params, None)]
+        checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Number | None]] = [
+            (c.kind, c.params, c.max) for c in error.checks
+        ] or [("unclassified", error.params, None)]
         for kind, names, limit in checks:
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says

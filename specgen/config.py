@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from specgen.selection import DEFAULT_DEFER, DEFAULT_INCLUDE, Selection
 
@@ -152,7 +152,8 @@ class _Reader:
     """Typed access to one table; `finish` rejects the keys nobody asked for."""
 
     def __init__(self, table: Mapping[str, Any], where: str) -> None:
-        self.data, self.where, self.used = dict(table), where, set()
+        self.data, self.where = dict(table), where
+        self.used: set[str] = set()
 
     def _get(self, key: str) -> Any:
         self.used.add(key)
@@ -173,6 +174,10 @@ class _Reader:
             raise self._fail(key, "a string")
         return value
 
+    @overload
+    def strings(self, key: str, *, default: tuple[str, ...], single: bool = False) -> tuple[str, ...]: ...
+    @overload
+    def strings(self, key: str, *, default: None = None, single: bool = False) -> tuple[str, ...] | None: ...
     def strings(
         self, key: str, *, default: tuple[str, ...] | None = None, single: bool = False
     ) -> tuple[str, ...] | None:

@@ -374,10 +374,11 @@ def rule_rank(clause: str, ctx: Context) -> list[Constraint]:
         # `要求是一个2D/3D的Tensor`, `shape为3维(N, S1, S2)、4维(...)或5维(...)`: every
         # alternative must state a rank, and the rule is their span; `一维或()` is no rule.
         parts = _ALTERNATIVES.split(clause)
-        ranks = [_int(m.group("n")) for m in _RANK_MENTION.finditer(clause)]
+        mentions = list(_RANK_MENTION.finditer(clause))
+        ranks = [_int(m.group("n")) for m in mentions]
         if len(ranks) < 2 or not all(_RANK_MENTION.search(p) for p in parts):
             return []
-        if not _about_subject(clause[: _RANK_MENTION.search(clause).start()], ctx):
+        if not _about_subject(clause[: mentions[0].start()], ctx):
             return []
         values = tuple(sorted(set(ranks)))
         return [_c("rank", clause, ctx, min=min(ranks), max=max(ranks), values=values if len(values) > 1 else ())]
@@ -492,7 +493,7 @@ _SIZED = re.compile(r"长度|个数|(?<![A-Za-z])(?i:size)(?![A-Za-z])|元素数
 
 
 def _scalar(token: str) -> int | bool:
-    return {"true": True, "false": False}.get(token) if token in ("true", "false") else int(token)
+    return token == "true" if token in ("true", "false") else int(token)
 
 
 def _list_values(text: str) -> tuple[int | bool, ...]:
@@ -962,8 +963,8 @@ def condition_clauses(condition: str, names: Iterable[str] = ()) -> list[str]:
         out[-1] += [pending_sep, *pending]
     elif pending:
         out.append(pending)
-    joined = ("".join(parts).strip(" ，,；;") for parts in out)
-    return [c for c in joined if c] or [condition]
+    statements = ("".join(parts).strip(" ，,；;") for parts in out)
+    return [c for c in statements if c] or [condition]
 
 
 _SITUATION = re.compile(r"(?:求解|计算|当|若|如果|需要)\s*$")

@@ -135,7 +135,7 @@ class _Collector:
         values: Sequence | None = None,
     ) -> None:
         assert id in CATALOGUE, id
-        function = (new or old).fn.name if (new or old) else None
+        function = side.fn.name if (side := new or old) else None
         where_old, where_new = old.at(old_line) if old else None, new.at(new_line) if new else None
         listed = tuple(values) if values is not None else None
         self.changes.append(Change(id, function, param, before, after, where_old, where_new, listed))

@@ -9,7 +9,7 @@ a program, and is only checked for the arity of its calls.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -74,7 +74,7 @@ def is_snippet(sample: Sample, src: Source) -> bool:
     return any(_SNIPPET_WORDS.search(line) for line in before)
 
 
-def _arity(doc: OperatorDoc, code: str, line_of) -> Iterable[Finding]:
+def _arity(doc: OperatorDoc, code: str, line_of) -> Generator[Finding, None, dict[str, list[str]]]:
     """sample-arity findings; returns {function: arguments of its GetWorkspaceSize call}."""
     functions = {fn.workspace_name: (fn, len(fn.params)) for fn in doc.functions}
     functions.update({fn.name: (fn, len(fn.execute_params)) for fn in doc.functions if fn.execute_params})
@@ -172,6 +172,8 @@ def _copy_back(doc: OperatorDoc, code: str, line_of, gws_args) -> Iterable[Findi
     by_tensor: dict[str, tuple[Function, Param]] = {}
     for fn_name, args in gws_args.items():
         fn = doc.function(fn_name)
+        if fn is None:  # never: gws_args is keyed by the names of doc.functions
+            continue
         for param, arg in zip(fn.params, args, strict=False):
             var = _base(arg)
             if var not in by_tensor or _written(param, fn):  # an output in any call is an output
@@ -180,8 +182,9 @@ def _copy_back(doc: OperatorDoc, code: str, line_of, gws_args) -> Iterable[Findi
     copies = list(_copied_back(code, tensors_by_addr))
     inputs, outputs = [], 0
     for source, offset in copies:
-        fn, param = by_tensor.get(tensors_by_addr.get(source, source), (None, None))
-        if param is not None:
+        found = by_tensor.get(tensors_by_addr.get(source, source))
+        if found is not None:
+            fn, param = found
             if _written(param, fn):
                 outputs += 1
             else:

@@ -530,6 +530,7 @@ def _sample_arg(
 ) -> SampleArg:
     """A derived argument: documented dtypes, a shape meeting the documented rules, valid values."""
     kind = param.kind
+    value: int | float | str  # the Python value of a scalar, array element or plain value
     comment = f"{param.direction}, {param.c_type}" + (f", {', '.join(param.dtypes)}" if param.dtypes else "")
     if param.optional and param.direction == "in" and "*" in param.c_type:
         return SampleArg(param.name, "null", comment=comment + " (optional, passed as nullptr)")
@@ -622,7 +623,7 @@ def _sample_shape(
     rank = param.rank
     low = rank.min if rank else 0
     high = rank.max if rank and rank.max is not None else 8
-    candidates = []
+    candidates: list[tuple[int, ...] | None] = []
     for kind in ("same_shape", "broadcast_result", "broadcast"):
         peers = [shapes[p] for p in _relation_peers(param, kind) if p in shapes]
         if peers:

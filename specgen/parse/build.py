@@ -19,6 +19,8 @@ from specgen.model import (
     Param,
     Sample,
     SampleCall,
+    Scalar,
+    Severity,
     TextBlock,
 )
 from specgen.parse import sections as sec
@@ -68,7 +70,7 @@ _INT_TYPES = {
 POINTER_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "float_array", "bool_array", "string")
 REL_KINDS = ("broadcast", "broadcast_result", "same_shape", "same_dtype", "same_format")
 
-Diag = tuple[int, str, str, str]  # (line, severity, code, message)
+Diag = tuple[int, Severity, str, str]  # (line, severity, code, message)
 
 
 def read_document(path: str, data: bytes) -> OperatorDoc:
@@ -475,7 +477,7 @@ def _note_constraints(
     return out
 
 
-def _restricted(general: list[str], text: str, ctx: cons.Context) -> list[str] | None:
+def _restricted(general: list[Scalar], text: str, ctx: cons.Context) -> list[Scalar] | None:
     if m := _NOT_SUPPORTED_DTYPES.search(text):
         removed, _ = cons.dtype_list(m.group("a") or m.group("b") or "")
         return [d for d in general if d not in removed] if removed else None

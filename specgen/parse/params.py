@@ -202,7 +202,7 @@ def _bullet_param(tokens: list[Token], index: int, strict: bool) -> ParamFacts |
 def _nested_statement(tokens: list[Token], index: int, facts: ParamFacts) -> None:
     """A sub-bullet of a parameter: a per-product note or one more statement."""
     text = " ".join(textmod.plain(t.content) for t in _own_inlines(tokens, index) if t.type == "inline")
-    line = tokens[index].map[0] + 1 if tokens[index].map else facts.line
+    line = span[0] + 1 if (span := tokens[index].map) else facts.line
     who, sep, what = (re.split(r"([:：])", text, maxsplit=1) + ["", ""])[:3]
     if sep and _PRODUCT_HINT.search(who):
         products = tuple(dict.fromkeys(pid for name in re.split(r"[、,，]", who) if (pid := vocab.product_id(name))))

@@ -84,7 +84,7 @@ def notes_in(doc: Document, start: int, end: int, skip: list[tuple[int, int]]) -
 
 def nested_bullets(doc: Document, i: int, end: int, indent: int) -> tuple[list[Statement], int]:
     """Bullets indented deeper than `indent` from line i on; stops at the first shallower line."""
-    out = []
+    out: list[Statement] = []
     while i < end:
         raw = doc.lines[i]
         if not raw.strip() or raw.lstrip().startswith("<!--"):

@@ -21,7 +21,7 @@ import bisect
 import math
 import re
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -350,9 +350,10 @@ class _Program:
         if not implicit_int:
             if not self.is_id(i) or self.toks[i].text in _KEYWORDS:
                 return None
-            i = self._type_name(i, e)
-            if i is None:
+            after_type = self._type_name(i, e)
+            if after_type is None:
                 return None
+            i = after_type
         type_end = i
         decls: list[_Decl] = []
         while i < e:
@@ -1218,6 +1219,7 @@ class _Evaluator:
             self.budget -= 1
             if e.kind in ("return", "deref"):
                 continue
+            e_val: _Val | None = None
             if e.kind == "pass":
                 e_val = self._passed(e, frame)
                 if e_val is None:
@@ -1232,7 +1234,7 @@ class _Evaluator:
             if e.kind in ("append", "elem"):
                 pending.append(e)
                 continue
-            v = e_val if e.kind == "pass" else self._defined(e, frame.at(e.stmt))
+            v = e_val if e_val is not None else self._defined(e, frame.at(e.stmt))  # set: a "pass" event
             v = self._apply(v, name, reversed(pending), frame)
             v = self._hint(v, name, func)
             return v if frame.inner else replace(v, line=e.line)
@@ -1321,15 +1323,15 @@ class _Evaluator:
             return _unknown(f"the size of '{d.name}' is not read")
         return _Val("list", items=[_unknown(f"an element of '{d.name}' is not set")] * n.value)
 
-    def _apply(self, v: _Val, name: str, pending: Any, frame: _Frame) -> _Val:
+    def _apply(self, v: _Val, name: str, pending: Iterable[_Event], frame: _Frame) -> _Val:
         """A list value after the element writes and push_backs that follow its definition."""
-        pending = list(pending)
-        if not pending:
+        events = list(pending)
+        if not events:
             return v
         if v.kind != "list" or v.items is None:
-            return _unknown(f"'{name}' is changed on line {pending[0].line}")
+            return _unknown(f"'{name}' is changed on line {events[0].line}")
         items = list(v.items)
-        for e in pending:
+        for e in events:
             ef = frame.at(e.stmt)
             if e.kind == "append" and e.expr is not None:
                 items.append(replace(self.eval(*e.expr, ef), src=self.p.source(*e.expr)))
@@ -1432,7 +1434,7 @@ def _half(bits: int, dtype: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-_MATH = {
+_MATH: dict[str, Callable[..., Any]] = {
     "sqrt": math.sqrt,
     "pow": math.pow,
     "exp": math.exp,
