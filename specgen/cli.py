@@ -20,7 +20,8 @@ from specgen import __version__
 from specgen.config import Config, ConfigError
 from specgen.config import load as load_config
 from specgen.model import Diagnostic, OperatorDoc, json_schema
-from specgen.report import Note, problem_code
+from specgen.report import Note, problem_code, terminal_safe
+from specgen.text import escape_unsafe, json_escape
 
 OK, FOUND, ERROR, OUT_OF_DATE = 0, 1, 2, 3
 
@@ -222,7 +223,8 @@ def say(source: str, d: Diagnostic | Note) -> None:
 
 
 def _diagnostic_line(source: str, d: Diagnostic | Note) -> str:
-    return f"{source}:{d.line}: {d.severity}: {d.message} [{problem_code(d.code)}]\n"
+    # Paths and messages quote documents: no escape sequence or bidi control reaches the terminal.
+    return terminal_safe(f"{source}:{d.line}: {d.severity}: {d.message} [{problem_code(d.code)}]") + "\n"
 
 
 def report_diagnostics(docs: Sequence[OperatorDoc]) -> None:
@@ -298,6 +300,7 @@ def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:
     source, fmt = job
     doc = parse_file(source)
     text = "" if fmt == "none" else doc.model_dump_json(indent=2) if fmt == "json" else describe(doc)
+    text = escape_unsafe(text, json_escape) if fmt == "json" else terminal_safe(text)  # no escape sequences
     diagnostics = "".join(_diagnostic_line(doc.source, d) for d in doc.diagnostics)
     return text, diagnostics, doc.has_errors
 
@@ -346,6 +349,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             root=settings.root if settings.file else None,
             package=settings.package,
             user_files=settings.user_files,
+            waiting=lambda message: print(f"specgen: {message}", file=sys.stderr),
         )
     except (OutputError, FormatterError, TemplateFault) as exc:
         raise UsageError(str(exc)) from exc

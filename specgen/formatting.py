@@ -1,11 +1,13 @@
 """Format generated sources with the pinned formatters, one batch per tool.
 
 ruff formats Python and clang-format C/C++ (style in the templates folder). Both run once
-over a temporary copy of every file, so the cost does not grow with a process per file.
+over a copy of every file in a work folder (`generate` chooses it: /dev/shm when it has room,
+else a staging folder in the output folder), so the cost does not grow with a process per file.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -49,8 +51,9 @@ _BLOCK = re.compile(r"^// specgen:begin-block\n(.*?)^// specgen:end-block\n", re
 _PLACEHOLDER = "// specgen:block {}\n"
 
 
-def format_sources(files: Mapping[str, str], style: Path) -> dict[str, str]:
-    """The same files, formatted; files of other kinds are returned unchanged."""
+def format_sources(files: Mapping[str, str], style: Path, workdir: Path | None = None) -> dict[str, str]:
+    """The same files, formatted; files of other kinds are returned unchanged. `workdir`: an
+    empty folder to format in (default: a temporary one in $TMPDIR)."""
     blocks: dict[str, str] = {}
 
     def lift(match: re.Match[str]) -> str:
@@ -59,58 +62,58 @@ def format_sources(files: Mapping[str, str], style: Path) -> dict[str, str]:
         return _PLACEHOLDER.format(key)
 
     lifted = {path: _BLOCK.sub(lift, text) if "specgen:begin-block" in text else text for path, text in files.items()}
-    formatted = _format(lifted | {f"_block_{key}.cpp": text for key, text in blocks.items()}, style)
+    formatted = _format(lifted | {f"_block_{key}.cpp": text for key, text in blocks.items()}, style, workdir)
     for key in blocks:
         block = formatted.pop(f"_block_{key}.cpp")
         formatted = {path: text.replace(_PLACEHOLDER.format(key), block) for path, text in formatted.items()}
     return formatted
 
 
-def _format(files: Mapping[str, str], style: Path) -> dict[str, str]:
+def _format(files: Mapping[str, str], style: Path, workdir: Path | None) -> dict[str, str]:
     python = [p for p in files if p.endswith(PYTHON_SUFFIXES)]
     c_like = [p for p in files if p.endswith(C_SUFFIXES)]
     if not python and not c_like:
         return dict(files)
-    with tempfile.TemporaryDirectory(prefix="specgen-format-", dir=_scratch()) as tmp:
-        root = Path(tmp)
-        names = {path: root / path for path in python + c_like}
+    if workdir is None:
+        with tempfile.TemporaryDirectory(prefix="specgen-format-") as tmp:
+            return _format(files, style, Path(tmp))
+    names = _lay_out(files, python + c_like, workdir)
+    commands = []
+    if python:
+        sources = [str(names[p]) for p in python]
+        # ruff's defaults, so that `ruff check` / `ruff format --check` pass on the output as is;
+        # import sorting first, then formatting: one command after the other.
+        ruff = [ruff_binary(), "--isolated", "--no-cache", "--quiet"]
+        commands.append(
+            [
+                [ruff[0], "check", *ruff[1:], "--select=I", "--fix", *sources],
+                [ruff[0], "format", *ruff[1:], *sources],
+            ]
+        )
+    batch = max(1, min(_BATCH, -(-len(c_like) // (os.cpu_count() or 1))) if c_like else 1)
+    for start in range(0, len(c_like), batch):
+        chunk = (str(names[p]) for p in c_like[start : start + batch])
+        commands.append([[clang_format_binary(), f"--style=file:{style}", "-i", *chunk]])
+    _run_all(commands)
+    return {**files, **{path: name.read_text(encoding="utf-8") for path, name in names.items()}}
+
+
+def _lay_out(files: Mapping[str, str], paths: list[str], workdir: Path) -> dict[str, Path]:
+    """The files to format written under `workdir`, in the output's own layout (so that ruff
+    sees the same packages: first-party imports). A full disk is said as such."""
+    names = {path: workdir / path for path in paths}
+    try:
         for folder in sorted({name.parent for name in names.values()}):
             folder.mkdir(parents=True, exist_ok=True)
         for path, name in names.items():
-            # The output's own layout, so that ruff sees the same packages (first-party imports).
             name.write_text(files[path], encoding="utf-8")
-        commands = []
-        if python:
-            sources = [str(names[p]) for p in python]
-            # ruff's defaults, so that `ruff check` / `ruff format --check` pass on the output as is;
-            # import sorting first, then formatting: one command after the other.
-            ruff = [ruff_binary(), "--isolated", "--no-cache", "--quiet"]
-            commands.append(
-                [
-                    [ruff[0], "check", *ruff[1:], "--select=I", "--fix", *sources],
-                    [ruff[0], "format", *ruff[1:], *sources],
-                ]
-            )
-        batch = max(1, min(_BATCH, -(-len(c_like) // os.cpu_count())) if c_like else 1)
-        for start in range(0, len(c_like), batch):
-            commands.append(
-                [
-                    [
-                        clang_format_binary(),
-                        f"--style=file:{style}",
-                        "-i",
-                        *(str(names[p]) for p in c_like[start : start + batch]),
-                    ]
-                ]
-            )
-        _run_all(commands)
-        return {**files, **{path: name.read_text(encoding="utf-8") for path, name in names.items()}}
-
-
-def _scratch() -> str | None:
-    """Memory-backed scratch space when the system has one: thousands of small files go there."""
-    shm = Path("/dev/shm")
-    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+    except OSError as exc:
+        size = sum(len(files[p].encode()) for p in paths) / 2**20
+        reason = "no space left on the device" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else exc.strerror
+        raise FormatterError(
+            f"cannot write the {len(paths)} files to format ({size:.1f} MiB) in {workdir}: {reason}"
+        ) from None
+    return names
 
 
 def _run_all(chains: list[list[list[str]]]) -> None:

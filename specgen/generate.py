@@ -6,15 +6,26 @@ formatter versions, and every document path as generated files name it), and
 `OUT/.specgen-cache/state.json` records, per operator, the key its files were made from and
 their content hashes. An operator whose key is unchanged and whose files still hash as
 recorded is not rendered again; anything else is.
-Nothing is ever served from the record without checking the files themselves, and deleting
-the folder only makes the next run a full one.
+
+The record lies in the output folder, which a pull request can change: it is a hint, never
+a truth. It is signed (HMAC-SHA256) with a key kept in the user's cache folder, outside every
+output folder, and a record whose signature does not match is ignored with a warning (the run
+is a full one). Each statement in it is a fact about its inputs ("documents and code of key K
+give files hashing to H, and these diagnostics"), so a signed record stays true wherever it
+is found; the files themselves are hashed every run. Document bytes are read once, with a
+bounded read; the bytes hashed are the bytes parsed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
-from collections.abc import Sequence
+import os
+import secrets
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
@@ -26,13 +37,16 @@ from specgen.config import PackageConfig
 from specgen.formatting import format_sources
 from specgen.lower import operator_snake
 from specgen.model import Diagnostic, OperatorDoc
-from specgen.parse import discover, parse_document
+from specgen.parse import SourceError, discover, failed, parse_document, read_source
 from specgen.report import Note
 from specgen.selection import Choice, Globs, Selection
 
 CACHE = Path(".specgen-cache")
 STATE_FILE = CACHE / "state.json"
-STATE_FORMAT = 3
+STATE_FORMAT = 4
+STATE_HEADER = f"specgen-state {STATE_FORMAT}"  # then the signature, a newline and the JSON
+MAX_STATE = 256 * 2**20  # far above the record of the largest corpus (a few MB)
+KEY_FILE = "state.key"  # in $XDG_CACHE_HOME/specgen (default ~/.cache/specgen)
 SHARED = ""  # the operator name under which the shared support files are recorded
 PACKAGE = "/package"  # ... and the generated package's metadata (no operator has a '/')
 SUPPORT = (SHARED, PACKAGE)
@@ -99,6 +113,7 @@ class _Doc:
     ok: bool = True  # no errors: its operator is generated from it
     model: str | None = None  # the model's JSON, when parsed in this run
     content: str = ""  # sha256 of its bytes
+    data: bytes = b""  # its bytes, read once: the bytes hashed are the bytes parsed
     functions: list[tuple[str, int]] = field(default_factory=list)  # (name, line) of each function
     dropped: list[str] = field(default_factory=list)  # its functions generated from another document
 
@@ -127,15 +142,32 @@ def generate(
     root: Path | None = None,
     package: PackageConfig | None = None,
     user_files: Sequence[str] = (),
+    waiting: Callable[[str], None] | None = None,
 ) -> GenerateResult:
     """`root`: what generated files name documents relative to (the configuration root);
     `user_files`: globs of output files that belong to the user (created once if specgen has
-    them, never overwritten, deleted, or counted as foreign)."""
+    them, never overwritten, deleted, or counted as foreign); `waiting`: told when another run
+    holds the output folder and this one waits for it."""
     code_digest()  # once, before any worker forks
-    selection = selection or Selection.default()
-    root = root or display_root(paths)
+    with writer.locked(out, shared=check, waiting=waiting):
+        notes = [] if check else _cleaned(out)
+        key, state = _previous_run(out, notes) if cache else (None, {})
+        result, docs, operators = _generate(
+            paths, out, state, templates=templates, check=check, force=force, jobs=jobs,
+            selection=selection or Selection.default(), root=root or display_root(paths),
+            package=package, user_files=user_files,
+        )  # fmt: skip
+        notes += [(str(out / writer.MANIFEST), _warning("manifest-ignored", w)) for w in result.plan.warnings]
+        if key is not None and not check:
+            notes += _save_state(out, key, docs, operators)
+    result.diagnostics += notes
+    return result
+
+
+def _generate(
+    paths, out: Path, state: dict, *, templates, check, force, jobs, selection, root, package, user_files
+) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:
     context = _sha(f"{code_digest()}\0{render.template_digest(templates)}")
-    state = _load_state(out / STATE_FILE) if cache else {}
     docs = _parse(discover(paths, selection), state.get("docs", {}), jobs)
     choice = selection.choose([(d.source, d.functions) for d in docs if d.functions])
     groups = _groups(docs, choice, selection)
@@ -145,6 +177,8 @@ def generate(
     operators[PACKAGE] = _Operator(PACKAGE, _sha(context + "\0package\0" + metadata))
     stale = [op for op in operators.values() if not _current(op, state.get("ops", {}).get(op.snake), out)]
     _render(stale, groups, root, templates, jobs, metadata)
+    if stale:
+        _format(stale, templates, out, check)
     owned = Globs(user_files)
     for op in stale:
         _hand_over(op, owned)
@@ -157,15 +191,60 @@ def generate(
     plan = writer.plan(out, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned)
     if not check:
         writer.apply(plan)
-        if cache:
-            _save_state(out / CACHE, docs, operators.values())
-    diagnostics = [(d.source, Diagnostic(**x)) for d in docs if d.source not in choice.set_aside for x in d.diagnostics]
+    diagnostics: list[tuple[str, Diagnostic | Note]] = [
+        (d.source, Diagnostic(**x)) for d in docs if d.source not in choice.set_aside for x in d.diagnostics
+    ]
     diagnostics += choice.notes
     diagnostics += [(source, Diagnostic(**x)) for op in operators.values() for source, x in op.diagnostics]
     generated = sorted(s for s, op in operators.items() if s not in SUPPORT and (op.files or op.hashes))
-    return GenerateResult(
+    result = GenerateResult(
         len(docs), plan, generated, diagnostics, rendered=len(stale), held=sorted({held[p] for p in plan.held})
     )
+    return result, docs, list(operators.values())
+
+
+SHARED_MEMORY = Path("/dev/shm")
+
+
+@contextmanager
+def _scratch(out: Path, check: bool, size: int) -> Iterator[Path]:
+    """Where the formatters work on `size` bytes of files: memory-backed /dev/shm when it has
+    room for them twice over (checked: containers keep it small, 64 MiB in Docker's default,
+    and the files of 2,000 operators are more), else a staging folder in the output folder,
+    where they go anyway (for --check, which writes nothing there, $TMPDIR)."""
+    if _room(SHARED_MEMORY) > 2 * size + 16 * 2**20:
+        with tempfile.TemporaryDirectory(prefix="specgen-format-", dir=SHARED_MEMORY) as folder:
+            yield Path(folder)
+    elif check:
+        with tempfile.TemporaryDirectory(prefix="specgen-format-") as folder:
+            yield Path(folder)
+    else:
+        with writer.staging_folder(out) as folder:
+            yield folder
+
+
+def _room(folder: Path) -> int:
+    """Bytes this process may write in `folder` (0 when it cannot write there)."""
+    try:
+        if not os.access(folder, os.W_OK):
+            return 0
+        info = os.statvfs(folder)
+    except OSError:
+        return 0
+    return info.f_bavail * info.f_frsize
+
+
+def _warning(code: str, message: str, severity: str = "warning") -> Note:
+    return Note(line=1, severity=severity, code=code, message=message)
+
+
+def _cleaned(out: Path) -> list[tuple[str, Note]]:
+    """Remove what a killed run left (its staging folder), and say so."""
+    removed = writer.clean_leftovers(out, hidden=[str(CACHE)])
+    if not removed:
+        return []
+    message = f"removed what an interrupted run of specgen left: {', '.join(removed[:3])}"
+    return [(str(out), _warning("leftover-removed", message, "info"))]
 
 
 def _groups(docs: list[_Doc], choice: Choice, selection: Selection) -> dict[str, list[_Doc]]:
@@ -203,20 +282,114 @@ def _hand_over(op: _Operator, owned: Globs) -> None:
 # ---------------------------------------------------------------- the record of the previous run
 
 
-def _load_state(path: Path) -> dict:
+def _key_folder() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "specgen"
+
+
+def signing_key(out: Path) -> bytes:
+    """The key records are signed with: random, made on first use, kept in the user's cache
+    folder (mode 0600), never in an output folder, where a pull request could read or forge
+    it. Raises OSError or ValueError when it cannot be kept."""
+    folder = _key_folder().resolve()
+    if folder.is_relative_to(out.resolve()):
+        raise ValueError(f"the key folder {folder} is inside the output folder")
+    path = folder / KEY_FILE
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        made = folder / f".{KEY_FILE}.{os.getpid()}"
+        made.unlink(missing_ok=True)
+        fd = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as file:
+            file.write(secrets.token_bytes(32))
+        try:
+            os.link(made, path)  # whole or not at all; a run on another folder may have won
+        except FileExistsError:
+            pass
+        finally:
+            made.unlink()
+    key = path.read_bytes()
+    if len(key) != 32:
+        raise ValueError(f"{path} is not a key of specgen (remove it: a new one is made)")
+    return key
+
+
+def _previous_run(out: Path, notes: list) -> tuple[bytes | None, dict]:
+    """The signing key and the record of the previous run; what is wrong with either is said
+    (as a warning on the record) and makes the run a full one."""
+    where = str(out / STATE_FILE)
     try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}  # absent or damaged: a full run
-    return state if isinstance(state, dict) and state.get("format") == STATE_FORMAT else {}
+        key = signing_key(out)
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        notes.append((where, _warning("cache-off", f"no cache: no signing key in {_key_folder()} ({reason})")))
+        return None, {}
+    state, problem = _load_state(out, key)
+    if problem:
+        notes.append((where, _warning("cache-ignored", f"{problem}; ignored: this run is a full one")))
+    return key, state
 
 
-def _save_state(folder: Path, docs: list[_Doc], operators) -> None:
-    path = folder / STATE_FILE.name
-    for name, text in CACHE_FILES.items():
-        if _read_text(folder / name) != text:
-            writer.write_atomic(folder / name, text)
-    state = {
+def _load_state(out: Path, key: bytes) -> tuple[dict, str | None]:
+    """The record when it is signed with `key` and well formed, else {} and what is wrong."""
+    try:
+        raw = writer.read_file(out, STATE_FILE.as_posix(), limit=MAX_STATE)
+    except writer.OutputError as exc:
+        return {}, str(exc)
+    if raw is None:
+        return {}, None  # none yet (or larger than any record): a full run
+    header, _, body = raw.partition(b"\n")
+    if not hmac.compare_digest(header, f"{STATE_HEADER} {_sign(key, body)}".encode()):
+        return (
+            {},
+            "the record of the previous run is not signed with this user's key "
+            "(edited, copied, or written by another version of specgen)",
+        )
+    try:
+        return _checked_state(json.loads(body)), None
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return {}, "the record of the previous run is damaged"
+
+
+def _sign(key: bytes, body: bytes) -> str:
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
+
+
+def _checked_state(state: dict) -> dict:
+    """The record, its shape checked (TypeError, KeyError or ValueError otherwise)."""
+    _expect(state["format"] == STATE_FORMAT)
+    for doc in state["docs"].values():
+        _expect(isinstance(doc["key"], str) and isinstance(doc["ok"], bool))
+        _expect(doc["snake"] is None or isinstance(doc["snake"], str))
+        _expect(all(isinstance(name, str) and isinstance(line, int) for name, line in doc["functions"]))
+        _expect(all(Diagnostic(**d) for d in doc["diagnostics"]))
+    for op in state["ops"].values():
+        _expect(isinstance(op["key"], str) and all(isinstance(h, str) for h in op["hashes"].values()))
+        _expect(all(isinstance(p, str) and writer.clean_relative(p) for p in [*op["hashes"], *op["user_paths"]]))
+        _expect(all(Diagnostic(**d) for _, d in op["diagnostics"]))
+    return state
+
+
+def _expect(condition: bool) -> None:
+    if not condition:
+        raise ValueError("unexpected shape")
+
+
+def _save_state(out: Path, key: bytes, docs: list[_Doc], operators: list[_Operator]) -> list[tuple[str, Note]]:
+    """Record what this run's files were made from; a failure to is said, never fatal: the
+    output is written, and the next run is a full one."""
+    body = json.dumps(_state(docs, operators), ensure_ascii=False, sort_keys=True).encode()
+    files = {(CACHE / name).as_posix(): text for name, text in CACHE_FILES.items()}
+    files[STATE_FILE.as_posix()] = f"{STATE_HEADER} {_sign(key, body)}\n{body.decode()}"
+    try:
+        writer.install(out, {p: t for p, t in files.items() if writer.read_file(out, p, MAX_STATE) != t.encode()})
+    except writer.OutputError as exc:
+        message = f"the output was written, but its cache was not saved ({exc}); the next run is a full one"
+        return [(str(out / STATE_FILE), _warning("cache-not-saved", message))]
+    return []
+
+
+def _state(docs: list[_Doc], operators: list[_Operator]) -> dict:
+    return {
         "format": STATE_FORMAT,
         "docs": {
             d.source: {
@@ -233,10 +406,6 @@ def _save_state(folder: Path, docs: list[_Doc], operators) -> None:
             for op in operators
         },
     }
-    text = json.dumps(state, ensure_ascii=False, sort_keys=True)
-    if _read_text(path) != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer.write_atomic(path, text, make_parent=False)
 
 
 def _current(op: _Operator, recorded: dict | None, out: Path) -> bool:
@@ -244,24 +413,15 @@ def _current(op: _Operator, recorded: dict | None, out: Path) -> bool:
     if not recorded or recorded.get("key") != op.key:
         return False
     for path, digest in recorded.get("hashes", {}).items():
-        content = _read_bytes(out / path)
+        try:
+            content = writer.read_file(out, path)
+        except writer.OutputError:
+            return False  # a link or worse where a file was: the writer says so
         if content is None or _sha(content) != digest:
             return False
     op.hashes, op.user_paths = recorded["hashes"], recorded.get("user_paths", [])
     op.diagnostics = recorded.get("diagnostics", [])
     return True
-
-
-def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
-
-
-def _read_text(path: Path) -> str | None:
-    content = _read_bytes(path)
-    return content.decode("utf-8", errors="replace") if content is not None else None
 
 
 # ---------------------------------------------------------------- parse
@@ -271,20 +431,33 @@ def _parse(sources: list[Path], recorded: dict, jobs: int | None) -> list[_Doc]:
     """Every document's key; documents whose key the record does not hold are parsed."""
     docs, todo = [], []
     for path in sources:
-        source, data = str(path), path.read_bytes()
+        source = str(path)
+        try:
+            data = read_source(path)
+        except SourceError as exc:
+            docs.append(_unreadable(source, exc))
+            continue
         key, content = _sha(f"{code_digest()}\0{source}\0".encode() + data), _sha(data)
         known = recorded.get(source)
         if known and known.get("key") == key:
             functions = [(name, line) for name, line in known["functions"]]
-            docs.append(_Doc(source, key, known["snake"], known["diagnostics"], known["ok"], None, content, functions))
+            docs.append(
+                _Doc(source, key, known["snake"], known["diagnostics"], known["ok"], None, content, data, functions)
+            )
         else:
-            docs.append(_Doc(source, key, None, [], content=content))
+            docs.append(_Doc(source, key, None, [], content=content, data=data))
             todo.append((source, data))
     parsed = dict(zip((s for s, _ in todo), parallel.run(_parse_one, todo, jobs=jobs, label="parsing"), strict=True))
     for doc in docs:
         if doc.source in parsed:
             doc.snake, doc.ok, doc.diagnostics, doc.model, doc.functions = parsed[doc.source]
     return docs
+
+
+def _unreadable(source: str, exc: SourceError) -> _Doc:
+    """A document that could not be read: its error, every run (never recorded as current)."""
+    diagnostics = [d.model_dump() for d in failed(source, str(exc), code=exc.code).diagnostics]
+    return _Doc(source, _sha(f"unreadable\0{source}\0{exc}"), None, diagnostics, ok=False)
 
 
 def _parse_one(job: tuple[str, bytes]) -> tuple[str | None, bool, list[dict], str | None, list[tuple[str, int]]]:
@@ -317,16 +490,15 @@ def _render(
     jobs: int | None,
     metadata: str,
 ) -> None:
-    """Render and format the stale operators (and shared files); record their hashes."""
+    """Render the stale operators (and the shared files)."""
     unparsed = [d for op in stale if op.snake not in SUPPORT for d in groups[op.snake] if d.model is None]
     for doc, (*_, model, _) in zip(
-        unparsed,
-        parallel.run(_parse_one, [(d.source, Path(d.source).read_bytes()) for d in unparsed], jobs=jobs),
-        strict=True,
+        unparsed, parallel.run(_parse_one, [(d.source, d.data) for d in unparsed], jobs=jobs), strict=True
     ):
         doc.model = model  # unchanged, but needed by an operator another document changed
     operators = [op for op in stale if op.snake not in SUPPORT]
-    jobs_in = [([(d.model, d.dropped) for d in groups[op.snake]], str(root), str(templates or "")) for op in operators]
+    where = (str(root), str(templates or ""))
+    jobs_in = [([(_model(d), d.dropped) for d in groups[op.snake]], *where) for op in operators]
     for op, (files, user_files, diagnostics) in zip(
         operators, parallel.run(_render_one, jobs_in, jobs=jobs, label="rendering"), strict=True
     ):
@@ -336,13 +508,20 @@ def _render(
             op.files = render.render_shared(templates)
         elif op.snake == PACKAGE:
             op.files = python_package.files(metadata)
-    if not stale:
-        return
+
+
+def _model(doc: _Doc) -> str:
+    if doc.model is None:  # parsed above: a bug of specgen's, not of the document
+        raise RuntimeError(f"{doc.source} was not parsed")
+    return doc.model
+
+
+def _format(stale: list[_Operator], templates: Path | None, out: Path, check: bool) -> None:
+    """Format the rendered files; record their hashes."""
     # Output paths are unique across operators: one batch per formatter, laid out as the output.
-    formatted = format_sources(
-        {p: t for op in stale for p, t in (*op.files.items(), *op.user_files.items())},
-        render.template_path("clang-format.yaml", templates),
-    )
+    files = {p: t for op in stale for p, t in (*op.files.items(), *op.user_files.items())}
+    with _scratch(out, check, sum(len(t.encode("utf-8")) for t in files.values())) as workdir:
+        formatted = format_sources(files, render.template_path("clang-format.yaml", templates), workdir)
     for op in stale:
         op.files = {path: formatted[path] for path in op.files}
         op.user_files = {path: formatted[path] for path in op.user_files}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import keyword
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,16 +22,18 @@ from specgen import __version__
 from specgen.cases import function_cases
 from specgen.lower import FunctionCode, LowerError, OperatorCode, operator_code
 from specgen.model import Diagnostic, OperatorDoc
+from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape
 
 BUILTIN_TEMPLATES = next(
     p for p in (Path(__file__).parent / "templates", Path(__file__).resolve().parents[1] / "templates") if p.is_dir()
 )
-# (template, output path) per operator and for the shared support files.
+# (template, output path) per operator and for the shared support files. `{snake}` is the
+# operator's CANN name (its header), `{stem}` what its other files are named after.
 OPERATOR_FILES = (
     ("header.h.jinja", "include/aclnnop/aclnn_{snake}.h"),
-    ("sample.cpp.jinja", "samples/{snake}.cpp"),
-    ("binding.py.jinja", "python/aclnn_ops/{snake}.py"),
-    ("test.py.jinja", "tests/test_{snake}.py"),
+    ("sample.cpp.jinja", "samples/{stem}.cpp"),
+    ("binding.py.jinja", "python/aclnn_ops/{stem}.py"),
+    ("test.py.jinja", "tests/test_{stem}.py"),
 )
 # The package's static Python (specgen/runtime, real modules) copied as-is: (source, output path).
 RUNTIME = Path(__file__).parent / "runtime"
@@ -43,13 +46,31 @@ STATIC_FILES = (
 )
 SHARED_FILES = (("tests_conftest.py.jinja", "tests/conftest.py"),)
 # Created once and then owned by the user: a regeneration never overwrites them.
-USER_FILES = (("reference.py.jinja", "tests/references/{snake}.py"),)
-SPEC_FILE = "spec/{snake}.json"
+USER_FILES = (("reference.py.jinja", "tests/references/{stem}.py"),)
+SPEC_FILE = "spec/{stem}.json"
+
+# The names the generated package `aclnn_ops` defines itself (specgen/runtime/package_init.py):
+# an operator module of such a name would be hidden behind them (`aclnn_ops.load` is the
+# loader, and importing the module would in turn replace the loader), and a Python keyword
+# cannot be imported by name. Such an operator's files, its module among them, take a
+# trailing underscore (`aclnn_ops.load_`, `samples/load_.cpp`); its header keeps the CANN
+# name (`aclnnop/aclnn_load.h`). package_init.py applies the same rule.
+PACKAGE_NAMES = frozenset({"available", "load", "validate"})
+
+
+def file_stem(snake: str) -> str:
+    """What an operator's files (but its header) and its Python module are named after."""
+    return f"{snake}_" if snake in PACKAGE_NAMES or keyword.iskeyword(snake) else snake
+
+
+def _names(snake: str) -> dict[str, str]:
+    return {"snake": snake, "stem": file_stem(snake)}
 
 
 def operator_paths(snake: str) -> set[str]:
     """Every file path an operator's output may have, generated or the user's."""
-    return {path.format(snake=snake) for _, path in (*OPERATOR_FILES, *USER_FILES)} | {SPEC_FILE.format(snake=snake)}
+    paths = (*(path for _, path in (*OPERATOR_FILES, *USER_FILES)), SPEC_FILE)
+    return {path.format(**_names(snake)) for path in paths}
 
 
 # ---------------------------------------------------------------- escaping filters
@@ -58,22 +79,24 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
 
 def c_comment(text: object) -> str:
-    """Text safe inside a C/C++ comment, on one line: no `*/`, no line splice, no trigraph."""
-    flat = " ".join(_CONTROL.sub(" ", str(text)).split())
+    """Text safe inside a C/C++ comment, on one line: no `*/`, no line splice, no trigraph, no
+    bidi or invisible character (written as `<U+202E>`: g++ -Werror rejects unpaired ones)."""
+    flat = escape_unsafe(" ".join(_CONTROL.sub(" ", str(text)).split()), code_point)
     flat = flat.replace("*/", "* /").replace("/*", "/ *").replace("??", "? ?")
     return flat.rstrip("\\ ")  # a trailing backslash would splice the next line into the comment
 
 
 def c_string(text: object) -> str:
-    """A C string literal with the same bytes (UTF-8 kept, controls as octal escapes)."""
+    """A C string literal with the same bytes (UTF-8 kept; controls, bidi and invisible
+    characters as octal escapes of their bytes, so that the source shows none of them)."""
     out = []
     for ch in str(text):
         if ch in '"\\':
             out.append("\\" + ch)
         elif ch == "?":
             out.append("\\?")  # no trigraphs
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\{ord(ch):03o}")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F or UNSAFE.match(ch):
+            out.append("".join(f"\\{byte:03o}" for byte in ch.encode("utf-8")))
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
@@ -85,22 +108,25 @@ _PLAIN = (str, int, float, bool, type(None), tuple, list, dict)
 def py_literal(value: object) -> str:
     """A Python literal for plain data (str, numbers, bool, None, lists, tuples, dicts).
 
-    `repr` of plain data is a valid literal with every string escaped; anything else (an
+    `repr` of plain data is a valid literal with every string escaped (non-printable
+    characters, bidi controls among them, as `\\u` escapes); the invisible characters repr
+    leaves raw can only be inside a string there, and are escaped too. Anything else (an
     object of ours by mistake) is refused rather than printed as `<object ...>`.
     """
     if not isinstance(value, _PLAIN):
         raise TypeError(f"not plain data: {type(value).__name__}")
-    return repr(value)
+    return escape_unsafe(repr(value))
 
 
 def py_docstring(text: object) -> str:
-    """Text safe inside a triple-quoted docstring, on one line."""
+    """Text safe inside a triple-quoted docstring, on one line; bidi and invisible characters
+    as `\\u` escapes (the docstring's value keeps them, its source shows none)."""
     flat = " ".join(_CONTROL.sub(" ", str(text)).split())
-    return flat.replace("\\", "\\\\").replace('"', '\\"')
+    return escape_unsafe(flat.replace("\\", "\\\\").replace('"', '\\"'))
 
 
 def md_cell(text: object) -> str:
-    flat = " ".join(str(text).split())
+    flat = escape_unsafe(" ".join(str(text).split()))
     return flat.replace("|", "\\|").replace("<", "&lt;")
 
 
@@ -169,9 +195,10 @@ def render_operator(docs: list[OperatorDoc], root: Path | None, override: Path |
     if code is None:
         return Rendered({}, {}, tuple(errors))
     try:
-        files = {path.format(snake=code.snake): env.get_template(t).render(op=code) for t, path in OPERATOR_FILES}
-        files[SPEC_FILE.format(snake=code.snake)] = spec_json(code)
-        user = {path.format(snake=code.snake): env.get_template(t).render(op=code) for t, path in USER_FILES}
+        names, view = _names(code.snake), _template_view(code)
+        files = {path.format(**names): env.get_template(t).render(op=view) for t, path in OPERATOR_FILES}
+        files[SPEC_FILE.format(**names)] = spec_json(code)
+        user = {path.format(**names): env.get_template(t).render(op=view) for t, path in USER_FILES}
     except jinja2.TemplateError as exc:  # a user's --templates override is broken: say where
         raise TemplateFault(f"{_template_location(exc)}: {exc}") from exc
     except Exception as exc:  # noqa: BLE001 - one operator must not stop the others
@@ -182,11 +209,39 @@ def render_operator(docs: list[OperatorDoc], root: Path | None, override: Path |
     return Rendered(files, user, tuple(errors))
 
 
+@dataclass(frozen=True)
+class _Renamed(OperatorCode):
+    """An operator as templates see it when its files take another stem than its header
+    (`file_stem`): `snake` names the files and the Python module, `header` and `guard` keep
+    the CANN name."""
+
+    cann_snake: str = ""
+
+    @property
+    def header(self) -> str:
+        return f"aclnnop/aclnn_{self.cann_snake}.h"
+
+    @property
+    def guard(self) -> str:
+        return f"ACLNN_{self.cann_snake.upper()}_H_"
+
+    @property
+    def primary(self) -> FunctionCode:
+        return next((f for f in self.functions if f.snake == self.cann_snake), self.functions[0])
+
+
+def _template_view(code: OperatorCode) -> OperatorCode:
+    stem = file_stem(code.snake)
+    if stem == code.snake:
+        return code
+    return _Renamed(stem, code.docs, code.sources, code.functions, cann_snake=code.snake)
+
+
 def _template_location(exc: jinja2.TemplateError) -> str:
     """`file:line` of the template at fault: syntax errors carry it, runtime errors leave it
     in the traceback, where Jinja puts the template's own file and line."""
-    if getattr(exc, "filename", None):
-        return f"{exc.filename}:{exc.lineno}"
+    if filename := getattr(exc, "filename", None):  # a syntax error
+        return f"{filename}:{getattr(exc, 'lineno', '?')}"
     where = "a template"
     tb = exc.__traceback__
     while tb is not None:
@@ -290,10 +345,12 @@ def _with_source(dumped: str, old: str, new: str) -> str:
 
 
 def spec_json(code: OperatorCode) -> str:
-    """The models of the operator's documents, each with its source as generated files name it."""
+    """The models of the operator's documents, each with its source as generated files name it;
+    bidi, invisible and control characters as `\\u` escapes."""
     documents = [
         _with_source(doc.model_dump_json(indent=2), doc.source, source)
         for doc, source in zip(code.docs, code.sources, strict=True)
     ]
     body = ",\n".join("    " + d.replace("\n", "\n    ") for d in documents)  # JSON has no blank lines
-    return f'{{\n  "operator": {json.dumps(code.snake)},\n  "documents": [\n{body}\n  ]\n}}\n'
+    text = f'{{\n  "operator": {json.dumps(code.snake)},\n  "documents": [\n{body}\n  ]\n}}\n'
+    return escape_unsafe(text, json_escape)  # JSON's structure is ASCII: only strings hold them

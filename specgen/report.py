@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from specgen import __version__
+from specgen.text import escape_unsafe, json_escape
 
 COLOURS = {"breaking": "31", "error": "31", "non-breaking": "33", "warning": "33", "info": "2"}
 # Every severity of diff and lint, as CI formats know them.
@@ -64,14 +65,21 @@ class Item:
         return int(tail) if tail.isdigit() and int(tail) > 0 else 1
 
 
+def terminal_safe(text: str) -> str:
+    """Text quoting documents, safe to print: control characters (ESC, CSI, OSC: terminal
+    escape sequences), bidi controls and invisible characters as `\\x1b`, `\\u202e`... A
+    newline is kept (messages span lines); a carriage return is not."""
+    return escape_unsafe(text)
+
+
 def text(items: Sequence[Item], colour: bool) -> str:
     lines = []
     for item in items:
-        tag = f"{item.severity}: {item.id}"
+        tag = terminal_safe(f"{item.severity}: {item.id}")
         if colour:
             tag = f"\033[{COLOURS.get(item.severity, '0')}m{tag}\033[0m"
-        where = f"{item.location}: " if item.location else ""
-        lines.append(f"{where}{tag}: {item.message}{_status(item)}")
+        where = terminal_safe(f"{item.location}: ") if item.location else ""
+        lines.append(f"{where}{tag}: {terminal_safe(item.message + _status(item))}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -101,7 +109,7 @@ def markdown(items: Sequence[Item], title: str, severities: Sequence[str], nothi
 
 
 def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|").replace("<", "&lt;")
+    return terminal_safe(" ".join(text.split())).replace("|", "\\|").replace("<", "&lt;")
 
 
 def github(items: Sequence[Item]) -> str:
@@ -119,7 +127,7 @@ def github(items: Sequence[Item]) -> str:
 
 
 def _escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return terminal_safe(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(value: str) -> str:
@@ -127,7 +135,8 @@ def _escape_property(value: str) -> str:
 
 
 def dumps(data: object) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    """JSON, non-ASCII text as it is but bidi, invisible and control characters as `\\u` escapes."""
+    return escape_unsafe(json.dumps(data, ensure_ascii=False, indent=2), json_escape) + "\n"
 
 
 # ---------------------------------------------------------------- SARIF 2.1.0
@@ -217,5 +226,5 @@ def _lines(items: Sequence[Item]) -> str:
 
 
 def _xml(value: str) -> str:
-    """Text XML 1.0 can hold: control characters other than tab and newlines are dropped."""
-    return _XML_UNSAFE.sub("", value)
+    """Text XML 1.0 can hold, safe to show: control, bidi and invisible characters escaped."""
+    return _XML_UNSAFE.sub("", terminal_safe(value))

@@ -20,6 +20,8 @@ _SUP = re.compile(r"(?P<word>[0-9A-Za-z_]{1,64})?<sup>(?P<text>[^<>]{0,40})</sup
 def _superscript(match: re.Match[str]) -> str:
     word = match.group("word") or ""
     return f"{word}^({match.group('text')})" if word.isdigit() else word
+
+
 _LI = re.compile(r"</?(?:li|ul|ol|p|div)\b[^>]*>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>|<!--.*?(?:-->|\Z)", re.S)  # unclosed comment: to the end, scanned once
 # No `[`/`(` inside: a long run of them is scanned once, not once per bracket.
@@ -85,3 +87,42 @@ def lines(fragment: str) -> tuple[str, ...]:
     if "&" in text:
         text = _SPACES.sub(" ", html.unescape(text))
     return tuple(line for line in (_BLANKS.sub(" ", part).strip() for part in text.split("\n")) if line)
+
+
+# ---------------------------------------------------------------- text that leaves specgen
+
+# Characters that are invisible or reorder the text on screen (Trojan Source, CVE-2021-42574:
+# bidi embeddings, overrides and isolates, marks), and control characters (terminal escape
+# sequences start with ESC or C1 CSI/OSC). Never written raw into generated files or to a
+# terminal. A fixed list, not `unicodedata` categories, so output does not depend on the
+# Unicode version of the Python running specgen. Tab and newline are not in it.
+UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+
+
+def python_escape(ch: str) -> str:
+    r"""One character as Python (and readers) write it: `\x1b`, `\u202e`, `\U000e0041`."""
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def json_escape(ch: str) -> str:
+    r"""One character as a JSON escape: `\u202e`, a surrogate pair above U+FFFF."""
+    code = ord(ch)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def escape_unsafe(text: str, escape=python_escape) -> str:
+    """`text` with every unsafe character escaped (by default as Python writes it)."""
+    return UNSAFE.sub(lambda m: escape(m.group()), text) if UNSAFE.search(text) else text
+
+
+def code_point(ch: str) -> str:
+    """One character named by its code point, `<U+202E>`: for comments, where no escape is read."""
+    return f"<U+{ord(ch):04X}>"

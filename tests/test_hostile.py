@@ -5,6 +5,9 @@ generated files (title, summary, formula, descriptions, error conditions, constr
 sample); its parameters are named like Python keywords and like the sample's own variables.
 `tests/hostile/aclnnNumbers.md` states numbers no C type (or not the parameter's) holds.
 The generated files must compile and hold the marker only inside comments and strings.
+The injection document also carries bidi controls (Trojan Source), invisible characters and
+terminal escape sequences (raw and as HTML entities): none may reach a generated file or the
+terminal unescaped.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from hypothesis import strategies as st
 import specgen
 from specgen import render, writer
 from specgen.cli import main
+from specgen.text import UNSAFE
 from tests.conftest import ROOT, SPECS, STANDIN, tree
 
 HOSTILE = ROOT / "tests" / "hostile"
@@ -85,6 +89,7 @@ def test_hostile_files_compile(injected):
             "--isolated",
             "--no-cache",
             "--quiet",
+            "--extend-select=PLE2502,PLE2510,PLE2512,PLE2513,PLE2514,PLE2515",  # bidi and invisible characters
             str(injected / "python"),
             str(injected / "tests"),
         ],
@@ -93,6 +98,58 @@ def test_hostile_files_compile(injected):
         check=False,
     )
     assert ruff.returncode == 0, ruff.stdout + ruff.stderr
+
+
+def unsafe_characters(text: str) -> list[str]:
+    return sorted({f"U+{ord(c):04X}" for c in UNSAFE.findall(text)})
+
+
+def test_no_bidi_invisible_or_control_character_reaches_a_generated_file(injected):
+    files = [p for p in injected.rglob("*") if p.is_file() and ".specgen-cache" not in p.parts]
+    for path in files:
+        assert unsafe_characters(path.read_text(encoding="utf-8")) == [], path
+    # ... because they are escaped for where they land, not dropped:
+    assert "<U+202E>" in (injected / "include/aclnnop/aclnn_injection.h").read_text(encoding="utf-8")
+    assert "\\u202e" in (injected / "python/aclnn_ops/injection.py").read_text(encoding="utf-8")
+    spec = (injected / "spec/injection.json").read_text(encoding="utf-8")
+    assert "\\u202e" in spec and "\u202e" in json.dumps(json.loads(spec), ensure_ascii=False)
+
+
+def test_a_bidi_file_name_is_escaped_in_output_and_on_the_terminal(tmp_path, capsys):
+    docs, out = tmp_path / "docs", tmp_path / "out"
+    docs.mkdir()
+    trojan = docs / "aclnn\u202eTanh\x1b]0;pwned\x07Backward.md"
+    shutil.copy(SPECS / "aclnnTanhBackward.md", trojan)
+    assert main(["generate", str(docs), "-o", str(out)]) == 0
+    assert unsafe_characters(capsys.readouterr().err) == []
+    for path in out.rglob("*"):
+        if path.is_file() and ".specgen-cache" not in path.parts:
+            assert unsafe_characters(path.read_text(encoding="utf-8")) == [], path
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "markdown", "json", "sarif", "junit"])
+def test_terminal_output_of_diff_and_lint_escapes_what_documents_say(tmp_path, capsys, fmt):
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    shutil.copy(HOSTILE / "aclnnInjection.md", old)
+    text = (HOSTILE / "aclnnInjection.md").read_text(encoding="utf-8")
+    new.mkdir()
+    changed = text.replace("- 接口功能：", "- 接口功能：\x1b]0;pwned\x07\u202e now ", 1)
+    (new / "aclnnInjection\u2066.md").write_text(changed, encoding="utf-8")
+    assert main(["diff", str(old), str(new), "--format", fmt]) == 0
+    diffed = capsys.readouterr()
+    assert "summary" in diffed.out
+    assert unsafe_characters(diffed.out + diffed.err) == []
+    main(["lint", str(new), "--format", fmt])
+    linted = capsys.readouterr()
+    assert unsafe_characters(linted.out + linted.err) == []
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_parse_output_escapes_what_documents_say(capsys, fmt):
+    assert main(["parse", str(HOSTILE / "aclnnInjection.md"), "--format", fmt]) == 0
+    parsed = capsys.readouterr()
+    assert "\\u202e" in parsed.out and unsafe_characters(parsed.out + parsed.err) == []
 
 
 def test_keywords_and_the_generated_codes_own_names_are_renamed(injected):
@@ -189,9 +246,11 @@ def test_c_comment_cannot_end_the_comment(text):
 
 
 def _c_unescape(literal: str) -> str:
+    """The bytes a C compiler makes of the literal, as UTF-8 text."""
     assert literal[0] == literal[-1] == '"' and "\n" not in literal
-    body = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), literal[1:-1])
-    return re.sub(r'\\(["\\?])', r"\1", body)
+    tokens = re.findall(r'\\([0-7]{3})|\\(["\\?])|(.)', literal[1:-1], re.S)
+    data = b"".join(bytes([int(o, 8)]) if o else (q or ch).encode("utf-8") for o, q, ch in tokens)
+    return data.decode("utf-8")
 
 
 @settings(max_examples=400, deadline=None)
@@ -214,6 +273,18 @@ def test_python_docstring_cannot_end_the_docstring(text):
 @given(st.recursive(st.none() | st.booleans() | st.integers() | TEXT, lambda c: st.lists(c, max_size=3)))
 def test_python_literals_round_trip(value):
     assert ast.literal_eval(render.py_literal(value)) == value
+
+
+BIDI = st.text(st.sampled_from("a\u202e\u2066\u2069\u200f\u061c\x1b\x9b\u3164\U000e0041\ufeff*/\\\"'"), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BIDI | TEXT)
+def test_no_filter_lets_a_bidi_invisible_or_control_character_through(text):
+    for escape in (render.c_comment, render.c_string, render.py_docstring, render.py_literal, render.md_cell):
+        assert not UNSAFE.search(escape(text)), escape.__name__
+    assert _c_unescape(render.c_string(text)) == text
+    assert ast.literal_eval(render.py_literal(text)) == text
 
 
 @settings(max_examples=200, deadline=None)
@@ -243,11 +314,11 @@ def test_a_failed_write_leaves_the_previous_tree_intact(failure, raised, tmp_pat
     calls = []
     real = writer._stage
 
-    def failing_stage(target, content):
-        calls.append(target)
+    def failing_stage(folder, number, content):
+        calls.append(number)
         if len(calls) == 5:
             raise failure
-        return real(target, content)
+        return real(folder, number, content)
 
     plan = _plan(docs, out)
     assert len(plan.write) > 5 and plan.delete

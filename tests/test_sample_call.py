@@ -485,13 +485,16 @@ def test_objects_made_through_addresses_the_sample_defines_or_a_macro():
     """Written as ops-math's AttentionUpdate and ops-nn's FastLayerNorm / Sparse4to2 samples do:
     `&(lse[0])` fills a list element, a sample's own `aclCreateTensorP(..., &x)` is a helper,
     and a macro may assign its arguments; none leaves the nullptr initialiser as the value."""
-    helper = HELPER + """
+    helper = (
+        HELPER
+        + """
 void aclCreateTensorP(const std::vector<int64_t>& shape, void** addr, aclDataType dtype, aclTensor** tensor) {
   std::vector<int64_t> strides(shape.size(), 1);
   *tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, aclFormat::ACL_FORMAT_ND,
                             shape.data(), shape.size(), *addr);
 }
 """
+    )
     body = """
   std::vector<int64_t> shape = {4};
   std::vector<float> data = {1, 2, 3, 4};

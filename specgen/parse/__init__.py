@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -10,7 +12,7 @@ from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse.build import read_document
 from specgen.selection import Selection
 
-__all__ = ["discover", "parse_document", "parse_file", "parse_paths"]
+__all__ = ["SourceError", "discover", "parse_document", "parse_file", "parse_paths", "read_source"]
 
 
 def discover(paths: Iterable[str | Path], selection: Selection | None = None) -> list[Path]:
@@ -25,16 +27,49 @@ def discover(paths: Iterable[str | Path], selection: Selection | None = None) ->
 MAX_DOCUMENT = 2 * 1024 * 1024
 
 
+class SourceError(Exception):
+    """A document that cannot be read (missing, not a regular file, too large)."""
+
+    def __init__(self, message: str, code: str = "unreadable") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _too_large(size: str) -> SourceError:
+    return SourceError(
+        f"the file is {size}: expected an operator document of at most {MAX_DOCUMENT // 2**20} MiB; not read",
+        code="too-large",
+    )
+
+
+def read_source(path: str | Path) -> bytes:
+    """A document's bytes, of which never more than MAX_DOCUMENT are read: the size is checked
+    before the first byte (stat, then a bounded read), so that a huge file, a device or a FIFO
+    given as a document (or behind a link) costs nothing. Raises SourceError."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO does not block the open
+    except OSError as exc:
+        raise SourceError(f"cannot read the file: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError("not a regular file (a folder, a device or a FIFO); not read")
+        if info.st_size > MAX_DOCUMENT:
+            raise _too_large(f"{info.st_size / 2**20:.1f} MiB")
+        try:
+            data = file.read(MAX_DOCUMENT + 1)  # it may have grown since
+        except OSError as exc:
+            raise SourceError(f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > MAX_DOCUMENT:
+        raise _too_large(f"over {MAX_DOCUMENT // 2**20} MiB")
+    return data
+
+
 def parse_document(path: str, data: bytes) -> OperatorDoc:
     """One document to its model. Never raises: a bug of specgen's met on this document
     becomes an error diagnostic on it, and the other documents are still read."""
     if len(data) > MAX_DOCUMENT:
-        return failed(
-            path,
-            f"the file is {len(data) / 2**20:.1f} MiB: expected an operator document of at most "
-            f"{MAX_DOCUMENT // 2**20} MiB; not read",
-            code="too-large",
-        )
+        return failed(path, str(_too_large(f"{len(data) / 2**20:.1f} MiB")), code="too-large")
     try:
         return read_document(path, data)
     except Exception as exc:  # noqa: BLE001 - one document must not stop the others
@@ -45,9 +80,9 @@ def parse_document(path: str, data: bytes) -> OperatorDoc:
 
 def parse_file(path: str | Path) -> OperatorDoc:
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        return failed(str(path), f"cannot read the file: {exc.strerror or exc}")
+        data = read_source(path)
+    except SourceError as exc:
+        return failed(str(path), str(exc), code=exc.code)
     return parse_document(str(path), data)
 
 
