@@ -4,19 +4,24 @@ Each operator is a module, imported on first use: `aclnn_ops.tanh_backward.tanh_
 runs the operator, `aclnn_ops.tanh_backward.validate(...)` checks arguments on the host.
 For tools, `aclnn_ops.validate("aclnnTanhBackward", gradOutput=..., output=..., gradInput=...)`
 checks a call of any documented function by its C parameter names.
+
+An operator named like one of this package's own functions (aclnnLoad, aclnnAvailable,
+aclnnValidate) or like a Python keyword has its module under a trailing underscore:
+`aclnn_ops.load_`, while `aclnn_ops.load` stays the loader. Only the names in `__all__` are
+public here, so that no other operator module is hidden.
 """
 
-from __future__ import annotations
-
-import importlib
-import pkgutil
-import re
-from pathlib import Path
-from types import ModuleType
+import importlib as _importlib
+import keyword as _keyword
+import pkgutil as _pkgutil
+import re as _re
+from pathlib import Path as _Path
+from types import ModuleType as _ModuleType
 
 from ._runtime import LibraryNotFoundError, available, load
 from ._tensor import AclnnError, TensorDesc
-from ._validate import Spec, check
+from ._validate import Spec as _Spec
+from ._validate import check as _check
 
 __all__ = [
     "AclnnError",
@@ -26,9 +31,12 @@ __all__ = [
     "load",
     "validate",
 ]
+# The lower-case names above: an operator module named so takes a trailing underscore (as
+# specgen's render.file_stem names its files).
+_OWN_NAMES = frozenset({"available", "load", "validate"})
 
 _WORKSPACE = "GetWorkspaceSize"
-_WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_WORD_BREAK = _re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
 def validate(function: str, /, *, product: str | None = None, **args: object) -> None:
@@ -46,10 +54,10 @@ def validate(function: str, /, *, product: str | None = None, **args: object) ->
         raise TypeError(
             f"{function}: no parameter {', '.join(unknown)}; its parameters are {known}"
         )
-    check(spec, args, product)
+    _check(spec, args, product)
 
 
-def _spec(function: str) -> Spec:
+def _spec(function: str) -> _Spec:
     for module in _candidates(function):
         specs = getattr(module, "SPECS", {})
         if function in specs:
@@ -63,13 +71,12 @@ def _candidates(function: str):
     guesses = [
         stem,
         stem.removeprefix("Inplace"),
-        re.sub(r"V\d+$", "", stem.removeprefix("Inplace")),
+        _re.sub(r"V\d+$", "", stem.removeprefix("Inplace")),
     ]
-    names = [_WORD_BREAK.sub("_", g).lower() for g in guesses]
+    names = [_module_name(_WORD_BREAK.sub("_", g).lower()) for g in guesses]
+    here = str(_Path(__file__).parent)
     names += sorted(
-        m.name
-        for m in pkgutil.iter_modules([str(Path(__file__).parent)])
-        if not m.name.startswith("_")
+        m.name for m in _pkgutil.iter_modules([here]) if not m.name.startswith("_")
     )
     for name in dict.fromkeys(names):
         module = _module(name)
@@ -77,14 +84,19 @@ def _candidates(function: str):
             yield module
 
 
-def _module(name: str) -> ModuleType | None:
+def _module_name(snake: str) -> str:
+    """The module of the operator whose header is aclnn_<snake>.h."""
+    return f"{snake}_" if snake in _OWN_NAMES or _keyword.iskeyword(snake) else snake
+
+
+def _module(name: str) -> _ModuleType | None:
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        return _importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:
         return None
 
 
-def __getattr__(name: str) -> ModuleType:
+def __getattr__(name: str) -> _ModuleType:
     if name.startswith("_"):
         raise AttributeError(name)
     module = _module(name)

@@ -12,7 +12,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Self
+from typing import Any, Self, TypeAlias
 
 import numpy as np
 
@@ -21,9 +21,15 @@ from ._tensor import (
     ACL_FORMATS,
     NUMPY_NAMES,
     AclnnError,
+    TensorDesc,
     contiguous_strides,
     dtype_name,
 )
+
+# A tensor argument: a NumPy array (ml_dtypes for BFLOAT16), or for validators a TensorDesc;
+# and a tensor result.
+ArrayLike: TypeAlias = "np.ndarray | TensorDesc"
+Array: TypeAlias = np.ndarray
 
 ROOT_VARIABLES = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
 LIBRARY_DIRS = ("lib64", "lib", ".")
@@ -57,11 +63,11 @@ def numpy_dtype(name: str) -> np.dtype:
     raise TypeError(f"aclnn dtype {name} has no NumPy equivalent")
 
 
-def broadcast_shape(*values: object) -> tuple[int, ...]:
+def broadcast_shape(*values: Any) -> tuple[int, ...]:
     return tuple(np.broadcast_shapes(*(np.shape(v) for v in values if v is not None)))
 
 
-def shape_of(value: object) -> tuple[int, ...]:
+def shape_of(value: Any) -> tuple[int, ...]:
     return tuple(np.shape(value))
 
 
@@ -237,7 +243,7 @@ class Session:
         _check(library.aclrtSetDevice(device), "aclrtSetDevice")
         stream = ctypes.c_void_p()
         _check(library.aclrtCreateStream(ctypes.byref(stream)), "aclrtCreateStream")
-        self.stream = stream
+        self.stream: ctypes.c_void_p | None = stream
         atexit.register(self.close)
 
     def close(self) -> None:
@@ -380,7 +386,7 @@ class Call:
         return ctypes.c_void_p(handle)
 
     def _array(
-        self, values: Iterable[object] | None, ctype: type, create: str, destroy: str
+        self, values: Iterable[object] | None, ctype: Any, create: str, destroy: str
     ) -> ctypes.c_void_p | None:
         if values is None:
             return None
@@ -416,8 +422,8 @@ class Call:
 
     def run(
         self,
-        first: tuple[str, list[object]],
-        second: tuple[str, list[object]],
+        first: tuple[str, Sequence[object]],
+        second: tuple[str, Sequence[object]],
         args: list[object],
     ) -> None:
         """Both phases, the stream synchronised, outputs copied back to their arrays."""

@@ -21,7 +21,7 @@ def sample_array(name: str, shape: tuple[int, ...], dtype: str) -> np.ndarray:
     size = int(np.prod(shape, dtype=np.int64))
     i = np.arange(size) + zlib.crc32(name.encode()) % 11
     if dtype == "BOOL":
-        data = i % 2
+        data: np.ndarray = i % 2
     elif dtype.startswith("UINT"):
         data = i % 7
     elif dtype.startswith("INT"):

@@ -12,6 +12,8 @@ import ctypes
 from aclnn_ops import _runtime as rt
 from aclnn_ops._validate import ParamSpec, Rule, Spec, check
 
+__all__ = ["SPECS", "hardshrink_backward", "validate", "validate_hardshrink_backward"]
+
 # ---------------------------------------------------------------- aclnnHardshrinkBackward
 
 HARDSHRINK_BACKWARD_FIRST = (
@@ -131,7 +133,12 @@ HARDSHRINK_BACKWARD_SPEC = Spec(
 
 
 def validate_hardshrink_backward(
-    grad_output, self, lambd, *, grad_input=None, product: str | None = None
+    grad_output: rt.ArrayLike,
+    self: rt.ArrayLike,
+    lambd: float,
+    *,
+    grad_input: rt.ArrayLike | None = None,
+    product: str | None = None,
 ) -> None:
     """Check the arguments of aclnnHardshrinkBackward as the library does; raise AclnnError with its status.
 
@@ -151,12 +158,12 @@ def validate_hardshrink_backward(
 
 
 def hardshrink_backward(
-    grad_output,
-    self,
-    lambd,
+    grad_output: rt.Array,
+    self: rt.Array,
+    lambd: float,
     *,
-    grad_input=None,
-):
+    grad_input: rt.Array | None = None,
+) -> rt.Array:
     """aclnnHardshrinkBackward on NumPy arrays; returns grad_input.
 
     grad_output: in const aclTensor*, FLOAT16/FLOAT. Device侧的aclTensor，公式中的输入gradOutput

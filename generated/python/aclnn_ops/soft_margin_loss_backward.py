@@ -12,6 +12,13 @@ import ctypes
 from aclnn_ops import _runtime as rt
 from aclnn_ops._validate import ParamSpec, Rule, Spec, check
 
+__all__ = [
+    "SPECS",
+    "soft_margin_loss_backward",
+    "validate",
+    "validate_soft_margin_loss_backward",
+]
+
 # ---------------------------------------------------------------- aclnnSoftMarginLossBackward
 
 SOFT_MARGIN_LOSS_BACKWARD_FIRST = (
@@ -151,7 +158,13 @@ SOFT_MARGIN_LOSS_BACKWARD_SPEC = Spec(
 
 
 def validate_soft_margin_loss_backward(
-    grad_output, self, target, reduction, *, grad_input=None, product: str | None = None
+    grad_output: rt.ArrayLike,
+    self: rt.ArrayLike,
+    target: rt.ArrayLike,
+    reduction: float,
+    *,
+    grad_input: rt.ArrayLike | None = None,
+    product: str | None = None,
 ) -> None:
     """Check the arguments of aclnnSoftMarginLossBackward as the library does; raise AclnnError with its status.
 
@@ -172,13 +185,13 @@ def validate_soft_margin_loss_backward(
 
 
 def soft_margin_loss_backward(
-    grad_output,
-    self,
-    target,
-    reduction,
+    grad_output: rt.Array,
+    self: rt.Array,
+    target: rt.Array,
+    reduction: float,
     *,
-    grad_input=None,
-):
+    grad_input: rt.Array | None = None,
+) -> rt.Array:
     """aclnnSoftMarginLossBackward on NumPy arrays; returns grad_input.
 
     grad_output: in const aclTensor*, FLOAT/FLOAT16.

@@ -12,6 +12,8 @@ import ctypes
 from aclnn_ops import _runtime as rt
 from aclnn_ops._validate import ParamSpec, Rule, Spec, check
 
+__all__ = ["SPECS", "tanh_backward", "validate", "validate_tanh_backward"]
+
 # ---------------------------------------------------------------- aclnnTanhBackward
 
 TANH_BACKWARD_FIRST = (
@@ -130,7 +132,11 @@ TANH_BACKWARD_SPEC = Spec(
 
 
 def validate_tanh_backward(
-    grad_output, output, *, grad_input=None, product: str | None = None
+    grad_output: rt.ArrayLike,
+    output: rt.ArrayLike,
+    *,
+    grad_input: rt.ArrayLike | None = None,
+    product: str | None = None,
 ) -> None:
     """Check the arguments of aclnnTanhBackward as the library does; raise AclnnError with its status.
 
@@ -149,11 +155,11 @@ def validate_tanh_backward(
 
 
 def tanh_backward(
-    grad_output,
-    output,
+    grad_output: rt.Array,
+    output: rt.Array,
     *,
-    grad_input=None,
-):
+    grad_input: rt.Array | None = None,
+) -> rt.Array:
     """aclnnTanhBackward on NumPy arrays; returns grad_input.
 
     grad_output: in const aclTensor*, FLOAT/FLOAT16/DOUBLE/BFLOAT16. Device侧的aclTensor
