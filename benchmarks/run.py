@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from markdown_it import MarkdownIt  # noqa: E402
 
 from specgen import cli  # noqa: E402
-from specgen.generate import generate  # noqa: E402
+from specgen.codegen.generate import generate  # noqa: E402
 from specgen.parse import discover  # noqa: E402
 from specgen.text import decode  # noqa: E402
 

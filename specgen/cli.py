@@ -20,7 +20,7 @@ from specgen import __version__
 from specgen.config import Config, ConfigError
 from specgen.config import load as load_config
 from specgen.model import Diagnostic, OperatorDoc, json_schema
-from specgen.report import Note, problem_code, terminal_safe
+from specgen.review.report import Note, problem_code, terminal_safe
 from specgen.text import escape_unsafe, json_escape
 
 OK, FOUND, ERROR, OUT_OF_DATE = 0, 1, 2, 3
@@ -266,7 +266,7 @@ def _without(doc: OperatorDoc, functions: set[str]) -> OperatorDoc:
 def cmd_parse(args: argparse.Namespace) -> int:
     sources = _select(_paths(args, ["."]), args.settings)
     if args.stats:
-        from specgen import coverage
+        from specgen.review import coverage
 
         docs = _parsed(sources)
         report_diagnostics(docs)
@@ -327,10 +327,10 @@ def describe(doc: OperatorDoc) -> str:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from specgen.formatting import FormatterError
-    from specgen.generate import generate
-    from specgen.render import TemplateFault
-    from specgen.writer import OutputError
+    from specgen.codegen.formatting import FormatterError
+    from specgen.codegen.generate import generate
+    from specgen.codegen.render import TemplateFault
+    from specgen.codegen.writer import OutputError
 
     settings: Config = args.settings
     paths = _paths(args, ["specs"] if os.path.isdir("specs") else ["."])
@@ -395,7 +395,7 @@ def _report_generation(result, check: bool, command: str) -> None:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from specgen import accept, diff
+    from specgen.review import accept, diff
 
     settings: Config = args.settings
     old, new = _diff_sides(args, settings)
@@ -413,7 +413,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def _diff_sides(args: argparse.Namespace, settings: Config) -> tuple[list[OperatorDoc], list[OperatorDoc]]:
     """Both versions' documents, one per function on each side, chosen as generate chooses."""
-    from specgen.gitsource import GitError, documents_between
+    from specgen.review.gitsource import GitError, documents_between
 
     if args.git:
         if len(args.paths) > 1:
@@ -435,7 +435,7 @@ def _diff_sides(args: argparse.Namespace, settings: Config) -> tuple[list[Operat
 
 
 def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
-    from specgen import accept, diff, report
+    from specgen.review import accept, diff, report
 
     order = diff.SEVERITY_ORDER
     bar = order[fail_on or diff.BREAKING]  # JUnit failures and `accept` entries: breaking by default
@@ -462,7 +462,7 @@ def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from specgen.lint import SEVERITY_ORDER, HeadersError, configure, lint
+    from specgen.review.lint import SEVERITY_ORDER, HeadersError, configure, lint
 
     settings: Config = args.settings
     configured = settings.lint
@@ -483,8 +483,8 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 
 def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int) -> str:
-    from specgen import report
-    from specgen.lint import RULES, SEVERITY_ORDER
+    from specgen.review import report
+    from specgen.review.lint import RULES, SEVERITY_ORDER
 
     items = [
         report.Item(f.rule, f.severity, f.message, f"{f.path}:{f.line}", "suppressed" if f.suppressed else None)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from specgen.report import Note
+from specgen.review.report import Note
 
 DEFAULT_INCLUDE = ("**/docs/aclnn*.md", "**/doc/aclnn*.md", "aclnn*.md")
 DEFAULT_DEFER = ("**/experimental/**",)

@@ -14,11 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from specgen.cases import call_values, function_cases
-from specgen.lower import LowerError, operator_code
+from specgen.codegen.cases import call_values, function_cases
+from specgen.codegen.lower import LowerError, operator_code
+from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Function, OperatorDoc
 from specgen.parse.sample_call import find_calls
-from specgen.runtime._tensor import TensorDesc
 from specgen.selection import Selection
 
 _VALIDATE = """

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from specgen.constraints import Context, classify, condition_checks, names_in
 from specgen.model import Check, Constraint
+from specgen.parse.classify import Context, classify, condition_checks, names_in
 
 UNTYPED: list[tuple] = []  # no typed constraint at all (the statement stays "text")
 

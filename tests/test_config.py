@@ -209,7 +209,7 @@ def test_the_readme_documents_every_key(monkeypatch):
 
 
 def test_build_folders_of_an_installed_package_are_not_foreign(tmp_path):
-    from specgen.writer import foreign_files
+    from specgen.codegen.writer import foreign_files
 
     for name in ("python/build/lib/aclnn_ops/x.py", "python/aclnn_ops.egg-info/PKG-INFO", "python/dist/a.whl"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -11,8 +11,8 @@ import pytest
 
 from specgen import vocab
 from specgen.cli import main
-from specgen.diff import CATALOGUE, diff, normalise
 from specgen.parse import parse_file
+from specgen.review.diff import CATALOGUE, diff, normalise
 from tests.conftest import ROOT, SPECS
 
 # changes.json entries that are not real changes, found by reading both versions of each

@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import specgen
-from specgen.diff import diff, summary
-from specgen.lint import lint
+from specgen.codegen.render import render_operator
 from specgen.model import OperatorDoc
 from specgen.parse import parse_document
-from specgen.render import render_operator
+from specgen.review.diff import diff, summary
+from specgen.review.lint import lint
 from tests.conftest import SPECS, STANDIN, _corpus_dir
 
 EXAMPLES = int(os.environ.get("SPECGEN_FUZZ_EXAMPLES", "150"))

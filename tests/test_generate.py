@@ -228,7 +228,7 @@ def test_same_output_with_and_without_cache_and_workers(corpus, tmp_path):
 
 
 def test_incremental_regeneration_matches_a_full_one(tmp_path):
-    from specgen.generate import generate
+    from specgen.codegen.generate import generate
 
     docs, out = copy_specs(tmp_path), tmp_path / "out"
     assert generate([docs], out).rendered == 5  # three operators, the shared files, the package metadata
@@ -250,7 +250,7 @@ def test_incremental_regeneration_matches_a_full_one(tmp_path):
 
 
 def test_the_record_is_never_trusted_over_the_files(tmp_path):
-    from specgen.generate import generate
+    from specgen.codegen.generate import generate
 
     out = tmp_path / "out"
     generate([SPECS], out)

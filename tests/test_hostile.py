@@ -27,8 +27,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import specgen
-from specgen import render, writer
 from specgen.cli import main
+from specgen.codegen import render, writer
 from specgen.text import UNSAFE
 from tests.conftest import ROOT, SPECS, STANDIN, tree
 
@@ -334,7 +334,7 @@ def test_a_failed_write_leaves_the_previous_tree_intact(failure, raised, tmp_pat
 
 def _plan(docs: Path, out: Path) -> writer.Plan:
     """The plan `generate` would apply, without applying it."""
-    from specgen.generate import generate
+    from specgen.codegen.generate import generate
 
     return generate([docs], out, check=True, cache=False).plan
 

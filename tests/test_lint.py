@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from specgen.cli import main
-from specgen.lint import RULES, lint
-from specgen.lower import snake_case
+from specgen.codegen.lower import snake_case
 from specgen.parse import parse_file
+from specgen.review.lint import RULES, lint
 from tests.conftest import ROOT, SPECS
 
 PROTOTYPES = """# aclnnDemo

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from specgen.cli import main
-from specgen.lint import HeadersError, lint
 from specgen.parse import parse_file
+from specgen.review.lint import HeadersError, lint
 
 HEAD = """# aclnnDemo
 

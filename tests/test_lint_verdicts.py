@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from specgen.lint import SEVERITY_ORDER, Finding, lint
-from specgen.lower import snake_case
+from specgen.codegen.lower import snake_case
 from specgen.parse import parse_file
+from specgen.review.lint import SEVERITY_ORDER, Finding, lint
 from tests.conftest import ROOT
 
 VERDICTS = json.loads((ROOT / "tests" / "lint_verdicts.json").read_text(encoding="utf-8"))["verdicts"]

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from specgen import generate as generate_module
 from specgen.cli import main
-from specgen.generate import STATE_FILE
+from specgen.codegen import generate as generate_module
+from specgen.codegen.generate import STATE_FILE
 from tests.conftest import SPECS, tree
 
 BINDING = "python/aclnn_ops/tanh_backward.py"

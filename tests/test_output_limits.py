@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from specgen import formatting
-from specgen import generate as generate_module
 from specgen.cli import main
+from specgen.codegen import formatting
+from specgen.codegen import generate as generate_module
 from tests.conftest import ROOT, SPECS
 
 LIMIT = 2 * 2**30

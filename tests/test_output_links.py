@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from specgen import writer
 from specgen.cli import main
+from specgen.codegen import writer
 from tests.conftest import SPECS, tree
 
 TANH = "samples/tanh_backward.cpp"

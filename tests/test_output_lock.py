@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from specgen import writer
 from specgen.cli import main
+from specgen.codegen import writer
 from tests.conftest import ROOT, SPECS, tree
 
 # A run that holds the folder for a while: its formatters start two seconds late.

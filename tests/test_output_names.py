@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from specgen import render
 from specgen.cli import main
+from specgen.codegen import render
 from tests.conftest import SPECS
 
 OPERATORS = {"Load": "load", "Available": "available", "Validate": "validate"}

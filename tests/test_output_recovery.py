@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from specgen import writer
 from specgen.cli import main
+from specgen.codegen import writer
 from tests.conftest import ROOT, SPECS, tree
 
 WATCHED = ("subprocess.run", "os.mkdir", "os.fsync", "os.replace", "os.unlink")

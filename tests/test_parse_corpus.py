@@ -89,7 +89,7 @@ def test_whole_corpus_through_parse_paths(corpus):
 
 
 def test_error_conditions_map_to_typed_checks(corpus):
-    from specgen.coverage import coverage
+    from specgen.review.coverage import coverage
 
     cov = coverage(parse_paths([corpus / "docs"]))
     print(

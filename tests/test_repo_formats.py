@@ -11,11 +11,11 @@ from collections import defaultdict
 
 import pytest
 
-from specgen import report
 from specgen.cli import main
-from specgen.diff import CATALOGUE, diff, summary
-from specgen.lint import _DIAGNOSTIC_RULES, RULES
 from specgen.parse import parse_file
+from specgen.review import report
+from specgen.review.diff import CATALOGUE, diff, summary
+from specgen.review.lint import _DIAGNOSTIC_RULES, RULES
 from tests.conftest import SPECS
 
 TANH = "aclnnTanhBackward.md"

@@ -11,7 +11,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from specgen.lower import operator_code
+from specgen.codegen.lower import operator_code
 from specgen.parse import parse_file
 from tests.conftest import GENERATED, SEED_OPERATORS, SPECS
 

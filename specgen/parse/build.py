@@ -6,7 +6,6 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from specgen import constraints as cons
 from specgen import text as textmod
 from specgen import vocab
 from specgen.cdecl import CParam
@@ -23,6 +22,7 @@ from specgen.model import (
     Severity,
     TextBlock,
 )
+from specgen.parse import classify as cons
 from specgen.parse import sections as sec
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (

@@ -19,13 +19,13 @@ import jinja2
 
 import specgen
 from specgen import __version__
-from specgen.cases import function_cases
-from specgen.lower import FunctionCode, LowerError, OperatorCode, operator_code
+from specgen.codegen.cases import function_cases
+from specgen.codegen.lower import FunctionCode, LowerError, OperatorCode, operator_code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape
 
 BUILTIN_TEMPLATES = next(
-    p for p in (Path(__file__).parent / "templates", Path(__file__).resolve().parents[1] / "templates") if p.is_dir()
+    p for p in (Path(__file__).parent / "templates", Path(__file__).resolve().parents[2] / "templates") if p.is_dir()
 )
 # (template, output path) per operator and for the shared support files. `{snake}` is the
 # operator's CANN name (its header), `{stem}` what its other files are named after.

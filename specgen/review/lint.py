@@ -18,9 +18,9 @@ from pathlib import Path
 
 from specgen.cdecl import Prototype, PrototypeError, find_prototype_spans, parse_prototype
 from specgen.config import LintConfig
-from specgen.lint_sample import sample_findings
-from specgen.lint_source import Source, clean_comments
 from specgen.model import Function, OperatorDoc, Param
+from specgen.review.lint_sample import sample_findings
+from specgen.review.lint_source import Source, clean_comments
 from specgen.selection import Globs, relative
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -557,7 +557,7 @@ def suppress(findings: Iterable[Finding], src: Source) -> list[Finding]:
 
 
 def configure(findings: Iterable[Finding], options: LintConfig, root: Path) -> list[Finding]:
-    """Findings as the configuration (`[tool.specgen.lint]`) wants them: rules not selected or
+    """Findings as the configuration (`[tool.specgen.review.lint]`) wants them: rules not selected or
     ignored are dropped, severities overridden, and per-file ignores mark findings suppressed
     (shown with --show-suppressed, never failing), as an in-document comment would."""
     _check_rule_names(options)

@@ -1,7 +1,7 @@
 """From the model to what templates print: names, C/ctypes/NumPy types, sample data.
 
 Every identifier that reaches generated code is checked here; templates only print the
-values prepared below (strings go through the escaping filters of `specgen.render`).
+values prepared below (strings go through the escaping filters of `specgen.codegen.render`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from specgen import vocab
 from specgen.model import CallArg, Function, OperatorDoc, Param
 
 if TYPE_CHECKING:
-    from specgen.cases import FunctionCases
+    from specgen.codegen.cases import FunctionCases
 
 _C_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -802,7 +802,7 @@ class FunctionCode:
     execute_params: tuple[ParamCode, ...]
     sample: SamplePlan
     wrapper: tuple[WrapperArg, ...]
-    cases: FunctionCases | None = None  # validator rules and test cases (specgen.cases)
+    cases: FunctionCases | None = None  # validator rules and test cases (specgen.codegen.cases)
 
     @property
     def name(self) -> str:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from specgen.diff import CATALOGUE, Change
+from specgen.review.diff import CATALOGUE, Change
 
 MATCHED_KEYS = ("id", "function", "param", "values", "before", "after")
 KEYS = {*MATCHED_KEYS, "reason"}
@@ -94,7 +94,7 @@ def entries_toml(changes: Sequence[Change]) -> str:
 
 
 def _comment(change: Change) -> str:
-    from specgen.diff import summary
+    from specgen.review.diff import summary
 
     return " ".join(summary(change).split())[:160]
 

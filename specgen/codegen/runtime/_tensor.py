@@ -75,7 +75,13 @@ NUMPY_NAMES = {
     "complex128": "COMPLEX128",
 }
 # Names users write for dtypes (not the documents' spellings: "INT" here is NumPy's, not INT32).
-_ALIASES = {"FLOAT32": "FLOAT", "FP32": "FLOAT", "FP16": "FLOAT16", "BF16": "BFLOAT16", "FLOAT64": "DOUBLE"}
+_ALIASES = {
+    "FLOAT32": "FLOAT",
+    "FP32": "FLOAT",
+    "FP16": "FLOAT16",
+    "BF16": "BFLOAT16",
+    "FLOAT64": "DOUBLE",
+}
 
 
 class AclnnError(RuntimeError):
@@ -86,7 +92,12 @@ class AclnnError(RuntimeError):
     """
 
     def __init__(
-        self, status: int, function: str, message: str = "", condition: str | None = None, rule: str | None = None
+        self,
+        status: int,
+        function: str,
+        message: str = "",
+        condition: str | None = None,
+        rule: str | None = None,
     ) -> None:
         self.status = status
         self.function = function
@@ -153,7 +164,10 @@ class TensorDesc:
         if self.strides is None or self.size == 0:
             return True
         expected = contiguous_strides(self.shape)
-        return all(d == 1 or s == e for d, s, e in zip(self.shape, self.strides, expected, strict=True))
+        return all(
+            d == 1 or s == e
+            for d, s, e in zip(self.shape, self.strides, expected, strict=True)
+        )
 
 
 def describe(value: object) -> TensorDesc | None:
@@ -163,5 +177,7 @@ def describe(value: object) -> TensorDesc | None:
     import numpy as np
 
     array = np.asarray(value)
-    strides = tuple(s // array.itemsize for s in array.strides) if array.itemsize else None
+    strides = (
+        tuple(s // array.itemsize for s in array.strides) if array.itemsize else None
+    )
     return TensorDesc(array.shape, dtype_name(array.dtype), strides)

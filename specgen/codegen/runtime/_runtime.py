@@ -390,7 +390,7 @@ class Call:
     ) -> ctypes.c_void_p | None:
         if values is None:
             return None
-        items = list(values)  # type: ignore[arg-type]
+        items = list(values)
         data = (ctype * max(len(items), 1))(*items)
         self._keep.append(data)
         handle = getattr(self.library, create)(data, len(items))

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from specgen.lower import FunctionCode, SampleArg, dtype_numpy
+from specgen.codegen.lower import FunctionCode, SampleArg, dtype_numpy
+from specgen.codegen.runtime import _validate as validator
+from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import CallArg, CheckKind, Constraint, ErrorRule, Function, Number, Param, SampleCall
-from specgen.runtime import _validate as validator
-from specgen.runtime._tensor import TensorDesc
 
 NULLPTR, INVALID = 161001, 161002
 NOT_ON_HOST = {

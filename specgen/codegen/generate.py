@@ -31,14 +31,15 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from specgen import package as python_package
-from specgen import parallel, render, writer
+from specgen import parallel
+from specgen.codegen import package as python_package
+from specgen.codegen import render, writer
+from specgen.codegen.formatting import format_sources
+from specgen.codegen.lower import operator_snake
 from specgen.config import PackageConfig
-from specgen.formatting import format_sources
-from specgen.lower import operator_snake
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import SourceError, discover, failed, parse_document, read_source
-from specgen.report import Note
+from specgen.review.report import Note
 from specgen.selection import Choice, Globs, Selection
 
 CACHE = Path(".specgen-cache")
@@ -90,7 +91,7 @@ def display_root(paths: Sequence[str | Path]) -> Path:
 def code_digest() -> str:
     """specgen's own code and the pinned tools it runs: a change in any of them changes output."""
     digest = hashlib.sha256(f"state format {STATE_FORMAT}".encode())
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
+    for path in sorted(Path(__file__).parents[1].rglob("*.py")):  # all of specgen
         digest.update(path.read_bytes())
     for tool in ("ruff", "clang-format", "jinja2", "pydantic", "markdown-it-py", "selectolax", "pycparser"):
         try:

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from specgen.parse.document import Document, load
 
 if TYPE_CHECKING:
-    from specgen.lint import Finding
     from specgen.model import OperatorDoc
+    from specgen.review.lint import Finding
 
 # How far past the model's line a name is looked for: a table row, a prototype.
 ROW_SPAN, PROTOTYPE_SPAN = 16, 60
@@ -84,9 +84,9 @@ class Source:
     # ------------------------------------------------------------ fences
 
     def fence_findings(self, doc: OperatorDoc) -> list[Finding]:
-        from specgen.lint import Finding
+        from specgen.review.lint import Finding
 
-        out = []
+        out: list[Finding] = []
         if self.document is None:
             return out
         for fence in self.document.fences:

@@ -13,11 +13,11 @@ from collections.abc import Generator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from specgen.lint_source import Source, clean_comments
 from specgen.model import Function, OperatorDoc, Param, Sample
+from specgen.review.lint_source import Source, clean_comments
 
 if TYPE_CHECKING:
-    from specgen.lint import Declaration, Finding
+    from specgen.review.lint import Declaration, Finding
 
 _CALL = re.compile(r"\b(aclnn\w+)\s*\(")
 _CREATE_TENSOR = re.compile(r"\bCreateAclTensor\s*\(")
@@ -45,7 +45,7 @@ _SNIPPET_WORDS = re.compile(r"片段|节选|省略|伪代码|部分代码|关键
 
 
 def _finding(*args, **kwargs) -> Finding:
-    from specgen.lint import Finding
+    from specgen.review.lint import Finding
 
     return Finding(*args, **kwargs)
 

@@ -1,0 +1,1 @@
+"""Models to generated files: lowering, cases, rendering, formatting, writing."""

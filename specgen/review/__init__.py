@@ -1,0 +1,1 @@
+"""Reviewing documents: diff between versions, lint, coverage, reports."""
