@@ -157,15 +157,15 @@ class Selection:
             by_winner.setdefault(owner[name], []).append((name, line))
         notes = []
         for winner, items in by_winner.items():
-            why = (
-                "it takes precedence"
-                if self.rank(winner) != self.rank(source)
-                else "same precedence, first in path order"
-            )
+            tie = self.rank(winner) == self.rank(source)
+            why = "same precedence, first in path order" if tie else "it takes precedence"
             names = ", ".join(name for name, _ in items)
             message = f"{names} also documented in {winner}: that document is used ({why}) and this one is set aside"
+            if tie:  # a file name must not decide silently which document generates the code
+                message += "; set [tool.specgen] precedence.prefer to choose"
             line = min(line for _, line in items)
-            notes.append((source, Note(line=line, severity="info", code=DUPLICATE, message=message)))
+            severity = "warning" if tie else "info"
+            notes.append((source, Note(line=line, severity=severity, code=DUPLICATE, message=message)))
         return notes
 
 
