@@ -281,3 +281,16 @@ def test_progress_bar_only_on_a_terminal():
             progress.step()
         progress.done()
         assert ("100/100" in stream.getvalue()) is tty
+
+
+def test_a_function_named_like_a_python_keyword_gets_a_usable_wrapper(tmp_path):
+    """aclnnImport would have been `def import(...)`: the whole run failed in ruff."""
+    docs = copy_specs(tmp_path)
+    tanh = (docs / "aclnnTanhBackward.md").read_text(encoding="utf-8")
+    imported = tanh.replace("aclnnTanhBackward", "aclnnImport").replace("aclnn_tanh_backward", "aclnn_import")
+    (docs / "aclnnImport.md").write_text(imported, encoding="utf-8")
+    out = tmp_path / "out"
+    result = generate(str(docs), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    binding = next((out / "python" / "aclnn_ops").glob("import*.py")).read_text(encoding="utf-8")
+    assert "def import_(" in binding and "def validate_import_(" in binding

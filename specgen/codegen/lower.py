@@ -821,7 +821,9 @@ class FunctionCode:
 
     @property
     def snake(self) -> str:
-        return snake_case(self.function.name)
+        """The Python name of the wrapper (`validate_<snake>` is its validator): never a keyword."""
+        name = snake_case(self.function.name)
+        return name + "_" if keyword.iskeyword(name) or keyword.issoftkeyword(name) else name
 
     @property
     def run_name(self) -> str:
