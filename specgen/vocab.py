@@ -4,36 +4,11 @@ from __future__ import annotations
 
 import re
 
-# Canonical dtype names (as the documents mostly write them) and their aclDataType values.
-DTYPES: dict[str, int] = {
-    "FLOAT": 0,
-    "FLOAT16": 1,
-    "INT8": 2,
-    "INT32": 3,
-    "UINT8": 4,
-    "INT16": 6,
-    "UINT16": 7,
-    "UINT32": 8,
-    "INT64": 9,
-    "UINT64": 10,
-    "DOUBLE": 11,
-    "BOOL": 12,
-    "STRING": 13,
-    "COMPLEX64": 16,
-    "COMPLEX128": 17,
-    "BFLOAT16": 27,
-    "INT4": 29,
-    "UINT1": 30,
-    "COMPLEX32": 33,
-    "HIFLOAT8": 34,
-    "FLOAT8_E5M2": 35,
-    "FLOAT8_E4M3FN": 36,
-    "FLOAT8_E8M0": 37,
-    "FLOAT6_E3M2": 38,
-    "FLOAT6_E2M3": 39,
-    "FLOAT4_E2M1": 40,
-    "FLOAT4_E1M2": 41,
-}
+from specgen.codegen.runtime._tensor import ACL_DTYPES, ACL_FORMATS
+
+# Canonical dtype and format names and their aclDataType / aclFormat values: one table, the
+# one the generated package carries (its runtime cannot import specgen).
+DTYPES: dict[str, int] = ACL_DTYPES
 _DTYPE_ALIASES = {
     "FLOAT32": "FLOAT",
     "FP32": "FLOAT",
@@ -65,22 +40,7 @@ def dtype(token: str) -> str | None:
     return key if key in DTYPES else None
 
 
-FORMATS: dict[str, int] = {
-    "NCHW": 0,
-    "NHWC": 1,
-    "ND": 2,
-    "NC1HWC0": 3,
-    "FRACTAL_Z": 4,
-    "NC1HWC0_C04": 12,
-    "HWCN": 16,
-    "NDHWC": 27,
-    "FRACTAL_NZ": 29,
-    "NCDHW": 30,
-    "NDC1HWC0": 32,
-    "FRACTAL_Z_3D": 33,
-    "NC": 35,
-    "NCL": 47,
-}
+FORMATS: dict[str, int] = ACL_FORMATS
 _FORMAT_ALIASES = {"NZ": "FRACTAL_NZ", "FRACTAL_Z_3D": "FRACTAL_Z_3D", "FRACTALNZ": "FRACTAL_NZ"}
 
 
@@ -131,3 +91,15 @@ def direction(text: str) -> str | None:
     if has_in:
         return "in"
     return None
+
+
+# The aclnn object types of C parameters and the argument kind each stands for.
+TYPE_KINDS = {
+    "aclTensor": "tensor",
+    "aclTensorList": "tensor_list",
+    "aclScalar": "scalar",
+    "aclScalarList": "scalar_list",
+    "aclIntArray": "int_array",
+    "aclFloatArray": "float_array",
+    "aclBoolArray": "bool_array",
+}

@@ -43,15 +43,6 @@ GWS = "GetWorkspaceSize"
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include\s*[<"]([^>"]+)[>"]', re.M)
 _FORMULA = re.compile(r"\$\$(.*?)\$\$", re.S)
 _SUMMARY_LABEL = re.compile(r"^(?:接口功能|算子功能|功能)\s*[:：]\s*")
-_TYPE_KINDS = {
-    "aclTensor": "tensor",
-    "aclTensorList": "tensor_list",
-    "aclScalar": "scalar",
-    "aclScalarList": "scalar_list",
-    "aclIntArray": "int_array",
-    "aclFloatArray": "float_array",
-    "aclBoolArray": "bool_array",
-}
 _INT_TYPES = {
     "int",
     "int8_t",
@@ -312,8 +303,8 @@ def param_kind(c_type: str, name: str) -> str:
         return "stream"
     if base == "void" and stars == 1:
         return "workspace"
-    if base in _TYPE_KINDS and stars == 1:
-        return _TYPE_KINDS[base]
+    if base in vocab.TYPE_KINDS and stars == 1:
+        return vocab.TYPE_KINDS[base]
     if base == "aclDataType" and stars == 0:
         return "dtype"
     if base == "char" and stars == 1:

@@ -758,15 +758,6 @@ _SCALAR_DTYPES = {  # C type of a scalar's value -> the dtypes that read it as w
     "uint64_t": {"UINT64"},
     "bool": {"BOOL"},
 }
-_ARG_KINDS = {  # a declared type -> the argument kind its variables hold
-    "aclTensor": "tensor",
-    "aclTensorList": "tensor_list",
-    "aclScalar": "scalar",
-    "aclScalarList": "scalar_list",
-    "aclIntArray": "int_array",
-    "aclFloatArray": "float_array",
-    "aclBoolArray": "bool_array",
-}
 _ARRAYS = {"aclCreateIntArray": "int_array", "aclCreateFloatArray": "float_array", "aclCreateBoolArray": "bool_array"}
 _TEMPLATES = {
     "static_cast", "const_cast", "reinterpret_cast", "dynamic_cast", "vector", "array", "unique_ptr",
@@ -1279,7 +1270,7 @@ class _Evaluator:
         if decl is None:
             return v
         ids = [t.text for t in self.p.toks[decl.type[0] : decl.type[1]] if t.kind == "id"]
-        kind = next((_ARG_KINDS[i] for i in ids if i in _ARG_KINDS), None)
+        kind = next((vocab.TYPE_KINDS[i] for i in ids if i in vocab.TYPE_KINDS), None)
         return replace(v, hint=kind) if kind else v
 
     def _defined(self, e: _Event, frame: _Frame) -> _Val:
