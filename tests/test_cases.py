@@ -1,0 +1,79 @@
+"""Rule by rule: which documented error rules a generated validator enforces, which it lists
+as unchecked and why, and what its test cases are. Each row is the seed document
+aclnnTanhBackward.md with its error rules (or its sample) rewritten as a document could be.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from specgen.codegen.cases import FunctionCases, function_cases, host_values, validator_spec
+from specgen.codegen.lower import operator_code
+from specgen.codegen.runtime import _validate
+from specgen.parse import parse_document
+from tests.conftest import SPECS
+
+SEED = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
+ERRORS = SEED[SEED.index("返回161001") : SEED.index("维度大于8。") + len("维度大于8。")]
+
+
+def cases_of(errors: str, *, sample_edit: tuple[str, str] = ("", "")) -> FunctionCases:
+    text = SEED.replace(ERRORS, errors).replace(*sample_edit) if sample_edit[0] else SEED.replace(ERRORS, errors)
+    doc = parse_document("aclnnTanhBackward.md", text.encode("utf-8"))
+    (fn,) = operator_code(doc, doc.source).functions
+    return function_cases(fn)
+
+
+def by_kind(cases: FunctionCases) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for rule in cases.rules:
+        out.setdefault(rule.kind, []).append(rule)
+    return out
+
+
+def test_not_null_only_for_the_pointers_a_161001_rule_names():
+    cases = cases_of("返回161001（ACLNN_ERR_PARAM_NULLPTR）：传入的gradOutput是空指针。")
+    null_rules = by_kind(cases)["not_null"]
+    assert [(r.params, r.host) for r in null_rules] == [(("gradOutput",), True)]  # none invented for the others
+
+
+@pytest.mark.parametrize(
+    ("condition", "reason"),
+    [
+        ("当gradOutput的数据类型为FLOAT时，gradOutput和output的shape不同。", "conditional"),
+        ("返回561002（ACLNN_ERR_INNER_TILING_ERROR）：gradOutput和output的shape不同。", "inside the library"),
+    ],
+)
+def test_rules_not_enforced_say_why(condition, reason):
+    text = condition if condition.startswith("返回") else "返回161002（ACLNN_ERR_PARAM_INVALID）：" + condition
+    unchecked = [r for r in cases_of(text).rules if not r.host]
+    assert unchecked and all(reason in r.reason for r in unchecked)
+
+
+def test_a_relation_is_checked_between_the_tensors_it_names():
+    cases = cases_of("返回161002（ACLNN_ERR_PARAM_INVALID）：gradOutput和output的数据类型不同。")
+    (rule,) = by_kind(cases)["same_dtype"]
+    assert rule.host and rule.params == ("gradOutput", "output") and rule.code == 161002
+
+
+def test_a_rule_the_documents_own_call_breaks_is_not_enforced():
+    """The sample passes output {2, 4} beside gradOutput {4, 2}: its authors' call wins over
+    the 'shape不同' rule as read, which is listed as unchecked with the line of the call."""
+    errors = "返回161002（ACLNN_ERR_PARAM_INVALID）：gradOutput、output和gradInput的shape不同。"
+    cases = cases_of(errors, sample_edit=("outputShape = {4, 2}", "outputShape = {2, 4}"))
+    (rule,) = by_kind(cases)["same_shape"]
+    assert not rule.host and "document's own sample call" in rule.reason and "output has shape (2, 4)" in rule.reason
+    assert cases.valid.args["output"][1] == (2, 4)  # the valid case is still the document's call
+    enforced = cases_of(errors)
+    assert by_kind(enforced)["same_shape"][0].host  # with the document's own shapes it is enforced
+
+
+def test_every_error_case_is_rejected_by_the_rule_it_was_made_for():
+    cases = cases_of(ERRORS)
+    spec = validator_spec(cases.params, list(cases.rules), "aclnnTanhBackward")
+    made = [c for c in cases.cases if not c.skip]
+    assert made
+    for case in made:
+        first, _ = _validate.violations(spec, host_values(case.args))[0]
+        assert first.id == case.rule, case.id
+    assert _validate.violations(spec, host_values(cases.valid.args)) == []
