@@ -41,17 +41,8 @@ _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8"
 MAX_CASE_ELEMENTS = 1 << 16
 
 
-@dataclass(frozen=True)
-class RuleData:
-    code: int
-    kind: str
-    params: tuple[str, ...]
-    condition: str
-    id: str
-    max: int | None = None
-    host: bool = True
-    reason: str = ""
-    implied: bool = False  # from a parameter constraint, not from an error rule
+# A documented rule as the generated validator holds it (the validator's own type).
+RuleData = validator.Rule
 
 
 @dataclass(frozen=True)
@@ -215,7 +206,7 @@ def _implied_rules(params: list[Param], rules: list[RuleData]) -> list[RuleData]
                 continue
             names = (p.name, *constraints[0].params) if kind == "axis" else (p.name,)
             rule_id = f"implied_{kind}_{p.name}"
-            implied.append(RuleData(INVALID, kind, names, constraints[0].text, rule_id, implied=True))
+            implied.append(RuleData(INVALID, kind, names, constraints[0].text, id=rule_id))
     return implied
 
 
@@ -232,9 +223,7 @@ def validator_spec(param_specs: tuple[dict, ...], rules: list[RuleData], functio
     return validator.Spec(
         function=function + "GetWorkspaceSize",
         params=tuple(validator.ParamSpec(**p) for p in param_specs),
-        rules=tuple(
-            validator.Rule(r.code, r.kind, r.params, r.condition, r.max, r.host, r.reason, r.id) for r in rules
-        ),
+        rules=tuple(rules),
     )
 
 
@@ -459,25 +448,27 @@ def _bad_shape(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation
     return [(name, _replace(args, name, _with(spec, shape=shape)))]
 
 
-def _bad_same_dtype(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _first_and_last(args: dict, rule: RuleData) -> tuple[str, tuple, tuple] | None:
+    """The last tensor a relation names (the one a case changes), it and the first, or None."""
     tensors = [n for n in rule.params if _tensor(args, n)]
     if len(tensors) < 2:
+        return None
+    return tensors[-1], args[tensors[-1]], args[tensors[0]]
+
+
+def _bad_same_dtype(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+    if (found := _first_and_last(args, rule)) is None:
         return []
-    name = tensors[-1]
-    spec, first = _tensor(args, name), _tensor(args, tensors[0])
-    assert spec is not None and first is not None
+    name, spec, first = found
     # Prefer a dtype the parameter allows, so that only the "same dtype" rule is broken.
     choices = [d for d in params[name].dtypes if d != first[2]] + [d for d in _OTHER_DTYPES if d != first[2]]
     return [(name, _replace(args, name, _with(spec, dtype=choices[0])))]
 
 
 def _bad_same_format(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
-    tensors = [n for n in rule.params if _tensor(args, n)]
-    if len(tensors) < 2:
+    if (found := _first_and_last(args, rule)) is None:
         return []
-    name = tensors[-1]
-    spec, first = _tensor(args, name), _tensor(args, tensors[0])
-    assert spec is not None and first is not None
+    name, spec, first = found
     first_fmt = first[4] if first[0] == "desc" else "ND"
     other = next(f for f in (*params[name].formats, "NCHW", "ND") if f != first_fmt)
     return [(name, _replace(args, name, _with(spec, fmt=other)))]
