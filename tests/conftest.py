@@ -33,6 +33,17 @@ def corpus() -> Path:
     return path
 
 
+def run_main(args: list[str], cwd: Path, capsys, monkeypatch) -> tuple[int, str, str]:
+    """`specgen ARGS` in this process from `cwd`: (exit status, stdout, stderr)."""
+    from specgen.cli import main
+
+    monkeypatch.chdir(cwd)
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def tree(folder: Path) -> dict[str, bytes]:
     """Every file under `folder` with its bytes; caches aside."""
     skip = {"__pycache__", ".pytest_cache", ".specgen-cache"}

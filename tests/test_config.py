@@ -13,6 +13,7 @@ from specgen.cli import main
 from specgen.config import ConfigError, load
 from specgen.selection import Selection, compile_glob
 from tests.conftest import SPECS
+from tests.conftest import run_main as run
 
 TANH = "aclnnTanhBackward.md"
 
@@ -27,14 +28,6 @@ def operator_repo(root: Path) -> Path:
     (root / "experimental/activation/tanh_grad/docs" / TANH).write_text(copy, encoding="utf-8")
     (root / "README.md").write_text("# Operators\n\nNot an operator document.\n", encoding="utf-8")
     return root
-
-
-def run(args: list[str], cwd: Path, capsys, monkeypatch) -> tuple[int, str, str]:
-    monkeypatch.chdir(cwd)
-    capsys.readouterr()
-    code = main(args)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---------------------------------------------------------------- finding it

@@ -18,6 +18,7 @@ import pytest
 from specgen.cli import main
 from specgen.parse import discover
 from tests.conftest import ROOT, tree
+from tests.conftest import run_main as run
 
 OPERATOR_DOCUMENT = re.compile(r"(^|/)docs?/aclnn[^/]*\.md$")
 KL_DIV = "loss/kl_div_loss_grad"  # a mainline operator with an experimental/ copy
@@ -51,14 +52,6 @@ def ops_nn_copy(tmp_path) -> Path:
 
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
-
-
-def run(args: list[str], cwd: Path, capsys, monkeypatch) -> tuple[int, str, str]:
-    monkeypatch.chdir(cwd)
-    capsys.readouterr()
-    code = main(args)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---------------------------------------------------------------- file selection
