@@ -53,35 +53,43 @@ class _Tok(NamedTuple):
     end: int
 
 
+# One match a token, the blanks before it skipped by the same match (half the matches of
+# matching blanks as tokens); comments and preprocessor lines are matched to be dropped.
 _TOKEN = re.compile(
+    r"[ \t\r\f\v\n]*+(?:"
     r"(?P<com>//[^\n]*|/\*.*?(?:\*/|\Z))"
     r"|(?P<pp>\#(?:[^\n\\]|\\.)*)"
-    r"|(?P<nl>\n)"
-    r"|(?P<ws>[ \t\r\f\v]+)"
     r"|(?P<id>[A-Za-z_]\w*)"
     r"|(?P<num>\.?\d(?:[eEpP][+-]|[\w.'])*)"
     r'|(?P<str>"(?:[^"\\\n]|\\.)*")'
     r"|(?P<chr>'(?:[^'\\\n]|\\.)*')"
-    r"|(?P<op>::|->|\+\+|--|<<=|>>=|<<|>>|&&|\|\||[-+*/%&|^!=<>]=|.)",
+    r"|(?P<op>::|->|\+\+|--|<<=|>>=|<<|>>|&&|\|\||[-+*/%&|^!=<>]=|.))",
     re.S | re.A,
 )
 _DEFINE = re.compile(r"\#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])(.*)", re.S | re.A)
+_new_tok = tuple.__new__  # _Tok(...) without NamedTuple's Python-level __new__: the lexer's hot path
 
 
 def _lex(code: str, first_line: int, directives: bool = True) -> tuple[list[_Tok], list[tuple[str, list[_Tok]]]]:
     """Tokens without comments and preprocessor lines; object-like #defines aside."""
     toks: list[_Tok] = []
     macros: list[tuple[str, list[_Tok]]] = []
-    line = first_line
-    for m in _TOKEN.finditer(code):
-        kind, text = m.lastgroup or "op", m.group()
-        if kind == "pp" and directives and (d := _DEFINE.match(text)):
-            body = d.group(2).replace("\\\n", " \n")
-            macros.append((d.group(1), _lex(body, line, directives=False)[0]))
-        elif kind not in ("com", "ws", "nl", "pp"):
-            toks.append(_Tok(kind, text, line, m.start(), m.end()))
-        if kind in ("com", "pp", "nl"):
-            line += text.count("\n")
+    line, counted = first_line, 0  # the line of offset `counted`
+    count = code.count
+    for m in _TOKEN.finditer(code.rstrip()):  # rstrip: trailing blanks would be rescanned
+        kind = m.lastgroup or "op"
+        start, end = m.span(kind)
+        line += count("\n", counted, start)
+        counted = start
+        if kind == "com":
+            continue
+        text = m.group(kind)
+        if kind == "pp":
+            if directives and (d := _DEFINE.match(text)):
+                body = d.group(2).replace("\\\n", " \n")
+                macros.append((d.group(1), _lex(body, line, directives=False)[0]))
+            continue
+        toks.append(_new_tok(_Tok, (kind, text, line, start, end)))
     return toks, macros
 
 
