@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 
 from specgen.cli import main
+from specgen.codegen.formatting import clang_format_binary
 from tests.conftest import GENERATED, ROOT, SPECS, tree
+
+TEMPLATES = ROOT / "templates"
 
 REFRESH = "specgen generate specs -o generated"
 
@@ -182,6 +185,15 @@ def test_whole_corpus_generates_and_every_sample_compiles(corpus, standin, tmp_p
     failures = _compile_all(samples, [f"-I{standin / 'include'}", f"-I{out / 'include'}"])
     print(f"\n{len(samples)} operators generated in {elapsed:.1f}s; {len(samples) - len(failures)} samples compile")
     assert failures == []
+    # Long data lists are laid out in Python, not by clang-format: the result must be its own.
+    c_files = [str(p) for p in sorted(out.rglob("*")) if p.suffix in (".cpp", ".h")]
+    unformatted = subprocess.run(
+        [clang_format_binary(), f"--style=file:{TEMPLATES / 'clang-format.yaml'}", "--dry-run", "--Werror", *c_files],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert unformatted.returncode == 0, unformatted.stderr[-3000:]
     ruff = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--isolated", "--quiet", str(out / "python"), str(out / "tests")],
         capture_output=True,

@@ -18,6 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
+from specgen.codegen import braced
+
 PYTHON_SUFFIXES = (".py",)
 C_SUFFIXES = (".h", ".cpp", ".c")
 _BATCH = 200  # files per clang-format invocation, well under the argument-length limit
@@ -61,12 +63,41 @@ def format_sources(files: Mapping[str, str], style: Path, workdir: Path | None =
         blocks[key] = match.group(1)
         return _PLACEHOLDER.format(key)
 
-    lifted = {path: _BLOCK.sub(lift, text) if "specgen:begin-block" in text else text for path, text in files.items()}
+    lists: dict[str, tuple[str, list[str]]] = {}
+    lifted = {path: _lift_lists(_BLOCK.sub(lift, text), lists) if path.endswith(C_SUFFIXES) else text
+              for path, text in files.items()}  # fmt: skip
     formatted = _format(lifted | {f"_block_{key}.cpp": text for key, text in blocks.items()}, style, workdir)
     for key in blocks:
         block = formatted.pop(f"_block_{key}.cpp")
         formatted = {path: text.replace(_PLACEHOLDER.format(key), block) for path, text in formatted.items()}
+    if lists:
+        formatted = {path: _LIST_MARK.sub(lambda m: _laid_out(m, lists), text) for path, text in formatted.items()}
     return formatted
+
+
+_LIST_MARK = re.compile(r"^( *)// specgen:list (\d+)$", re.M)
+
+
+def _lift_lists(text: str, lists: dict[str, tuple[str, list[str]]]) -> str:
+    """Long braced lists (sample data) set aside for `braced.lay_out`, a marker in their place:
+    laid out in Python they cost clang-format nothing."""
+
+    def lift(match: re.Match[str]) -> str:
+        items = braced.items_of(match.group("items"))
+        if len(match.group(0)) <= braced.COLUMN_LIMIT or not items or len(items) < braced.MIN_ITEMS:
+            return match.group(0)
+        key = str(len(lists))
+        lists[key] = (match.group("head"), items)
+        return f"{match.group('indent')}// specgen:list {key}"
+
+    return braced.LIST_LINE.sub(lift, text) if "= {" in text else text
+
+
+def _laid_out(marker: re.Match[str], lists: dict[str, tuple[str, list[str]]]) -> str:
+    head, items = lists[marker.group(2)]
+    lines = braced.lay_out(len(marker.group(1)), head, items)
+    assert lines is not None  # only lists it lays out are lifted
+    return "\n".join(lines)
 
 
 def _format(files: Mapping[str, str], style: Path, workdir: Path | None) -> dict[str, str]:
