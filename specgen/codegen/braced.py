@@ -52,8 +52,7 @@ def lay_out(indent: int, head: str, items: list[str]) -> list[str] | None:
     if len(items) < MIN_ITEMS:
         return None
     lengths = [len(item) + 1 for item in items[:-1]] + [len(items[-1])]  # with their commas
-    at_end = lengths[:-1] + [len(items[-1]) + 2]  # the last item carries "};"
-    formats = _formats(lengths, at_end)
+    formats = _formats(lengths, last_at_end=len(items[-1]) + 2)  # the last item carries "};"
     aligned_at = indent + len(head) + 1  # the items follow the brace
     broken_at = indent + CONTINUATION_INDENT  # the items start on the next line
     aligned, broken = _best(formats, COLUMN_LIMIT - aligned_at), _best(formats, COLUMN_LIMIT - broken_at)
@@ -67,25 +66,19 @@ def lay_out(indent: int, head: str, items: list[str]) -> list[str] | None:
     return [first, *rows[1:-1], rows[-1] + "};"] if len(rows) > 1 else [first + "};"]
 
 
-def _formats(lengths: list[int], at_end: list[int]) -> list[_Columns]:
-    """Every column layout clang-format considers, fewest columns first."""
-    formats = []
-    for count in range(1, COLUMN_LIMIT // 3 + 1):
-        sizes, smallest = [0] * count, [COLUMN_LIMIT] * count
-        rows, column, full_row = 1, 0, False
-        for i, length in enumerate(lengths):
-            if column == count:
-                rows, column = rows + 1, 0
-            if column == count - 1:
-                full_row = True
-                length = at_end[i]
-            sizes[column] = max(sizes[column], length)
-            smallest[column] = min(smallest[column], length)
-            column += 1
-        if not full_row:
-            break
-        layout = _Columns(count, tuple(sizes), rows)
-        if any(sizes[c] - smallest[c] > MAX_SPREAD for c in range(count - 1)):
+def _formats(lengths: list[int], last_at_end: int) -> list[_Columns]:
+    """Every column layout clang-format considers, fewest columns first. Column c holds items
+    c, c + count, ...; the last column's items end their rows (the last one with its "};")."""
+    n, formats = len(lengths), []
+    row_ends = lengths[:-1] + [last_at_end]
+    shortest = min(lengths)
+    for count in range(1, min(n, COLUMN_LIMIT // 3) + 1):  # more columns than items: no full row
+        if count > 1 and count * (shortest + 1) - 1 > COLUMN_LIMIT:
+            break  # too wide, and so is every layout with more columns
+        columns = [lengths[c::count] for c in range(count - 1)] + [row_ends[count - 1 :: count]]
+        sizes = tuple(max(column) for column in columns)
+        layout = _Columns(count, sizes, -(-n // count))
+        if any(sizes[c] - min(columns[c]) > MAX_SPREAD for c in range(count - 1)):
             continue
         if layout.width > COLUMN_LIMIT and count > 1:
             continue
