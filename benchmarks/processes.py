@@ -107,27 +107,22 @@ def scaled_copy(docs: Path, dest: Path, k: int) -> None:
             if i:
                 text = re.sub(r"\baclnn([A-Z]\w*?)(GetWorkspaceSize)?\b", rf"aclnn\1S{i}\2", text)
                 text = re.sub(r"\baclnn_(\w+)\.h\b", rf"aclnn_\1_s{i}.h", text)
-            target = dest / f"copy{i}" / path.relative_to(docs)
+            target = dest / f"copy{i}" / "docs" / path.relative_to(docs)  # a docs/ folder: discovered
             target = target.with_name(target.name.replace("aclnn", f"aclnn{'S' * i}", 1) if i else target.name)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=Path, default=ROOT.parent / "shared" / "corpus" / "docs")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--repo", type=Path, help="a git repository for the diff --git timing")
-    parser.add_argument("--range", default="HEAD~50..HEAD")
-    parser.add_argument("--scale", default="", help="e.g. 1,2,4: cold generate on the corpus copied k times")
-    args = parser.parse_args()
+def whole_processes(docs_folder: Path, repeat: int, repo: Path | None = None, rev: str = "") -> dict:
+    """{row: (median seconds, peak tree bytes)} for the floor and each command, run on a copy
+    of the documents; with `repo`, also `diff --git rev` in it."""
     sys.path.insert(0, str(ROOT))
     from specgen.parse import discover
 
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
         docs, out = work / "docs", work / "out"
-        shutil.copytree(args.docs, docs)
+        shutil.copytree(docs_folder, docs)
         files = discover([docs])
         listing = work / "files.txt"
         listing.write_text("\n".join(str(p) for p in files), encoding="utf-8")
@@ -142,28 +137,58 @@ def main() -> int:
             run(specgen("generate", str(docs), "-o", str(out)))
             changed.write_text(original.decode("utf-8", "replace").replace(CHANGED_FROM, CHANGED_TO, 1), "utf-8")
 
-        rows = {"floor": median_of(args.repeat, [sys.executable, "-c", FLOOR, str(listing)])}
-        rows["parse"] = median_of(args.repeat, specgen("parse", str(docs), "--format", "json"))
-        rows["cold"] = median_of(args.repeat, specgen("generate", str(docs), "-o", str(out)), before=reset)
-        rows["warm"] = median_of(args.repeat, specgen("generate", str(docs), "-o", str(out)))
-        rows["one"] = median_of(args.repeat, specgen("generate", str(docs), "-o", str(out)), before=change_one)
+        rows = {"floor": median_of(repeat, [sys.executable, "-c", FLOOR, str(listing)])}
+        rows["parse"] = median_of(repeat, specgen("parse", str(docs), "--format", "json"))
+        rows["cold"] = median_of(repeat, specgen("generate", str(docs), "-o", str(out)), before=reset)
+        rows["warm"] = median_of(repeat, specgen("generate", str(docs), "-o", str(out)))
+        rows["one"] = median_of(repeat, specgen("generate", str(docs), "-o", str(out)), before=change_one)
         changed.write_bytes(original)
-        if args.repo:
-            rows["diff-git"] = median_of(args.repeat, specgen("diff", "--git", args.range), cwd=args.repo)
-        floor, cold = rows["floor"][0], rows["cold"][0]
-        print(f"{len(files)} documents; {os.cpu_count()} cores; median of {args.repeat}; whole processes")
-        for name, (seconds, peak) in rows.items():
-            extra = f"  {seconds / cold:.3f}x cold" if name in ("warm", "one") else ""
-            print(f"  {name:9} {seconds:7.2f} s  {seconds / floor:5.2f}x floor  peak {peak / 2**20:6.0f} MB{extra}")
-        for k in [int(n) for n in args.scale.split(",") if n]:
-            scaled = work / f"scaled{k}"
-            scaled_copy(docs, scaled, k)
-            seconds, peak = median_of(1, specgen("generate", str(scaled), "-o", str(work / f"out{k}")))
-            n = len(discover([scaled]))
-            print(
-                f"  scale {k}: {n} documents, cold generate {seconds:6.2f} s "
-                f"({seconds / n * 1000:.1f} ms a document), peak {peak / 2**20:.0f} MB"
-            )
+        if repo:
+            rows["diff-git"] = median_of(repeat, specgen("diff", "--git", rev), cwd=repo)
+    return rows
+
+
+def scaling(docs_folder: Path, factors: list[int]) -> list[tuple[int, int, float, int]]:
+    """(k, documents, seconds, peak tree bytes) of a cold generate on the corpus copied k times."""
+    from specgen.parse import discover
+
+    found = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for k in factors:
+            scaled = Path(scratch) / f"scaled{k}"
+            scaled_copy(docs_folder, scaled, k)
+            seconds, peak = median_of(1, specgen("generate", str(scaled), "-o", str(Path(scratch) / f"out{k}")))
+            found.append((k, len(discover([scaled])), seconds, peak))
+            shutil.rmtree(scaled)
+    return found
+
+
+def print_rows(rows: dict, repeat: int) -> None:
+    floor, cold = rows["floor"][0], rows["cold"][0]
+    print(f"whole processes, median of {repeat}, {os.cpu_count()} cores:")
+    for name, (seconds, peak) in rows.items():
+        extra = f"  {seconds / cold:.3f}x cold" if name in ("warm", "one") else ""
+        print(f"  {name:9} {seconds:7.2f} s  {seconds / floor:5.2f}x floor  peak {peak / 2**20:6.0f} MB{extra}")
+
+
+def print_scaling(found: list[tuple[int, int, float, int]]) -> None:
+    for k, n, seconds, peak in found:
+        print(
+            f"  scale {k}: {n} documents, cold generate {seconds:6.2f} s "
+            f"({seconds / n * 1000:.1f} ms a document), peak {peak / 2**20:.0f} MB"
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=Path, default=ROOT.parent / "shared" / "corpus" / "docs")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repo", type=Path, help="a git repository for the diff --git timing")
+    parser.add_argument("--range", default="HEAD~50..HEAD")
+    parser.add_argument("--scale", default="", help="e.g. 1,2,4: cold generate on the corpus copied k times")
+    args = parser.parse_args()
+    print_rows(whole_processes(args.docs, args.repeat, args.repo, args.range), args.repeat)
+    print_scaling(scaling(args.docs, [int(n) for n in args.scale.split(",") if n]))
     return 0
 
 

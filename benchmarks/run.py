@@ -1,6 +1,7 @@
 """Time specgen on a set of documents, against the floor of markdown-it-py tokenising them.
 
     python benchmarks/run.py [--docs DIR] [--work DIR] [--repeat N] [--jobs N]
+                             [--in-process-only] [--repo GIT_DIR --range A..B] [--scale 1,2,4]
 
 Stages, each the best of N runs, on the same documents (default: the shared corpus):
   (a) markdown-it-py tokenising every document (decoded text -> tokens), on one core: the
@@ -10,7 +11,12 @@ Stages, each the best of N runs, on the same documents (default: the shared corp
   (d) a warm `specgen generate` with nothing changed;
   (e) a warm `specgen generate` after one document changed.
 Prints seconds, ratios to (a) and to (c), and peak resident memory. Stages run in this
-process (workers are forked from it), so interpreter start-up is not counted anywhere.
+process (workers are forked from it), so interpreter start-up is not counted there.
+
+Then the same as a user sees it (`processes.py`): whole processes from start to exit with the
+output written, against a process that reads and tokenises the documents, each with the peak
+memory of the process tree; with --repo, `diff --git RANGE`; with --scale, cold generate on the
+corpus copied k times. --in-process-only skips these.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import processes  # noqa: E402  (benchmarks/ is on the path as the script's folder)
 from markdown_it import MarkdownIt  # noqa: E402
 
 from specgen import cli  # noqa: E402
@@ -63,6 +70,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, help="worker processes (default: one per core)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--in-process-only", action="store_true", help="skip the whole-process timings")
+    parser.add_argument("--repo", type=Path, help="a git repository for the diff --git timing")
+    parser.add_argument("--range", default="HEAD~50..HEAD")
+    parser.add_argument("--scale", default="", help="e.g. 1,2,4: cold generate on the corpus copied k times")
     args = parser.parse_args()
     if not args.docs.is_dir():
         parser.error(f"no documents folder {args.docs} (give --docs)")
@@ -113,10 +124,19 @@ def main() -> int:
         "seconds": {"tokenise": floor, "parse": parse, "cold": cold, "warm": warm, "one_changed": one},
         "peak_rss_mb": {"main": round(self_rss), "largest_worker": round(child_rss)},
     }
+    whole = {} if args.in_process_only else processes.whole_processes(args.docs, args.repeat, args.repo, args.range)
+    scaled = processes.scaling(args.docs, [int(n) for n in args.scale.split(",") if n])
+    if whole:
+        figures["whole_process"] = {n: {"seconds": s, "peak_tree_mb": round(p / 2**20)} for n, (s, p) in whole.items()}
+    if scaled:
+        figures["scaling"] = [
+            {"copies": k, "documents": n, "seconds": s, "peak_tree_mb": round(p / 2**20)} for k, n, s, p in scaled
+        ]
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
-    print(f"{len(files)} documents, {megabytes:.1f} MB; {figures['machine']}; best of {args.repeat}")
+    print(f"{len(files)} documents, {megabytes:.1f} MB; {figures['machine']}")
+    print(f"in this process, best of {args.repeat}:")
     rows = [
         ("(a) markdown-it-py tokenise", floor, ""),
         ("(b) specgen parse", parse, ""),
@@ -127,6 +147,9 @@ def main() -> int:
     for label, seconds, extra in rows:
         print(f"  {label:38} {seconds:7.3f} s  {seconds / floor:5.2f}x (a)  {extra}")
     print(f"  peak resident memory: main {self_rss:.0f} MB, largest worker {child_rss:.0f} MB")
+    if whole:
+        processes.print_rows(whole, args.repeat)
+    processes.print_scaling(scaled)
     return 0
 
 
