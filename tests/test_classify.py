@@ -12,7 +12,20 @@ from __future__ import annotations
 import pytest
 
 from specgen.model import Check, Constraint
-from specgen.parse.classify import Context, classify, condition_checks, names_in
+from specgen.parse.classify import (
+    CONDITION_RULES,
+    CONDITIONAL_RULES,
+    PARAM_RULES,
+    PROSE_RULES,
+    Context,
+    PhraseRule,
+    classify,
+    clauses,
+    condition_checks,
+    condition_clauses,
+    names_in,
+    normalize_spacing,
+)
 
 UNTYPED: list[tuple] = []  # no typed constraint at all (the statement stays "text")
 
@@ -441,3 +454,55 @@ CONDITIONS = [
 @pytest.mark.parametrize(("condition", "names", "tensors", "expected"), CONDITIONS)
 def test_condition_reading(condition, names, tensors, expected):
     assert checks(condition, names, tensors) == expected
+
+
+# ---- every rule of the tables reads the phrases it carries (quoted from documents)
+
+# CONDITIONAL_RULES shares two records with PARAM_RULES: each rule once.
+PHRASE_RULES = list({id(rule): rule for rule in (*PARAM_RULES, *CONDITIONAL_RULES)}.values())
+RULES = [*PHRASE_RULES, *CONDITION_RULES, *PROSE_RULES]
+RULE_EXAMPLES = [
+    pytest.param(rule, example, id=f"{rule.name}-{k}") for rule in RULES for k, example in enumerate(rule.examples)
+]
+
+
+def rule_reading(rule, example) -> tuple[str, list]:
+    """The text a rule's trigger searches, and what the rule reads from its example."""
+    if isinstance(rule, PhraseRule):
+        clause = normalize_spacing(example.text)  # as `classify` hands clauses to the rules
+        return clause, rule.read(clause, example.context())
+    statement = example.statement()
+    return statement.text, rule.read(statement, ()) or []
+
+
+@pytest.mark.parametrize(("rule", "example"), RULE_EXAMPLES)
+def test_rule_reads_its_examples(rule, example):
+    text, found = rule_reading(rule, example)
+    assert rule.trigger.search(text), f"rule {rule.name!r}: its trigger misses {example.text!r}"
+    assert found, f"rule {rule.name!r} reads nothing from {example.text!r}"
+    assert all(c.kind != "text" for c in found)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.name)
+def test_every_rule_has_an_example(rule):
+    assert rule.examples, f"rule {rule.name!r} carries no phrase it must read"
+
+
+def test_rule_names_are_unique():
+    for table in (PHRASE_RULES, [*CONDITION_RULES, *PROSE_RULES]):
+        names = [rule.name for rule in table]
+        assert len(names) == len(set(names))
+
+
+@pytest.mark.parametrize(("rule", "example"), RULE_EXAMPLES)
+def test_examples_read_as_a_whole(rule, example):
+    """An example is one clause (one statement of a condition) as the reader splits it, and the
+    whole reader, not only its rule, reads it to something typed."""
+    if isinstance(rule, PhraseRule):
+        assert clauses(example.text) == [example.text]
+        found, _ = classify(example.text, example.context())
+        assert any(c.kind != "text" for c in found)
+    else:
+        statement = example.statement()
+        assert condition_clauses(example.text, statement.named) == [example.text]
+        assert condition_checks(example.text, statement.named, statement.pointers, statement.tensors)

@@ -1,0 +1,501 @@
+"""The error-condition rules: what a statement of an error condition (`self和out的shape不一致`)
+says, as tables of rules, each with conditions of real documents it must read.
+
+Rules come in families (null, shape, dtype, format, axis, rank, contiguity): every family reads
+a statement, and within a family the first rule that reads it wins (broadcast over same shape,
+castable over same dtype over supported dtypes). The prose rules give a condition no rule reads
+a prose-only kind (product, internal, shape, value...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from specgen.model import MAX_RANK, Check, CheckKind
+from specgen.parse.classify.dims import AXIS_INTERVAL, axis_interval
+from specgen.parse.classify.relations import BROADCAST, BROADCAST_RESULT, CASTABLE, DTYPE_WORD
+from specgen.parse.classify.text import Context, names_in
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionStatement:
+    """One statement of an error condition, the parameters it names, and the function's
+    parameters a statement naming none is about."""
+
+    text: str
+    named: tuple[str, ...]
+    pointers: tuple[str, ...]  # the function's required pointers (null checks)
+    tensors: tuple[str, ...]  # the function's tensors
+
+    @property
+    def subjects(self) -> tuple[str, ...]:
+        """What a check is on: the parameters named, or every tensor when it names none."""
+        return self.named or self.tensors
+
+    @property
+    def named_tensors(self) -> tuple[str, ...]:
+        """The tensors it names, or every tensor when it names no parameter at all."""
+        return tuple(p for p in self.named if p in self.tensors) if self.named else self.tensors
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionExample:
+    """An error condition quoted from a document, with the function's tensors and its other
+    parameters (every one a required pointer)."""
+
+    text: str
+    tensors: tuple[str, ...]
+    others: tuple[str, ...] = ()
+
+    def statement(self) -> ConditionStatement:
+        params = (*self.tensors, *self.others)
+        return ConditionStatement(self.text, tuple(names_in(self.text, params)), params, self.tensors)
+
+
+# What a rule reads from a statement, given the checks earlier rules read from it: its checks,
+# [] to claim the statement for its family without a check, None to leave it to the next rule.
+ConditionReader = Callable[[ConditionStatement, tuple[Check, ...]], list[Check] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ConditionRule:
+    """One rule on error conditions: `read` reads a statement its `trigger` finds; within a
+    `family` the first rule that reads it wins. `examples` are conditions of real documents
+    it must read."""
+
+    name: str
+    family: str
+    trigger: re.Pattern[str]
+    read: ConditionReader
+    examples: tuple[ConditionExample, ...]
+
+
+# ---------------------------------------------------------------- null pointers and empty tensors
+
+_NULL = re.compile(r"(?<!不为)(?<!不是)(?<!非)(?:空指针|nullptr)|(?<!不)(?<!非)为空(?!tensor|Tensor|张量)")
+_JOINT_NULL = re.compile(r"同(?:时)?为空|都为空|均为空")  # `p与k同为空指针`: not each on its own
+_SITUATION = re.compile(r"(?:求解|计算|当|若|如果|需要)\s*$")
+_EMPTY_BAD = re.compile(r"(?<!不为)(?<!不是)(?<!非)(?:空Tensor|空tensor|空张量)|元素个数为0|shape中存在0|任意维度为零")
+
+
+def _in_a_situation(condition: str, name: str) -> bool:
+    """`…、求解gradInput时是空指针`: the parameter is null-checked only in some situation."""
+    mentions = re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", condition, re.ASCII)
+    return any(_SITUATION.search(condition[: m.start()]) for m in mentions)
+
+
+def _not_null(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """Each pointer named (naming none: every required one) must be given, unless null only
+    together with another (`p与k同为空指针`) or only in some situation."""
+    if _JOINT_NULL.search(s.text):
+        return None
+    required = tuple(n for n in s.named or s.pointers if not _in_a_situation(s.text, n))
+    return [Check(kind="not_null", params=required)] if required else []
+
+
+def _empty_tensor(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`x为空tensor`, `传入tensor中任意维度为零`: an empty tensor is rejected."""
+    return [Check(kind="empty_tensor", params=s.subjects)]
+
+
+# ---------------------------------------------------------------- relations
+
+# Tensors related within one list argument (`x中的Tensor的数据类型不一致`).
+_WITHIN_LIST = re.compile(r"中的?\s*(?:Tensor|tensor)|中各个|中每个|中所有|所有(?:Tensor|tensor)")
+_SHAPE_RELATIONS = ("same_shape", "broadcast", "broadcast_result")
+
+
+def _relate(s: ConditionStatement, kind: CheckKind) -> list[Check] | None:
+    """A relation needs two tensors of its own (or a list's tensors among themselves); a shape
+    relation short of them is a prose-only shape rule, any other none."""
+    related = tuple(p for p in s.named if p in s.tensors)
+    if len(related) >= 2 or (len(related) == 1 and _WITHIN_LIST.search(s.text)):
+        return [Check(kind=kind, params=related)]
+    if kind in _SHAPE_RELATIONS:
+        return [Check(kind="shape", params=s.subjects)]
+    return None
+
+
+# ---------------------------------------------------------------- shapes
+
+# A relation of part of the shapes (`batch1和batch2的第一维度…不能做broadcast`).
+_PART_OF_SHAPE = re.compile(r"第|轴|某|[前后]\S{0,3}维|最后一维|维度?上")
+_ELEMENT_COUNT = re.compile(r"元素个数|元素数量|shape ?size", re.I)  # a count, not a shape
+_SHAPE_MISMATCH = re.compile(r"(?i)(?:shape|size|尺寸|大小).{0,25}?(?:不一致|不相同|不同|不相等|不匹配|不等于|不一样)")
+_SHAPE_PROSE = re.compile(
+    r"(?i)shape.{0,20}?(?:不在|不支持|非法|超过|错误|不对|不满足|不符合|不正确|不为|不是)"
+    r"|元素个数|元素数量|Tensor数量|个数|长度|维(?:度)?.{0,20}?(?:不相等|不一致|不等于|不同)|相乘条件|整除|通道数"
+    r"|(?:size|轴).{0,10}?(?:为0|大于|小于)"
+)
+# A shape compared with a computed, required or partial one: no relation between parameters.
+_SHAPE_COMPUTED = re.compile(r"推导|计算|实际|要求|指定|定义|语义|拆分|\[")
+_DOCUMENTED = re.compile(r"参数说明|约束说明|不满足.{0,8}(?:约束|要求|条件|限制)|不符合.{0,6}(?:约束|要求)|上述")
+# "维度上的size大于0" is not about the rank, nor is "dim的取值范围".
+_SIZE_WORDS = re.compile(
+    r"(?<![A-Za-z])(?i:size)(?![A-Za-z])|大小|元素|长度|除.{0,8}(?:外|以外)|轴|取值|维度的?值|某|第\S{0,3}维"
+)
+
+
+def _broadcast(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`self和target的shape无法做broadcast`: a broadcast of two tensors, or (part of a shape,
+    a count) prose."""
+    if _PART_OF_SHAPE.search(s.text) or _ELEMENT_COUNT.search(s.text):
+        return [Check(kind="shape", params=s.subjects)]
+    result = BROADCAST_RESULT.search(s.text) or "一致" in s.text  # `与…broadcast之后的shape一致`
+    return _relate(s, "broadcast_result" if result else "broadcast")
+
+
+def _same_shape(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`x和y的shape不一致`: the same shape, unless compared with a size or a computed shape."""
+    if _SHAPE_PROSE.search(s.text) or _DOCUMENTED.search(s.text) or _SIZE_WORDS.search(s.text):
+        return []  # a size or part of a shape: prose, if nothing else reads the condition
+    if _SHAPE_COMPUTED.search(s.text):
+        return [Check(kind="shape", params=s.subjects)]
+    return _relate(s, "same_shape")
+
+
+# ---------------------------------------------------------------- dtypes and formats
+
+_DTYPE_MISMATCH = re.compile(
+    r"(?:数据类型|dtype|类型).{0,16}?(?:不一致|不相同|不同|不相等|不匹配|不一样)"
+    r"|(?:数据类型|dtype).{0,10}?(?:需要|需|要|必须)?(?:与|和).{0,30}?(?:一致|相同)"
+)
+_DTYPE_BAD = re.compile(
+    r"(?:数据类型|dtype).{0,24}?(?:不在|不支持|非法|不满足|不属于|不为|不是|不符合|不合法|不受支持)|不是支持的数据类型"
+    r"|(?:type|类型)不匹配"
+)
+_FORMAT_MISMATCH = re.compile(r"(?i)(?:数据格式|格式|format).{0,12}?不一致")
+_FORMAT_BAD = re.compile(r"(?i)(?:数据格式|格式|format).{0,12}?(?:不在|不支持|不是|不为|不满足|不正确)|私有格式")
+
+
+def _castable(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`self和other无法做数据类型推导`, `alpha的数据类型不可转换为FLOAT`."""
+    if "shape" in s.text and not DTYPE_WORD.search(s.text):
+        return None  # `通过公式推导出的out的shape`: shape inference, not dtypes
+    return [Check(kind="castable", params=s.subjects)]
+
+
+def _same_dtype(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`x和y数据类型不一致`; with no two tensors to relate the dtype rule may still read it."""
+    return _relate(s, "same_dtype")
+
+
+def _dtypes(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`数据类型不在支持的范围之内`: a dtype outside the supported ones."""
+    return [Check(kind="dtypes", params=s.subjects)]
+
+
+def _same_format(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`input和output的数据格式不一致`: the same format (no two tensors: nothing, and no format set)."""
+    return _relate(s, "same_format") or []
+
+
+def _formats(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """A format outside the supported ones; `数据类型或数据格式不在支持的范围之内` says so too."""
+    if _FORMAT_BAD.search(s.text) or ("格式" in s.text and "数据类型" in s.text):
+        return [Check(kind="formats", params=s.subjects)]
+    return None
+
+
+# ---------------------------------------------------------------- dimensions
+
+# An index outside a tensor's dimensions: `dim值不在self维度范围内`, `axis指定的轴超出输入x的维度数`.
+_AXIS_OUT = re.compile(
+    r"(?:不在|超出了?|超过|越界)[^，,；;]{0,24}?(?:维度范围|维度数|的维度|维度|dim最大值|\.dim|rank)"
+)
+_RANK_BAD = re.compile(
+    r"(?:维度|维数|rank|dim|shape长度|shape维度)"
+    r".{0,12}?(?:大于|超过|超出|小于|不等于|不为|不是|不在|不一致)"
+    r"|(?:大于|超过|超出)\s*\d+\s*维|(?:不是|不为|非)\s*\d\s*(?:[-~]\s*\d\s*)?(?:维|D)|维度高于\s*\d"
+)
+_RANK_LIMIT = re.compile(r"(?<!不)(?:大于|超过|超出)\s*(\d{1,2})(?![\d.])")
+
+
+def _axis(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`dim值不在self维度范围内`, `dim的值不在[-self的维度数量, self的维度数量-1]之间`: the value
+    parameter named before, the tensor whose dimensions it indexes."""
+    values = [p for p in s.named if p not in s.tensors]
+    if not values:
+        return None
+    ctx = Context(subject=None, params=tuple(s.tensors), line=0, statement=s.text)
+    interval = AXIS_INTERVAL.search(s.text)
+    tensor = axis_interval(s.text, ctx) if interval else None
+    at = interval.start() if interval else 0
+    if tensor is None and (m := _AXIS_OUT.search(s.text)):
+        tensors = [p for p in names_in(m.group(), s.tensors)]
+        tensor, at = (tensors[0], m.start()) if tensors else (None, 0)
+    if tensor is None:
+        return None
+    before = [p for p in names_in(s.text[:at], s.named) if p in values]
+    return [Check(kind="axis", params=(before[-1], tensor))] if before else None
+
+
+def _rank(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`x的维度不为3`, `大于8维`: a rank rule on the tensors named, with its limit when one fits."""
+    tensors = s.named_tensors
+    if _SIZE_WORDS.search(s.text) or not tensors:
+        return None
+    limit = _RANK_LIMIT.search(s.text)
+    high = int(limit.group(1)) if limit and int(limit.group(1)) <= MAX_RANK else None
+    if high is None and any(c.kind == "axis" for c in found):
+        return []  # the index rule says it all; `dim的绝对值超出self的dim最大值或超出8维` says both
+    return [Check(kind="rank", params=tensors, max=high)]
+
+
+# ---------------------------------------------------------------- contiguity
+
+_CONTIGUOUS_BAD = re.compile(r"非连续|连续性|不连续")
+
+
+def _non_contiguous(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`self为非连续张量`: a non-contiguous tensor is rejected."""
+    return [Check(kind="non_contiguous", params=s.subjects)]
+
+
+# ---------------------------------------------------------------- prose-only kinds
+
+_VALUE_PROSE = re.compile(
+    r"取值|值.{0,10}?(?:大于|小于|超出|不在|不满足|不为|不是|非法)|范围|越界|超过|超出|不属于|不是.{0,20}之一"
+    r"|(?:小于|大于|不大于|不小于|等于|超过)\s*-?\d|[<>!]=?\s*-?\d|不是\s*(?:true|false)|不为\s*(?:true|false)"
+    r"|自然数|正整数|输入不对|不支持传入|不支持的|当前支持的值|无效值|负数|倍数|偶数|奇数|之一|[<>!]=|\s[<>]\s"
+)
+_PRODUCT = re.compile(r"产品|平台|处理器|芯片|SocVersion|SoC", re.I)
+_INTERNAL = re.compile(r"内部|npu runtime|aclOpExecutor失败|tiling|Tiling|异常")
+
+
+def _prose(kind: CheckKind, *, on_named: bool = False) -> ConditionReader:
+    """A reader of a prose-only kind: on the parameters named, or (`on_named` false) on every
+    tensor when the condition names none."""
+
+    def read(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+        return [Check(kind=kind, params=s.named if on_named else s.subjects)]
+
+    return read
+
+
+# ---------------------------------------------------------------- the tables
+
+# Families in order; within a family the first rule that reads a statement wins. The examples'
+# sources are the documents named in the comments (aclnn... under the corpus).
+CONDITION_RULES: tuple[ConditionRule, ...] = (
+    ConditionRule(
+        "not_null",
+        "null",
+        _NULL,
+        _not_null,
+        (
+            # aclnnMaxPool2dWithIndicesBackward
+            ConditionExample("传入的self、indices是空指针", ("gradOutput", "self", "indices", "gradInput")),
+            ConditionExample("必选参数为空指针", ("x", "out")),  # aclnnFastGeluV2: every required pointer
+            # aclnnThresholdBackward
+            ConditionExample(
+                "传入的 gradOutput、self、threshold 或 out 是空指针", ("gradOutput", "self", "out"), ("threshold",)
+            ),
+        ),
+    ),
+    ConditionRule(
+        "empty_tensor",
+        "null",
+        _EMPTY_BAD,
+        _empty_tensor,
+        (
+            # aclnnSwigluGroup
+            ConditionExample("groupIndexOptional为空tensor", ("x", "weightOptional", "groupIndexOptional", "out")),
+            # aclnnQuantConvolution
+            ConditionExample("传入tensor中任意维度为零的均不满足要求", ("input", "weight", "bias", "output")),
+        ),
+    ),
+    ConditionRule(
+        "broadcast",
+        "shape",
+        BROADCAST,
+        _broadcast,
+        (
+            ConditionExample("self和target的shape无法做broadcast", ("self", "target", "out")),  # aclnnMseLoss
+            # aclnnSigmoidBackward
+            ConditionExample(
+                "gradInput的shape与gradOutput和output的broadcast结果不一致", ("gradOutput", "output", "gradInput")
+            ),
+            # aclnnBinaryCrossEntropyWithLogits
+            ConditionExample(
+                "weightOptional 或 posWeightOptional 无法广播到 target 的 shape",
+                ("self", "target", "weightOptional", "posWeightOptional"),
+            ),
+            # aclnnAddbmm
+            ConditionExample("batch1和batch2的第一维度不相等或不能做broadcast操作", ("batch1", "batch2")),
+        ),
+    ),
+    ConditionRule(
+        "same_shape",
+        "shape",
+        _SHAPE_MISMATCH,
+        _same_shape,
+        (
+            ConditionExample("x和y的shape不一致", ("x", "y")),  # aclnnGeluV2
+            # aclnnAdaptiveMaxPool2dBackward
+            ConditionExample("self和gradInput的shape不一致", ("gradOutput", "self", "indices", "gradInput")),
+            ConditionExample("out shape与实际不匹配", ("self", "target", "weight", "out")),  # aclnnBinaryCrossEntropy
+        ),
+    ),
+    ConditionRule(
+        "castable",
+        "dtype",
+        CASTABLE,
+        _castable,
+        (
+            ConditionExample("self和other无法做数据类型推导", ("self", "other", "out")),  # aclnnAddRelu
+            ConditionExample("alpha的数据类型不可转换为FLOAT", ("self", "out"), ("alpha",)),  # aclnnCelu
+        ),
+    ),
+    ConditionRule(
+        "same_dtype",
+        "dtype",
+        _DTYPE_MISMATCH,
+        _same_dtype,
+        (
+            ConditionExample("x和y数据类型不一致", ("x", "y")),  # aclnnGeluV2
+            ConditionExample("out的数据类型与x不匹配", ("x", "out")),  # aclnnSituGlu
+            ConditionExample("x中的Tensor的数据类型不一致", ("x",)),  # aclnnForeachLogInplace: within the list
+        ),
+    ),
+    ConditionRule(
+        "dtypes",
+        "dtype",
+        _DTYPE_BAD,
+        _dtypes,
+        (
+            # aclnnAdaptiveMaxPool2d
+            ConditionExample("indicesOut的数据类型不为int64", ("self", "outputOut", "indicesOut")),
+            ConditionExample("数据类型不在支持的范围之内", ("data", "indices", "updates", "out")),  # aclnnScatterNd
+        ),
+    ),
+    ConditionRule(
+        "same_format",
+        "format",
+        _FORMAT_MISMATCH,
+        _same_format,
+        (
+            ConditionExample("input和output的数据格式不一致", ("input", "weight", "output")),  # aclnnBatchNormElemt
+            # aclnnMaxPool2dWithIndices
+            ConditionExample("out的数据格式和self的数据格式不一致", ("self", "out", "indices")),
+        ),
+    ),
+    ConditionRule(
+        "formats",
+        "format",
+        re.compile(r"(?i)格式|format"),  # what every reading has; `_formats` tells which
+        _formats,
+        (
+            ConditionExample("输入的数据格式不为ND", ("x", "wHigh", "wLow", "y")),  # aclnnMatmulEmuSplitWeight
+            ConditionExample("self和out的数据类型和数据格式不在支持的范围之内", ("self", "out")),  # aclnnGelu
+        ),
+    ),
+    ConditionRule(
+        "axis",
+        "axis",
+        re.compile(r"[\[(（]\s*-|不在|超出|超过|越界"),  # an index interval, or out of the dimensions
+        _axis,
+        (
+            ConditionExample("dim值不在self维度范围内", ("self", "out"), ("dim",)),  # aclnnLogSoftmax
+            ConditionExample("输入axis指定的轴超出输入x的维度数", ("x", "scales", "out"), ("axis",)),  # aclnnQuantize
+            # aclnnRepeatInterleaveIntWithDim
+            ConditionExample("dim的值不在[-self的维度数量， self的维度数量-1]之间", ("self", "out"), ("dim",)),
+        ),
+    ),
+    ConditionRule(
+        "rank",
+        "rank",
+        _RANK_BAD,
+        _rank,
+        (
+            ConditionExample("x的维度不为3", ("x", "kroneckerP1", "kroneckerP2", "out")),  # aclnnFlatQuant
+            ConditionExample("selfRef 的维度大于 8", ("selfRef",)),  # aclnnRelu
+            # aclnnPreluBackward
+            ConditionExample(
+                "gradOutput、self、weight、gradInput、gradWeight大于8维",
+                ("gradOutput", "self", "weight", "gradInput", "gradWeight"),
+            ),
+        ),
+    ),
+    ConditionRule(
+        "non_contiguous",
+        "contiguity",
+        _CONTIGUOUS_BAD,
+        _non_contiguous,
+        (
+            ConditionExample("self为非连续张量", ("self", "valueOut", "inverseOut")),  # aclnnUnique
+            # aclnnMaxUnpool3dBackward
+            ConditionExample("out为不连续的Tensor", ("gradOutput", "self", "indices", "out")),
+        ),
+    ),
+)
+
+# A condition none of the rules above reads: the first of these that finds it gives its kind.
+PROSE_RULES: tuple[ConditionRule, ...] = (
+    ConditionRule(
+        "product",
+        "prose",
+        _PRODUCT,
+        _prose("product"),
+        (
+            ConditionExample("平台不支持", ("self", "outputOut", "indicesOut")),  # aclnnAdaptiveMaxPool3d
+            ConditionExample("当前处理器不支持卷积", ("input", "weight", "bias", "output")),  # aclnnConvolution
+        ),
+    ),
+    ConditionRule(
+        "internal",
+        "prose",
+        _INTERNAL,
+        _prose("internal"),
+        (
+            ConditionExample("内部创建aclOpExecutor失败", ("x", "yOut", "scaleOut")),  # aclnnDynamicQuant
+            ConditionExample("调用tiling时发生异常", ("x", "gamma", "yOut", "scaleOut")),  # aclnnRmsNormDynamicQuant
+        ),
+    ),
+    ConditionRule(
+        "constraints",
+        "prose",
+        _DOCUMENTED,
+        _prose("constraints", on_named=True),
+        (
+            ConditionExample("beta不符合约束", ("self", "target", "result"), ("beta",)),  # aclnnSmoothL1Loss
+            # aclnnSmoothL1Loss
+            ConditionExample("self、target或result的shape不符合约束", ("self", "target", "result")),
+        ),
+    ),
+    ConditionRule(
+        "shape_prose",
+        "prose",
+        _SHAPE_PROSE,
+        _prose("shape"),
+        (
+            ConditionExample("alpha元素个数不为1", ("x1", "x2", "alpha", "out")),  # aclnnForeachAddList
+            ConditionExample("x的最后一维不能被2整除", ("x", "y")),  # aclnnSwigluMxQuantWithDualAxis
+        ),
+    ),
+    ConditionRule(
+        "shape_mismatch",
+        "prose",
+        _SHAPE_MISMATCH,
+        _prose("shape"),
+        (
+            # aclnnFakeQuantPerChannelAffineCachemask
+            ConditionExample("scale和zeroPoint的size大小不一致", ("self", "scale", "zeroPoint", "out")),
+            ConditionExample("stride的size大小不等于3", ("self", "indices", "outRef"), ("stride",)),  # aclnnMaxUnpool3d
+        ),
+    ),
+    ConditionRule(
+        "value",
+        "prose",
+        _VALUE_PROSE,
+        _prose("value", on_named=True),
+        (
+            ConditionExample("eps不大于0", ("input", "out"), ("eps",)),  # aclnnGroupNorm
+            ConditionExample("p < 0", ("selfRef",), ("p",)),  # aclnnRenorm
+            # aclnnGeGluBackward
+            ConditionExample("参数approximate的取值范围不是0和1", ("self", "gradInput"), ("approximate",)),
+        ),
+    ),
+)

@@ -1,0 +1,69 @@
+"""Error conditions to the typed checks they stand for: a condition split into statements,
+each read by the condition rules on the parameters it names; the prose rules as a last resort."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from specgen.model import Check
+from specgen.parse.classify.condition_rules import (
+    CONDITION_RULES,
+    PROSE_RULES,
+    ConditionRule,
+    ConditionStatement,
+)
+from specgen.parse.classify.relations import BROADCAST_RESULT
+from specgen.parse.classify.statements import condition_clauses
+from specgen.parse.classify.text import names_in
+
+_PRECONDITION = re.compile(r"(?:时|的时候|场景下|情况下)$")
+_CONTINUES = re.compile(r"^\s*(?:其|两者|二者|它们|且|并且|也|并|而|数据类型|数据格式|shape|dtype)")
+
+
+def read_statement(rules: Iterable[ConditionRule], statement: ConditionStatement) -> list[Check]:
+    """The checks `rules` read from a statement: each family's first rule that reads it."""
+    found: list[Check] = []
+    read_families: set[str] = set()
+    for rule in rules:
+        if rule.family in read_families or not rule.trigger.search(statement.text):
+            continue
+        checks = rule.read(statement, tuple(found))
+        if checks is not None:
+            read_families.add(rule.family)
+            found += checks
+    return found
+
+
+def condition_checks(
+    condition: str, named: tuple[str, ...], pointer_params: tuple[str, ...], tensor_params: tuple[str, ...]
+) -> list[Check]:
+    """The typed checks an error condition stands for.
+
+    `named` are the parameters the condition mentions; a condition that names none applies
+    to every pointer (null checks) or tensor parameter (dtypes, formats, rank...), as documents
+    mean it, but relates none. A condition of several statements gives the checks of each, on
+    that statement's parameters (`input与inputGrad的shape不一致，或grid与gridGrad的shape不一致`:
+    two same_shape pairs). Within a family the most specific reading wins (broadcast over same
+    shape, castable over same dtype over supported dtypes); prose-only kinds are the last resort.
+    """
+    if "@" in condition:  # about a computed result (batch1@batch2): prose only
+        return [Check(kind="shape", params=named or tensor_params)]
+    found: list[Check] = []
+    previous: tuple[str, ...] = ()
+    statements = condition_clauses(condition, named)
+    for k, clause in enumerate(statements):
+        own = tuple(names_in(clause, named, {})) if named else ()
+        if named and (not own or _CONTINUES.match(clause) or (BROADCAST_RESULT.search(clause) and len(own) < 2)):
+            own = tuple(dict.fromkeys(previous + own))  # `或者shape的维度大于8维`: the same parameters
+        previous = own
+        if k + 1 < len(statements) and _PRECONDITION.search(clause):
+            continue  # `y1Out的数据类型不为DT_INT32时，…`: the situation, not the error
+        statement = ConditionStatement(clause, own, pointer_params, tensor_params)
+        found += [c for c in read_statement(CONDITION_RULES, statement) if c not in found]
+    # `shape不同或不满足broadcast关系`: the broadcast is the reading; a same shape within it is not.
+    broadcast = [set(c.params) for c in found if c.kind in ("broadcast", "broadcast_result")]
+    found = [c for c in found if c.kind != "same_shape" or not any(set(c.params) <= b for b in broadcast)]
+    if found:
+        return found
+    return read_statement(PROSE_RULES, ConditionStatement(condition, named, pointer_params, tensor_params))

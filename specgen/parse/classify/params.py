@@ -1,0 +1,286 @@
+"""Parameter statements to typed constraints: the table of phrase rules, and `classify`, which
+splits a statement into clauses and lets every rule whose trigger finds a clause read it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from specgen import vocab
+from specgen.model import Constraint
+from specgen.parse.classify.dims import rule_axis, rule_rank
+from specgen.parse.classify.properties import rule_dtypes, rule_empty, rule_formats, rule_non_contiguous, rule_optional
+from specgen.parse.classify.relations import rule_broadcast, rule_castable, rule_same
+from specgen.parse.classify.statements import CONDITION_HEAD, CONTINUATION, clauses, is_conditional, situational
+from specgen.parse.classify.text import DTYPE_TOKEN, Context, Rule, constraint, read
+from specgen.parse.classify.values import (
+    enum_span,
+    rule_clamp,
+    rule_enum_general,
+    rule_enum_item,
+    rule_range,
+    rule_value_product,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A phrase quoted from a document, with the parameter it documents (`subject`) and the
+    function's other parameters it may name (a relation's peers)."""
+
+    text: str
+    subject: str
+    others: tuple[str, ...] = ()
+
+    def context(self) -> Context:
+        params = (self.subject, *self.others)
+        return Context(subject=self.subject, params=params, line=0, statement=self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class PhraseRule:
+    """One rule on parameter prose. `read` reads a clause into constraints, but only a clause its
+    `trigger` finds: a cheap search that spares most rules most clauses. `examples` are phrases
+    of real documents it must read."""
+
+    name: str
+    trigger: re.Pattern[str]
+    read: Rule
+    examples: tuple[Example, ...]
+
+
+# Every rule whose trigger finds a clause reads it, in this order (the order of the constraints).
+# The examples' sources are the documents named in the comments (aclnn... under the corpus).
+PARAM_RULES: tuple[PhraseRule, ...] = (
+    PhraseRule(
+        "dtypes",
+        re.compile(r"数据类型|dtype|[A-Z][A-Z0-9_]{2}"),
+        rule_dtypes,
+        (
+            Example("数据类型支持BFLOAT16、FLOAT16、FLOAT", "grad"),  # aclnnEmbeddingDenseBackward
+            Example("数据类型仅支持FLOAT", "bias"),  # aclnnMatmulCompress
+            Example("FLOAT16、FLOAT、BFLOAT16", "out"),  # aclnnMaxPool3D: a sub-bullet, a bare list
+        ),
+    ),
+    PhraseRule(
+        "formats",
+        re.compile(r"格式|format"),
+        rule_formats,
+        (
+            Example("数据格式支持ND", "x"),  # aclnnFastGeluV2
+            Example("format仅支持ND格式", "bias"),  # aclnnConvolution
+            Example("数据格式支持ND和NDC1HWC0", "x"),  # aclnnMaxPool3D
+        ),
+    ),
+    PhraseRule(
+        "non_contiguous",
+        re.compile("连续"),
+        rule_non_contiguous,
+        (
+            Example("支持非连续的Tensor", "self"),  # aclnnLogSoftmaxV2
+            Example("其他轴方向不支持非连续的Tensor", "x1"),  # aclnnFusedQuantMatmul
+        ),
+    ),
+    PhraseRule(
+        "empty_tensor",
+        re.compile("空"),
+        rule_empty,
+        (
+            Example("支持空Tensor", "self"),  # aclnnCelu
+            Example("不支持空tensor", "alpha"),  # aclnnForeachSubList
+            Example("支持空 Tensor", "gradOutput"),  # aclnnSoftshrinkBackward (experimental)
+        ),
+    ),
+    PhraseRule(
+        "optional",
+        re.compile(r"可选|空|nullptr|NULL|None|预留|保留|传入|optional", re.I),
+        rule_optional,
+        (
+            Example("可选参数", "approximate"),  # aclnnGeluV2
+            Example("输入可以为空", "bias"),  # aclnnBatchMatmulQuant
+            Example("需要传入nullptr", "yScaleOptional"),  # aclnnFusedQuantMatmul
+            Example("预留参数", "transposed"),  # aclnnQuantConvolution
+            Example("当不需要时传入空指针", "biasOptional"),  # aclnnWeightQuantBatchMatmulNz
+            Example("在amsgrad参数为false时可选", "maxGradNormOptional", ("amsgrad",)),  # aclnnApplyAdamW
+            Example("传入sorter时", "sorter", ("sortedSequence",)),  # aclnnSearchSorted (ops-math, a review)
+            Example("Optional input", "biasOptional"),  # the English documents' direction cell
+        ),
+    ),
+    PhraseRule(
+        "broadcast",
+        re.compile(r"broadcast|广播", re.I),
+        rule_broadcast,
+        (
+            Example("需要与out满足broadcast关系", "input", ("out",)),  # aclnnSquaredRelu
+            # aclnnSoftshrinkBackward
+            Example("shape需要与self和gradOutput的broadcast结果一致", "gradInput", ("self", "gradOutput")),
+            # aclnnSiluBackward
+            Example("gradOutput、self与gradInput的shape一致且满足broadcast关系", "self", ("gradOutput", "gradInput")),
+        ),
+    ),
+    PhraseRule(
+        "same",
+        re.compile(r"一致|相同|相等|同"),
+        rule_same,
+        (
+            Example("数据类型与x一致", "out", ("x",)),  # aclnnSituGlu
+            Example("shape需要和out的shape保持一致", "self", ("out",)),  # aclnnRReluWithNoise
+            Example("数据格式与入参x1一致", "scalar", ("x1",)),  # aclnnForeachAddcmulScalar
+            Example("数据类型和shape与out相同", "self", ("out",)),  # aclnnMish
+            Example("该参数中所有Tensor的数据类型保持一致", "x"),  # aclnnForeachLog10: within the list
+        ),
+    ),
+    PhraseRule(
+        "castable",
+        re.compile(r"推导|转换|cast", re.I),
+        rule_castable,
+        (
+            Example("数据类型需要与x1与x2推导之后的数据类型保持一致", "out", ("x1", "x2")),  # aclnnTransposeBatchMatMul
+            Example("支持可转换为FLOAT的类型", "beta"),  # aclnnSoftplusBackward
+            Example("数据类型与boundaries的数据类型需满足互推导关系", "self", ("boundaries",)),  # aclnnBucketize
+        ),
+    ),
+    PhraseRule(
+        "axis",
+        re.compile(r"\[\s*-|[(（]\s*-"),
+        rule_axis,
+        (
+            Example("取值范围在[-self.dim(), self.dim()-1]内", "dim", ("self", "out")),  # aclnnGatherV2
+            Example("范围为[-selfRef的维度数量, selfRef的维度数量-1]", "dim", ("selfRef",)),  # aclnnScatter
+            # aclnnDequantSwigluQuantV2
+            Example("activateDim的取值范围是：[-xDim, xDim - 1]（其中xDim指输入x的维度）", "activateDim", ("x",)),
+        ),
+    ),
+    PhraseRule(
+        "rank",
+        re.compile(r"维|\dD|dim"),
+        rule_rank,
+        (
+            Example("支持1-8维", "grad"),  # aclnnEmbeddingDenseGrad
+            Example("维度不超过8维", "self"),  # aclnnLogSoftmaxV2
+            Example("shape只支持一维", "groupIndexOptional"),  # aclnnDynamicQuantV3
+            Example("要求是一个2D/3D的Tensor", "x", ("k",)),  # MoeGatingTopKSoftmaxV2 (legacy)
+            Example("shape支持1维(n, )或3维(batch, 1, n)", "bias"),  # aclnnQuantMatmulWeightNz
+        ),
+    ),
+    PhraseRule(
+        "enum",
+        re.compile(r"\d|true|false"),
+        rule_enum_general,
+        (
+            Example("取值0或1", "approximate"),  # aclnnGeluV2
+            Example("仅支持false", "useLocking"),  # aclnnApplyFtrl
+            Example("renorm的值只支持0和1", "renorm", ("x",)),  # MoeGatingTopKSoftmaxV2 (legacy)
+            Example("输入范围为{35, 36, 40, 41}", "dstType"),  # aclnnAddRmsNormDynamicMxQuant
+            Example("支持0(none)|1(mean)|2(sum)|3(batchmean)", "reduction"),  # aclnnKlDivBackward
+            Example("0：KEEP_DTYPE", "cubeMathType"),  # aclnnConvTbcBackward: one item of a list
+        ),
+    ),
+    PhraseRule(
+        "value_product",
+        re.compile("产品"),
+        rule_value_product,
+        (Example("Atlas 推理系列产品只支持1('tanh')", "approximate", ("self",)),),  # aclnnGeGluBackward
+    ),
+    PhraseRule(
+        "clamp",
+        re.compile("当"),
+        rule_clamp,
+        (Example("当λ小于0时，按0计算", "lambd"),),  # aclnnHardshrinkBackward
+    ),
+    PhraseRule(
+        "range",
+        re.compile(r"\d|非负|正"),
+        rule_range,
+        (
+            Example("必须大于0", "limit"),  # aclnnClippedSwiglu
+            Example("值应≥0", "padding"),  # aclnnQuantConvolution
+            Example("仅支持非负索引", "indices"),  # aclnnInplaceScatterUpdate
+            Example("大小应该在[0,2147483647]的范围内", "pad"),  # aclnnConvTbcBackward
+            Example("groups取值范围为[1,65535]", "groups", ("input",)),  # aclnnConvolution
+            # aclnnAvgPool2dBackward
+            Example("Atlas 推理系列产品、Atlas 训练系列产品：支持范围为[-255,255]", "divisorOverride"),
+        ),
+    ),
+)
+_BY_NAME = {rule.name: rule for rule in PARAM_RULES}
+
+# A conditional clause holds only sometimes: it may still say the parameter may be null, that a
+# value is clamped, or name one documented value (`sparseMode为0时，...`).
+CONDITIONAL_RULES: tuple[PhraseRule, ...] = (
+    _BY_NAME["optional"],
+    PhraseRule(
+        "enum_item",
+        re.compile(r"\d"),
+        rule_enum_item,
+        (
+            Example("sparseMode为2时", "sparseMode", ("query",)),  # PromptFlashAttentionV3: `sparseMode为2时，代表…`
+            Example("1：表示累加操作", "reduce"),  # aclnnScatterValue
+        ),
+    ),
+    _BY_NAME["clamp"],
+)
+
+# Clauses that describe rather than constrain (kept in the description, not counted).
+_DESCRIPTIVE = re.compile(
+    r"^(?:Device侧|Host侧|公式中|表示|返回|输入|输出|计算|对应|作为|指定|在Device侧"
+    r"|op执行器|反向传播|正向|用于|即)|侧的acl|公式中的"
+)
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])\s+(?=[\u4e00-\u9fff])")
+
+
+def normalize_spacing(clause: str) -> str:
+    """The clause as rules read it: `空 Tensor` as `空Tensor` (the text kept stays as written)."""
+    return _CJK_SPACE.sub("", clause)
+
+
+def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> tuple[list[Constraint], list[str]]:
+    """Typed constraints of one statement, and the clauses it leaves as description.
+
+    With `descriptive_ok`, clauses that read as description are returned as such instead of
+    as unclassified "text" constraints.
+    """
+    if span := read(enum_span, statement, ctx):
+        [(head, end, enum)] = span
+        before = classify(statement[:head], ctx, descriptive_ok=descriptive_ok)
+        after = classify(statement[end:], ctx)
+        return before[0] + [enum] + after[0], before[1]
+    found: list[Constraint] = []
+    description: list[str] = []
+    if not ctx.statement:
+        ctx = replace(ctx, statement=statement)
+    situation = False  # the clause before holds only in some situation (`per_tensor模式下…`)
+    for clause in clauses(statement):
+        # A conditional clause (当…时, 如果…) holds only sometimes: only a clamp, an optional
+        # pointer or a documented value read it; so does one that continues it (`，且…`).
+        continued = situation and bool(CONTINUATION.match(clause))
+        conditional = continued or bool(CONDITION_HEAD.match(clause) or is_conditional(clause))
+        rules = CONDITIONAL_RULES if conditional else PARAM_RULES
+        situation = continued or situational(clause)
+        key = normalize_spacing(clause)
+        typed = [
+            c.model_copy(update={"text": clause})
+            for rule in rules
+            if rule.trigger.search(key)
+            for c in read(rule.read, key, ctx)
+        ]
+        if typed:
+            found.extend(typed)
+        elif found and found[-1].kind == "dtypes" and (more := _dtype_continuation(clause)):
+            # `数据类型支持fp16，fp32，bf16`: the list goes on past the clause's comma
+            last = found[-1]
+            found[-1] = last.model_copy(update={"values": tuple(dict.fromkeys(last.values + more))})
+        elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):
+            description.append(clause)
+        else:
+            found.append(constraint("text", clause, ctx))
+    return found, description
+
+
+def _dtype_continuation(clause: str) -> tuple[str, ...]:
+    """The dtypes of a clause that is nothing but dtype names (any case), else ()."""
+    tokens = DTYPE_TOKEN.findall(clause)
+    if not tokens or DTYPE_TOKEN.sub("", clause).strip(" 、,，/和及") != "":
+        return ()
+    names = [vocab.dtype(t) for t in tokens]
+    return tuple(n for n in names if n) if all(names) else ()

@@ -1,0 +1,105 @@
+"""What a parameter is: its dtypes and formats, whether it may be non-contiguous or empty, and
+whether it may be a null pointer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from specgen import vocab
+from specgen.model import Constraint
+from specgen.parse.classify.text import IDENT, Context, constraint, dtype_list, format_list
+
+_DTYPES = re.compile(
+    r"(?:数据类型|dtype)(?:仅|只)?(?:支持|需为|为|要求为|必须为)[:：]?\s*"
+    r"(?P<list>[A-Za-z0-9_、,，/和 ]+)|支持的数据类型[:：]?\s*(?P<list2>[A-Z0-9_、, ]+)"
+)
+# `BFLOAT16（仅 Ascend910B 及后续同代 SoC 支持）`: a dtype of some products only.
+_ONLY_ON = re.compile(r"(?<![A-Za-z0-9_])(?P<dtype>[A-Za-z0-9_]+)\s*[（(]\s*仅\s*(?P<product>[^）)]+?)\s*支持\s*[）)]")
+_ONLY_DTYPES = re.compile(r"^[A-Z][A-Z0-9_]*(?:\s*[、,，/和]\s*[A-Z][A-Z0-9_]*)*$")
+
+
+def rule_dtypes(clause: str, ctx: Context) -> list[Constraint]:
+    """`数据类型支持FLOAT16、FLOAT` or a bare list; a dtype marked `（仅…产品支持）` is that
+    product's only."""
+    if _ONLY_DTYPES.match(clause):  # a bare list, e.g. a sub-bullet `FLOAT16、FLOAT`
+        dtypes, unknown = dtype_list(clause)
+        return [constraint("dtypes", clause, ctx, values=tuple(dtypes))] if dtypes and not unknown else []
+    match = _DTYPES.search(clause)
+    if not match or "不支持" in clause[: match.start() + 3]:
+        return []
+    listed = match.group("list") or match.group("list2") or ""
+    tail = clause[match.start() :]
+    dtypes, _ = dtype_list(listed + " " + " ".join(m.group("dtype") for m in _ONLY_ON.finditer(tail)))
+    if not dtypes:
+        return []
+    only_on = {vocab.dtype(m.group("dtype")): m.group("product") for m in _ONLY_ON.finditer(tail)}
+    general = tuple(d for d in dtypes if d not in only_on)
+    out = [constraint("dtypes", clause, ctx, values=general)]
+    for product_text in dict.fromkeys(only_on.values()):
+        pid = vocab.product_id(product_text)
+        if pid:
+            out.append(constraint("dtypes", clause, ctx, values=tuple(dtypes), product=pid))
+    return out
+
+
+_FORMATS = re.compile(r"(?:数据格式|format)(?:仅|只)?(?:支持|要求为|为)\s*(?P<list>[A-Za-z0-9_、,，/ ]+)")
+
+
+def rule_formats(clause: str, ctx: Context) -> list[Constraint]:
+    """`数据格式支持ND`, `format仅支持ND格式`."""
+    match = _FORMATS.search(clause)
+    formats = format_list(match.group("list")) if match else []
+    return [constraint("formats", clause, ctx, values=tuple(formats))] if formats else []
+
+
+_NON_CONTIGUOUS = re.compile(r"(?P<neg>不)?支持非连续")
+
+
+def rule_non_contiguous(clause: str, ctx: Context) -> list[Constraint]:
+    """`支持非连续的Tensor`, or `不支持…`."""
+    match = _NON_CONTIGUOUS.search(clause)
+    if not match:
+        return []
+    return [constraint("non_contiguous", clause, ctx, supported=not match.group("neg"))]
+
+
+_EMPTY = re.compile(r"(?P<neg>不)?支持(?:传入)?空(?:Tensor|tensor|TensorList|张量)")
+
+
+def rule_empty(clause: str, ctx: Context) -> list[Constraint]:
+    """`支持空Tensor`, or `不支持…`."""
+    match = _EMPTY.search(clause)
+    return [constraint("empty_tensor", clause, ctx, supported=not match.group("neg"))] if match else []
+
+
+_OPTIONAL = re.compile(
+    (
+        r"可选(?!取值|值|的取值|范围|维度|模式|择|参数值)|(?i:\boptional\b)"
+        r"|(?<![不非])支持(?:传入?)?NULL|(?<![不非])可(?:以)?(?:传入?|是|为|设为|设置为)?\s*NULL"
+        r"|(?<![不非])可(?:以)?(?:为|传)空(?!Tensor|tensor|张量|TensorList)|^(?:如果|若|当)(?:传入|传)?NULL"
+        r"|不需要时(?:为|传入?|可传入?)?\s*NULL|不使用.{0,12}?时(?:可)?(?:传入?|为)\s*NULL"
+        r"|(?:需要|需|只能)传入?NULL|预留参数|保留参数|传入?\s*NULL(?:\s*nullptr)?\s*(?:即可|时)"
+        r"|若非空|若不为空|(?<!不)非空(?:指针)?时|不为空(?:指针)?时|或(?:者)?\s*NULL"
+        r"|默认值?(?:为)?\s*NULL|为\s*NULL\s*(?:时|的情况)"
+    ).replace("NULL", r"(?:空指针|nullptr|NULL|None)")
+)
+_OTHERS = re.compile(r"对应参数|其他参数|相关参数|其余参数")
+_NULL_VERB = re.compile(r"\s*(?:传入的?|传|输入|为|是|不为|不是|非|不)?\s*")  # `当biasOptional非空指针时`
+
+
+def rule_optional(clause: str, ctx: Context) -> list[Constraint]:
+    """May be a null pointer: `可选`, `可为空`, `若非空`, `不需要时传nullptr`, `传入sorter时`...
+    A clause saying so of another parameter (`当scalesOptional传入空指针时`) is not about this one."""
+    match = _OPTIONAL.search(clause)
+    if match is None and ctx.subject:
+        match = re.search(r"传入\s*" + re.escape(ctx.subject) + r"\s*(?:时|的情况)", clause)
+    if match is None:
+        return []
+    before = clause[: match.start()]
+    others = [m for m in IDENT.finditer(before) if m.group() in ctx.params and m.group() != ctx.subject]
+    if match.group().startswith("可选"):
+        return [constraint("optional", clause, ctx)]  # `在amsgrad参数为false时可选`: about the subject
+    if (others and _NULL_VERB.fullmatch(before[others[-1].end() :])) or _OTHERS.search(before):
+        return []
+    return [constraint("optional", clause, ctx)]

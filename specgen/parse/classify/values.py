@@ -1,0 +1,218 @@
+"""A parameter's allowed values: an enumeration, a range, a clamp, a set on some products only."""
+
+from __future__ import annotations
+
+import re
+
+from specgen import vocab
+from specgen.model import Constraint
+from specgen.parse.classify.statements import value_rule_allowed
+from specgen.parse.classify.text import Context, about_subject, constraint
+
+# ---------------------------------------------------------------- enumerations
+
+
+_INTEGER = r"-?\d++(?!\.\d)"  # `1.75` is no list of 1 and 75
+_VALUES = r"(?P<vals>(?:INT|true|false)(?:\s*(?:、|,|和|或者|或|及)\s*(?:INT|true|false))*)".replace("INT", _INTEGER)
+_ENUM_NAMED = re.compile(r"(?<![\d.])(?P<v>-?\d++)\s*+(?:时为|[（(]\s*)['\"]?(?P<label>[A-Za-z_]+)")
+_ENUM_LIST = re.compile(
+    r"(?:取值(?:为|是)?|(?:仅|只)支持(?:取值为?)?|支持取值)\s*"
+    r"(?P<vals>INT(?:\s*(?:[、,，|]|和|或者|或)\s*INT)+)".replace("INT", _INTEGER)
+)
+
+
+_ENUM_ITEM_LINE = re.compile(r"^[（(]?(?P<v>-?\d+)[)）]?\s*[:：]\s*\S")
+_ENUM_SET = re.compile(r"(?:范围|取值|支持)(?:为|是)?\s*\{(?P<vals>\s*-?\d+(?:\s*[,，]\s*-?\d+)*\s*)\}")
+# `仅支持0和1`, `仅支持默认值0和2147483647`, `当前只支持传0`, `仅支持false`: the whole list.
+_ENUM_ONLY = re.compile(
+    r"(?:仅|只)(?:支持|能|可)(?:取|传入?|输入|设置为?|配置为?)?(?:默认值|值为?|取值为?)?\s*" + _VALUES
+)
+# What may follow such a list: a label (`0（FP32）`, `1('tanh')`), an end, or a count.
+_ENUM_ONLY_END = re.compile(r"\s*(?:$|[（()）]|两种|三种|四种|\d种|的(?:场景|情况)|[，,。；;])")
+_SIZED = re.compile(r"长度|个数|(?<![A-Za-z])(?i:size)(?![A-Za-z])|元素数|维度数|len\(|数量")
+
+
+def _scalar(token: str) -> int | bool:
+    return token == "true" if token in ("true", "false") else int(token)
+
+
+def _list_values(text: str) -> tuple[int | bool, ...]:
+    return tuple(dict.fromkeys(_scalar(v) for v in re.findall(r"-?\d+|true|false", text)))
+
+
+def rule_enum_item(clause: str, ctx: Context) -> list[Constraint]:
+    """One item of a list of documented values: `0：KEEP_DTYPE`, `sparseMode为0时，...` (the
+    value exists, whatever the situation the item describes)."""
+    item = _ENUM_ITEM_LINE.match(clause)
+    if item is None and ctx.subject:
+        item = re.match(re.escape(ctx.subject) + r"\s*(?:为|=|取)\s*(?P<v>-?\d+)\s*时", clause)
+    return [constraint("enum", clause, ctx, values=(int(item.group("v")),))] if item else []
+
+
+def rule_enum(clause: str, ctx: Context) -> list[Constraint]:
+    """Allowed values: an enumeration, a `{2, 34}` set, `仅支持0和1`, or one item (`0：KEEP_DTYPE`,
+    `sparseMode为0时，...`) of a list of documented values."""
+    if typed := rule_enum_item(clause, ctx):
+        return typed
+    if not value_rule_allowed(clause):
+        return []
+    if m := _ENUM_SET.search(clause):
+        return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
+    if (m := _ENUM_ONLY.search(clause)) and _ENUM_ONLY_END.match(clause, m.end()):
+        return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
+    labelled = _ENUM_NAMED.findall(clause)
+    if len(labelled) >= 2 or ("枚举" in clause and labelled):
+        values = tuple(dict.fromkeys(int(v) for v, _ in labelled))
+        return _enum_on(clause, _ENUM_NAMED.search(clause).start(), values, ctx)  # type: ignore[union-attr]
+    if m := _ENUM_LIST.search(clause):
+        return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
+    return []
+
+
+def _enum_on(clause: str, at: int, values: tuple[int | bool, ...], ctx: Context) -> list[Constraint]:
+    """The enum, unless what precedes makes the numbers something else than the subject's
+    values (`长度为1或2`, `Q_S仅支持1`)."""
+    before = clause[:at]
+    if not values or _SIZED.search(before) or not about_subject(before, ctx):
+        return []
+    return [constraint("enum", clause, ctx, values=values)]
+
+
+_ENUM_ITEM = re.compile(r"取\s*(?P<v>-?\d+)\s*时(?:为|表示)?\s*['\"‘“]?(?P<label>[A-Za-z_]*)")
+_SENTENCE_END = re.compile(r"[。；;]")
+
+
+def enum_span(statement: str, ctx: Context) -> list[tuple[int, int, Constraint]]:
+    """The stretch of a statement enumerating values (`取0时为'none'，…取2时为'sum'`), with
+    its enum constraint; none when there is no such stretch."""
+    items = list(_ENUM_ITEM.finditer(statement))
+    if len(items) < 2:
+        return []
+    head = statement.rfind("。", 0, items[0].start()) + 1
+    tail_end = _SENTENCE_END.search(statement, items[-1].end())
+    end = tail_end.end() if tail_end else len(statement)
+    values = tuple(dict.fromkeys(int(m.group("v")) for m in items))
+    return [(head, end, constraint("enum", statement[head:end].strip(), ctx, values=values))]
+
+
+# ---------------------------------------------------------------- products
+
+_PRODUCT_HEAD = re.compile(r"^(?P<names>[^：:，,。；;]{0,120}?产品)\s*(?:[：:]|(?=仅|只|支持|不支持|数据类型))")
+_PRODUCT_SPLIT = re.compile(r"、|/(?!\s*500)|和")
+
+
+def _products_of(clause: str) -> tuple[str, ...] | None:
+    """The products a clause is restricted to (`Atlas 推理系列产品只支持1`): their ids, () when
+    the clause names none, None when it names one that is not known."""
+    head = _PRODUCT_HEAD.match(clause)
+    if head is None:
+        return ()
+    ids = [vocab.product_id(name) for name in _PRODUCT_SPLIT.split(head.group("names")) if name.strip()]
+    if not ids or None in ids:
+        return None
+    return tuple(dict.fromkeys(i for i in ids if i))
+
+
+def rule_value_product(clause: str, ctx: Context) -> list[Constraint]:
+    """Allowed values on some products only (`Atlas 推理系列产品只支持1('tanh')`)."""
+    products = _products_of(clause)
+    if not products:
+        return []
+    rest = clause[_PRODUCT_HEAD.match(clause).end() :]  # type: ignore[union-attr]
+    return [c.model_copy(update={"product": pid, "text": clause}) for c in rule_enum(rest, ctx) for pid in products]
+
+
+def rule_enum_general(clause: str, ctx: Context) -> list[Constraint]:
+    """Allowed values, on every product: a clause restricted to some products is read by
+    `rule_value_product`."""
+    return [] if _products_of(clause) != () else rule_enum(clause, ctx)
+
+
+# ---------------------------------------------------------------- ranges
+
+_NUM = r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"
+# Words of a size, a length, a count or a dimension: a bound next to them is not on the value.
+_SIZE_OF = re.compile(r"维|(?i:shape)|个数|长度|数量|(?<![A-Za-z])(?i:size)(?![A-Za-z])|元素数|len\(|\.dim|轴")
+
+_CLAMP = re.compile(
+    r"当\s*\S{1,20}?\s*(?P<op>小于|大于|<|>)\s*(?P<bound>" + _NUM + r")\s*时\s*[，,]?\s*"
+    r"(?:按|取|视为|当作)\s*(?P<to>" + _NUM + r")"
+)
+_INTERVAL = re.compile(r"(?P<lo_b>[\[(（])\s*(?P<lo>" + _NUM + r")\s*[,，]\s*(?P<hi>" + _NUM + r")\s*(?P<hi_b>[\])）])")
+_BOUND = re.compile(r"(?P<op>大于等于|小于等于|不小于|不大于|大于|小于|≥|≤|>=|<=|>|<)\s*(?P<n>" + _NUM + r")(?!\s*维)")
+_NON_NEGATIVE = re.compile(r"非负")
+# Words that make a bound a requirement (`取值范围`, `必须`, `需要…大于`, `值应>0`).
+_REQUIRE = re.compile(r"取值|范围|仅|只|支持|必须|需|要求|应|不能|不可|不得|不允许|值|须|限制|保证")
+_FILLER = re.compile(r"[\s且并而的为是（(]|取值|数值|参数|该")
+# After a bound: a condition or a description follows (`大于0时表示Active场景`, `diagonal > 0表示…`).
+_BOUND_THEN = re.compile(r"\s*(?:时|表示|代表|的(?:场景|情况))")
+
+
+def rule_clamp(clause: str, ctx: Context) -> list[Constraint]:
+    """`当λ小于0时，按0计算`: a value outside the bound is normalised, not rejected."""
+    if m := _CLAMP.search(clause):
+        bound = float(m.group("bound"))
+        low = m.group("op") in ("小于", "<")
+        return [constraint("clamp", clause, ctx, min=bound if low else None, max=None if low else bound)]
+    return []
+
+
+def _required(before: str, ctx: Context) -> bool:
+    """A bound is stated as a requirement on the subject: a requirement word precedes it, or
+    nothing but the subject's name does (`大于0`, `k不大于1024`)."""
+    if not about_subject(before, ctx):
+        return False
+    rest = before.replace(ctx.subject, "") if ctx.subject else before
+    return bool(_REQUIRE.search(before) or not _FILLER.sub("", rest))
+
+
+def rule_range(clause: str, ctx: Context) -> list[Constraint]:
+    """A value range, only where the clause requires one of the subject's value: not in a
+    condition, a description, a formula, a version note, nor of a size or another quantity;
+    not either-or (`为0或者大于等于1`, `-1.0或>0.0`: a union no range holds)."""
+    if _CLAMP.search(clause) or not value_rule_allowed(clause) or "或" in clause:
+        return []
+    products = _products_of(clause)
+    if products is None:
+        return []
+    if not products:
+        return _range(clause, ctx)
+    rest = clause[_PRODUCT_HEAD.match(clause).end() :]  # type: ignore[union-attr]
+    return [c.model_copy(update={"product": pid, "text": clause}) for c in _range(rest, ctx) for pid in products]
+
+
+def _range(clause: str, ctx: Context) -> list[Constraint]:
+    if "范围" in clause and (m := _INTERVAL.search(clause)):
+        before = clause[: m.start()]
+        if _SIZE_OF.search(before) or not about_subject(before, ctx):
+            return []
+        return [
+            constraint(
+                "range",
+                clause,
+                ctx,
+                min=float(m.group("lo")),
+                max=float(m.group("hi")),
+                min_inclusive=m.group("lo_b") == "[",
+                max_inclusive=m.group("hi_b") == "]",
+            )
+        ]
+    if _SIZE_OF.search(clause) or ctx.named(clause):
+        return []  # a bound on a size, or relating several parameters: not a value range
+    if m := _BOUND.search(clause):
+        before = clause[: m.start()]
+        if _BOUND_THEN.match(clause, m.end()) or not _required(before, ctx):
+            return []
+        op, n = m.group("op"), float(m.group("n"))
+        if re.search(r"(?:不能|不可|不得|不应|不允许)\s*$", before):
+            op = {"大于": "小于等于", "小于": "大于等于", "大于等于": "小于", "小于等于": "大于"}.get(op, op)
+        if op in ("大于等于", "不小于", "≥", ">="):
+            return [constraint("range", clause, ctx, min=n)]
+        if op in ("大于", ">"):
+            return [constraint("range", clause, ctx, min=n, min_inclusive=False)]
+        if op in ("小于等于", "不大于", "≤", "<="):
+            return [constraint("range", clause, ctx, max=n)]
+        return [constraint("range", clause, ctx, max=n, max_inclusive=False)]
+    if (m := _NON_NEGATIVE.search(clause)) and about_subject(clause[: m.start()], ctx):
+        return [constraint("range", clause, ctx, min=0)]
+    return []
