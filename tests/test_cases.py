@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from specgen.codegen.cases import FunctionCases, function_cases, host_values, validator_spec
+from specgen.codegen.cases import FunctionCases, cases_for, function_cases, host_values, validator_spec
 from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate
+from specgen.codegen.views import ArrayTensor, Case, DescTensor, NullArg, TensorListArg, ValueArg
 from specgen.parse import parse_document
 from tests.conftest import SPECS
 
@@ -63,7 +64,7 @@ def test_a_rule_the_documents_own_call_breaks_is_not_enforced():
     cases = cases_of(errors, sample_edit=("outputShape = {4, 2}", "outputShape = {2, 4}"))
     (rule,) = by_kind(cases)["same_shape"]
     assert not rule.host and "document's own sample call" in rule.reason and "output has shape (2, 4)" in rule.reason
-    assert cases.valid.args["output"][1] == (2, 4)  # the valid case is still the document's call
+    assert cases.valid.args["output"].shape == (2, 4)  # the valid case is still the document's call
     enforced = cases_of(errors)
     assert by_kind(enforced)["same_shape"][0].host  # with the document's own shapes it is enforced
 
@@ -77,3 +78,28 @@ def test_every_error_case_is_rejected_by_the_rule_it_was_made_for():
         first, _ = _validate.violations(spec, host_values(case.args))[0]
         assert first.id == case.rule, case.id
     assert _validate.violations(spec, host_values(cases.valid.args)) == []
+
+
+def test_case_arguments_print_as_the_plain_data_the_generated_tests_build():
+    """The typed arguments become the tuples aclnn_ops._testing.build reads back."""
+    args = {
+        "none": NullArg(),
+        "array": ArrayTensor((2, 3), "FLOAT"),
+        "desc": DescTensor((2, 3), "FLOAT16", (1, 2), "NCHW"),
+        "list": TensorListArg((ArrayTensor((2,), "INT32"),)),
+        "value": ValueArg((1, 2)),
+    }
+    assert Case("c", args).literal_args == {
+        "none": ("none",),
+        "array": ("array", (2, 3), "FLOAT"),
+        "desc": ("desc", (2, 3), "FLOAT16", (1, 2), "NCHW"),
+        "list": ("list", (("array", (2,), "INT32"),)),
+        "value": ("value", (1, 2)),
+    }
+
+
+def test_a_function_is_lowered_with_its_cases():
+    doc = parse_document("aclnnTanhBackward.md", SEED.encode("utf-8"))
+    (fn,) = operator_code(doc, doc.source).functions
+    assert fn.cases == cases_for(fn.function, fn.wrapper, fn.sample)  # made once, with the function's view
+    assert fn.cases.valid.args["gradOutput"] == ArrayTensor((4, 2), "FLOAT")

@@ -1,4 +1,4 @@
-"""Validator rules and test cases of a function, as plain data for the templates.
+"""Validator rules and test cases of a function (`views.FunctionCases`, read by the templates).
 
 Every documented error rule becomes a validator rule, checked on the host or listed as not
 checked with the reason. Parameter constraints no error rule covers (a documented dtype
@@ -12,12 +12,27 @@ argument changed, kept only when the validator rejects it by the rule it was mad
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Literal
 
-from specgen.codegen.lower import FunctionCode, SampleArg, dtype_numpy
 from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.codegen.typemap import dtype_numpy
+from specgen.codegen.views import (
+    ArrayTensor,
+    Case,
+    CaseArg,
+    DescTensor,
+    FunctionCases,
+    FunctionCode,
+    NullArg,
+    SampleArg,
+    SamplePlan,
+    TensorArg,
+    TensorListArg,
+    ValueArg,
+    WrapperArg,
+)
 from specgen.model import CallArg, CheckKind, Constraint, ErrorRule, Function, Number, Param, SampleCall
 
 NULLPTR, INVALID = 161001, 161002
@@ -45,47 +60,25 @@ MAX_CASE_ELEMENTS = 1 << 16
 RuleData = validator.Rule
 
 
-@dataclass(frozen=True)
-class Case:
-    """Arguments (by C name) for one generated test, and what must happen."""
-
-    id: str
-    args: dict[str, tuple]
-    code: int = 0  # 0: must pass
-    condition: str = ""
-    rule: str = ""  # the id of the rule that must reject it
-    library: bool = True  # also run against the library (False: needs a TensorDesc)
-    skip: str = ""
-    product: bool = False  # run with an unsupported product
-
-
-@dataclass(frozen=True)
-class FunctionCases:
-    params: tuple[dict, ...]  # ParamSpec keyword arguments
-    rules: tuple[RuleData, ...]
-    valid: Case
-    cases: tuple[Case, ...] = field(default_factory=tuple)
-    unsupported_products: tuple[str, ...] = ()
-    unmet: tuple[str, ...] = ()  # rules a derived sample call breaks (no valid call was found)
-
-    @property
-    def unchecked(self) -> tuple[RuleData, ...]:
-        return tuple(r for r in self.rules if not r.host)
-
-
-def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ()) -> FunctionCases:
-    params = [a.code.param for a in fn.wrapper]
-    param_specs = tuple(_param_spec(a.role, a.code.param) for a in fn.wrapper)
-    rules = _rules(fn, params, unsupported_products)
-    valid = Case(id="valid", args=_valid_args(fn))
-    broken = _violations(param_specs, rules, valid.args, fn.name)
+def cases_for(
+    function: Function,
+    wrapper: tuple[WrapperArg, ...],
+    sample: SamplePlan,
+    unsupported_products: tuple[str, ...] = (),
+) -> FunctionCases:
+    """The validator rules of a function and its test cases, starting from the sample's call."""
+    params = [a.code.param for a in wrapper]
+    param_specs = tuple(_param_spec(a.role, a.code.param) for a in wrapper)
+    rules = _rules(function, params, unsupported_products)
+    valid = Case(id="valid", args=_valid_args(wrapper, sample))
+    broken = _violations(param_specs, rules, valid.args, function.name)
     unmet: tuple[str, ...] = ()
-    if fn.sample.from_document:
-        rules = [_spare(r, broken[r.id], fn.sample.line) if r.id in broken else r for r in rules]
+    if sample.from_document:
+        rules = [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in rules]
     elif broken:
         unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
         valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
-    cases = [case for rule in rules for case in _cases_of(params, param_specs, rules, valid, rule, fn.name)]
+    cases = [case for rule in rules for case in _rule_cases(params, param_specs, rules, valid, rule, function.name)]
     return FunctionCases(
         params=param_specs,
         rules=tuple(rules),
@@ -94,6 +87,14 @@ def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ())
         unsupported_products=unsupported_products,
         unmet=unmet,
     )
+
+
+def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ()) -> FunctionCases:
+    """The cases of a lowered function: `fn.cases`, made when it was lowered (with no
+    unsupported product), or made again for the products given."""
+    if not unsupported_products:
+        return fn.cases
+    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products)
 
 
 def _spare(rule: RuleData, problem: str, line: int) -> RuleData:
@@ -133,10 +134,10 @@ def _param_spec(role: str, p: Param) -> dict:
     return {k: v for k, v in spec.items() if v not in (None, (), {}, False) or k in ("name", "role", "direction")}
 
 
-def _rules(fn: FunctionCode, params: list[Param], unsupported_products: tuple[str, ...]) -> list[RuleData]:
+def _rules(function: Function, params: list[Param], unsupported_products: tuple[str, ...]) -> list[RuleData]:
     by_name = {p.name: p for p in params}
     rules: list[RuleData] = []
-    for error in fn.function.errors:
+    for error in function.errors:
         checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Number | None]] = [
             (c.kind, c.params, c.max) for c in error.checks
         ] or [("unclassified", error.params, None)]
@@ -227,15 +228,17 @@ def validator_spec(param_specs: tuple[dict, ...], rules: list[RuleData], functio
     )
 
 
-def _violations(param_specs: tuple[dict, ...], rules: list[RuleData], args: dict, function: str) -> dict[str, str]:
+def _violations(
+    param_specs: tuple[dict, ...], rules: list[RuleData], args: dict[str, CaseArg], function: str
+) -> dict[str, str]:
     """The rules (by id) the arguments break, with the problem, in the validator's order."""
     spec = validator_spec(param_specs, rules, function)
     return {rule.id: problem for rule, problem in validator.violations(spec, host_values(args))}
 
 
-def host_values(args: dict[str, tuple]) -> dict[str, object]:
+def host_values(args: dict[str, CaseArg]) -> dict[str, object]:
     """Case arguments as the validator receives them, described rather than built."""
-    return {name: _host_value(spec) for name, spec in args.items()}
+    return {name: arg.host_value() for name, arg in args.items()}
 
 
 def call_values(fn: Function, call: SampleCall) -> dict[str, object] | None:
@@ -260,50 +263,42 @@ def _call_value(arg: CallArg) -> object:
     return arg.value
 
 
-def _host_value(spec: tuple) -> object:
-    if spec[0] == "none":
-        return None
-    if spec[0] == "array":
-        return TensorDesc(spec[1], spec[2])
-    if spec[0] == "desc":
-        return TensorDesc(spec[1], spec[2], spec[3], spec[4])
-    if spec[0] == "list":
-        return [_host_value(item) for item in spec[1]]
-    return spec[1]
-
-
 # ---------------------------------------------------------------- cases
 
-
-def _valid_args(fn: FunctionCode) -> dict[str, tuple]:
-    plan = {a.name: a for a in fn.sample.args}
-    return {a.code.name: _arg(plan.get(a.code.name)) for a in fn.wrapper}
+Args = dict[str, CaseArg]  # a case's arguments by C name
+NULL = NullArg()
 
 
-def _arg(sample: SampleArg | None) -> tuple:
+def _valid_args(wrapper: tuple[WrapperArg, ...], sample: SamplePlan) -> Args:
+    plan = {a.name: a for a in sample.args}
+    return {a.code.name: _case_arg(plan.get(a.code.name)) for a in wrapper}
+
+
+def _case_arg(sample: SampleArg | None) -> CaseArg:
+    """A sample argument as a test case passes it."""
     if sample is None or sample.kind == "null":
-        return ("none",)
+        return NULL
     if sample.kind == "tensor":
-        return _tensor_arg(sample.shape, sample.dtype, sample.format)
+        return _case_tensor(sample.shape, sample.dtype, sample.format)
     if sample.kind == "tensor_list":
-        return ("list", tuple(_tensor_arg(item.shape, item.dtype, item.format) for item in sample.items))
+        return TensorListArg(tuple(_case_tensor(item.shape, item.dtype, item.format) for item in sample.items))
     if sample.kind in ("int_array", "bool_array", "float_array", "scalar_list"):
-        return ("value", tuple(sample.elements))
-    return ("value", sample.value)
+        return ValueArg(tuple(sample.elements))
+    return ValueArg(sample.value)
 
 
-def _tensor_arg(shape: tuple[int, ...], dtype: str, fmt: str) -> tuple:
+def _case_tensor(shape: tuple[int, ...], dtype: str, fmt: str) -> TensorArg:
     """A NumPy array where one can stand for the tensor (ND, a NumPy dtype, not too large),
     else a description."""
     size = 1
     for d in shape:
         size *= d
     if fmt == "ND" and dtype_numpy(dtype) is not None and size <= MAX_CASE_ELEMENTS:
-        return ("array", shape, dtype)
-    return ("desc", shape, dtype, None, fmt)
+        return ArrayTensor(shape, dtype)
+    return DescTensor(shape, dtype, None, fmt)
 
 
-def _cases_of(
+def _rule_cases(
     params: list[Param],
     param_specs: tuple[dict, ...],
     rules: list[RuleData],
@@ -311,6 +306,7 @@ def _cases_of(
     rule: RuleData,
     function: str,
 ) -> list[Case]:
+    """The error cases of one rule: the valid call with one argument changed to break it."""
     base = rule.id
 
     def skipped(reason: str) -> list[Case]:
@@ -338,82 +334,92 @@ def _cases_of(
     return out
 
 
-def _uses_desc(args: dict[str, tuple]) -> bool:
-    return any(a[0] == "desc" for a in args.values())
+def _uses_desc(args: Args) -> bool:
+    return any(isinstance(a, DescTensor) for a in args.values())
 
 
-def _replace(args: dict[str, tuple], name: str, value: tuple) -> dict[str, tuple]:
+def _replace(args: Args, name: str, value: CaseArg) -> Args:
     out = dict(args)
     out[name] = value
     return out
 
 
-def _tensor(args: dict[str, tuple], name: str) -> tuple | None:
+def _tensor(args: Args, name: str) -> TensorArg | None:
     value = args.get(name)
-    return value if value and value[0] in ("array", "desc") else None
+    return value if isinstance(value, ArrayTensor | DescTensor) else None
 
 
-def _with(spec: tuple, *, shape=None, dtype=None, fmt=None, strides=None) -> tuple:
+def _holds_value(args: Args, name: str) -> bool:
+    return isinstance(args.get(name), ValueArg)
+
+
+def _changed(
+    tensor: TensorArg,
+    *,
+    shape: tuple[int, ...] | None = None,
+    dtype: str | None = None,
+    fmt: str | None = None,
+    strides: tuple[int, ...] | None = None,
+) -> TensorArg:
     """A tensor argument with some properties changed: a NumPy array while it can be one
     (ND, contiguous, a NumPy dtype), else a TensorDesc."""
-    current_strides, current_fmt = (spec[3], spec[4]) if spec[0] == "desc" else (None, "ND")
-    shape = spec[1] if shape is None else shape
-    dtype = spec[2] if dtype is None else dtype
-    fmt = current_fmt if fmt is None else fmt
-    strides = current_strides if strides is None else strides
+    shape = tensor.shape if shape is None else shape
+    dtype = tensor.dtype if dtype is None else dtype
+    fmt = tensor.format if fmt is None else fmt
+    strides = tensor.strides if strides is None else strides
     if strides is None:
-        return _tensor_arg(tuple(shape), dtype, fmt)
-    return ("desc", tuple(shape), dtype, strides, fmt)
+        return _case_tensor(tuple(shape), dtype, fmt)
+    return DescTensor(tuple(shape), dtype, strides, fmt)
 
 
-Mutation = list[tuple[str, dict[str, tuple]]]
+Mutation = list[tuple[str, Args]]
 
 
-def _null(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _null(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     return [
-        (n, _replace(args, n, ("none",)))
+        (n, _replace(args, n, NULL))
         for n in rule.params
-        if not params[n].optional and args.get(n, ("none",))[0] != "none"
+        if not params[n].optional and not isinstance(args.get(n, NULL), NullArg)
     ]
 
 
-def _bad_dtype(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_dtype(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        spec = _tensor(args, name)
+        tensor = _tensor(args, name)
         allowed = params[name].dtypes
         other = next((d for d in _OTHER_DTYPES if d not in allowed), None)
-        if spec and allowed and other:
-            return [(name, _replace(args, name, _with(spec, dtype=other)))]
+        if tensor and allowed and other:
+            return [(name, _replace(args, name, _changed(tensor, dtype=other)))]
     return []
 
 
-def _bad_format(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_format(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        spec = _tensor(args, name)
+        tensor = _tensor(args, name)
         allowed = params[name].formats
         # ND-family formats pass an ND rule, ND passes a private-layout one: pick what neither covers
         family = "ND" in allowed or any(f in validator.ND_FAMILY for f in allowed)
         candidates = ("NC1HWC0", "FRACTAL_NZ", "FRACTAL_Z") if family else ("NCHW", "NHWC", "NCL")
         other = next((f for f in candidates if f not in allowed), None)
-        if spec and allowed and other:
-            return [(name, _replace(args, name, _with(spec, fmt=other)))]
+        if tensor and allowed and other:
+            return [(name, _replace(args, name, _changed(tensor, fmt=other)))]
     return []
 
 
-def _bad_rank(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_rank(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     """One dimension too many (or too few), given to every tensor the rule names that has
     the same shape, so that their shapes still agree with each other."""
     for name in rule.params:
-        spec = _tensor(args, name)
+        tensor = _tensor(args, name)
         rank = params[name].rank
         high = rule.max if rule.max is not None else (rank.max if rank else None)
         low = rank.min if rank else 0
-        if spec and (high is not None or low > 0):
+        if tensor and (high is not None or low > 0):
             shape = (1,) * (high + 1) if high is not None else (2,) * (low - 1)
             out = dict(args)
             for peer in rule.params:
-                if (peer_spec := _tensor(args, peer)) and peer_spec[1] == spec[1]:
-                    out[peer] = _with(peer_spec, shape=shape)
+                if (peer_tensor := _tensor(args, peer)) and peer_tensor.shape == tensor.shape:
+                    out[peer] = _changed(peer_tensor, shape=shape)
             return [(name, out)]
     return []
 
@@ -426,66 +432,66 @@ def _other_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
     return shape[:-1] + (last + 1 if last != 1 else 3,)
 
 
-def _bad_shape(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_shape(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     tensors = [n for n in rule.params if _tensor(args, n)]
     if len(tensors) < 2:
         return []
     # Change the last one named: for a broadcast-result rule that is usually the output.
     outputs = [n for n in tensors if params[n].direction in ("out", "inout")]
     name = outputs[-1] if rule.kind == "broadcast_result" and outputs else tensors[-1]
-    spec, reference = _tensor(args, name), _tensor(args, next(n for n in tensors if n != name))
-    assert spec is not None and reference is not None
+    tensor, reference = _tensor(args, name), _tensor(args, next(n for n in tensors if n != name))
+    assert tensor is not None and reference is not None
     if rule.kind == "broadcast_result" and outputs:
         # Still broadcastable with the inputs, but not their broadcast shape.
-        current = spec[1]
+        current = tensor.shape
         shape = current[:-1] + (1,) if current and current[-1] != 1 else (2,) + current
-    elif max(reference[1] or (1,)) > 1:
-        shape = _other_shape(reference[1])
+    elif max(reference.shape or (1,)) > 1:
+        shape = _other_shape(reference.shape)
     else:
-        shape = (2,) * max(len(reference[1]), 1)
-    if spec[1] == shape:
+        shape = (2,) * max(len(reference.shape), 1)
+    if tensor.shape == shape:
         shape = shape + (2,)
-    return [(name, _replace(args, name, _with(spec, shape=shape)))]
+    return [(name, _replace(args, name, _changed(tensor, shape=shape)))]
 
 
-def _first_and_last(args: dict, rule: RuleData) -> tuple[str, tuple, tuple] | None:
+def _first_and_last(args: Args, rule: RuleData) -> tuple[str, TensorArg, TensorArg] | None:
     """The last tensor a relation names (the one a case changes), it and the first, or None."""
-    tensors = [n for n in rule.params if _tensor(args, n)]
-    if len(tensors) < 2:
+    named = [(n, t) for n in rule.params if (t := _tensor(args, n)) is not None]
+    if len(named) < 2:
         return None
-    return tensors[-1], args[tensors[-1]], args[tensors[0]]
+    (name, last), (_, first) = named[-1], named[0]
+    return name, last, first
 
 
-def _bad_same_dtype(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_same_dtype(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     if (found := _first_and_last(args, rule)) is None:
         return []
-    name, spec, first = found
+    name, tensor, first = found
     # Prefer a dtype the parameter allows, so that only the "same dtype" rule is broken.
-    choices = [d for d in params[name].dtypes if d != first[2]] + [d for d in _OTHER_DTYPES if d != first[2]]
-    return [(name, _replace(args, name, _with(spec, dtype=choices[0])))]
+    choices = [d for d in params[name].dtypes if d != first.dtype] + [d for d in _OTHER_DTYPES if d != first.dtype]
+    return [(name, _replace(args, name, _changed(tensor, dtype=choices[0])))]
 
 
-def _bad_same_format(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_same_format(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     if (found := _first_and_last(args, rule)) is None:
         return []
-    name, spec, first = found
-    first_fmt = first[4] if first[0] == "desc" else "ND"
-    other = next(f for f in (*params[name].formats, "NCHW", "ND") if f != first_fmt)
-    return [(name, _replace(args, name, _with(spec, fmt=other)))]
+    name, tensor, first = found
+    other = next(f for f in (*params[name].formats, "NCHW", "ND") if f != first.format)
+    return [(name, _replace(args, name, _changed(tensor, fmt=other)))]
 
 
-def _bad_enum(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_enum(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         allowed = [v for c in _general(params[name], "enum") for v in c.values if isinstance(v, int)]
-        if allowed and args.get(name, ("none",))[0] == "value":
-            return [(name, _replace(args, name, ("value", max(allowed) + 1)))]
+        if allowed and _holds_value(args, name):
+            return [(name, _replace(args, name, ValueArg(max(allowed) + 1)))]
     return []
 
 
-def _bad_range(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_range(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         ranges = _general(params[name], "range")
-        if not ranges or args.get(name, ("none",))[0] != "value":
+        if not ranges or not _holds_value(args, name):
             continue
         c = ranges[0]
         integral = params[name].kind == "int"
@@ -496,34 +502,34 @@ def _bad_range(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation
             value = c.max + (step if c.max_inclusive else 0)
         else:
             continue
-        return [(name, _replace(args, name, ("value", int(value) if integral else float(value))))]
+        return [(name, _replace(args, name, ValueArg(int(value) if integral else float(value))))]
     return []
 
 
-def _bad_axis(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_axis(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     value_name, tensor_name = rule.params[0], rule.params[1]
-    spec = _tensor(args, tensor_name)
-    if spec is None or args.get(value_name, ("none",))[0] != "value":
+    tensor = _tensor(args, tensor_name)
+    if tensor is None or not _holds_value(args, value_name):
         return []
-    beyond = max(len(spec[1]), 1)
+    beyond = max(len(tensor.shape), 1)
     value = (beyond,) if params[value_name].kind == "int_array" else beyond
-    return [(value_name, _replace(args, value_name, ("value", value)))]
+    return [(value_name, _replace(args, value_name, ValueArg(value)))]
 
 
-def _bad_empty(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_empty(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        spec = _tensor(args, name)
-        if spec and spec[1] and params[name].empty_tensor is not True:
-            return [(name, _replace(args, name, _with(spec, shape=(0,) + tuple(spec[1][1:]))))]
+        tensor = _tensor(args, name)
+        if tensor and tensor.shape and params[name].empty_tensor is not True:
+            return [(name, _replace(args, name, _changed(tensor, shape=(0,) + tuple(tensor.shape[1:]))))]
     return []
 
 
-def _bad_contiguity(args: dict, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_contiguity(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        spec = _tensor(args, name)
-        if spec and params[name].non_contiguous is not True and len(spec[1]) >= 2 and min(spec[1]) > 1:
-            strides = (1,) + (spec[1][0],) * (len(spec[1]) - 1)  # column-major: not contiguous
-            return [(name, _replace(args, name, _with(spec, strides=strides)))]
+        tensor = _tensor(args, name)
+        if tensor and params[name].non_contiguous is not True and len(tensor.shape) >= 2 and min(tensor.shape) > 1:
+            strides = (1,) + (tensor.shape[0],) * (len(tensor.shape) - 1)  # column-major: not contiguous
+            return [(name, _replace(args, name, _changed(tensor, strides=strides)))]
     return []
 
 

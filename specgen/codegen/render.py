@@ -7,7 +7,6 @@ only way document text reaches generated code.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import keyword
 import re
@@ -19,8 +18,8 @@ import jinja2
 
 import specgen
 from specgen import __version__
-from specgen.codegen.cases import function_cases
-from specgen.codegen.lower import FunctionCode, LowerError, OperatorCode, operator_code
+from specgen.codegen.lower import LowerError, operator_code
+from specgen.codegen.views import FunctionCode, OperatorCode, RenamedOperatorCode
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape
 
@@ -209,32 +208,11 @@ def render_operator(docs: list[OperatorDoc], root: Path | None, override: Path |
     return Rendered(files, user, tuple(errors))
 
 
-@dataclass(frozen=True)
-class _Renamed(OperatorCode):
-    """An operator as templates see it when its files take another stem than its header
-    (`file_stem`): `snake` names the files and the Python module, `header` and `guard` keep
-    the CANN name."""
-
-    cann_snake: str = ""
-
-    @property
-    def header(self) -> str:
-        return f"aclnnop/aclnn_{self.cann_snake}.h"
-
-    @property
-    def guard(self) -> str:
-        return f"ACLNN_{self.cann_snake.upper()}_H_"
-
-    @property
-    def primary(self) -> FunctionCode:
-        return next((f for f in self.functions if f.snake == self.cann_snake), self.functions[0])
-
-
 def _template_view(code: OperatorCode) -> OperatorCode:
     stem = file_stem(code.snake)
     if stem == code.snake:
         return code
-    return _Renamed(stem, code.docs, code.sources, code.functions, cann_snake=code.snake)
+    return RenamedOperatorCode(stem, code.docs, code.sources, code.functions, cann_snake=code.snake)
 
 
 def _template_location(exc: jinja2.TemplateError) -> str:
@@ -272,9 +250,6 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
     for doc in docs:
         try:
             code = operator_code(doc, display_path(doc.source, root))
-            code = dataclasses.replace(
-                code, functions=tuple(dataclasses.replace(f, cases=function_cases(f)) for f in code.functions)
-            )
             errors.extend((doc.source, d) for f in code.functions for d in _sample_warnings(f))
         except LowerError as exc:
             errors.append((doc.source, Diagnostic(line=exc.line, severity="error", code="lower", message=str(exc))))
@@ -313,7 +288,6 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
 
 def _sample_warnings(fn: FunctionCode) -> list[Diagnostic]:
     """A derived sample call that breaks a documented rule: said in the sample and here."""
-    assert fn.cases is not None
     return [
         Diagnostic(
             line=fn.function.line,

@@ -1,0 +1,425 @@
+"""The views templates print: frozen dataclasses built whole by `specgen.codegen.lower`.
+
+Each view holds values prepared and checked beforehand; its properties spell them as
+generated code needs them, so that templates hold no tables and cut no strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from specgen.codegen.names import function_snake
+from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.codegen.runtime._validate import Rule
+from specgen.codegen.typemap import ANNOTATIONS, ARRAY_CREATORS, DTYPE_HOST, SAMPLE_PRINTERS
+from specgen.model import Function, OperatorDoc, Param
+
+# ---------------------------------------------------------------- the sample program
+
+# Sample argument kinds held by an object of the sample support, passed as `var.get()`.
+_HELD_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array")
+# The conversion of half-precision host data: the sample spells floats and converts them.
+_HALF_CONVERSIONS = {"half": "FloatToHalf", "bfloat": "FloatToBfloat"}
+
+
+@dataclass(frozen=True)
+class SampleArg:
+    """One argument of the sample's GetWorkspaceSize call and how the sample makes it."""
+
+    name: str  # C parameter name
+    kind: str  # tensor, tensor_list, scalar, scalar_list, int_array, bool_array, float_array, string, value, null
+    cpp_type: str = ""  # host element type (tensors, arrays, scalars, values)
+    acl_dtype: str = ""  # ACL_FLOAT, ...
+    acl_format: str = "ACL_FORMAT_ND"
+    shape: tuple[int, ...] = ()
+    values: tuple[str, ...] = ()  # C++ literals of the host data; empty: `data_count` zeros
+    data_count: int = 0  # host elements of a tensor's data
+    printer: str = "real"  # how values print: real, half, bfloat, integer, complex
+    prints: bool = False  # copied back and printed after the call (outputs)
+    comment: str = ""  # what the document says it is (escaped by the template)
+    items: tuple[SampleArg, ...] = ()  # the tensors of a tensor list
+    dtype: str = ""  # the aclnn dtype name (tensors, scalars)
+    format: str = "ND"  # the aclnn format name (tensors)
+    value: object = None  # the Python value of a scalar, plain value or string
+    elements: tuple = ()  # the Python values of an array or scalar list
+    var: str = ""  # the sample's variable: the parameter name unless that collides (see names.sample_variables)
+
+    @property
+    def data(self) -> tuple[str, ...]:
+        """C++ initialisers of the host data, converted for half-precision types."""
+        convert = _HALF_CONVERSIONS.get(self.printer)
+        return tuple(f"{convert}({v}f)" for v in self.values) if convert else self.values
+
+    @property
+    def literal(self) -> str:
+        """The one C++ literal of a scalar or plain value; the text of a string."""
+        return self.values[0]
+
+    @property
+    def print_function(self) -> str:
+        return SAMPLE_PRINTERS[self.printer]
+
+    @property
+    def is_array(self) -> bool:
+        """An int, bool or float array (made with `array_creator`)."""
+        return self.kind in ARRAY_CREATORS
+
+    @property
+    def array_creator(self) -> str:
+        """The aclCreateXxxArray function of an array argument."""
+        return ARRAY_CREATORS[self.kind][0]
+
+    @property
+    def array_holder(self) -> str:
+        """The sample support's type holding an array argument."""
+        return ARRAY_CREATORS[self.kind][1]
+
+    @property
+    def held(self) -> bool:
+        """Made and released by an object of the sample support (passed as `var.get()`)."""
+        return self.kind in _HELD_KINDS
+
+
+@dataclass(frozen=True)
+class SamplePlan:
+    args: tuple[SampleArg, ...]
+    needs_complex: bool = False
+    needs_half: bool = False
+    from_document: bool = False  # the call of the document's own sample, argument for argument
+    line: int = 0  # that call's line in the document
+    note: str = ""  # why the document's call could not be used, when it could not
+
+
+# ---------------------------------------------------------------- the Python wrapper
+
+
+@dataclass(frozen=True)
+class ParamCode:
+    """A parameter as the header, the binding and the wrapper spell it."""
+
+    param: Param
+    py_name: str
+    ctype: str  # ctypes argtype expression
+
+    @property
+    def name(self) -> str:
+        return self.param.name
+
+
+@dataclass(frozen=True)
+class ShapeRule:
+    """How the wrapper shapes an output it allocates: like one input, or their broadcast."""
+
+    kind: str  # same, broadcast
+    peers: tuple[str, ...]  # the inputs' Python names
+
+
+@dataclass(frozen=True)
+class WrapperArg:
+    """How the Python wrapper takes and passes one parameter."""
+
+    code: ParamCode
+    role: str  # tensor, tensor_list, scalar, scalar_list, int_array, bool_array, float_array, string, value, dtype
+    keyword: bool  # keyword-only with a None default (optional inputs and outputs)
+    output: bool  # allocated by the wrapper when not given, and returned
+    scalar_dtype: str = ""  # the dtype an aclScalar is created with
+    shape_rule: ShapeRule | None = None  # how an allocated output is shaped
+    dtype_from: str = ""  # py name of the parameter whose dtype an output takes
+    dtype_fixed: str = ""  # or the one dtype the document allows
+
+    @property
+    def py_name(self) -> str:
+        return self.code.py_name
+
+    @property
+    def name(self) -> str:
+        return self.code.name
+
+    @property
+    def is_tensor(self) -> bool:
+        """A tensor or a tensor list."""
+        return self.role in ("tensor", "tensor_list")
+
+    @property
+    def is_scalar(self) -> bool:
+        """An aclScalar or a scalar list (made with `scalar_dtype`)."""
+        return self.role in ("scalar", "scalar_list")
+
+    @property
+    def written(self) -> bool:
+        """The library writes it (an output or an in-out parameter)."""
+        return self.code.param.direction in ("out", "inout")
+
+    @property
+    def annotation(self) -> str:
+        """The Python type the validator takes (names of aclnn_ops._runtime as `rt`)."""
+        base = ANNOTATIONS[self.role]
+        return f"{base} | None" if self.keyword else base
+
+    @property
+    def run_annotation(self) -> str:
+        """The Python type the wrapper takes: tensors as arrays, not descriptions."""
+        return self.annotation.replace("rt.ArrayLike", "rt.Array")
+
+
+# ---------------------------------------------------------------- test-case arguments
+# Each argument of a generated test case, and `literal`: the plain data the generated test
+# file holds for it, which aclnn_ops._testing.build turns back into an argument.
+
+
+@dataclass(frozen=True)
+class NullArg:
+    """A null pointer (None)."""
+
+    @property
+    def literal(self) -> tuple:
+        return ("none",)
+
+    def host_value(self) -> object:
+        return None
+
+
+@dataclass(frozen=True)
+class ArrayTensor:
+    """A tensor the test builds as a NumPy array of deterministic data (ND, contiguous)."""
+
+    shape: tuple[int, ...]
+    dtype: str
+
+    @property
+    def format(self) -> str:
+        return "ND"
+
+    @property
+    def strides(self) -> tuple[int, ...] | None:
+        return None
+
+    @property
+    def literal(self) -> tuple:
+        return ("array", self.shape, self.dtype)
+
+    def host_value(self) -> object:
+        return TensorDesc(self.shape, self.dtype)
+
+
+@dataclass(frozen=True)
+class DescTensor:
+    """A tensor only described (TensorDesc): a format, dtype, size or strides an array cannot carry."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    strides: tuple[int, ...] | None
+    format: str
+
+    @property
+    def literal(self) -> tuple:
+        return ("desc", self.shape, self.dtype, self.strides, self.format)
+
+    def host_value(self) -> object:
+        return TensorDesc(self.shape, self.dtype, self.strides, self.format)
+
+
+TensorArg = ArrayTensor | DescTensor
+
+
+@dataclass(frozen=True)
+class TensorListArg:
+    """A list of tensors."""
+
+    items: tuple[TensorArg, ...]
+
+    @property
+    def literal(self) -> tuple:
+        return ("list", tuple(item.literal for item in self.items))
+
+    def host_value(self) -> object:
+        return [item.host_value() for item in self.items]
+
+
+@dataclass(frozen=True)
+class ValueArg:
+    """A Python value: a number, a string, or a tuple of them (arrays, scalar lists)."""
+
+    value: object
+
+    @property
+    def literal(self) -> tuple:
+        return ("value", self.value)
+
+    def host_value(self) -> object:
+        return self.value
+
+
+CaseArg = NullArg | ArrayTensor | DescTensor | TensorListArg | ValueArg
+
+
+# ---------------------------------------------------------------- validator rules and test cases
+
+
+@dataclass(frozen=True)
+class Case:
+    """Arguments (by C name) for one generated test, and what must happen."""
+
+    id: str
+    args: dict[str, CaseArg]
+    code: int = 0  # 0: must pass
+    condition: str = ""
+    rule: str = ""  # the id of the rule that must reject it
+    library: bool = True  # also run against the library (False: needs a TensorDesc)
+    skip: str = ""
+    product: str | None = None  # an unsupported product the case runs with
+
+    @property
+    def literal_args(self) -> dict[str, tuple]:
+        """The arguments as the generated test file holds them."""
+        return {name: arg.literal for name, arg in self.args.items()}
+
+
+@dataclass(frozen=True)
+class FunctionCases:
+    params: tuple[dict, ...]  # ParamSpec keyword arguments
+    rules: tuple[Rule, ...]
+    valid: Case
+    cases: tuple[Case, ...] = field(default_factory=tuple)
+    unsupported_products: tuple[str, ...] = ()
+    unmet: tuple[str, ...] = ()  # rules a derived sample call breaks (no valid call was found)
+
+    @property
+    def unchecked(self) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if not r.host)
+
+
+# ---------------------------------------------------------------- the operator as code
+
+
+@dataclass(frozen=True)
+class FunctionCode:
+    function: Function
+    source: str  # the document it comes from
+    params: tuple[ParamCode, ...]
+    execute_params: tuple[ParamCode, ...]
+    sample: SamplePlan
+    wrapper: tuple[WrapperArg, ...]
+    cases: FunctionCases  # validator rules and test cases (specgen.codegen.cases)
+
+    @property
+    def name(self) -> str:
+        return self.function.name
+
+    @property
+    def dtype_group(self) -> dict[str, tuple[str, ...]]:
+        """Input and output tensors with their documented dtypes (the tests vary them together)."""
+        return {a.name: tuple(a.code.param.dtypes) for a in self.wrapper if a.is_tensor}
+
+    @property
+    def test_dtypes(self) -> tuple[str, ...]:
+        """The dtypes the reference test runs with: those of the first tensor input."""
+        first = next((a for a in self.wrapper if a.role == "tensor" and not a.output), None)
+        return tuple(d for d in (first.code.param.dtypes if first else ()) if d in DTYPE_HOST) or ("FLOAT",)
+
+    @property
+    def snake(self) -> str:
+        """The Python name of the wrapper (`validate_<snake>` is its validator): never a keyword."""
+        return function_snake(self.function.name)
+
+    @property
+    def run_name(self) -> str:
+        """The sample's function running this one: `RunAdd` for aclnnAdd."""
+        return "Run" + self.function.name.removeprefix("aclnn")
+
+    @property
+    def outputs(self) -> tuple[WrapperArg, ...]:
+        return tuple(a for a in self.wrapper if a.output or a.code.param.direction == "inout")
+
+    @property
+    def positional(self) -> tuple[WrapperArg, ...]:
+        return tuple(a for a in self.wrapper if not a.keyword)
+
+    @property
+    def keywords(self) -> tuple[WrapperArg, ...]:
+        return tuple(a for a in self.wrapper if a.keyword)
+
+    @property
+    def returns(self) -> str:
+        """The wrapper's return annotation: its outputs."""
+        # an allocated output is always there; an optional in-out one comes back as given
+        outputs = [a.run_annotation.removesuffix(" | None") if a.output else a.run_annotation for a in self.outputs]
+        if not outputs:
+            return "None"
+        return outputs[0] if len(outputs) == 1 else f"tuple[{', '.join(outputs)}]"
+
+
+@dataclass(frozen=True)
+class OperatorCode:
+    snake: str
+    docs: tuple[OperatorDoc, ...]
+    sources: tuple[str, ...]  # document paths as generated files show them
+    functions: tuple[FunctionCode, ...]
+
+    @property
+    def doc(self) -> OperatorDoc:
+        return self.docs[0]
+
+    @property
+    def source(self) -> str:
+        return ", ".join(self.sources)
+
+    @property
+    def header(self) -> str:
+        return f"aclnnop/aclnn_{self.snake}.h"
+
+    @property
+    def guard(self) -> str:
+        return f"ACLNN_{self.snake.upper()}_H_"
+
+    @property
+    def public_names(self) -> list[str]:
+        """The binding module's `__all__`, sorted as isort does (constants, classes, functions)."""
+        names = ["SPECS"] + [n for f in self.functions for n in (f.snake, "validate_" + f.snake)]
+        if self.primary.snake != "validate":
+            names.append("validate")
+        return sorted(set(names), key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
+
+    @property
+    def binding_imports(self) -> tuple[str, ...]:
+        """The imports the binding module's annotations need."""
+        spelled = " ".join(
+            [a.annotation for f in self.functions for a in f.wrapper] + [f.returns for f in self.functions]
+        )
+        return ("from collections.abc import Sequence",) if "Sequence[" in spelled else ()
+
+    @property
+    def primary(self) -> FunctionCode:
+        """The function named like the module, else the first one."""
+        return next((f for f in self.functions if f.snake == self.snake), self.functions[0])
+
+    @property
+    def sample_needs_half(self) -> bool:
+        """Some sample converts half-precision data (the program includes <cstring>)."""
+        return any(f.sample.needs_half for f in self.functions)
+
+    @property
+    def sample_needs_complex(self) -> bool:
+        """Some sample holds complex data (the program includes <complex>)."""
+        return any(f.sample.needs_complex for f in self.functions)
+
+
+@dataclass(frozen=True)
+class RenamedOperatorCode(OperatorCode):
+    """An operator as templates see it when its files take another stem than its header
+    (`render.file_stem`): `snake` names the files and the Python module, `header` and `guard`
+    keep the CANN name."""
+
+    cann_snake: str = ""
+
+    @property
+    def header(self) -> str:
+        return f"aclnnop/aclnn_{self.cann_snake}.h"
+
+    @property
+    def guard(self) -> str:
+        return f"ACLNN_{self.cann_snake.upper()}_H_"
+
+    @property
+    def primary(self) -> FunctionCode:
+        return next((f for f in self.functions if f.snake == self.cann_snake), self.functions[0])
