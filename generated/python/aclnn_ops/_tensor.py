@@ -10,36 +10,71 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# aclDataType and aclFormat values (CANN's aclnn headers); a test keeps them equal to specgen.vocab.
-ACL_DTYPES = {
-    "FLOAT": 0,
-    "FLOAT16": 1,
-    "INT8": 2,
-    "INT32": 3,
-    "UINT8": 4,
-    "INT16": 6,
-    "UINT16": 7,
-    "UINT32": 8,
-    "INT64": 9,
-    "UINT64": 10,
-    "DOUBLE": 11,
-    "BOOL": 12,
-    "STRING": 13,
-    "COMPLEX64": 16,
-    "COMPLEX128": 17,
-    "BFLOAT16": 27,
-    "INT4": 29,
-    "UINT1": 30,
-    "COMPLEX32": 33,
-    "HIFLOAT8": 34,
-    "FLOAT8_E5M2": 35,
-    "FLOAT8_E4M3FN": 36,
-    "FLOAT8_E8M0": 37,
-    "FLOAT6_E3M2": 38,
-    "FLOAT6_E2M3": 39,
-    "FLOAT4_E2M1": 40,
-    "FLOAT4_E1M2": 41,
-}
+
+@dataclass(frozen=True)
+class DType:
+    """One aclnn dtype, every fact specgen and this package know about it: its name (as
+    documents and aclnn spell it), aclDataType value and C enumerator, bits an element
+    takes, NumPy's name (ml_dtypes' for bfloat16), the C++ type a sample holds it in (None:
+    raw bytes), how a sample prints it (real, half, bfloat, integer, complex), and the
+    values it holds where samples need them."""
+
+    name: str
+    acl: int
+    enumerator: str
+    bits: int
+    numpy: str | None = None
+    host: str | None = None
+    printer: str | None = None
+    range: tuple[float, float] | None = None
+
+
+def _int(name: str, acl: int, bits: int, signed: bool) -> DType:
+    low, high = (
+        (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1)
+    )
+    c_type = f"{'' if signed else 'u'}int{bits}_t"
+    return DType(
+        name, acl, f"ACL_{name}", bits, name.lower(), c_type, "integer", (low, high)
+    )
+
+
+# fmt: off
+DTYPE_TABLE = (
+    DType("FLOAT", 0, "ACL_FLOAT", 32, "float32", "float", "real", (-3.4e38, 3.4e38)),
+    DType("FLOAT16", 1, "ACL_FLOAT16", 16, "float16", "uint16_t", "half", (-65504.0, 65504.0)),
+    _int("INT8", 2, 8, signed=True),
+    _int("INT32", 3, 32, signed=True),
+    _int("UINT8", 4, 8, signed=False),
+    _int("INT16", 6, 16, signed=True),
+    _int("UINT16", 7, 16, signed=False),
+    _int("UINT32", 8, 32, signed=False),
+    _int("INT64", 9, 64, signed=True),
+    _int("UINT64", 10, 64, signed=False),
+    DType("DOUBLE", 11, "ACL_DOUBLE", 64, "float64", "double", "real", (-1.7e308, 1.7e308)),
+    DType("BOOL", 12, "ACL_BOOL", 8, "bool", "uint8_t", "integer", (0, 1)),
+    DType("STRING", 13, "ACL_STRING", 8),
+    DType("COMPLEX64", 16, "ACL_COMPLEX64", 64, "complex64", "std::complex<float>", "complex"),
+    DType("COMPLEX128", 17, "ACL_COMPLEX128", 128, "complex128", "std::complex<double>", "complex"),
+    DType("BFLOAT16", 27, "ACL_BF16", 16, "bfloat16", "uint16_t", "bfloat", (-3.38e38, 3.38e38)),
+    DType("INT4", 29, "ACL_INT4", 4),
+    DType("UINT1", 30, "ACL_UINT1", 1),
+    DType("COMPLEX32", 33, "ACL_COMPLEX32", 32),
+    DType("HIFLOAT8", 34, "ACL_HIFLOAT8", 8),
+    DType("FLOAT8_E5M2", 35, "ACL_FLOAT8_E5M2", 8),
+    DType("FLOAT8_E4M3FN", 36, "ACL_FLOAT8_E4M3FN", 8),
+    DType("FLOAT8_E8M0", 37, "ACL_FLOAT8_E8M0", 8),
+    DType("FLOAT6_E3M2", 38, "ACL_FLOAT6_E3M2", 8),  # held in a byte each
+    DType("FLOAT6_E2M3", 39, "ACL_FLOAT6_E2M3", 8),
+    DType("FLOAT4_E2M1", 40, "ACL_FLOAT4_E2M1", 4),
+    DType("FLOAT4_E1M2", 41, "ACL_FLOAT4_E1M2", 4),
+)
+# fmt: on
+DTYPES = {d.name: d for d in DTYPE_TABLE}
+ACL_DTYPES = {d.name: d.acl for d in DTYPE_TABLE}
+# NumPy dtype names and the aclnn dtype each stands for.
+NUMPY_NAMES = {d.numpy: d.name for d in DTYPE_TABLE if d.numpy}
+# aclFormat values (CANN's aclnn headers); specgen.vocab reads the same table.
 ACL_FORMATS = {
     "NCHW": 0,
     "NHWC": 1,
@@ -55,24 +90,6 @@ ACL_FORMATS = {
     "FRACTAL_Z_3D": 33,
     "NC": 35,
     "NCL": 47,
-}
-# NumPy dtype names (ml_dtypes' for bfloat16) and the aclnn dtype each stands for.
-NUMPY_NAMES = {
-    "float32": "FLOAT",
-    "float16": "FLOAT16",
-    "bfloat16": "BFLOAT16",
-    "float64": "DOUBLE",
-    "int8": "INT8",
-    "int16": "INT16",
-    "int32": "INT32",
-    "int64": "INT64",
-    "uint8": "UINT8",
-    "uint16": "UINT16",
-    "uint32": "UINT32",
-    "uint64": "UINT64",
-    "bool": "BOOL",
-    "complex64": "COMPLEX64",
-    "complex128": "COMPLEX128",
 }
 # Names users write for dtypes (not the documents' spellings: "INT" here is NumPy's, not INT32).
 _ALIASES = {
