@@ -3,13 +3,15 @@ table) checked against truths it was not derived from: the aclDataType enum of t
 the samples compile against, and NumPy's own dtypes."""
 
 import re
+from typing import get_args
 
 import numpy as np
 
 from specgen import vocab
-from specgen.codegen.runtime import _tensor
+from specgen.codegen.runtime import _tensor, _validate
 from specgen.codegen.runtime._tensor import DTYPE_TABLE
-from specgen.codegen.typemap import VALUE_RANGE
+from specgen.codegen.typemap import VALUE_RANGE, Printer
+from specgen.model import Direction
 from tests.conftest import ROOT
 
 ACL_BASE = ROOT / "tests" / "standin" / "include" / "acl" / "acl_base.h"
@@ -43,3 +45,8 @@ def test_vocab_reads_the_runtimes_tables():
     assert {f"ACL_FORMAT_{k}" if k != "FRACTAL_Z_3D" else "ACL_FRACTAL_Z_3D": v for k, v in vocab.FORMATS.items()} == (
         _enum("aclFormat")
     )
+
+
+def test_printers_and_directions_are_the_vocabularies_specgen_types():
+    assert {d.printer for d in DTYPE_TABLE if d.host} <= set(get_args(Printer))
+    assert get_args(_validate.Direction) == get_args(Direction)

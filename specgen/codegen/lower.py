@@ -8,9 +8,12 @@ go through the escaping filters of `specgen.codegen.render`).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from specgen.codegen.cases import cases_for
 from specgen.codegen.errors import LowerError
 from specgen.codegen.names import c_identifier, checked_operator_snake, operator_snake, python_name, snake_case
+from specgen.codegen.runtime._validate import Role
 from specgen.codegen.sample_plan import relation_peers, sample_plan
 from specgen.codegen.typemap import DTYPE_HOST, PREFERRED_DTYPES, ctypes_type, dtype_numpy
 from specgen.codegen.views import (
@@ -46,7 +49,7 @@ __all__ = [
 
 _EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
 # The wrapper role of each parameter kind (workspace_size and executor are not passed).
-_ROLES = {
+_ROLES: dict[str, Role] = {
     "tensor": "tensor",
     "tensor_list": "tensor_list",
     "scalar": "scalar",
@@ -151,7 +154,12 @@ def _scalar_dtype(p: Param) -> str:
 
 
 def _shape_rule(p: Param, py: dict[str, str]) -> ShapeRule | None:
-    for kind, rule in (("same_shape", "same"), ("broadcast_result", "broadcast"), ("broadcast", "broadcast")):
+    rules: tuple[tuple[str, Literal["same", "broadcast"]], ...] = (
+        ("same_shape", "same"),
+        ("broadcast_result", "broadcast"),
+        ("broadcast", "broadcast"),
+    )
+    for kind, rule in rules:
         peers = tuple(py[n] for n in relation_peers(p, kind) if n in py)
         if peers:
             return ShapeRule(rule, peers)

@@ -9,12 +9,13 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import count
+from typing import get_args
 
 from specgen import vocab
 from specgen.codegen.errors import LowerError
 from specgen.codegen.names import sample_variables
 from specgen.codegen.typemap import ACL_ENUM, DTYPE_HOST, PREFERRED_DTYPES, RAW_BITS, VALUE_DTYPES, VALUE_RANGE
-from specgen.codegen.views import SampleArg, SamplePlan
+from specgen.codegen.views import SampleArg, SampleKind, SamplePlan
 from specgen.model import CallArg, Function, OperatorDoc, Param
 
 _SHAPE_DECL = re.compile(r"std::vector<int64_t>\s+(\w+?)Shape\s*=\s*\{\s*(\d{1,6}(?:\s*,\s*\d{1,6})*)\s*\}")
@@ -23,6 +24,7 @@ MAX_SAMPLE_BYTES = 256 * 2**20  # a document's call with larger tensors is not r
 SAMPLE_FORMATS = ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z", "HWCN", "NDHWC", "FRACTAL_NZ", "NCDHW", "NC", "NCL")
 # Array kinds: the C++ element type and the dtype their literals are checked against.
 _ARRAY_TYPES = {"int_array": ("int64_t", "INT64"), "bool_array": ("bool", "BOOL"), "float_array": ("float", "FLOAT")}
+_SAMPLE_KINDS: dict[str, SampleKind] = {k: k for k in get_args(SampleKind)}
 # The one element of a derived array.
 _ARRAY_DEFAULTS: dict[str, object] = {"int_array": 1, "bool_array": True, "float_array": 1.0}
 
@@ -216,7 +218,7 @@ def _scalar_arg(param: Param, arg: CallArg, comment: str) -> SampleArg:
         literals.append(literal)
     return SampleArg(
         param.name,
-        arg.kind,
+        "scalar_list" if arg.kind == "scalar_list" else "scalar",
         cpp_type=cpp,
         acl_dtype=acl,
         printer=printer,
@@ -232,7 +234,7 @@ def _array_arg(param: Param, kind: str, elements: tuple, comment: str) -> Sample
     """An int, bool or float array of these elements."""
     cpp, dtype = _ARRAY_TYPES[kind]
     literals = tuple(_array_literal(v, dtype) for v in elements)
-    return SampleArg(param.name, kind, cpp_type=cpp, values=literals, comment=comment, elements=elements)
+    return SampleArg(param.name, _SAMPLE_KINDS[kind], cpp_type=cpp, values=literals, comment=comment, elements=elements)
 
 
 def _value_arg(param: Param, value: object, comment: str) -> SampleArg:
@@ -352,7 +354,7 @@ def _derived_tensors(param: Param, comment: str, derivation: _Derivation) -> Sam
         raise LowerError(param.line, str(exc)) from exc
     if param.kind == "tensor":
         return tensors[0]
-    return SampleArg(param.name, param.kind, comment=comment, items=tuple(tensors), prints=tensors[0].prints)
+    return SampleArg(param.name, "tensor_list", comment=comment, items=tuple(tensors), prints=tensors[0].prints)
 
 
 def _derived_scalar(param: Param, comment: str, derivation: _Derivation) -> SampleArg:
@@ -382,7 +384,7 @@ def _derived_string(param: Param, comment: str, derivation: _Derivation) -> Samp
     """The first documented value of the string, else an empty one."""
     enum = [v for c in param.of_kind("enum") for v in c.values if isinstance(v, str)]
     text = enum[0] if enum else ""
-    return SampleArg(param.name, param.kind, values=(text,), comment=comment, value=text)
+    return SampleArg(param.name, "string", values=(text,), comment=comment, value=text)
 
 
 def _derived_value(param: Param, comment: str, derivation: _Derivation) -> SampleArg:

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from specgen.codegen.errors import LowerError
 from specgen.codegen.runtime._tensor import DTYPE_TABLE
 from specgen.model import Param
+
+Printer = Literal["real", "half", "bfloat", "integer", "complex"]  # how a sample prints a dtype's values
 
 
 class HostType(NamedTuple):
@@ -16,11 +18,11 @@ class HostType(NamedTuple):
     cpp: str  # the C++ host type
     acl: str  # the aclDataType enumerator
     numpy: str  # the NumPy dtype name
-    printer: str  # how the sample prints it: real, half, bfloat, integer, complex
+    printer: Printer
 
 
 DTYPE_HOST: dict[str, HostType] = {
-    d.name: HostType(d.host, d.enumerator, d.numpy or "", d.printer or "") for d in DTYPE_TABLE if d.host
+    d.name: HostType(d.host, d.enumerator, d.numpy or "", cast(Printer, d.printer)) for d in DTYPE_TABLE if d.host
 }
 # Bits per element of the dtypes a sample holds as raw bytes (no C++ host type).
 RAW_BITS = {d.name: d.bits for d in DTYPE_TABLE if not d.host and d.name != "STRING"}

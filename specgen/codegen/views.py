@@ -7,14 +7,21 @@ generated code needs them, so that templates hold no tables and cut no strings.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from specgen.codegen.names import function_snake
 from specgen.codegen.runtime._tensor import TensorDesc
-from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.typemap import ANNOTATIONS, ARRAY_CREATORS, DTYPE_HOST, SAMPLE_PRINTERS
+from specgen.codegen.runtime._validate import Role, Rule
+from specgen.codegen.typemap import ANNOTATIONS, ARRAY_CREATORS, DTYPE_HOST, SAMPLE_PRINTERS, Printer
 from specgen.model import Function, OperatorDoc, Param
 
 # ---------------------------------------------------------------- the sample program
+
+# How the sample makes an argument.
+SampleKind = Literal[
+    "tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array",
+    "string", "value", "null",
+]  # fmt: skip
 
 # Sample argument kinds held by an object of the sample support, passed as `var.get()`.
 _HELD_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array")
@@ -27,14 +34,14 @@ class SampleArg:
     """One argument of the sample's GetWorkspaceSize call and how the sample makes it."""
 
     name: str  # C parameter name
-    kind: str  # tensor, tensor_list, scalar, scalar_list, int_array, bool_array, float_array, string, value, null
+    kind: SampleKind
     cpp_type: str = ""  # host element type (tensors, arrays, scalars, values)
     acl_dtype: str = ""  # ACL_FLOAT, ...
     acl_format: str = "ACL_FORMAT_ND"
     shape: tuple[int, ...] = ()
     values: tuple[str, ...] = ()  # C++ literals of the host data; empty: `data_count` zeros
     data_count: int = 0  # host elements of a tensor's data
-    printer: str = "real"  # how values print: real, half, bfloat, integer, complex
+    printer: Printer = "real"  # how values print
     prints: bool = False  # copied back and printed after the call (outputs)
     comment: str = ""  # what the document says it is (escaped by the template)
     items: tuple[SampleArg, ...] = ()  # the tensors of a tensor list
@@ -110,7 +117,7 @@ class ParamCode:
 class ShapeRule:
     """How the wrapper shapes an output it allocates: like one input, or their broadcast."""
 
-    kind: str  # same, broadcast
+    kind: Literal["same", "broadcast"]
     peers: tuple[str, ...]  # the inputs' Python names
 
 
@@ -119,7 +126,7 @@ class WrapperArg:
     """How the Python wrapper takes and passes one parameter."""
 
     code: ParamCode
-    role: str  # tensor, tensor_list, scalar, scalar_list, int_array, bool_array, float_array, string, value, dtype
+    role: Role
     keyword: bool  # keyword-only with a None default (optional inputs and outputs)
     output: bool  # allocated by the wrapper when not given, and returned
     scalar_dtype: str = ""  # the dtype an aclScalar is created with

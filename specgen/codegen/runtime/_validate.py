@@ -15,9 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ._tensor import ACL_DTYPES, AclnnError, TensorDesc, describe
 
+# How a wrapper takes each parameter, and which way data flow through it.
+Role = Literal[
+    "tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array",
+    "float_array", "string", "value", "dtype",
+]  # fmt: skip
+Direction = Literal["in", "out", "inout"]
 TENSOR_ROLES = ("tensor", "tensor_list")
 OUTPUTS = ("out", "inout")
 # Formats whose data the documents describe by their storage layout (blocks of 16, C0...).
@@ -34,8 +41,8 @@ class ParamSpec:
     """What the document allows for one parameter."""
 
     name: str
-    role: str
-    direction: str
+    role: Role
+    direction: Direction
     optional: bool = False
     dtypes: tuple[str, ...] = ()  # every documented dtype
     general_dtypes: tuple[str, ...] | None = (
@@ -64,7 +71,7 @@ class Rule:
     """One documented error rule, as a typed check."""
 
     code: int
-    kind: str
+    kind: str  # specgen.model.CheckKind; those not in _CHECKS are kept with host=False
     params: tuple[str, ...]
     condition: str
     max: int | None = None
