@@ -1,10 +1,36 @@
 """specgen: operator documents to models, code, diffs and lint findings."""
 
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 __version__ = "0.1.0"
 
-# Set by `specgen --debug`: internal errors met on one document are raised with their
-# traceback instead of being reported as a located error on that document.
-DEBUG = False
+# `specgen --debug` or SPECGEN_DEBUG=1: internal errors met on one document are raised with
+# their traceback instead of being reported as a located error on that document. An
+# environment variable, so that worker processes see it however they are started.
+DEBUG_VARIABLE = "SPECGEN_DEBUG"
+
+
+def debugging() -> bool:
+    return os.environ.get(DEBUG_VARIABLE) == "1"
+
+
+@contextmanager
+def debug_mode(on: bool) -> Iterator[None]:
+    """Debugging for the duration of one command (when `on`), as it was afterwards."""
+    before = os.environ.get(DEBUG_VARIABLE)
+    if on:
+        os.environ[DEBUG_VARIABLE] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(DEBUG_VARIABLE, None)
+        else:
+            os.environ[DEBUG_VARIABLE] = before
 
 
 def internal_error_message(exc: BaseException, doing: str) -> str:

@@ -19,8 +19,9 @@ import specgen
 from specgen import __version__
 from specgen.config import Config, ConfigError
 from specgen.config import load as load_config
+from specgen.diagnostics import Location
 from specgen.model import Diagnostic, OperatorDoc, json_schema
-from specgen.review.report import Note, problem_code, terminal_safe
+from specgen.review.report import problem_code, terminal_safe
 from specgen.text import escape_unsafe, json_escape
 
 OK, FOUND, ERROR, OUT_OF_DATE = 0, 1, 2, 3
@@ -43,7 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return ERROR
-    specgen.DEBUG = getattr(args, "debug", False)
+    with specgen.debug_mode(getattr(args, "debug", False)):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         args.settings = _settings(getattr(args, "config", None))
         return args.run(args)
@@ -60,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("specgen: interrupted", file=sys.stderr)
         return ERROR
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users
-        if specgen.DEBUG:
+        if specgen.debugging():
             raise
         print(
             f"specgen: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
@@ -218,13 +223,14 @@ def _select(paths: Sequence[str], settings: Config) -> list[Path]:
     )
 
 
-def say(source: str, d: Diagnostic | Note) -> None:
+def say(source: str, d: Diagnostic) -> None:
     print(_diagnostic_line(source, d), end="", file=sys.stderr)
 
 
-def _diagnostic_line(source: str, d: Diagnostic | Note) -> str:
+def _diagnostic_line(source: str, d: Diagnostic) -> str:
     # Paths and messages quote documents: no escape sequence or bidi control reaches the terminal.
-    return terminal_safe(f"{source}:{d.line}: {d.severity}: {d.message} [{problem_code(d.code)}]") + "\n"
+    where = Location(source, d.line)
+    return terminal_safe(f"{where}: {d.severity}: {d.message} [{problem_code(d.code)}]") + "\n"
 
 
 def report_diagnostics(docs: Sequence[OperatorDoc]) -> None:
@@ -487,8 +493,7 @@ def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int)
     from specgen.review.lint import RULES, SEVERITY_ORDER
 
     items = [
-        report.Item(f.rule, f.severity, f.message, f"{f.path}:{f.line}", "suppressed" if f.suppressed else None)
-        for f in findings
+        report.Item(f.rule, f.severity, f.message, f.location, "suppressed" if f.suppressed else None) for f in findings
     ]
     if fmt == "json":
         return report.dumps({"findings": [f.as_json() for f in findings]})

@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field, model_validator
 
-Severity = Literal["error", "warning"]
+from specgen.diagnostics import Code, Severity, registered
+
 Direction = Literal["in", "out", "inout"]
 ParamKind = Literal[
     "tensor",
@@ -109,11 +110,18 @@ def _sparse(default: Any) -> Any:
     return Field(default=default, exclude_if=lambda v: v == default)
 
 
+# A located message about a document (or a file specgen reads or writes), at any level. (A
+# comment, not a docstring: the docstring would reach the JSON Schema.)
 class Diagnostic(Frozen):
     line: int
     severity: Severity
-    code: str  # stable id, e.g. "no-api", "unclosed-fence"
+    code: Annotated[str, AfterValidator(registered)]  # a `Code` (its string in JSON)
     message: str
+
+    @classmethod
+    def at(cls, line: int, code: Code, message: str, severity: Severity | None = None) -> Diagnostic:
+        """A diagnostic of `code`, at the code's default severity unless told otherwise."""
+        return cls(line=line, severity=severity or code.severity, code=code, message=message)
 
 
 def _rank_in_reason(model: Any) -> Any:

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from specgen.review.report import Note
+from specgen.diagnostics import INFO, WARNING, Code
+from specgen.model import Diagnostic
 
 DEFAULT_INCLUDE = ("**/docs/aclnn*.md", "**/doc/aclnn*.md", "aclnn*.md")
 DEFAULT_DEFER = ("**/experimental/**",)
@@ -150,7 +151,7 @@ class Selection:
                 choice.notes += self._notes(source, lost, owner)
         return choice
 
-    def _notes(self, source: str, lost: list[tuple[str, int]], owner: dict[str, str]) -> list[tuple[str, Note]]:
+    def _notes(self, source: str, lost: list[tuple[str, int]], owner: dict[str, str]) -> list[tuple[str, Diagnostic]]:
         """One info diagnostic per (document set aside, document used), naming both."""
         by_winner: dict[str, list[tuple[str, int]]] = {}
         for name, line in lost:
@@ -164,19 +165,16 @@ class Selection:
             if tie:  # a file name must not decide silently which document generates the code
                 message += "; set [tool.specgen] precedence.prefer to choose"
             line = min(line for _, line in items)
-            severity = "warning" if tie else "info"
-            notes.append((source, Note(line=line, severity=severity, code=DUPLICATE, message=message)))
+            severity = WARNING if tie else INFO
+            notes.append((source, Diagnostic.at(line, Code.DUPLICATE_DOCUMENT, message, severity)))
         return notes
-
-
-DUPLICATE = "duplicate-document"
 
 
 @dataclass
 class Choice:
     dropped: dict[str, set[str]] = field(default_factory=dict)  # source -> functions used from elsewhere
     set_aside: set[str] = field(default_factory=set)  # documents none of whose functions are used
-    notes: list[tuple[str, Note]] = field(default_factory=list)
+    notes: list[tuple[str, Diagnostic]] = field(default_factory=list)
 
 
 def walk_markdown(folder: Path) -> list[Path]:

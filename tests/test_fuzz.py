@@ -111,7 +111,7 @@ def mutated(draw) -> tuple[bytes, bytes]:
 
 @pytest.fixture
 def debug(monkeypatch):
-    monkeypatch.setattr(specgen, "DEBUG", True)  # an internal error raises instead of being reported
+    monkeypatch.setenv(specgen.DEBUG_VARIABLE, "1")  # an internal error raises instead of being reported
 
 
 def check_input(original: bytes, data: bytes, cpp_folder: Path | None = None) -> str:

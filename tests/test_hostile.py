@@ -407,7 +407,7 @@ def test_an_internal_error_is_a_located_error_on_its_document_only(tmp_path, mon
         return real(path, data)
 
     monkeypatch.setattr("specgen.parse.read_document", buggy)
-    monkeypatch.setattr(specgen, "DEBUG", False)  # restored afterwards: `--debug` below sets it
+    monkeypatch.delenv(specgen.DEBUG_VARIABLE, raising=False)
     assert main(["parse", str(docs), "--format", "json"]) == 1
     captured = capsys.readouterr()
     parsed = {Path(d["source"]).name: d for d in json.loads(captured.out)}
@@ -417,6 +417,7 @@ def test_an_internal_error_is_a_located_error_on_its_document_only(tmp_path, mon
     assert "Traceback" not in captured.err
     with pytest.raises(KeyError):
         main(["--debug", "parse", str(docs)])
+    assert not specgen.debugging()  # --debug lasts as long as its command
 
 
 def test_absurd_spans_and_ranks_are_read_without_blowing_up(tmp_path):

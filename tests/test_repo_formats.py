@@ -12,6 +12,7 @@ from collections import defaultdict
 import pytest
 
 from specgen.cli import main
+from specgen.diagnostics import Location
 from specgen.parse import parse_file
 from specgen.review import report
 from specgen.review.diff import CATALOGUE, diff, summary
@@ -62,7 +63,7 @@ def test_sarif_is_well_formed_for_diff_and_lint(versions, capsys):
 
 
 def test_sarif_uris_are_encoded_and_suppressions_marked():
-    item = report.Item("doc-no-api", "error", "m", "ops/docs/aclnnA&aclnnInplace A.md:3", "suppressed")
+    item = report.Item("doc-no-api", "error", "m", Location("ops/docs/aclnnA&aclnnInplace A.md", 3), "suppressed")
     (result,) = json.loads(report.sarif([item], RULES))["runs"][0]["results"]
     location = result["locations"][0]["physicalLocation"]
     assert location["artifactLocation"] == {"uri": "ops/docs/aclnnA&aclnnInplace%20A.md", "uriBaseId": "%SRCROOT%"}

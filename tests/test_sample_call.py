@@ -371,7 +371,7 @@ aclnnStatus ret = aclnnDemoGetWorkspaceSize(self, &workspaceSize, &executor);
 def test_damaged_code_gives_little_and_never_raises(code, monkeypatch):
     import specgen
 
-    monkeypatch.setattr(specgen, "DEBUG", True)  # an internal error would raise
+    monkeypatch.setenv(specgen.DEBUG_VARIABLE, "1")  # an internal error would raise
     found = find_calls(code, 1, {"aclnnDemo": ("int", "int", "int")})
     for c in found.values():
         assert c.args is not None

@@ -37,9 +37,9 @@ from specgen.codegen import render, writer
 from specgen.codegen.formatting import format_sources
 from specgen.codegen.lower import operator_snake
 from specgen.config import PackageConfig
+from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import SourceError, discover, failed, parse_document, read_source
-from specgen.review.report import Note
 from specgen.selection import Choice, Globs, Selection
 
 CACHE = Path(".specgen-cache")
@@ -65,7 +65,7 @@ class GenerateResult:
     documents: int
     plan: writer.Plan
     operators: list[str] = field(default_factory=list)
-    diagnostics: list[tuple[str, Diagnostic | Note]] = field(default_factory=list)  # (source, diagnostic)
+    diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # (source, diagnostic)
     rendered: int = 0  # operators rendered this run (the others were current)
     held: list[str] = field(default_factory=list)  # failed operators whose earlier output was kept
 
@@ -158,7 +158,7 @@ def generate(
             selection=selection or Selection.default(), root=root or display_root(paths),
             package=package, user_files=user_files,
         )  # fmt: skip
-        notes += [(str(out / writer.MANIFEST), _warning("manifest-ignored", w)) for w in result.plan.warnings]
+        notes += [(str(out / writer.MANIFEST), _note(Code.MANIFEST_IGNORED, w)) for w in result.plan.warnings]
         if key is not None and not check:
             notes += _save_state(out, key, docs, operators)
     result.diagnostics += notes
@@ -192,7 +192,7 @@ def _generate(
     plan = writer.plan(out, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned)
     if not check:
         writer.apply(plan)
-    diagnostics: list[tuple[str, Diagnostic | Note]] = [
+    diagnostics: list[tuple[str, Diagnostic]] = [
         (d.source, Diagnostic(**x)) for d in docs if d.source not in choice.set_aside for x in d.diagnostics
     ]
     diagnostics += choice.notes
@@ -235,17 +235,18 @@ def _room(folder: Path) -> int:
     return info.f_bavail * info.f_frsize
 
 
-def _warning(code: str, message: str, severity: str = "warning") -> Note:
-    return Note(line=1, severity=severity, code=code, message=message)
+def _note(code: Code, message: str) -> Diagnostic:
+    """A diagnostic about the output folder, not about a line of a document: on line 1."""
+    return Diagnostic.at(1, code, message)
 
 
-def _cleaned(out: Path) -> list[tuple[str, Note]]:
+def _cleaned(out: Path) -> list[tuple[str, Diagnostic]]:
     """Remove what a killed run left (its staging folder), and say so."""
     removed = writer.clean_leftovers(out, hidden=[str(CACHE)])
     if not removed:
         return []
     message = f"removed what an interrupted run of specgen left: {', '.join(removed[:3])}"
-    return [(str(out), _warning("leftover-removed", message, "info"))]
+    return [(str(out), _note(Code.LEFTOVER_REMOVED, message))]
 
 
 def _groups(docs: list[_Doc], choice: Choice, selection: Selection) -> dict[str, list[_Doc]]:
@@ -322,11 +323,11 @@ def _previous_run(out: Path, notes: list) -> tuple[bytes | None, dict]:
         key = signing_key(out)
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        notes.append((where, _warning("cache-off", f"no cache: no signing key in {_key_folder()} ({reason})")))
+        notes.append((where, _note(Code.CACHE_OFF, f"no cache: no signing key in {_key_folder()} ({reason})")))
         return None, {}
     state, problem = _load_state(out, key)
     if problem:
-        notes.append((where, _warning("cache-ignored", f"{problem}; ignored: this run is a full one")))
+        notes.append((where, _note(Code.CACHE_IGNORED, f"{problem}; ignored: this run is a full one")))
     return key, state
 
 
@@ -375,7 +376,7 @@ def _expect(condition: bool) -> None:
         raise ValueError("unexpected shape")
 
 
-def _save_state(out: Path, key: bytes, docs: list[_Doc], operators: list[_Operator]) -> list[tuple[str, Note]]:
+def _save_state(out: Path, key: bytes, docs: list[_Doc], operators: list[_Operator]) -> list[tuple[str, Diagnostic]]:
     """Record what this run's files were made from; a failure to is said, never fatal: the
     output is written, and the next run is a full one."""
     body = json.dumps(_state(docs, operators), ensure_ascii=False, sort_keys=True).encode()
@@ -385,7 +386,7 @@ def _save_state(out: Path, key: bytes, docs: list[_Doc], operators: list[_Operat
         writer.install(out, {p: t for p, t in files.items() if writer.read_file(out, p, MAX_STATE) != t.encode()})
     except writer.OutputError as exc:
         message = f"the output was written, but its cache was not saved ({exc}); the next run is a full one"
-        return [(str(out / STATE_FILE), _warning("cache-not-saved", message))]
+        return [(str(out / STATE_FILE), _note(Code.CACHE_NOT_SAVED, message))]
     return []
 
 

@@ -20,6 +20,7 @@ import specgen
 from specgen import __version__
 from specgen.codegen.lower import LowerError, operator_code
 from specgen.codegen.views import FunctionCode, OperatorCode, RenamedOperatorCode
+from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape
 
@@ -201,7 +202,7 @@ def render_operator(docs: list[OperatorDoc], root: Path | None, override: Path |
     except jinja2.TemplateError as exc:  # a user's --templates override is broken: say where
         raise TemplateFault(f"{_template_location(exc)}: {exc}") from exc
     except Exception as exc:  # noqa: BLE001 - one operator must not stop the others
-        if specgen.DEBUG:
+        if specgen.debugging():
             raise
         errors.append((docs[0].source, _internal_error(exc)))
         return Rendered({}, {}, tuple(errors))
@@ -235,7 +236,7 @@ class TemplateFault(Exception):
 
 def _internal_error(exc: Exception) -> Diagnostic:
     message = specgen.internal_error_message(exc, "generating from")
-    return Diagnostic(line=1, severity="error", code="internal-error", message=message)
+    return Diagnostic(line=1, severity="error", code=Code.INTERNAL_ERROR, message=message)
 
 
 def render_shared(override: Path | None = None) -> dict[str, str]:
@@ -252,10 +253,10 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
             code = operator_code(doc, display_path(doc.source, root))
             errors.extend((doc.source, d) for f in code.functions for d in _sample_warnings(f))
         except LowerError as exc:
-            errors.append((doc.source, Diagnostic(line=exc.line, severity="error", code="lower", message=str(exc))))
+            errors.append((doc.source, Diagnostic(line=exc.line, severity="error", code=Code.LOWER, message=str(exc))))
             continue
         except Exception as exc:  # noqa: BLE001 - one document must not stop the others
-            if specgen.DEBUG:
+            if specgen.debugging():
                 raise
             errors.append((doc.source, _internal_error(exc)))
             continue
@@ -272,7 +273,7 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
                         Diagnostic(
                             line=f.function.line,
                             severity="warning",
-                            code="duplicate-function",
+                            code=Code.DUPLICATE_FUNCTION,
                             message=f"{f.name} is also documented in {merged.sources[0]}; generated from that one",
                         ),
                     )
@@ -292,7 +293,7 @@ def _sample_warnings(fn: FunctionCode) -> list[Diagnostic]:
         Diagnostic(
             line=fn.function.line,
             severity="warning",
-            code="sample-unmet-rule",
+            code=Code.SAMPLE_UNMET_RULE,
             message=f"{fn.name}: no sample call was found that meets every documented rule; the generated "
             f"sample breaks {unmet}",
         )

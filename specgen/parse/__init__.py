@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import specgen
+from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse.build import read_document
 from specgen.selection import Selection
@@ -30,7 +31,7 @@ MAX_DOCUMENT = 2 * 1024 * 1024
 class SourceError(Exception):
     """A document that cannot be read (missing, not a regular file, too large)."""
 
-    def __init__(self, message: str, code: str = "unreadable") -> None:
+    def __init__(self, message: str, code: Code = Code.UNREADABLE) -> None:
         super().__init__(message)
         self.code = code
 
@@ -38,7 +39,7 @@ class SourceError(Exception):
 def _too_large(size: str) -> SourceError:
     return SourceError(
         f"the file is {size}: expected an operator document of at most {MAX_DOCUMENT // 2**20} MiB; not read",
-        code="too-large",
+        code=Code.TOO_LARGE,
     )
 
 
@@ -69,13 +70,13 @@ def parse_document(path: str, data: bytes) -> OperatorDoc:
     """One document to its model. Never raises: a bug of specgen's met on this document
     becomes an error diagnostic on it, and the other documents are still read."""
     if len(data) > MAX_DOCUMENT:
-        return failed(path, str(_too_large(f"{len(data) / 2**20:.1f} MiB")), code="too-large")
+        return failed(path, str(_too_large(f"{len(data) / 2**20:.1f} MiB")), code=Code.TOO_LARGE)
     try:
         return read_document(path, data)
     except Exception as exc:  # noqa: BLE001 - one document must not stop the others
-        if specgen.DEBUG:
+        if specgen.debugging():
             raise
-        return failed(path, specgen.internal_error_message(exc, "reading"), code="internal-error")
+        return failed(path, specgen.internal_error_message(exc, "reading"), code=Code.INTERNAL_ERROR)
 
 
 def parse_file(path: str | Path) -> OperatorDoc:
@@ -86,14 +87,14 @@ def parse_file(path: str | Path) -> OperatorDoc:
     return parse_document(str(path), data)
 
 
-def failed(source: str, message: str, code: str = "unreadable") -> OperatorDoc:
+def failed(source: str, message: str, code: Code = Code.UNREADABLE) -> OperatorDoc:
     """The model of a document that could not be read at all."""
     from specgen.text import plain
 
     return OperatorDoc(
         source=source,
         name=plain(Path(source).stem) or "?",
-        diagnostics=(Diagnostic(line=1, severity="error", code=code, message=message),),
+        diagnostics=(Diagnostic.at(1, code, message, "error"),),
     )
 
 

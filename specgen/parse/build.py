@@ -9,6 +9,7 @@ from pathlib import Path
 from specgen import text as textmod
 from specgen import vocab
 from specgen.cdecl import CParam
+from specgen.diagnostics import Code
 from specgen.model import (
     Constraint,
     Diagnostic,
@@ -19,7 +20,6 @@ from specgen.model import (
     Sample,
     SampleCall,
     Scalar,
-    Severity,
     TextBlock,
 )
 from specgen.parse import classify as cons
@@ -61,17 +61,15 @@ _INT_TYPES = {
 POINTER_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "float_array", "bool_array", "string")
 REL_KINDS = ("broadcast", "broadcast_result", "same_shape", "same_dtype", "same_format")
 
-Diag = tuple[int, Severity, str, str]  # (line, severity, code, message)
-
 
 def read_document(path: str, data: bytes) -> OperatorDoc:
     """One document to its model; problems in the document become located diagnostics."""
     doc = load(path, data)
-    diags: list[Diag] = [(line, "warning", code, msg) for line, code, msg in doc.warnings]
+    diags: list[Diagnostic] = list(doc.warnings)
     decls, warnings = find_declarations(doc)
-    diags += [(line, "warning", code, msg) for line, code, msg in warnings]
+    diags += warnings
     products, product_warnings = read_products(doc)
-    diags += [(line, "warning", code, msg) for line, code, msg in product_warnings]
+    diags += product_warnings
     samples = _samples(doc)
     functions = _with_sample_calls(_functions(doc, decls, diags), samples)
     return OperatorDoc(
@@ -83,11 +81,13 @@ def read_document(path: str, data: bytes) -> OperatorDoc:
         functions=tuple(functions),
         notes=_notes(doc),
         samples=tuple(samples),
-        diagnostics=tuple(
-            Diagnostic(line=max(line, 1), severity=sev, code=code, message=msg)
-            for line, sev, code, msg in sorted(diags, key=lambda d: d[0])
-        ),
+        diagnostics=tuple(_on_a_line(d) for d in sorted(diags, key=lambda d: d.line)),
     )
+
+
+def _on_a_line(d: Diagnostic) -> Diagnostic:
+    """Lines count from 1: a diagnostic about what precedes the first line is on it."""
+    return d if d.line >= 1 else d.model_copy(update={"line": 1})
 
 
 # ---------------------------------------------------------------- document-level facts
@@ -177,24 +177,18 @@ def _with_call(fn: Function, call: SampleCall) -> Function:
 # ---------------------------------------------------------------- functions
 
 
-def _functions(doc: Document, decls: list[Declaration], diags: list[Diag]) -> list[Function]:
+def _functions(doc: Document, decls: list[Declaration], diags: list[Diagnostic]) -> list[Function]:
     by_name: dict[str, Declaration] = {}
     for d in decls:
         if d.error:
-            diags.append((d.line, "error", "prototype-syntax", f"{d.name}: {d.error}"))
+            diags.append(Diagnostic.at(d.line, Code.PROTOTYPE_SYNTAX, f"{d.name}: {d.error}"))
         if d.prototype is None:
             continue
         if d.name not in by_name:
             by_name[d.name] = d
         elif by_name[d.name].prototype != d.prototype:
-            diags.append(
-                (
-                    d.line,
-                    "warning",
-                    "prototype-mismatch",
-                    f"this prototype of {d.name} differs from the one on line {by_name[d.name].line}; using the first",
-                )
-            )
+            message = f"this prototype of {d.name} differs from the one on line {by_name[d.name].line}; using the first"
+            diags.append(Diagnostic.at(d.line, Code.PROTOTYPE_MISMATCH, message))
     lowered = {n.lower(): d for n, d in by_name.items()}
     phases = [d for n, d in by_name.items() if n.lower().endswith(GWS.lower())]
     paired = set()
@@ -202,41 +196,32 @@ def _functions(doc: Document, decls: list[Declaration], diags: list[Diag]) -> li
     for gws in phases:
         base = gws.name[: -len(GWS)]
         if not gws.name.endswith(GWS):
-            diags.append((gws.line, "warning", "name-case", f"{gws.name} should end in {GWS!r}"))
+            diags.append(Diagnostic.at(gws.line, Code.NAME_CASE, f"{gws.name} should end in {GWS!r}"))
         exe = by_name.get(base) or lowered.get(base.lower())
         if exe is None:
-            diags.append((gws.line, "warning", "no-execute", f"{gws.name} has no matching execute function {base}"))
+            message = f"{gws.name} has no matching execute function {base}"
+            diags.append(Diagnostic.at(gws.line, Code.NO_EXECUTE, message))
         paired.update({gws.name, exe.name if exe else ""})
         functions.append(_function(doc, base, gws, exe, len(phases), diags))
     for name, d in by_name.items():
         if name not in paired:
-            diags.append(
-                (
-                    d.line,
-                    "warning",
-                    "single-phase",
-                    f"{name} is not part of a GetWorkspaceSize/execute pair; not modelled",
-                )
-            )
-    if not functions and not any(d[1] == "error" for d in diags):
-        diags.append(
-            (
-                1,
-                "error",
-                "no-api",
-                "no two-phase API found: expected a prototype "
-                "`aclnnStatus aclnnXxxGetWorkspaceSize(...)` in the document",
-            )
+            message = f"{name} is not part of a GetWorkspaceSize/execute pair; not modelled"
+            diags.append(Diagnostic.at(d.line, Code.SINGLE_PHASE, message))
+    if not functions and not any(d.severity == "error" for d in diags):
+        message = (
+            "no two-phase API found: expected a prototype `aclnnStatus aclnnXxxGetWorkspaceSize(...)` in the document"
         )
+        diags.append(Diagnostic.at(1, Code.NO_API, message))
     return functions
 
 
 def _function(
-    doc: Document, name: str, gws: Declaration, exe: Declaration | None, n_functions: int, diags: list[Diag]
+    doc: Document, name: str, gws: Declaration, exe: Declaration | None, n_functions: int, diags: list[Diagnostic]
 ) -> Function:
     gws_region, exe_region = sec.function_regions(doc, name, n_functions)
     if gws_region is None:
-        diags.append((gws.line, "warning", "no-param-section", f"no section documents the parameters of {gws.name}"))
+        message = f"no section documents the parameters of {gws.name}"
+        diags.append(Diagnostic.at(gws.line, Code.NO_PARAM_SECTION, message))
     facts, errors, notes = _region_facts(doc, gws_region)
     gws_proto = gws.prototype.params if gws.prototype else ()
     exe_proto = exe.prototype.params if exe and exe.prototype else ()
@@ -344,7 +329,7 @@ def _params(
     inplace: bool,
     fallback_line: int,
     function: str,
-    diags: list[Diag],
+    diags: list[Diagnostic],
     execute: bool = False,
     other_phase: Iterable[str] = (),
 ) -> list[Param]:
@@ -355,16 +340,11 @@ def _params(
     by_name: dict[str, ParamFacts] = {}
     for f in facts:
         if f.name in by_name:
-            diags.append((f.line, "warning", "duplicate-param", f"{function}: parameter {f.name} is documented twice"))
+            message = f"{function}: parameter {f.name} is documented twice"
+            diags.append(Diagnostic.at(f.line, Code.DUPLICATE_PARAM, message))
         elif f.name not in names and f.name not in other_phase and prototype:
-            diags.append(
-                (
-                    f.line,
-                    "warning",
-                    "unknown-param",
-                    f"{function}: documented parameter {f.name} is not in the prototype",
-                )
-            )
+            message = f"{function}: documented parameter {f.name} is not in the prototype"
+            diags.append(Diagnostic.at(f.line, Code.UNKNOWN_PARAM, message))
         else:
             by_name[f.name] = f
     return [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute) for p in prototype]
@@ -493,7 +473,7 @@ def _dedupe(constraints: list[Constraint]) -> list[Constraint]:
 # ---------------------------------------------------------------- errors
 
 
-def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag]) -> list[ErrorRule]:
+def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diagnostic]) -> list[ErrorRule]:
     names = tuple(p.name for p in params)
     pointers = tuple(p.name for p in params if p.kind in POINTER_KINDS and not p.optional)
     tensors = tuple(p.name for p in params if p.kind in ("tensor", "tensor_list"))
@@ -503,7 +483,7 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
         typos: dict[str, str] = {}
         named = tuple(cons.names_in(e.condition, names, typos))
         diags += [
-            (e.line, "warning", "name-typo", f"error condition names {wrong!r}, read as parameter {right!r}")
+            Diagnostic.at(e.line, Code.NAME_TYPO, f"error condition names {wrong!r}, read as parameter {right!r}")
             for wrong, right in typos.items()
         ]
         rules.append(

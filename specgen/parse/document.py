@@ -14,6 +14,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from specgen import text as textmod
+from specgen.diagnostics import Code
+from specgen.model import Diagnostic
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 _CONFLICT = re.compile(r"^(?:<{7}|>{7})(?: .*)?$", re.M)
@@ -54,7 +56,7 @@ class Document:
     sections: list[Section]
     fences: list[Fence]
     tokens: list[Token] = field(repr=False)
-    warnings: list[tuple[int, str, str]] = field(default_factory=list)  # (line, code, message)
+    warnings: list[Diagnostic] = field(default_factory=list)  # about the text itself (encoding, fences)
 
     def section_at(self, index: int) -> Section | None:
         """The innermost section holding 0-based line `index`."""
@@ -100,17 +102,17 @@ def load(path: str, data: bytes) -> Document:
         tokens=tokens,
     )
     if encoding_warning:
-        doc.warnings.append((1, "encoding", encoding_warning))
+        doc.warnings.append(Diagnostic.at(1, Code.ENCODING, encoding_warning))
     for i in long_lines:
-        doc.warnings.append((i + 1, "long-line", f"line longer than {MAX_LINE} characters; only its start is read"))
+        message = f"line longer than {MAX_LINE} characters; only its start is read"
+        doc.warnings.append(Diagnostic.at(i + 1, Code.LONG_LINE, message))
     for fence in doc.fences:
         if not fence.closed:
-            doc.warnings.append(
-                (fence.line - 1, "unclosed-fence", "code fence is never closed; it runs to the end of the file")
-            )
+            message = "code fence is never closed; it runs to the end of the file"
+            doc.warnings.append(Diagnostic.at(fence.line - 1, Code.UNCLOSED_FENCE, message))
     for match in _CONFLICT.finditer(text):
         line = text.count("\n", 0, match.start()) + 1
-        doc.warnings.append((line, "conflict-marker", f"merge-conflict marker {match.group(0)[:7]!r}"))
+        doc.warnings.append(Diagnostic.at(line, Code.CONFLICT_MARKER, f"merge-conflict marker {match.group(0)[:7]!r}"))
     return doc
 
 

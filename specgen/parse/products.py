@@ -6,7 +6,8 @@ import re
 
 from specgen import text as textmod
 from specgen import vocab
-from specgen.model import Product
+from specgen.diagnostics import Code
+from specgen.model import Diagnostic, Product
 from specgen.parse.document import Document
 from specgen.parse.facts import ProductNote, Statement
 from specgen.parse.sections import products_section
@@ -22,18 +23,18 @@ _SUPPORTED = re.compile(r"^(?:√|✓|✔|支持)")
 _UNSUPPORTED = re.compile(r"^(?:×|x|X|✗|不支持)")
 
 
-def read_products(doc: Document) -> tuple[list[Product], list[tuple[int, str, str]]]:
+def read_products(doc: Document) -> tuple[list[Product], list[Diagnostic]]:
     """The products the document lists as supported or not, and warnings for unknown names."""
     section = products_section(doc)
     if section is None:
         return [], []
     found: dict[str, Product] = {}
-    warnings: list[tuple[int, str, str]] = []
+    warnings: list[Diagnostic] = []
 
     def add(name: str, supported: bool, line: int) -> None:
         pid = vocab.product_id(name)
         if pid is None:
-            warnings.append((line, "unknown-product", f"unknown product name {name!r}"))
+            warnings.append(Diagnostic.at(line, Code.UNKNOWN_PRODUCT, f"unknown product name {name!r}"))
             return
         found.setdefault(pid, Product(id=pid, name=name.strip(), supported=supported, line=line))
 

@@ -18,6 +18,8 @@ from specgen.cdecl import (
     parse_prototype,
     read_leniently,
 )
+from specgen.diagnostics import Code
+from specgen.model import Diagnostic
 from specgen.parse.document import Document
 from specgen.parse.sections import is_sample_section
 
@@ -36,9 +38,9 @@ class Declaration:
     from_sample: bool
 
 
-def find_declarations(doc: Document) -> tuple[list[Declaration], list[tuple[int, str, str]]]:
+def find_declarations(doc: Document) -> tuple[list[Declaration], list[Diagnostic]]:
     """Every declaration of the document, and located warnings about them."""
-    warnings: list[tuple[int, str, str]] = []
+    warnings: list[Diagnostic] = []
     decls: list[Declaration] = []
     for start, end, name in find_prototype_spans(doc.text):
         line = doc.text.count("\n", 0, start) + 1
@@ -50,13 +52,8 @@ def find_declarations(doc: Document) -> tuple[list[Declaration], list[tuple[int,
             continue
         raw, conflict = _resolve_conflict(raw)
         if conflict:
-            warnings.append(
-                (
-                    line,
-                    "conflict-marker",
-                    f"merge-conflict markers inside the prototype of {name}; reading the first side",
-                )
-            )
+            message = f"merge-conflict markers inside the prototype of {name}; reading the first side"
+            warnings.append(Diagnostic.at(line, Code.CONFLICT_MARKER, message))
         if raw.count(",") >= MAX_PARAMS:
             decls.append(Declaration(name, line, None, f"more than {MAX_PARAMS} parameters; not read", False))
             continue

@@ -1678,7 +1678,7 @@ def find_calls(code: str, first_line: int, functions: Mapping[str, Sequence[str]
                 out[name] = _sample_call(evaluator, call, tuple(kinds))
         return out
     except Exception:  # noqa: BLE001 - a sample must not stop the document being read
-        if specgen.DEBUG:
+        if specgen.debugging():
             raise
         return {}
 

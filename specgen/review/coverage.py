@@ -76,7 +76,7 @@ def _count_call(cov: Coverage, call: SampleCall | None) -> None:
     cov.resolved_calls += call.resolved
     reasons = {a.unresolved or "not read" for a in call.args if not a.resolved}
     cov.unresolved.update(phrasing(r) for r in reasons)
-    for reason in reasons:
+    for reason in sorted(reasons):  # a set: sorted, so that the example shown does not vary by run
         cov.examples.setdefault(phrasing(reason), reason)
 
 

@@ -3,7 +3,7 @@
 Functions are matched by name wherever their documents live; parameters by name, then by
 position and type (a rename); relations between parameters as edges of the function. Text is
 compared after normalisation (width, spaces, trailing punctuation), so formatting, reordered
-rows and a change of dialect produce no change. Each change has an id from `CATALOGUE`.
+rows and a change of dialect produce no change. Each change has an id of `ChangeId`.
 """
 
 from __future__ import annotations
@@ -11,67 +11,79 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from specgen.diagnostics import Catalogued, Location
 from specgen.model import ErrorRule, Function, OperatorDoc, Param
 
 BREAKING, NON_BREAKING, INFO = "breaking", "non-breaking", "info"
 SEVERITY_ORDER = {INFO: 0, NON_BREAKING: 1, BREAKING: 2}
 
-# id -> (severity, what it means). A caller valid before that can fail after: breaking.
-CATALOGUE: dict[str, tuple[str, str]] = {
-    "function-added": (NON_BREAKING, "a function is documented that was not"),
-    "function-removed": (BREAKING, "a documented function is gone"),
-    "param-added": (BREAKING, "a parameter was added to the prototype"),
-    "param-removed": (BREAKING, "a parameter was removed from the prototype"),
-    "param-renamed": (NON_BREAKING, "same position and type, new name (C callers are unaffected)"),
-    "python-keyword-renamed": (
+
+class ChangeId(Catalogued):
+    """Every change id, its severity and what it means. A caller valid before that can fail
+    after: breaking. The value is the id as printed and as files of accepted changes name it."""
+
+    FUNCTION_ADDED = "function-added", NON_BREAKING, "a function is documented that was not"
+    FUNCTION_REMOVED = "function-removed", BREAKING, "a documented function is gone"
+    PARAM_ADDED = "param-added", BREAKING, "a parameter was added to the prototype"
+    PARAM_REMOVED = "param-removed", BREAKING, "a parameter was removed from the prototype"
+    PARAM_RENAMED = "param-renamed", NON_BREAKING, "same position and type, new name (C callers are unaffected)"
+    PYTHON_KEYWORD_RENAMED = (
+        "python-keyword-renamed",
         BREAKING,
         "a renamed parameter: Python callers passing it by keyword (the wrapper, aclnn_ops.validate) break",
-    ),
-    "param-reordered": (BREAKING, "the parameters are in another order"),
-    "param-type-changed": (BREAKING, "the C type of a parameter changed"),
-    "param-const-added": (NON_BREAKING, "a pointer parameter became pointer-to-const"),
-    "param-const-removed": (BREAKING, "a pointer-to-const parameter lost its const"),
-    "param-qualifier-changed": (INFO, "a top-level const on a by-value parameter changed (no effect on callers)"),
-    "param-direction-changed": (BREAKING, "input/output direction changed"),
-    "param-now-required": (BREAKING, "an optional parameter became required"),
-    "param-now-optional": (NON_BREAKING, "a required parameter became optional"),
-    "dtype-added": (NON_BREAKING, "a dtype is supported (on every product, or on one)"),
-    "dtype-removed": (BREAKING, "a dtype is no longer supported (on every product, or on one)"),
-    "format-added": (NON_BREAKING, "a data format is supported"),
-    "format-removed": (BREAKING, "a data format is no longer supported"),
-    "rank-widened": (NON_BREAKING, "more ranks are accepted"),
-    "rank-narrowed": (BREAKING, "fewer ranks are accepted"),
-    "shape-rule-relaxed": (NON_BREAKING, "same shape became broadcastable"),
-    "shape-rule-tightened": (BREAKING, "broadcastable became same shape"),
-    "shape-rule-added": (BREAKING, "a shape relation between parameters was added"),
-    "shape-rule-removed": (NON_BREAKING, "a shape relation between parameters was removed"),
-    "same-dtype-rule-added": (BREAKING, "parameters must now have the same dtype"),
-    "same-dtype-rule-removed": (NON_BREAKING, "parameters no longer need the same dtype"),
-    "same-format-rule-added": (BREAKING, "parameters must now have the same format"),
-    "same-format-rule-removed": (NON_BREAKING, "parameters no longer need the same format"),
-    "enum-values-added": (NON_BREAKING, "a parameter accepts more values"),
-    "enum-values-removed": (BREAKING, "a parameter accepts fewer values"),
-    "value-range-widened": (NON_BREAKING, "a value range grew"),
-    "value-range-narrowed": (BREAKING, "a value range shrank or moved"),
-    "non-contiguous-removed": (BREAKING, "non-contiguous tensors are no longer supported"),
-    "non-contiguous-added": (NON_BREAKING, "non-contiguous tensors are supported"),
-    "empty-tensor-removed": (BREAKING, "empty tensors are no longer supported"),
-    "empty-tensor-added": (NON_BREAKING, "empty tensors are supported"),
-    "error-rule-added": (BREAKING, "a new documented error condition (a call may now be rejected)"),
-    "error-rule-removed": (NON_BREAKING, "a documented error condition is gone"),
-    "error-rule-changed": (INFO, "an error condition was reworded or changed"),
-    "product-support-added": (NON_BREAKING, "a product is supported"),
-    "product-support-removed": (BREAKING, "a product is no longer supported"),
-    "products-documented": (INFO, "product support is documented for the first time"),
-    "constraint-documented": (INFO, "a fact absent before is now documented (format, rank, ...)"),
-    "description-changed": (INFO, "a parameter's description changed"),
-    "summary-changed": (INFO, "the operator's summary changed"),
-    "formula-changed": (INFO, "the formula changed"),
-}
+    )
+    PARAM_REORDERED = "param-reordered", BREAKING, "the parameters are in another order"
+    PARAM_TYPE_CHANGED = "param-type-changed", BREAKING, "the C type of a parameter changed"
+    PARAM_CONST_ADDED = "param-const-added", NON_BREAKING, "a pointer parameter became pointer-to-const"
+    PARAM_CONST_REMOVED = "param-const-removed", BREAKING, "a pointer-to-const parameter lost its const"
+    PARAM_QUALIFIER_CHANGED = (
+        "param-qualifier-changed",
+        INFO,
+        "a top-level const on a by-value parameter changed (no effect on callers)",
+    )
+    PARAM_DIRECTION_CHANGED = "param-direction-changed", BREAKING, "input/output direction changed"
+    PARAM_NOW_REQUIRED = "param-now-required", BREAKING, "an optional parameter became required"
+    PARAM_NOW_OPTIONAL = "param-now-optional", NON_BREAKING, "a required parameter became optional"
+    DTYPE_ADDED = "dtype-added", NON_BREAKING, "a dtype is supported (on every product, or on one)"
+    DTYPE_REMOVED = "dtype-removed", BREAKING, "a dtype is no longer supported (on every product, or on one)"
+    FORMAT_ADDED = "format-added", NON_BREAKING, "a data format is supported"
+    FORMAT_REMOVED = "format-removed", BREAKING, "a data format is no longer supported"
+    RANK_WIDENED = "rank-widened", NON_BREAKING, "more ranks are accepted"
+    RANK_NARROWED = "rank-narrowed", BREAKING, "fewer ranks are accepted"
+    SHAPE_RULE_RELAXED = "shape-rule-relaxed", NON_BREAKING, "same shape became broadcastable"
+    SHAPE_RULE_TIGHTENED = "shape-rule-tightened", BREAKING, "broadcastable became same shape"
+    SHAPE_RULE_ADDED = "shape-rule-added", BREAKING, "a shape relation between parameters was added"
+    SHAPE_RULE_REMOVED = "shape-rule-removed", NON_BREAKING, "a shape relation between parameters was removed"
+    SAME_DTYPE_RULE_ADDED = "same-dtype-rule-added", BREAKING, "parameters must now have the same dtype"
+    SAME_DTYPE_RULE_REMOVED = "same-dtype-rule-removed", NON_BREAKING, "parameters no longer need the same dtype"
+    SAME_FORMAT_RULE_ADDED = "same-format-rule-added", BREAKING, "parameters must now have the same format"
+    SAME_FORMAT_RULE_REMOVED = "same-format-rule-removed", NON_BREAKING, "parameters no longer need the same format"
+    ENUM_VALUES_ADDED = "enum-values-added", NON_BREAKING, "a parameter accepts more values"
+    ENUM_VALUES_REMOVED = "enum-values-removed", BREAKING, "a parameter accepts fewer values"
+    VALUE_RANGE_WIDENED = "value-range-widened", NON_BREAKING, "a value range grew"
+    VALUE_RANGE_NARROWED = "value-range-narrowed", BREAKING, "a value range shrank or moved"
+    NON_CONTIGUOUS_REMOVED = "non-contiguous-removed", BREAKING, "non-contiguous tensors are no longer supported"
+    NON_CONTIGUOUS_ADDED = "non-contiguous-added", NON_BREAKING, "non-contiguous tensors are supported"
+    EMPTY_TENSOR_REMOVED = "empty-tensor-removed", BREAKING, "empty tensors are no longer supported"
+    EMPTY_TENSOR_ADDED = "empty-tensor-added", NON_BREAKING, "empty tensors are supported"
+    ERROR_RULE_ADDED = "error-rule-added", BREAKING, "a new documented error condition (a call may now be rejected)"
+    ERROR_RULE_REMOVED = "error-rule-removed", NON_BREAKING, "a documented error condition is gone"
+    ERROR_RULE_CHANGED = "error-rule-changed", INFO, "an error condition was reworded or changed"
+    PRODUCT_SUPPORT_ADDED = "product-support-added", NON_BREAKING, "a product is supported"
+    PRODUCT_SUPPORT_REMOVED = "product-support-removed", BREAKING, "a product is no longer supported"
+    PRODUCTS_DOCUMENTED = "products-documented", INFO, "product support is documented for the first time"
+    CONSTRAINT_DOCUMENTED = "constraint-documented", INFO, "a fact absent before is now documented (format, rank, ...)"
+    DESCRIPTION_CHANGED = "description-changed", INFO, "a parameter's description changed"
+    SUMMARY_CHANGED = "summary-changed", INFO, "the operator's summary changed"
+    FORMULA_CHANGED = "formula-changed", INFO, "the formula changed"
+
+
+# id -> (severity, what it means), in catalogue order: for SARIF and files of accepted changes.
+CATALOGUE: dict[str, tuple[str, str]] = {id: (id.severity, id.meaning) for id in ChangeId}
 
 
 @dataclass(frozen=True)
@@ -80,23 +92,23 @@ class Change:
     (`null` on the side that lacks it); `values` are the members added or removed when the
     fact is a set (dtypes, formats, enum values, products)."""
 
-    id: str
+    id: ChangeId
     function: str | None
     param: str | None
     before: Any
     after: Any
-    old: str | None  # "path:line"
-    new: str | None
+    old: Location | None
+    new: Location | None
     values: tuple | None = None
     accepted: bool = False  # listed in a file of accepted changes: shown, never fails
 
     @property
     def severity(self) -> str:
-        return CATALOGUE[self.id][0]
+        return self.id.severity
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "id": self.id,
+            "id": self.id.value,
             "severity": self.severity,
             "function": self.function,
             "param": self.param,
@@ -104,8 +116,12 @@ class Change:
             "after": self.after,
             "values": list(self.values) if self.values is not None else None,
             "accepted": self.accepted,
-            "source": {"old": self.old, "new": self.new},
+            "source": {"old": _printed(self.old), "new": _printed(self.new)},
         }
+
+
+def _printed(where: Location | None) -> str | None:
+    return str(where) if where is not None else None
 
 
 @dataclass
@@ -113,8 +129,8 @@ class _Side:
     doc: OperatorDoc
     fn: Function
 
-    def at(self, line: int | None) -> str:
-        return f"{self.doc.source}:{line if line is not None else self.fn.line}"
+    def at(self, line: int | None) -> Location:
+        return Location(self.doc.source, line if line is not None else self.fn.line)
 
 
 @dataclass
@@ -123,7 +139,7 @@ class _Collector:
 
     def add(
         self,
-        id: str,
+        id: ChangeId,
         old: _Side | None,
         new: _Side | None,
         *,
@@ -134,7 +150,6 @@ class _Collector:
         new_line: int | None = None,
         values: Sequence | None = None,
     ) -> None:
-        assert id in CATALOGUE, id
         function = side.fn.name if (side := new or old) else None
         where_old, where_new = old.at(old_line) if old else None, new.at(new_line) if new else None
         listed = tuple(values) if values is not None else None
@@ -148,9 +163,9 @@ def diff(old_docs: Sequence[OperatorDoc], new_docs: Sequence[OperatorDoc]) -> li
     for name in sorted(old_fns.keys() | new_fns.keys()):
         old, new = old_fns.get(name), new_fns.get(name)
         if old is None:
-            out.add("function-added", None, new, after=name)
+            out.add(ChangeId.FUNCTION_ADDED, None, new, after=name)
         elif new is None:
-            out.add("function-removed", old, None, before=name)
+            out.add(ChangeId.FUNCTION_REMOVED, old, None, before=name)
         else:
             _compare_function(out, old, new)
     for old_doc, new_doc in _document_pairs(old_docs, new_docs):
@@ -193,7 +208,7 @@ def normalise(text: str) -> str:
 def _compare_document(out: _Collector, old: OperatorDoc, new: OperatorDoc) -> None:
     side_old = _Side(old, old.functions[0])
     side_new = _Side(new, new.functions[0])
-    for attr, change in (("summary", "summary-changed"), ("formula", "formula-changed")):
+    for attr, change in (("summary", ChangeId.SUMMARY_CHANGED), ("formula", ChangeId.FORMULA_CHANGED)):
         a, b = getattr(old, attr), getattr(new, attr)
         if a and b and normalise(a.text) != normalise(b.text):
             out.add(change, side_old, side_new, before=a.text, after=b.text, old_line=a.line, new_line=b.line)
@@ -207,11 +222,13 @@ def _compare_products(out: _Collector, old: _Side, new: _Side) -> None:
     was = sorted(p for p, v in before.items() if v.supported)
     now = sorted(p for p, v in after.items() if v.supported)
     if not before and after:
-        out.add("products-documented", old, new, before=[], after=now, values=now, new_line=_first_line(after, now))
+        out.add(
+            ChangeId.PRODUCTS_DOCUMENTED, old, new, before=[], after=now, values=now, new_line=_first_line(after, now)
+        )
         return
     if added := [p for p in now if p not in was]:
         out.add(
-            "product-support-added",
+            ChangeId.PRODUCT_SUPPORT_ADDED,
             old,
             new,
             before=was,
@@ -222,7 +239,7 @@ def _compare_products(out: _Collector, old: _Side, new: _Side) -> None:
         )
     if removed := [p for p in was if p not in now]:
         out.add(
-            "product-support-removed",
+            ChangeId.PRODUCT_SUPPORT_REMOVED,
             old,
             new,
             before=was,
@@ -261,19 +278,20 @@ def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[P
         b = b_params[i]
         if b.name not in a_names and _base_type(a.c_type) == _base_type(b.c_type):
             renames[a.name] = b.name
-            for id in ("param-renamed", "python-keyword-renamed") if _python_argument(a) else ("param-renamed",):
+            ids = [ChangeId.PARAM_RENAMED] + ([ChangeId.PYTHON_KEYWORD_RENAMED] if _python_argument(a) else [])
+            for id in ids:
                 out.add(id, old, new, param=b.name, before=a.name, after=b.name, old_line=a.line, new_line=b.line)
     matched_new = set(renames.values()) | (a_names & b_names)
     for a in a_params:
         if a.name not in b_names and a.name not in renames:
-            out.add("param-removed", old, new, param=a.name, before=_declared(a), old_line=a.line)
+            out.add(ChangeId.PARAM_REMOVED, old, new, param=a.name, before=_declared(a), old_line=a.line)
     for b in b_params:
         if b.name not in matched_new:
-            out.add("param-added", old, new, param=b.name, after=_declared(b), new_line=b.line)
+            out.add(ChangeId.PARAM_ADDED, old, new, param=b.name, after=_declared(b), new_line=b.line)
     order_a = [renames.get(p.name, p.name) for p in a_params if renames.get(p.name, p.name) in matched_new]
     order_b = [p.name for p in b_params if p.name in matched_new]
     if order_a != order_b:
-        out.add("param-reordered", old, new, before=order_a, after=order_b)
+        out.add(ChangeId.PARAM_REORDERED, old, new, before=order_a, after=order_b)
     by_new = {p.name: p for p in b_params}
     pairs = [(a, by_new[renames.get(a.name, a.name)]) for a in a_params if renames.get(a.name, a.name) in by_new]
     return pairs, renames
@@ -295,40 +313,40 @@ def _base_type(c_type: str) -> str:
     return " ".join(w for w in c_type.replace("*", " * ").split() if w != "const")
 
 
-def _type_change(a: str, b: str) -> str | None:
+def _type_change(a: str, b: str) -> ChangeId | None:
     """The catalogue id of a C type change, or None when the types are the same."""
     if a == b:
         return None
     if _base_type(a) != _base_type(b):
-        return "param-type-changed"
+        return ChangeId.PARAM_TYPE_CHANGED
     if "*" not in a:
-        return "param-qualifier-changed"  # `const int64_t` vs `int64_t`: callers cannot tell
-    return "param-const-added" if b.startswith("const ") else "param-const-removed"
+        return ChangeId.PARAM_QUALIFIER_CHANGED  # `const int64_t` vs `int64_t`: callers cannot tell
+    return ChangeId.PARAM_CONST_ADDED if b.startswith("const ") else ChangeId.PARAM_CONST_REMOVED
 
 
 _TYPED_DTYPES = ("tensor", "tensor_list", "scalar", "scalar_list")
 
 
 def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
-    def add(id: str, before: Any, after: Any, values: Sequence | None = None) -> None:
+    def add(id: ChangeId, before: Any, after: Any, values: Sequence | None = None) -> None:
         out.add(id, old, new, param=b.name, before=before, after=after, values=values, old_line=a.line, new_line=b.line)
 
     if change := _type_change(a.c_type, b.c_type):
         add(change, a.c_type, b.c_type)
     if a.direction != b.direction:
-        add("param-direction-changed", a.direction, b.direction)
+        add(ChangeId.PARAM_DIRECTION_CHANGED, a.direction, b.direction)
     if a.optional != b.optional:
-        add("param-now-optional" if b.optional else "param-now-required", a.optional, b.optional)
+        add(ChangeId.PARAM_NOW_OPTIONAL if b.optional else ChangeId.PARAM_NOW_REQUIRED, a.optional, b.optional)
     if a.kind in _TYPED_DTYPES or b.kind in _TYPED_DTYPES:
         _compare_dtypes(out, old, new, a, b)
     if a.kind in ("tensor", "tensor_list") and b.kind in ("tensor", "tensor_list"):
-        _compare_sets(add, a.formats, b.formats, "format")
+        _compare_sets(add, a.formats, b.formats, "formats")
         _compare_rank(add, a, b)
     _compare_values(add, a, b)
-    _compare_flag(add, a.non_contiguous, b.non_contiguous, "non-contiguous")
-    _compare_flag(add, a.empty_tensor, b.empty_tensor, "empty-tensor")
+    _compare_flag(add, a.non_contiguous, b.non_contiguous, "non_contiguous")
+    _compare_flag(add, a.empty_tensor, b.empty_tensor, "empty_tensor")
     if a.description and b.description and normalise(a.description) != normalise(b.description):
-        add("description-changed", a.description, b.description)
+        add(ChangeId.DESCRIPTION_CHANGED, a.description, b.description)
 
 
 def _dtype_source(param: Param, fn: Function) -> Param:
@@ -358,7 +376,8 @@ def _compare_dtypes(out: _Collector, old: _Side, new: _Side, a: Param, b: Param)
             added, removed = added - general_added, removed - general_removed
             if not a.dtypes or not b.dtypes:
                 continue
-        for id, dtypes, listed in (("dtype-added", added, listed_b), ("dtype-removed", removed, listed_a)):
+        sides = ((ChangeId.DTYPE_ADDED, added, listed_b), (ChangeId.DTYPE_REMOVED, removed, listed_a))
+        for id, dtypes, listed in sides:
             if dtypes:
                 out.add(
                     id,
@@ -377,16 +396,25 @@ def _no_dtypes(param: Param) -> Param:
     return param.model_copy(update={"constraints": tuple(c for c in param.constraints if c.kind != "dtypes")})
 
 
-def _compare_sets(add, before: Sequence[str], after: Sequence[str], what: str) -> None:
+# A fact of a parameter -> the ids of (more, fewer) accepted: a set of values, or a flag.
+_GROWN_SHRUNK = {
+    "formats": (ChangeId.FORMAT_ADDED, ChangeId.FORMAT_REMOVED),
+    "non_contiguous": (ChangeId.NON_CONTIGUOUS_ADDED, ChangeId.NON_CONTIGUOUS_REMOVED),
+    "empty_tensor": (ChangeId.EMPTY_TENSOR_ADDED, ChangeId.EMPTY_TENSOR_REMOVED),
+}
+
+
+def _compare_sets(add, before: Sequence[str], after: Sequence[str], fact: str) -> None:
     if not before and after:
-        add("constraint-documented", None, {"fact": f"{what}s", "value": list(after)})
+        add(ChangeId.CONSTRAINT_DOCUMENTED, None, {"fact": fact, "value": list(after)})
         return
     if not after:
         return
+    grown, shrunk = _GROWN_SHRUNK[fact]
     if added := [x for x in after if x not in before]:
-        add(f"{what}-added", list(before), list(after), values=added)
+        add(grown, list(before), list(after), values=added)
     if removed := [x for x in before if x not in after]:
-        add(f"{what}-removed", list(before), list(after), values=removed)
+        add(shrunk, list(before), list(after), values=removed)
 
 
 def _rank_json(rank) -> dict[str, int | None]:
@@ -398,12 +426,12 @@ def _compare_rank(add, a: Param, b: Param) -> None:
     if ra == rb or rb is None:
         return
     if ra is None:
-        add("constraint-documented", None, {"fact": "rank", "value": _rank_json(rb)})
+        add(ChangeId.CONSTRAINT_DOCUMENTED, None, {"fact": "rank", "value": _rank_json(rb)})
         return
     hi_a = ra.max if ra.max is not None else 1 << 30
     hi_b = rb.max if rb.max is not None else 1 << 30
     narrowed = rb.min > ra.min or hi_b < hi_a
-    add("rank-narrowed" if narrowed else "rank-widened", _rank_json(ra), _rank_json(rb))
+    add(ChangeId.RANK_NARROWED if narrowed else ChangeId.RANK_WIDENED, _rank_json(ra), _rank_json(rb))
 
 
 def _compare_values(add, a: Param, b: Param) -> None:
@@ -412,14 +440,14 @@ def _compare_values(add, a: Param, b: Param) -> None:
     if enum_a and enum_b:
         listed_a, listed_b = sorted(enum_a, key=str), sorted(enum_b, key=str)
         if added := sorted(enum_b - enum_a, key=str):
-            add("enum-values-added", listed_a, listed_b, values=added)
+            add(ChangeId.ENUM_VALUES_ADDED, listed_a, listed_b, values=added)
         if removed := sorted(enum_a - enum_b, key=str):
-            add("enum-values-removed", listed_a, listed_b, values=removed)
+            add(ChangeId.ENUM_VALUES_REMOVED, listed_a, listed_b, values=removed)
     range_a, range_b = _range(a), _range(b)
     if range_a and range_b and range_a != range_b:
         inside = _within(range_a, range_b)
         add(
-            "value-range-widened" if inside else "value-range-narrowed",
+            ChangeId.VALUE_RANGE_WIDENED if inside else ChangeId.VALUE_RANGE_NARROWED,
             dict(zip(("min", "max"), range_a, strict=True)),
             dict(zip(("min", "max"), range_b, strict=True)),
         )
@@ -436,18 +464,24 @@ def _within(inner: tuple, outer: tuple) -> bool:
     return low_ok and high_ok
 
 
-def _compare_flag(add, before: bool | None, after: bool | None, what: str) -> None:
+def _compare_flag(add, before: bool | None, after: bool | None, fact: str) -> None:
     if after is None or before == after:
         return
     if before is None:
-        add("constraint-documented", None, {"fact": what.replace("-", "_"), "value": after})
+        add(ChangeId.CONSTRAINT_DOCUMENTED, None, {"fact": fact, "value": after})
     else:
-        add(f"{what}-added" if after else f"{what}-removed", before, after)
+        grown, shrunk = _GROWN_SHRUNK[fact]
+        add(grown if after else shrunk, before, after)
 
 
 # ---------------------------------------------------------------- relations between parameters
 
 _SHAPE_KINDS = {"same_shape": "same", "broadcast": "broadcast", "broadcast_result": "broadcast"}
+# A "same as" constraint kind -> the ids of a rule (added, removed).
+_SAME_KINDS = {
+    "same_dtype": (ChangeId.SAME_DTYPE_RULE_ADDED, ChangeId.SAME_DTYPE_RULE_REMOVED),
+    "same_format": (ChangeId.SAME_FORMAT_RULE_ADDED, ChangeId.SAME_FORMAT_RULE_REMOVED),
+}
 
 
 def _edges(fn: Function, kinds: dict[str, str], rename: dict[str, str]) -> dict[frozenset[str], str]:
@@ -472,18 +506,18 @@ def _compare_relations(out: _Collector, old: _Side, new: _Side, renames: dict[st
         if a == b:
             continue
         if a and b:
-            id = "shape-rule-relaxed" if b == "broadcast" else "shape-rule-tightened"
+            id = ChangeId.SHAPE_RULE_RELAXED if b == "broadcast" else ChangeId.SHAPE_RULE_TIGHTENED
         else:
-            id = "shape-rule-added" if b else "shape-rule-removed"
+            id = ChangeId.SHAPE_RULE_ADDED if b else ChangeId.SHAPE_RULE_REMOVED
         out.add(id, old, new, before={"params": sorted(edge), "rule": a}, after={"params": sorted(edge), "rule": b})
-    for kind, what in (("same_dtype", "same-dtype"), ("same_format", "same-format")):
+    for kind, (added, removed) in _SAME_KINDS.items():
         # "Same as" is transitive: compare which parameters end up bound together.
         bound_a = _closure(_edges(old.fn, {kind: kind}, renames))
         bound_b = _closure(_edges(new.fn, {kind: kind}, {}))
         for group in _components(bound_b - bound_a):
-            out.add(f"{what}-rule-added", old, new, before=None, after=group)
+            out.add(added, old, new, before=None, after=group)
         for group in _components(bound_a - bound_b):
-            out.add(f"{what}-rule-removed", old, new, before=group, after=None)
+            out.add(removed, old, new, before=group, after=None)
 
 
 def _closure(edges: Iterable[frozenset[str]]) -> set[frozenset[str]]:
@@ -531,7 +565,7 @@ def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, 
             unmatched_a.remove(rule)
             unmatched_b.remove(match)
             out.add(
-                "error-rule-changed",
+                ChangeId.ERROR_RULE_CHANGED,
                 old,
                 new,
                 before=_rule_json(rule),
@@ -540,9 +574,9 @@ def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, 
                 new_line=match.line,
             )
     for rule in unmatched_a:
-        out.add("error-rule-removed", old, new, before=_rule_json(rule), old_line=rule.line)
+        out.add(ChangeId.ERROR_RULE_REMOVED, old, new, before=_rule_json(rule), old_line=rule.line)
     for rule in unmatched_b:
-        out.add("error-rule-added", old, new, after=_rule_json(rule), new_line=rule.line)
+        out.add(ChangeId.ERROR_RULE_ADDED, old, new, after=_rule_json(rule), new_line=rule.line)
 
 
 def _similarity(a: ErrorRule, b: ErrorRule, renames: dict[str, str]) -> float:
@@ -617,66 +651,74 @@ def _fact(change: Change) -> str:
     return f"{_FACTS.get(fact, fact)} of parameter {change.param} documented for the first time: {shown}"
 
 
-_SENTENCES: dict[str, Any] = {
-    "function-added": lambda c: "newly documented",
-    "function-removed": lambda c: "no longer documented",
-    "param-added": lambda c: f"parameter {c.after['name']} ({c.after['type']}) was added",
-    "param-removed": lambda c: f"parameter {c.before['name']} ({c.before['type']}) was removed",
-    "param-renamed": lambda c: f"parameter {c.before} was renamed to {c.after}; C callers are unaffected",
-    "python-keyword-renamed": lambda c: f"Python callers passing {c.before} by keyword break: it is now {c.after}",
-    "param-reordered": lambda c: f"parameters reordered from ({', '.join(c.before)}) to ({', '.join(c.after)})",
-    "param-type-changed": lambda c: f"parameter {c.param} changed type from {c.before} to {c.after}",
-    "param-const-added": lambda c: f"parameter {c.param} became pointer-to-const ({c.before} to {c.after})",
-    "param-const-removed": lambda c: f"parameter {c.param} lost its const ({c.before} to {c.after})",
-    "param-qualifier-changed": lambda c: (
+_SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
+    ChangeId.FUNCTION_ADDED: lambda c: "newly documented",
+    ChangeId.FUNCTION_REMOVED: lambda c: "no longer documented",
+    ChangeId.PARAM_ADDED: lambda c: f"parameter {c.after['name']} ({c.after['type']}) was added",
+    ChangeId.PARAM_REMOVED: lambda c: f"parameter {c.before['name']} ({c.before['type']}) was removed",
+    ChangeId.PARAM_RENAMED: lambda c: f"parameter {c.before} was renamed to {c.after}; C callers are unaffected",
+    ChangeId.PYTHON_KEYWORD_RENAMED: lambda c: (
+        f"Python callers passing {c.before} by keyword break: it is now {c.after}"
+    ),
+    ChangeId.PARAM_REORDERED: lambda c: f"parameters reordered from ({', '.join(c.before)}) to ({', '.join(c.after)})",
+    ChangeId.PARAM_TYPE_CHANGED: lambda c: f"parameter {c.param} changed type from {c.before} to {c.after}",
+    ChangeId.PARAM_CONST_ADDED: lambda c: f"parameter {c.param} became pointer-to-const ({c.before} to {c.after})",
+    ChangeId.PARAM_CONST_REMOVED: lambda c: f"parameter {c.param} lost its const ({c.before} to {c.after})",
+    ChangeId.PARAM_QUALIFIER_CHANGED: lambda c: (
         f"parameter {c.param} changed from {c.before} to {c.after}; a top-level const does not affect callers"
     ),
-    "param-direction-changed": lambda c: (
+    ChangeId.PARAM_DIRECTION_CHANGED: lambda c: (
         f"parameter {c.param} changed from {_DIRECTIONS.get(c.before, c.before)} to {_DIRECTIONS.get(c.after, c.after)}"
     ),
-    "param-now-required": lambda c: f"parameter {c.param} is now required (it was optional)",
-    "param-now-optional": lambda c: f"parameter {c.param} is now optional (it was required)",
-    "dtype-added": lambda c: f"parameter {c.param} now accepts {_words(c.values)}{_on(c)}",
-    "dtype-removed": lambda c: f"parameter {c.param} no longer accepts {_words(c.values)}{_on(c)}",
-    "format-added": lambda c: f"parameter {c.param} now accepts the format {_words(c.values)}",
-    "format-removed": lambda c: f"parameter {c.param} no longer accepts the format {_words(c.values)}",
-    "rank-widened": lambda c: f"parameter {c.param} accepts more ranks: {_rank(c.before)} became {_rank(c.after)}",
-    "rank-narrowed": lambda c: f"parameter {c.param} accepts fewer ranks: {_rank(c.before)} became {_rank(c.after)}",
-    "shape-rule-relaxed": lambda c: (
+    ChangeId.PARAM_NOW_REQUIRED: lambda c: f"parameter {c.param} is now required (it was optional)",
+    ChangeId.PARAM_NOW_OPTIONAL: lambda c: f"parameter {c.param} is now optional (it was required)",
+    ChangeId.DTYPE_ADDED: lambda c: f"parameter {c.param} now accepts {_words(c.values)}{_on(c)}",
+    ChangeId.DTYPE_REMOVED: lambda c: f"parameter {c.param} no longer accepts {_words(c.values)}{_on(c)}",
+    ChangeId.FORMAT_ADDED: lambda c: f"parameter {c.param} now accepts the format {_words(c.values)}",
+    ChangeId.FORMAT_REMOVED: lambda c: f"parameter {c.param} no longer accepts the format {_words(c.values)}",
+    ChangeId.RANK_WIDENED: lambda c: (
+        f"parameter {c.param} accepts more ranks: {_rank(c.before)} became {_rank(c.after)}"
+    ),
+    ChangeId.RANK_NARROWED: lambda c: (
+        f"parameter {c.param} accepts fewer ranks: {_rank(c.before)} became {_rank(c.after)}"
+    ),
+    ChangeId.SHAPE_RULE_RELAXED: lambda c: (
         f"{_words(c.after['params'])} may now broadcast together (they had to have the same shape)"
     ),
-    "shape-rule-tightened": lambda c: (
+    ChangeId.SHAPE_RULE_TIGHTENED: lambda c: (
         f"{_words(c.after['params'])} must now have the same shape (they could broadcast)"
     ),
-    "shape-rule-added": lambda c: f"{_words(c.after['params'])} must now {_SHAPE_RULES[c.after['rule']]}",
-    "shape-rule-removed": lambda c: f"{_words(c.before['params'])} no longer need to {_SHAPE_RULES[c.before['rule']]}",
-    "same-dtype-rule-added": lambda c: f"{_words(c.after)} must now have the same dtype",
-    "same-dtype-rule-removed": lambda c: f"{_words(c.before)} no longer need the same dtype",
-    "same-format-rule-added": lambda c: f"{_words(c.after)} must now have the same format",
-    "same-format-rule-removed": lambda c: f"{_words(c.before)} no longer need the same format",
-    "enum-values-added": lambda c: f"parameter {c.param} now accepts the values {_words(c.values)}",
-    "enum-values-removed": lambda c: f"parameter {c.param} no longer accepts the values {_words(c.values)}",
-    "value-range-widened": lambda c: (
+    ChangeId.SHAPE_RULE_ADDED: lambda c: f"{_words(c.after['params'])} must now {_SHAPE_RULES[c.after['rule']]}",
+    ChangeId.SHAPE_RULE_REMOVED: lambda c: (
+        f"{_words(c.before['params'])} no longer need to {_SHAPE_RULES[c.before['rule']]}"
+    ),
+    ChangeId.SAME_DTYPE_RULE_ADDED: lambda c: f"{_words(c.after)} must now have the same dtype",
+    ChangeId.SAME_DTYPE_RULE_REMOVED: lambda c: f"{_words(c.before)} no longer need the same dtype",
+    ChangeId.SAME_FORMAT_RULE_ADDED: lambda c: f"{_words(c.after)} must now have the same format",
+    ChangeId.SAME_FORMAT_RULE_REMOVED: lambda c: f"{_words(c.before)} no longer need the same format",
+    ChangeId.ENUM_VALUES_ADDED: lambda c: f"parameter {c.param} now accepts the values {_words(c.values)}",
+    ChangeId.ENUM_VALUES_REMOVED: lambda c: f"parameter {c.param} no longer accepts the values {_words(c.values)}",
+    ChangeId.VALUE_RANGE_WIDENED: lambda c: (
         f"the range of parameter {c.param} grew from {_range_text(c.before)} to {_range_text(c.after)}"
     ),
-    "value-range-narrowed": lambda c: (
+    ChangeId.VALUE_RANGE_NARROWED: lambda c: (
         f"the range of parameter {c.param} changed from {_range_text(c.before)} "
         f"to {_range_text(c.after)}, which excludes values accepted before"
     ),
-    "non-contiguous-removed": lambda c: f"parameter {c.param} no longer accepts non-contiguous tensors",
-    "non-contiguous-added": lambda c: f"parameter {c.param} now accepts non-contiguous tensors",
-    "empty-tensor-removed": lambda c: f"parameter {c.param} no longer accepts empty tensors",
-    "empty-tensor-added": lambda c: f"parameter {c.param} now accepts empty tensors",
-    "error-rule-added": lambda c: f"new documented error: {_error(c.after)}",
-    "error-rule-removed": lambda c: f"error no longer documented: {_error(c.before)}",
-    "error-rule-changed": lambda c: f"error {c.after['code']} reworded: now {_clip(c.after['condition'])}",
-    "product-support-added": lambda c: f"now supported on {_words(c.values)}",
-    "product-support-removed": lambda c: f"no longer supported on {_words(c.values)}",
-    "products-documented": lambda c: f"product support documented for the first time: {_words(c.values)}",
-    "constraint-documented": _fact,
-    "description-changed": lambda c: (
+    ChangeId.NON_CONTIGUOUS_REMOVED: lambda c: f"parameter {c.param} no longer accepts non-contiguous tensors",
+    ChangeId.NON_CONTIGUOUS_ADDED: lambda c: f"parameter {c.param} now accepts non-contiguous tensors",
+    ChangeId.EMPTY_TENSOR_REMOVED: lambda c: f"parameter {c.param} no longer accepts empty tensors",
+    ChangeId.EMPTY_TENSOR_ADDED: lambda c: f"parameter {c.param} now accepts empty tensors",
+    ChangeId.ERROR_RULE_ADDED: lambda c: f"new documented error: {_error(c.after)}",
+    ChangeId.ERROR_RULE_REMOVED: lambda c: f"error no longer documented: {_error(c.before)}",
+    ChangeId.ERROR_RULE_CHANGED: lambda c: f"error {c.after['code']} reworded: now {_clip(c.after['condition'])}",
+    ChangeId.PRODUCT_SUPPORT_ADDED: lambda c: f"now supported on {_words(c.values)}",
+    ChangeId.PRODUCT_SUPPORT_REMOVED: lambda c: f"no longer supported on {_words(c.values)}",
+    ChangeId.PRODUCTS_DOCUMENTED: lambda c: f"product support documented for the first time: {_words(c.values)}",
+    ChangeId.CONSTRAINT_DOCUMENTED: _fact,
+    ChangeId.DESCRIPTION_CHANGED: lambda c: (
         f"the description of parameter {c.param} changed: now \u201c{_clip(c.after, 80)}\u201d"
     ),
-    "summary-changed": lambda c: f"the operator's summary changed: now \u201c{_clip(c.after, 80)}\u201d",
-    "formula-changed": lambda c: "the formula changed",
+    ChangeId.SUMMARY_CHANGED: lambda c: f"the operator's summary changed: now \u201c{_clip(c.after, 80)}\u201d",
+    ChangeId.FORMULA_CHANGED: lambda c: "the formula changed",
 }

@@ -1,6 +1,6 @@
 """`specgen lint`: the documents' own mistakes, against their C headers, themselves and their samples.
 
-Each finding has a stable rule id (`RULES`), a severity, a location and a message saying what
+Each finding has a stable rule id (`Rule`), a severity, a location and a message saying what
 disagrees with what. Header declarations are read with pycparser (`specgen.cdecl`), as the
 documents' prototypes are. A finding points at the line that holds the name or value it is
 about (the cell, the prototype line of the parameter, the `#include`), found in the source text
@@ -13,87 +13,25 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-from specgen.cdecl import Prototype, PrototypeError, find_prototype_spans, parse_prototype
+from specgen.cdecl import PrototypeError, find_prototype_spans, parse_prototype
 from specgen.config import LintConfig
+from specgen.diagnostics import INFO, WARNING, Code, Location
 from specgen.model import Function, OperatorDoc, Param
+from specgen.review.findings import Declaration, Finding
 from specgen.review.lint_sample import sample_findings
 from specgen.review.lint_source import Source, clean_comments
+from specgen.review.rules import PROBLEM_CODES, RULES, Rule
+from specgen.review.rules import SEVERITY_ORDER as SEVERITY_ORDER  # re-exported
 from specgen.selection import Globs, relative
 
-ERROR, WARNING, INFO = "error", "warning", "info"
-SEVERITY_ORDER = {INFO: 0, WARNING: 1, ERROR: 2}
-
-# rule -> (default severity, what it finds). A finding may carry a lower severity of its own
-# (`Finding.level`) where the README says so, e.g. a qualifier the C caller cannot see.
-RULES: dict[str, tuple[str, str]] = {
-    # against the C headers
-    "header-function-missing": (ERROR, "a documented function is declared in no header"),
-    "header-function-undocumented": (WARNING, "a function of the operator's header is not documented"),
-    "header-param-count": (ERROR, "the document and the header have different numbers of parameters"),
-    "header-param-name": (WARNING, "a parameter's name differs from the header"),
-    "header-param-type": (ERROR, "a parameter's C type differs from the header"),
-    "header-param-const": (ERROR, "a parameter's constness differs from the header"),
-    "header-param-order": (ERROR, "the parameters are in another order than in the header"),
-    # inside the document
-    "doc-no-api": (ERROR, "the document declares no API at all (a placeholder?)"),
-    "doc-prototype-syntax": (ERROR, "a prototype is not valid C"),
-    "doc-prototype-mismatch": (WARNING, "two copies of a prototype differ"),
-    "doc-conflict-marker": (ERROR, "a merge-conflict marker is left in the document"),
-    "doc-unclosed-fence": (WARNING, "a code fence is never closed"),
-    "doc-param-unknown": (WARNING, "a documented parameter is not in the prototype"),
-    "doc-param-undocumented": (WARNING, "a prototype parameter is not documented"),
-    "doc-param-duplicate": (WARNING, "a parameter is documented twice"),
-    "doc-direction-const": (WARNING, "a parameter documented as an input is written by the operator"),
-    "doc-error-unknown-name": (WARNING, "an error rule names a parameter that does not exist"),
-    "doc-dtype-contradiction": (WARNING, "parameters that must share a dtype list disjoint dtypes"),
-    # in the sample
-    "sample-arity": (ERROR, "the sample calls a documented function with another number of arguments"),
-    "sample-header": (WARNING, "the sample does not include the operator's header"),
-    "sample-copies-input": (ERROR, "the sample copies back an input buffer as the result"),
-    "sample-no-output": (WARNING, "the sample never copies anything back to the host"),
-    "sample-leak-memory": (WARNING, "device memory allocated by the sample is never freed"),
-    "sample-leak-object": (WARNING, "a tensor, scalar or array created by the sample is never destroyed"),
-    "sample-double-release": (WARNING, "an object is released twice (a holder and an explicit call)"),
+# Parse diagnostics lint reports as they are, under their rule's name.
+_DIAGNOSTIC_RULES: dict[str, Rule] = {
+    code: PROBLEM_CODES[code]
+    for code in (Code.PROTOTYPE_SYNTAX, Code.PROTOTYPE_MISMATCH, Code.CONFLICT_MARKER, Code.DUPLICATE_PARAM)
 }
-_DIAGNOSTIC_RULES = {
-    "prototype-syntax": "doc-prototype-syntax",
-    "prototype-mismatch": "doc-prototype-mismatch",
-    "conflict-marker": "doc-conflict-marker",
-    "duplicate-param": "doc-param-duplicate",
-}
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    path: str
-    line: int
-    message: str
-    function: str | None = None
-    param: str | None = None
-    level: str | None = None  # a severity below the rule's default, for this finding only
-    suppressed: bool = False  # silenced by a `specgen-lint: disable` comment of the document
-
-    @property
-    def severity(self) -> str:
-        return self.level or RULES[self.rule][0]
-
-    def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "rule": self.rule,
-            "severity": self.severity,
-            "path": self.path,
-            "line": self.line,
-            "function": self.function,
-            "param": self.param,
-            "message": self.message,
-        }
-        if self.suppressed:
-            out["suppressed"] = True
-        return out
 
 
 class HeadersError(ValueError):
@@ -101,13 +39,6 @@ class HeadersError(ValueError):
 
 
 # ---------------------------------------------------------------- headers
-
-
-@dataclass(frozen=True)
-class Declaration:
-    prototype: Prototype
-    path: str
-    line: int
 
 
 _PREPROCESSOR = re.compile(r"^[ \t]*#.*$", re.M)
@@ -128,9 +59,10 @@ def read_headers(folder: Path) -> tuple[dict[str, Declaration], list[Finding]]:
             try:
                 proto = parse_prototype(code[start:end])
             except PrototypeError as exc:
-                problems.append(Finding("doc-prototype-syntax", str(path), line, f"header declaration: {exc}", name))
+                where = Location(str(path), line)
+                problems.append(Finding(Rule.DOC_PROTOTYPE_SYNTAX, where, f"header declaration: {exc}", name))
                 continue
-            declared.setdefault(name, Declaration(proto, str(path), line))
+            declared.setdefault(name, Declaration(proto, Location(str(path), line)))
     return declared, problems
 
 
@@ -143,9 +75,8 @@ def _header_findings(doc: OperatorDoc, src: Source, declared: dict[str, Declarat
         missing = [name for name, *_ in phases if name not in declared]
         if len(missing) == 2:  # an include tree without this operator: say so once, calmly
             yield Finding(
-                "header-function-missing",
-                doc.source,
-                fn.line,
+                Rule.HEADER_FUNCTION_MISSING,
+                Location(doc.source, fn.line),
                 f"no header declares {fn.workspace_name} or {fn.name}; not compared",
                 fn.name,
                 level=INFO,
@@ -155,9 +86,8 @@ def _header_findings(doc: OperatorDoc, src: Source, declared: dict[str, Declarat
             if name in missing:
                 other = fn.name if name == fn.workspace_name else fn.workspace_name
                 yield Finding(
-                    "header-function-missing",
-                    doc.source,
-                    line,
+                    Rule.HEADER_FUNCTION_MISSING,
+                    Location(doc.source, line),
                     f"{name} is documented but declared in no header ({other} is)",
                     fn.name,
                 )
@@ -177,7 +107,7 @@ def _compare_signature(
 ) -> Iterable[Finding]:
     header = [(p.name, p.c_type) for p in decl.prototype.params]
     document = [(p.name, p.c_type) for p in params]
-    where = f"{decl.path}:{decl.line}"
+    where = str(decl.location)
     if header == document:
         return
     if len(header) != len(document):
@@ -187,13 +117,12 @@ def _compare_signature(
             f"; extra {', '.join(extra)}" if extra else ""
         )
         message = f"{name} has {len(document)} parameters in the document, {len(header)} in {where}{detail}"
-        yield Finding("header-param-count", doc.source, line, message, fn.name)
+        yield Finding(Rule.HEADER_PARAM_COUNT, Location(doc.source, line), message, fn.name)
         return
     if sorted(header) == sorted(document):
         yield Finding(
-            "header-param-order",
-            doc.source,
-            line,
+            Rule.HEADER_PARAM_ORDER,
+            Location(doc.source, line),
             f"{name}: parameters ordered {', '.join(n for n, _ in document)} in the document, "
             f"{', '.join(n for n, _ in header)} in {where}",
             fn.name,
@@ -204,9 +133,8 @@ def _compare_signature(
         if param.name != h_name:
             # Names do not reach a C caller; the second phase's are boilerplate.
             yield Finding(
-                "header-param-name",
-                doc.source,
-                at,
+                Rule.HEADER_PARAM_NAME,
+                Location(doc.source, at),
                 f"{name}: parameter {param.name!r} is {h_name!r} in {where}",
                 fn.name,
                 param.name,
@@ -218,7 +146,7 @@ def _compare_signature(
 
 def _type_finding(path: str, line: int, name: str, function: str, param: Param, h_type: str, where: str) -> Finding:
     same_base = param.c_type.replace("const ", "") == h_type.replace("const ", "")
-    rule = "header-param-const" if same_base else "header-param-type"
+    rule = Rule.HEADER_PARAM_CONST if same_base else Rule.HEADER_PARAM_TYPE
     # `const aclrtStream` vs `aclrtStream`: a top-level const on a by-value parameter is not
     # part of the function's type (as `param-qualifier-changed` in the diff catalogue).
     by_value = same_base and "*" not in param.c_type
@@ -227,7 +155,7 @@ def _type_finding(path: str, line: int, name: str, function: str, param: Param, 
     dropped = same_base and h_type.startswith("const ") and not param.c_type.startswith("const ")
     level = INFO if by_value else WARNING if dropped else None
     message = f"{name}: parameter {param.name} is `{param.c_type}` in the document, `{h_type}` in {where}"
-    return Finding(rule, path, line, message, function, param.name, level=level)
+    return Finding(rule, Location(path, line), message, function, param.name, level=level)
 
 
 def _undocumented(docs: Sequence[OperatorDoc], declared: dict[str, Declaration]) -> Iterable[Finding]:
@@ -236,17 +164,16 @@ def _undocumented(docs: Sequence[OperatorDoc], declared: dict[str, Declaration])
     document gives their prototype."""
     documented = {name for doc in docs for fn in doc.functions for name in (fn.name, fn.workspace_name)}
     documented |= {name for doc in docs for name in single_phase_functions(doc)}
-    headers = {declared[name].path for name in documented if name in declared}
+    headers = {declared[name].location.path for name in documented if name in declared}
     for name, decl in sorted(declared.items()):
         if (
-            decl.path in headers
+            decl.location.path in headers
             and name not in documented
             and (name.endswith("GetWorkspaceSize") or name + "GetWorkspaceSize" not in declared)
         ):
             yield Finding(
-                "header-function-undocumented",
-                decl.path,
-                decl.line,
+                Rule.HEADER_FUNCTION_UNDOCUMENTED,
+                decl.location,
                 f"{name} is declared but no linted document documents it",
                 name,
             )
@@ -257,7 +184,9 @@ _SINGLE_PHASE = re.compile(r"^(aclnn\w+) is not part of a GetWorkspaceSize/execu
 
 def single_phase_functions(doc: OperatorDoc) -> list[str]:
     """Functions the document declares outside a two-phase pair (the parser does not model them)."""
-    return [m.group(1) for d in doc.diagnostics if d.code == "single-phase" and (m := _SINGLE_PHASE.match(d.message))]
+    return [
+        m.group(1) for d in doc.diagnostics if d.code == Code.SINGLE_PHASE and (m := _SINGLE_PHASE.match(d.message))
+    ]
 
 
 def _check_headers_fit(docs: Sequence[OperatorDoc], declared: dict[str, Declaration], folder: Path) -> None:
@@ -274,10 +203,12 @@ def _check_headers_fit(docs: Sequence[OperatorDoc], declared: dict[str, Declarat
 
 def _document_findings(doc: OperatorDoc, src: Source) -> Iterable[Finding]:
     for d in doc.diagnostics:
-        if d.code in _DIAGNOSTIC_RULES:
-            yield Finding(_DIAGNOSTIC_RULES[d.code], doc.source, d.line, d.message)
-    if any(d.code == "no-api" for d in doc.diagnostics) and not single_phase_functions(doc):
-        yield Finding("doc-no-api", doc.source, 1, "no API found: no `aclnnStatus aclnnXxx(...)` prototype")
+        if (rule := _DIAGNOSTIC_RULES.get(d.code)) is not None:
+            yield Finding(rule, Location(doc.source, d.line), d.message)
+    if any(d.code == Code.NO_API for d in doc.diagnostics) and not single_phase_functions(doc):
+        yield Finding(
+            Rule.DOC_NO_API, Location(doc.source, 1), "no API found: no `aclnnStatus aclnnXxx(...)` prototype"
+        )
     fences = src.fence_findings(doc)
     yield from fences
     for fn in doc.functions:
@@ -287,9 +218,8 @@ def _document_findings(doc: OperatorDoc, src: Source) -> Iterable[Finding]:
         for p in fn.params:
             if _looks_written(p, fn):
                 yield Finding(
-                    "doc-direction-const",
-                    doc.source,
-                    src.name_line(p.line, p.name),
+                    Rule.DOC_DIRECTION_CONST,
+                    Location(doc.source, src.name_line(p.line, p.name)),
                     f"{fn.workspace_name}: {p.name} is documented as an input, but its name marks an output "
                     f"and its type `{p.c_type}` is not const",
                     fn.name,
@@ -320,7 +250,7 @@ def _parameter_names(doc: OperatorDoc, src: Source, fn: Function, hidden_by_fenc
     unknown = [
         (m.group(1), m.group(2), d.line)
         for d in doc.diagnostics
-        if d.code == "unknown-param" and (m := _UNKNOWN.match(d.message))
+        if d.code == Code.UNKNOWN_PARAM and (m := _UNKNOWN.match(d.message))
     ]
     first_names = {p.name for p in fn.params}
     for phase, params, line in (
@@ -345,13 +275,12 @@ def _name_findings(doc, src, fn, phase, line, missing, documented_here, first_na
             message = f"{phase}: the prototype's parameter {match.name} is documented as {name}"
         else:
             message = f"{phase}: documented parameter {name} is not in the prototype"
-        yield Finding("doc-param-unknown", doc.source, src.name_line(at, name), message, fn.name, name)
+        yield Finding(Rule.DOC_PARAM_UNKNOWN, Location(doc.source, src.name_line(at, name)), message, fn.name, name)
     rest = [p for p in missing if p.name not in paired]
     if len(rest) > 2 and len(rest) == len(fn.params) and phase == fn.workspace_name:
         yield Finding(
-            "doc-param-undocumented",
-            doc.source,
-            line,
+            Rule.DOC_PARAM_UNDOCUMENTED,
+            Location(doc.source, line),
             f"{phase}: none of its {len(rest)} parameters is documented",
             fn.name,
         )
@@ -360,9 +289,8 @@ def _name_findings(doc, src, fn, phase, line, missing, documented_here, first_na
         alias = next((n for n in first_names if n != p.name and _squash(n) == _squash(p.name)), None)
         hint = f" (the document writes {alias})" if alias and phase == fn.name else ""
         yield Finding(
-            "doc-param-undocumented",
-            doc.source,
-            src.prototype_line(line, p.name),
+            Rule.DOC_PARAM_UNDOCUMENTED,
+            Location(doc.source, src.prototype_line(line, p.name)),
             f"{phase}: parameter {p.name} is in the prototype but not documented{hint}",
             fn.name,
             p.name,
@@ -426,9 +354,8 @@ def _dtype_contradictions(doc: OperatorDoc, src: Source, fn: Function) -> Iterab
                     continue  # one list is a narrower restriction of the other: both can hold
                 reported.add(pair)
                 yield Finding(
-                    "doc-dtype-contradiction",
-                    doc.source,
-                    src.text_line(c.line, c.text),
+                    Rule.DOC_DTYPE_CONTRADICTION,
+                    Location(doc.source, src.text_line(c.line, c.text)),
                     f"{p.name} and {peer_name} must share a dtype, but {p.name} lists "
                     f"{', '.join(p.dtypes)} and {peer_name} lists {', '.join(peer.dtypes)}",
                     fn.name,
@@ -455,9 +382,8 @@ def _error_typos(doc: OperatorDoc, src: Source, fn: Function) -> Iterable[Findin
                 continue
             reported.add(word)
             yield Finding(
-                "doc-error-unknown-name",
-                doc.source,
-                src.name_line(rule.line, word),
+                Rule.DOC_ERROR_UNKNOWN_NAME,
+                Location(doc.source, src.name_line(rule.line, word)),
                 f"error condition names {word!r}, which is no parameter; {right!r} is",
                 fn.name,
                 right,
@@ -541,7 +467,7 @@ def _once_per_parameter(findings: list[Finding]) -> list[Finding]:
     seen, out = set(), []
     for f in findings:
         key = (f.rule, f.function, f.param)
-        if f.rule == "doc-direction-const" and key in seen:
+        if f.rule == Rule.DOC_DIRECTION_CONST and key in seen:
             continue
         seen.add(key)
         out.append(f)

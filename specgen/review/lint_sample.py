@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from specgen.diagnostics import Location
 from specgen.model import Function, OperatorDoc, Param, Sample
+from specgen.review.findings import Declaration, Finding
 from specgen.review.lint_source import Source, clean_comments
-
-if TYPE_CHECKING:
-    from specgen.review.lint import Declaration, Finding
+from specgen.review.rules import Rule
 
 _CALL = re.compile(r"\b(aclnn\w+)\s*\(")
 _CREATE_TENSOR = re.compile(r"\bCreateAclTensor\s*\(")
@@ -44,10 +43,11 @@ _OUTPUT_WORDS = re.compile(r"出参|输出|in-?place|原地", re.I)
 _SNIPPET_WORDS = re.compile(r"片段|节选|省略|伪代码|部分代码|关键代码|示意|snippet|excerpt", re.I)
 
 
-def _finding(*args, **kwargs) -> Finding:
-    from specgen.review.lint import Finding
+def _finding(
+    rule: Rule, where: Location, message: str, function: str | None = None, param: str | None = None
+) -> Finding:
 
-    return Finding(*args, **kwargs)
+    return Finding(rule, where, message, function, param)
 
 
 def sample_findings(
@@ -87,9 +87,8 @@ def _arity(doc: OperatorDoc, code: str, line_of) -> Generator[Finding, None, dic
         fn, expected = functions[name]
         if len(args) != expected:
             yield _finding(
-                "sample-arity",
-                doc.source,
-                line_of(m.start()),
+                Rule.SAMPLE_ARITY,
+                Location(doc.source, line_of(m.start())),
                 f"the sample calls {name} with {len(args)} arguments; the prototype has {expected}",
                 fn.name,
             )
@@ -132,24 +131,22 @@ def _header_include(doc, sample: Sample, code: str, line_of, declared) -> Iterab
     ]
     if not includes:
         yield _finding(
-            "sample-header",
-            doc.source,
-            sample.line,
+            Rule.SAMPLE_HEADER,
+            Location(doc.source, sample.line),
             f"the sample calls {names[0]} but includes no operator header (aclnn_*.h)",
         )
         return
     if declared is None:
         return
-    known = {Path(d.path).name for d in declared.values()}
-    wanted = {Path(declared[n].path).name for n in names if n in declared}
+    known = {Path(d.location.path).name for d in declared.values()}
+    wanted = {Path(declared[n].location.path).name for n in names if n in declared}
     included = {Path(inc).name for inc, _ in includes}
     # An include the tree does not have is a package of its own, not a mistake we can see.
     if wanted and not wanted & included and included <= known:
         inc, offset = includes[0]
         yield _finding(
-            "sample-header",
-            doc.source,
-            line_of(offset),
+            Rule.SAMPLE_HEADER,
+            Location(doc.source, line_of(offset)),
             f"the sample includes {', '.join(sorted(included))}; {names[0]} is declared in {', '.join(sorted(wanted))}",
         )
 
@@ -194,7 +191,8 @@ def _copy_back(doc: OperatorDoc, code: str, line_of, gws_args) -> Iterable[Findi
             yield from _input_copied(doc, fn, param, source, line_of(offset))
     has_output = any(p.direction in ("out", "inout") for fn in doc.functions for p in fn.params if p.kind == "tensor")
     if gws_args and has_output and not copies:
-        yield _finding("sample-no-output", doc.source, line_of(0), "the sample never copies anything back to the host")
+        message = "the sample never copies anything back to the host"
+        yield _finding(Rule.SAMPLE_NO_OUTPUT, Location(doc.source, line_of(0)), message)
 
 
 def _input_copied(doc: OperatorDoc, fn: Function, param: Param, source: str, line: int) -> Iterable[Finding]:
@@ -204,18 +202,16 @@ def _input_copied(doc: OperatorDoc, fn: Function, param: Param, source: str, lin
         return  # a misnamed row (doc-param-unknown), or an input the document says is written
     if param.c_type.startswith("const ") or "*" not in param.c_type:
         yield _finding(
-            "sample-copies-input",
-            doc.source,
-            line,
+            Rule.SAMPLE_COPIES_INPUT,
+            Location(doc.source, line),
             f"the sample copies back {source}, the buffer of input {param.name}, as its result",
             fn.name,
             param.name,
         )
     else:
         yield _finding(
-            "doc-direction-const",
-            doc.source,
-            param.line,
+            Rule.DOC_DIRECTION_CONST,
+            Location(doc.source, param.line),
             f"{fn.workspace_name}: {param.name} is documented as an input, but its type `{param.c_type}` is not "
             f"const and the sample reads it back as a result (line {line})",
             fn.name,
@@ -314,9 +310,8 @@ def _leaks(doc: OperatorDoc, code: str, line_of) -> Iterable[Finding]:
         var = _base(m.group(1))
         if not _covers(freed, var):
             yield _finding(
-                "sample-leak-memory",
-                doc.source,
-                line_of(m.start()),
+                Rule.SAMPLE_LEAK_MEMORY,
+                Location(doc.source, line_of(m.start())),
                 f"device memory {var} is allocated but never freed (aclrtFree)",
             )
     for m in _CREATE_TENSOR.finditer(code):
@@ -324,17 +319,15 @@ def _leaks(doc: OperatorDoc, code: str, line_of) -> Iterable[Finding]:
         refs = [_base(a) for a in args if a.startswith("&")]
         if refs and not _covers(freed, refs[0]):
             yield _finding(
-                "sample-leak-memory",
-                doc.source,
-                line_of(m.start()),
+                Rule.SAMPLE_LEAK_MEMORY,
+                Location(doc.source, line_of(m.start())),
                 f"device memory {refs[0]} (made by CreateAclTensor) is never freed (aclrtFree)",
             )
     yield from _object_leaks(doc, code, line_of, destroyed)
     for var, offset in twice:
         yield _finding(
-            "sample-double-release",
-            doc.source,
-            line_of(offset),
+            Rule.SAMPLE_DOUBLE_RELEASE,
+            Location(doc.source, line_of(offset)),
             f"{var} is destroyed here and again by the smart pointer that holds it",
         )
 
@@ -355,9 +348,8 @@ def _object_leaks(doc: OperatorDoc, code: str, line_of, destroyed: set[str]) -> 
     for var, kind, offset in created:
         if not _covers(destroyed, var) and var not in in_lists:
             yield _finding(
-                "sample-leak-object",
-                doc.source,
-                line_of(offset),
+                Rule.SAMPLE_LEAK_OBJECT,
+                Location(doc.source, line_of(offset)),
                 f"{var} (acl{kind}) is created but never destroyed (aclDestroy{kind})",
             )
 

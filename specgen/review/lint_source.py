@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from specgen.diagnostics import Location
+from specgen.parse import SourceError, read_source
 from specgen.parse.document import Document, load
+from specgen.review.findings import Finding
+from specgen.review.rules import Rule
 
 if TYPE_CHECKING:
     from specgen.model import OperatorDoc
-    from specgen.review.lint import Finding
 
 # How far past the model's line a name is looked for: a table row, a prototype.
 ROW_SPAN, PROTOTYPE_SPAN = 16, 60
@@ -41,8 +43,8 @@ class Source:
     @classmethod
     def of(cls, path: str) -> Source:
         try:
-            document = load(path, Path(path).read_bytes())
-        except (OSError, ValueError):
+            document = load(path, read_source(path))  # bounded, as every document is read
+        except (SourceError, OSError, ValueError):
             document = None
         src = cls(path, document)
         src._read_directives()
@@ -84,7 +86,6 @@ class Source:
     # ------------------------------------------------------------ fences
 
     def fence_findings(self, doc: OperatorDoc) -> list[Finding]:
-        from specgen.review.lint import Finding
 
         out: list[Finding] = []
         if self.document is None:
@@ -93,14 +94,14 @@ class Source:
             opener = fence.start + 1
             if not fence.closed and not self._closed_in_quote(fence.start):
                 message = "code fence is never closed; it runs to the end of the file"
-                out.append(Finding("doc-unclosed-fence", doc.source, opener, message))
+                out.append(Finding(Rule.DOC_UNCLOSED_FENCE, Location(doc.source, opener), message))
             elif fence.closed and (stray := self._stray_fence(fence.start, fence.end)):
                 message = (
                     f"`{self.lines[stray - 1].strip()}` sits inside the code block opened on line {opener}, "
                     f"which is not closed before it (text after a marker keeps it from closing); "
                     f"the block runs on to line {fence.end}"
                 )
-                out.append(Finding("doc-unclosed-fence", doc.source, stray, message))
+                out.append(Finding(Rule.DOC_UNCLOSED_FENCE, Location(doc.source, stray), message))
         return out
 
     def _closed_in_quote(self, start: int) -> bool:

@@ -11,38 +11,20 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from specgen import __version__
+from specgen.diagnostics import Location
+from specgen.review.rules import PROBLEM_CODES
 from specgen.text import escape_unsafe, json_escape
 
 COLOURS = {"breaking": "31", "error": "31", "non-breaking": "33", "warning": "33", "info": "2"}
 # Every severity of diff and lint, as CI formats know them.
 LEVELS = {"breaking": "error", "error": "error", "non-breaking": "warning", "warning": "warning", "info": "note"}
 
-# One code per problem: a parse diagnostic that lint reports as a rule is printed under the
-# rule's name by every command (`specgen generate` says `doc-no-api` as `specgen lint` does).
-PROBLEM_CODES = {
-    "no-api": "doc-no-api",
-    "prototype-syntax": "doc-prototype-syntax",
-    "prototype-mismatch": "doc-prototype-mismatch",
-    "conflict-marker": "doc-conflict-marker",
-    "duplicate-param": "doc-param-duplicate",
-    "unknown-param": "doc-param-unknown",
-    "unclosed-fence": "doc-unclosed-fence",
-}
-
 
 def problem_code(code: str) -> str:
-    return PROBLEM_CODES.get(code, code)
-
-
-@dataclass(frozen=True)
-class Note:
-    """A located message at any level (the model's diagnostics know only error and warning),
-    printed as diagnostics are: `path:line: info: message [code]`."""
-
-    line: int
-    severity: str
-    code: str
-    message: str
+    """The code a diagnostic is printed under: its lint rule's when lint reports it as one
+    (one code per problem in every command, see `PROBLEM_CODES`)."""
+    rule = PROBLEM_CODES.get(code)
+    return rule.value if rule is not None else code
 
 
 @dataclass(frozen=True)
@@ -52,17 +34,22 @@ class Item:
     id: str
     severity: str
     message: str
-    location: str | None  # "path:line"
+    location: Location | None
     status: str | None = None  # "suppressed" (lint) or "accepted" (diff): shown, never fails
 
     @property
     def path(self) -> str | None:
-        return self.location.rpartition(":")[0] if self.location and ":" in self.location else self.location
+        return self.location.path if self.location else None
 
     @property
     def line(self) -> int:
-        tail = self.location.rpartition(":")[2] if self.location else ""
-        return int(tail) if tail.isdigit() and int(tail) > 0 else 1
+        """The line for CI formats, which count from 1."""
+        return self.location.line if self.location and self.location.line > 0 else 1
+
+    @property
+    def where(self) -> str:
+        """The location as printed (`path:line`), or nothing."""
+        return str(self.location) if self.location else ""
 
 
 def terminal_safe(text: str) -> str:
@@ -78,7 +65,7 @@ def text(items: Sequence[Item], colour: bool) -> str:
         tag = terminal_safe(f"{item.severity}: {item.id}")
         if colour:
             tag = f"\033[{COLOURS.get(item.severity, '0')}m{tag}\033[0m"
-        where = terminal_safe(f"{item.location}: ") if item.location else ""
+        where = terminal_safe(f"{item.where}: ") if item.location else ""
         lines.append(f"{where}{tag}: {terminal_safe(item.message + _status(item))}")
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -104,7 +91,7 @@ def markdown(items: Sequence[Item], title: str, severities: Sequence[str], nothi
     rows += ["| severity | id | what | where |", "|---|---|---|---|"]
     for item in items:
         severity = f"{item.severity} ({item.status})" if item.status else item.severity
-        rows.append(f"| {severity} | `{item.id}` | {_cell(item.message)} | {_cell(item.location or '')} |")
+        rows.append(f"| {severity} | `{item.id}` | {_cell(item.message)} | {_cell(item.where)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -118,7 +105,7 @@ def github(items: Sequence[Item]) -> str:
     lines = []
     for item in items:
         props = ""
-        if item.location and ":" in item.location:
+        if item.location:
             props = f" file={_escape_property(item.path or '')},line={item.line}"
         message = _escape_data(f"{item.id}: {item.message}{_status(item)}")
         kind = "notice" if item.status else level.get(item.severity, "notice")
@@ -222,7 +209,7 @@ def junit(suite: str, items: Sequence[Item], cases: Sequence[str], fails: Callab
 
 
 def _lines(items: Sequence[Item]) -> str:
-    return "\n".join(f"{i.location or ''}: {i.severity}: {i.id}: {i.message}{_status(i)}" for i in items)
+    return "\n".join(f"{i.where}: {i.severity}: {i.id}: {i.message}{_status(i)}" for i in items)
 
 
 def _xml(value: str) -> str:
