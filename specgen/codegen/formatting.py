@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
-from specgen.codegen import braced
+from specgen.codegen import braced, cunits
 
 PYTHON_SUFFIXES = (".py",)
 C_SUFFIXES = (".h", ".cpp", ".c")
@@ -53,9 +53,13 @@ _BLOCK = re.compile(r"^// specgen:begin-block\n(.*?)^// specgen:end-block\n", re
 _PLACEHOLDER = "// specgen:block {}\n"
 
 
-def format_sources(files: Mapping[str, str], style: Path, workdir: Path | None = None) -> dict[str, str]:
+def format_sources(
+    files: Mapping[str, str], style: Path, workdir: Path | None = None, *, exact_templates: bool = False
+) -> dict[str, str]:
     """The same files, formatted; files of other kinds are returned unchanged. `workdir`: an
-    empty folder to format in (default: a temporary one in $TMPDIR)."""
+    empty folder to format in (default: a temporary one in $TMPDIR). `exact_templates`: the C
+    and C++ come from specgen's own templates, already in clang-format's layout wherever a
+    line fits: clang-format then lays out only the lines that do not (`cunits`)."""
     blocks: dict[str, str] = {}
 
     def lift(match: re.Match[str]) -> str:
@@ -66,13 +70,27 @@ def format_sources(files: Mapping[str, str], style: Path, workdir: Path | None =
     lists: dict[str, tuple[str, list[str]]] = {}
     lifted = {path: _lift_lists(_BLOCK.sub(lift, text), lists) if path.endswith(C_SUFFIXES) else text
               for path, text in files.items()}  # fmt: skip
-    formatted = _format(lifted | {f"_block_{key}.cpp": text for key, text in blocks.items()}, style, workdir)
-    for key in blocks:
-        block = formatted.pop(f"_block_{key}.cpp")
+    if exact_templates:
+        c_like = {path: text for path, text in lifted.items() if path.endswith(C_SUFFIXES)}
+        formatted = _format({p: t for p, t in lifted.items() if p not in c_like}, style, workdir)
+        formatted |= cunits.format_units(c_like, lambda text: _clang_format_text(text, style), os.cpu_count() or 1)
+    else:
+        blocks_in = {f"_block_{key}.cpp": text for key, text in blocks.items()}
+        formatted = _format(lifted | blocks_in, style, workdir)
+        blocks = {key: formatted.pop(f"_block_{key}.cpp") for key in blocks}
+    for key, block in blocks.items():
         formatted = {path: text.replace(_PLACEHOLDER.format(key), block) for path, text in formatted.items()}
     if lists:
         formatted = {path: _LIST_MARK.sub(lambda m: _laid_out(m, lists), text) for path, text in formatted.items()}
     return formatted
+
+
+def _clang_format_text(text: str, style: Path) -> str:
+    command = [clang_format_binary(), f"--style=file:{style}", "--assume-filename=units.cpp"]
+    result = subprocess.run(command, input=text, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise FormatterError(f"clang-format failed on generated code: {result.stderr.strip()[:2000]}")
+    return result.stdout
 
 
 _LIST_MARK = re.compile(r"^( *)// specgen:list (\d+)$", re.M)

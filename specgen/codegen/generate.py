@@ -523,7 +523,9 @@ def _format(stale: list[_Operator], templates: Path | None, out: Path, check: bo
     # Output paths are unique across operators: one batch per formatter, laid out as the output.
     files = {p: t for op in stale for p, t in (*op.files.items(), *op.user_files.items())}
     with _scratch(out, check, sum(len(t.encode("utf-8")) for t in files.values())) as workdir:
-        formatted = format_sources(files, render.template_path("clang-format.yaml", templates), workdir)
+        style = render.template_path("clang-format.yaml", templates)
+        # specgen's own templates print C++ in clang-format's layout; a user's may not
+        formatted = format_sources(files, style, workdir, exact_templates=templates is None)
     for op in stale:
         op.files = {path: formatted[path] for path in op.files}
         op.user_files = {path: formatted[path] for path in op.user_files}
