@@ -80,9 +80,12 @@ _SITUATION = re.compile(r"(?:求解|计算|当|若|如果|需要)\s*$")
 _EMPTY_BAD = re.compile(r"(?<!不为)(?<!不是)(?<!非)(?:空Tensor|空tensor|空张量)|元素个数为0|shape中存在0|任意维度为零")
 
 
+_ASCII_WORD = re.compile(r"\w+", re.ASCII)
+
+
 def _in_a_situation(condition: str, name: str) -> bool:
     """`…、求解gradInput时是空指针`: the parameter is null-checked only in some situation."""
-    mentions = re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", condition, re.ASCII)
+    mentions = (m for m in _ASCII_WORD.finditer(condition) if m.group() == name)  # name as a whole word
     return any(_SITUATION.search(condition[: m.start()]) for m in mentions)
 
 

@@ -88,17 +88,31 @@ _OTHERS = re.compile(r"对应参数|其他参数|相关参数|其余参数")
 _NULL_VERB = re.compile(r"\s*(?:传入的?|传|输入|为|是|不为|不是|非|不)?\s*")  # `当biasOptional非空指针时`
 
 
+_PASSED = re.compile(r"传入\s*")
+_PASSED_WHEN = re.compile(r"\s*(?:时|的情况)")
+
+
+def _passed_in(clause: str, subject: str | None) -> int | None:
+    """Where `传入<subject>时` starts in the clause (fixed patterns and a string comparison,
+    not a pattern per parameter name: those would be compiled over and over)."""
+    if not subject:
+        return None
+    for m in _PASSED.finditer(clause):
+        if clause.startswith(subject, m.end()) and _PASSED_WHEN.match(clause, m.end() + len(subject)):
+            return m.start()
+    return None
+
+
 def rule_optional(clause: str, ctx: Context) -> list[Constraint]:
     """May be a null pointer: `可选`, `可为空`, `若非空`, `不需要时传nullptr`, `传入sorter时`...
     A clause saying so of another parameter (`当scalesOptional传入空指针时`) is not about this one."""
     match = _OPTIONAL.search(clause)
-    if match is None and ctx.subject:
-        match = re.search(r"传入\s*" + re.escape(ctx.subject) + r"\s*(?:时|的情况)", clause)
-    if match is None:
+    start = match.start() if match else _passed_in(clause, ctx.subject)
+    if start is None:
         return []
-    before = clause[: match.start()]
+    before = clause[:start]
     others = [m for m in IDENT.finditer(before) if m.group() in ctx.params and m.group() != ctx.subject]
-    if match.group().startswith("可选"):
+    if match and match.group().startswith("可选"):
         return [constraint("optional", clause, ctx)]  # `在amsgrad参数为false时可选`: about the subject
     if (others and _NULL_VERB.fullmatch(before[others[-1].end() :])) or _OTHERS.search(before):
         return []

@@ -40,12 +40,15 @@ def _list_values(text: str) -> tuple[int | bool, ...]:
     return tuple(dict.fromkeys(_scalar(v) for v in re.findall(r"-?\d+|true|false", text)))
 
 
+_SUBJECT_IS = re.compile(r"\s*(?:为|=|取)\s*(?P<v>-?\d+)\s*时")  # after the subject's name
+
+
 def rule_enum_item(clause: str, ctx: Context) -> list[Constraint]:
     """One item of a list of documented values: `0：KEEP_DTYPE`, `sparseMode为0时，...` (the
     value exists, whatever the situation the item describes)."""
     item = _ENUM_ITEM_LINE.match(clause)
-    if item is None and ctx.subject:
-        item = re.match(re.escape(ctx.subject) + r"\s*(?:为|=|取)\s*(?P<v>-?\d+)\s*时", clause)
+    if item is None and ctx.subject and clause.startswith(ctx.subject):
+        item = _SUBJECT_IS.match(clause, len(ctx.subject))
     return [constraint("enum", clause, ctx, values=(int(item.group("v")),))] if item else []
 
 
