@@ -293,7 +293,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     if args.quiet:
         pass
     elif args.format == "json":
-        sys.stdout.write("[\n" + ",\n".join(textwrap.indent(text, "  ") for text, _, _ in results) + "\n]\n")
+        sys.stdout.write("[\n" + ",\n".join(text for text, _, _ in results) + "\n]\n")  # indented by the workers
     else:
         sys.stdout.write("".join(text for text, _, _ in results))
     return FOUND if any(has_errors for _, _, has_errors in results) else OK
@@ -307,6 +307,8 @@ def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:
     doc = parse_file(source)
     text = "" if fmt == "none" else doc.model_dump_json(indent=2) if fmt == "json" else describe(doc)
     text = escape_unsafe(text, json_escape) if fmt == "json" else terminal_safe(text)  # no escape sequences
+    if fmt == "json":
+        text = textwrap.indent(text, "  ")  # an element of the printed array
     diagnostics = "".join(_diagnostic_line(doc.source, d) for d in doc.diagnostics)
     return text, diagnostics, doc.has_errors
 
