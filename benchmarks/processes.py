@@ -105,7 +105,8 @@ def scaled_copy(docs: Path, dest: Path, k: int) -> None:
         for path in docs.rglob("*.md"):
             text = path.read_text(encoding="utf-8", errors="replace")
             if i:
-                text = re.sub(r"\baclnn([A-Z]\w*?)(GetWorkspaceSize)?\b", rf"aclnn\1S{i}\2", text)
+                # operator names renamed, the aclnnStatus type not
+                text = re.sub(r"\baclnn(?!Status\b)([A-Z]\w*?)(GetWorkspaceSize)?\b", rf"aclnn\1S{i}\2", text)
                 text = re.sub(r"\baclnn_(\w+)\.h\b", rf"aclnn_\1_s{i}.h", text)
             target = dest / f"copy{i}" / "docs" / path.relative_to(docs)  # a docs/ folder: discovered
             target = target.with_name(target.name.replace("aclnn", f"aclnn{'S' * i}", 1) if i else target.name)

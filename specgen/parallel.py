@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.pool
 import os
 import sys
 import time
@@ -25,24 +26,58 @@ def run(function: Callable[[T], R], items: Sequence[T], *, jobs: int | None = No
 
     `function` must be a module-level function (it is sent to the workers by name).
     """
-    jobs = min(jobs or default_jobs(), max(1, len(items) // MIN_ITEMS_PER_WORKER))
-    progress = Progress(label, len(items))
-    if jobs <= 1:
+    with Workers(jobs) as workers:
+        return workers.run(function, items, label=label)
+
+
+class Workers:
+    """Worker processes for several rounds of work: started by the first round large enough
+    to pay for them, and reused by the later ones. Started early, while this process is
+    still small, they do not carry copies of what it holds later (a forked worker counts the
+    memory it inherits)."""
+
+    def __init__(self, jobs: int | None = None) -> None:
+        self.jobs = jobs or default_jobs()
+        self._pool: multiprocessing.pool.Pool | None = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is not None and self._pool is not None:  # an error: the work left is not done
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+        self.close()
+
+    def close(self) -> None:
+        """Let the workers finish and end (a later round starts new ones)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+            self._pool = None
+
+    def run(self, function: Callable[[T], R], items: Sequence[T], *, label: str = "") -> list[R]:
+        """`[function(item) for item in items]`, results in order."""
+        jobs = min(self.jobs, max(1, len(items) // MIN_ITEMS_PER_WORKER))
+        progress = Progress(label, len(items))
         results = []
-        for item in items:
-            results.append(function(item))
-            progress.step()
+        if jobs <= 1:
+            for item in items:
+                results.append(function(item))
+                progress.step()
+        else:
+            for result in self._started().imap(function, items, chunksize=max(1, len(items) // (jobs * 8))):
+                results.append(result)
+                progress.step()
         progress.done()
         return results
-    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    chunk = max(1, len(items) // (jobs * 8))
-    with context.Pool(jobs) as pool:
-        results = []
-        for result in pool.imap(function, items, chunksize=chunk):
-            results.append(result)
-            progress.step()
-    progress.done()
-    return results
+
+    def _started(self) -> multiprocessing.pool.Pool:
+        if self._pool is None:
+            context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+            self._pool = context.Pool(self.jobs)
+        return self._pool
 
 
 class Progress:

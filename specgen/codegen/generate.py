@@ -153,11 +153,12 @@ def generate(
     with writer.locked(out, shared=check, waiting=waiting):
         notes = [] if check else _cleaned(out)
         key, state = _previous_run(out, notes) if cache else (None, {})
-        result, docs, operators = _generate(
-            paths, out, state, templates=templates, check=check, force=force, jobs=jobs,
-            selection=selection or Selection.default(), root=root or display_root(paths),
-            package=package, user_files=user_files,
-        )  # fmt: skip
+        with parallel.Workers(jobs) as workers:  # one set for parsing and rendering, started once
+            result, docs, operators = _generate(
+                paths, out, state, templates=templates, check=check, force=force, workers=workers,
+                selection=selection or Selection.default(), root=root or display_root(paths),
+                package=package, user_files=user_files,
+            )  # fmt: skip
         notes += [(str(out / writer.MANIFEST), _note(Code.MANIFEST_IGNORED, w)) for w in result.plan.warnings]
         if key is not None and not check:
             notes += _save_state(out, key, docs, operators)
@@ -166,10 +167,10 @@ def generate(
 
 
 def _generate(
-    paths, out: Path, state: dict, *, templates, check, force, jobs, selection, root, package, user_files
+    paths, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files
 ) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:
     context = _sha(f"{code_digest()}\0{render.template_digest(templates)}")
-    docs = _parse(discover(paths, selection), state.get("docs", {}), jobs)
+    docs = _parse(discover(paths, selection), state.get("docs", {}), workers)
     choice = selection.choose([(d.source, d.functions) for d in docs if d.functions])
     groups = _groups(docs, choice, selection)
     operators = {snake: _Operator(snake, _operator_key(context, members, root)) for snake, members in groups.items()}
@@ -177,7 +178,8 @@ def _generate(
     metadata = python_package.pyproject(package or PackageConfig(), _documents_digest(groups, root))
     operators[PACKAGE] = _Operator(PACKAGE, _sha(context + "\0package\0" + metadata))
     stale = [op for op in operators.values() if not _current(op, state.get("ops", {}).get(op.snake), out)]
-    _render(stale, groups, root, templates, jobs, metadata)
+    _render(stale, groups, root, templates, workers, metadata)
+    workers.close()  # done with them: their memory is freed before formatting and writing
     if stale:
         _format(stale, templates, out, check)
     owned = Globs(user_files)
@@ -429,7 +431,7 @@ def _current(op: _Operator, recorded: dict | None, out: Path) -> bool:
 # ---------------------------------------------------------------- parse
 
 
-def _parse(sources: list[Path], recorded: dict, jobs: int | None) -> list[_Doc]:
+def _parse(sources: list[Path], recorded: dict, workers: parallel.Workers) -> list[_Doc]:
     """Every document's key; documents whose key the record does not hold are parsed."""
     docs, todo = [], []
     for path in sources:
@@ -449,7 +451,7 @@ def _parse(sources: list[Path], recorded: dict, jobs: int | None) -> list[_Doc]:
         else:
             docs.append(_Doc(source, key, None, [], content=content, data=data))
             todo.append((source, data))
-    parsed = dict(zip((s for s, _ in todo), parallel.run(_parse_one, todo, jobs=jobs, label="parsing"), strict=True))
+    parsed = dict(zip((s for s, _ in todo), workers.run(_parse_one, todo, label="parsing"), strict=True))
     for doc in docs:
         if doc.source in parsed:
             doc.snake, doc.ok, doc.diagnostics, doc.model, doc.functions = parsed[doc.source]
@@ -489,22 +491,24 @@ def _render(
     groups: dict[str, list[_Doc]],
     root: Path,
     templates: Path | None,
-    jobs: int | None,
+    workers: parallel.Workers,
     metadata: str,
 ) -> None:
     """Render the stale operators (and the shared files)."""
     unparsed = [d for op in stale if op.snake not in SUPPORT for d in groups[op.snake] if d.model is None]
     for doc, (*_, model, _) in zip(
-        unparsed, parallel.run(_parse_one, [(d.source, d.data) for d in unparsed], jobs=jobs), strict=True
+        unparsed, workers.run(_parse_one, [(d.source, d.data) for d in unparsed]), strict=True
     ):
         doc.model = model  # unchanged, but needed by an operator another document changed
     operators = [op for op in stale if op.snake not in SUPPORT]
     where = (str(root), str(templates or ""))
     jobs_in = [([(_model(d), d.dropped) for d in groups[op.snake]], *where) for op in operators]
     for op, (files, user_files, diagnostics) in zip(
-        operators, parallel.run(_render_one, jobs_in, jobs=jobs, label="rendering"), strict=True
+        operators, workers.run(_render_one, jobs_in, label="rendering"), strict=True
     ):
         op.files, op.user_files, op.diagnostics = files, user_files, diagnostics
+    for doc in (d for members in groups.values() for d in members):
+        doc.model, doc.data = None, b""  # rendered: freed before the files are formatted and written
     for op in stale:
         if op.snake == SHARED:
             op.files = render.render_shared(templates)
