@@ -19,7 +19,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from specgen.diagnostics import INFO, WARNING, Code
@@ -92,10 +92,14 @@ class Selection:
     def _globs(self) -> tuple[Globs, Globs, Globs, Globs]:
         return Globs(self.include), Globs(self.exclude), Globs(self.prefer), Globs(self.defer)
 
+    @cached_property
+    def _root(self) -> Path:
+        return self.root.resolve()
+
     def _names(self, path: Path, base: Path | None = None) -> list[str]:
         """The forms of `path` globs are matched against."""
         absolute = path.resolve()
-        forms = [relative(absolute, base.resolve()) if base else None, relative(absolute, self.root.resolve())]
+        forms = [relative(absolute, _resolved(base)) if base else None, relative(absolute, self._root)]
         if not path.is_absolute():
             forms.append(path.as_posix().removeprefix("./"))
         return [f for f in dict.fromkeys(forms) if f]
@@ -175,6 +179,12 @@ class Choice:
     dropped: dict[str, set[str]] = field(default_factory=dict)  # source -> functions used from elsewhere
     set_aside: set[str] = field(default_factory=set)  # documents none of whose functions are used
     notes: list[tuple[str, Diagnostic]] = field(default_factory=list)
+
+
+@lru_cache(maxsize=64)
+def _resolved(folder: Path) -> Path:
+    """A folder given on the command line, resolved once for all the files found in it."""
+    return folder.resolve()
 
 
 def walk_markdown(folder: Path) -> list[Path]:
