@@ -71,14 +71,15 @@ def cases_for(
     param_specs = tuple(_param_spec(a.role, a.code.param) for a in wrapper)
     rules = _rules(function, params, unsupported_products)
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
-    broken = _violations(param_specs, rules, valid.args, function.name)
+    broken = _violations(validator_spec(param_specs, rules, function.name), valid.args)
     unmet: tuple[str, ...] = ()
     if sample.from_document:
         rules = [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in rules]
     elif broken:
         unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
         valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
-    cases = [case for rule in rules for case in _rule_cases(params, param_specs, rules, valid, rule, function.name)]
+    spec = validator_spec(param_specs, rules, function.name)  # the rules as enforced, spared ones aside
+    cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
     return FunctionCases(
         params=param_specs,
         rules=tuple(rules),
@@ -228,11 +229,8 @@ def validator_spec(param_specs: tuple[dict, ...], rules: list[RuleData], functio
     )
 
 
-def _violations(
-    param_specs: tuple[dict, ...], rules: list[RuleData], args: dict[str, CaseArg], function: str
-) -> dict[str, str]:
+def _violations(spec: validator.Spec, args: dict[str, CaseArg]) -> dict[str, str]:
     """The rules (by id) the arguments break, with the problem, in the validator's order."""
-    spec = validator_spec(param_specs, rules, function)
     return {rule.id: problem for rule, problem in validator.violations(spec, host_values(args))}
 
 
@@ -298,14 +296,7 @@ def _case_tensor(shape: tuple[int, ...], dtype: str, fmt: str) -> TensorArg:
     return DescTensor(shape, dtype, None, fmt)
 
 
-def _rule_cases(
-    params: list[Param],
-    param_specs: tuple[dict, ...],
-    rules: list[RuleData],
-    valid: Case,
-    rule: RuleData,
-    function: str,
-) -> list[Case]:
+def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: RuleData) -> list[Case]:
     """The error cases of one rule: the valid call with one argument changed to break it."""
     base = rule.id
 
@@ -323,7 +314,7 @@ def _rule_cases(
     out = []
     for suffix, args in made:
         case_id = f"{base}_{suffix}" if len(made) > 1 else base
-        first = next(iter(_violations(param_specs, rules, args, function).items()), None)
+        first = next(iter(_violations(spec, args).items()), None)
         skip = ""
         if first is None:
             skip = "the changed argument still meets the rule"
