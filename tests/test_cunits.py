@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import subprocess
 
-from specgen.codegen.cunits import format_units, long_units
+from specgen.codegen.braced import COLUMN_LIMIT
+from specgen.codegen.cunits import _INDENT, format_units, long_units
 from specgen.codegen.formatting import clang_format_binary
 from tests.conftest import ROOT
 
@@ -69,3 +70,8 @@ def test_short_lines_are_not_sent():
     assert "  return true;" not in {lines[i] for i in sent}
     assert any(u.opens_block for u in units) and any(u.end - u.start > 1 for u in units)  # a block, a comment run
     assert format_units({"y.cpp": "int x = 1;\n"}, _clang_format) == {"y.cpp": "int x = 1;\n"}
+
+
+def test_the_limits_are_the_styles():
+    style = dict(line.split(": ", 1) for line in STYLE.read_text().splitlines() if ": " in line and line[0] != "#")
+    assert int(style["ColumnLimit"]) == COLUMN_LIMIT and int(style["IndentWidth"]) == _INDENT

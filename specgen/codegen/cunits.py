@@ -17,8 +17,9 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-COLUMN_LIMIT = 120
-_INDENT = 2
+from specgen.codegen.braced import COLUMN_LIMIT
+
+_INDENT = 2  # clang-format's indent width in templates/clang-format.yaml
 
 
 def width(line: str) -> int:
