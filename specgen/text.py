@@ -120,6 +120,8 @@ def json_escape(ch: str) -> str:
 
 def escape_unsafe(text: str, escape=python_escape) -> str:
     """`text` with every unsafe character escaped (by default as Python writes it)."""
+    if text.isascii() and text.isprintable():  # the common case (every repr of ASCII data): nothing to escape
+        return text
     return UNSAFE.sub(lambda m: escape(m.group()), text) if UNSAFE.search(text) else text
 
 

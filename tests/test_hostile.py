@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 import specgen
 from specgen.cli import main
 from specgen.codegen import render, writer
-from specgen.text import UNSAFE
+from specgen.text import UNSAFE, escape_unsafe
 from tests.conftest import ROOT, SPECS, STANDIN, tree
 
 HOSTILE = ROOT / "tests" / "hostile"
@@ -439,3 +439,9 @@ def test_absurd_spans_and_ranks_are_read_without_blowing_up(tmp_path):
     params = spec["documents"][0]["functions"][0]["params"]
     assert [p["name"] for p in params][:2] == ["self", "out"]
     assert all(c["kind"] != "rank" for p in params for c in p["constraints"])  # 2**32 dimensions is no rule
+
+
+def test_the_escaping_fast_path_skips_no_unsafe_character():
+    """escape_unsafe returns printable ASCII text untouched: none of it may be unsafe."""
+    assert not [c for c in map(chr, range(128)) if c.isprintable() and UNSAFE.match(c)]
+    assert escape_unsafe("a\x1bb") == "a\\x1bb" and escape_unsafe("plain 'text'") == "plain 'text'"
