@@ -470,7 +470,8 @@ def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from specgen.review.lint import SEVERITY_ORDER, HeadersError, configure, lint
+    from specgen.review.lint import HeadersError, configure, lint
+    from specgen.review.rules import SEVERITY_ORDER
 
     settings: Config = args.settings
     configured = settings.lint
@@ -492,7 +493,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int) -> str:
     from specgen.review import report
-    from specgen.review.lint import RULES, SEVERITY_ORDER
+    from specgen.review.rules import RULES, SEVERITY_ORDER
 
     items = [
         report.Item(f.rule, f.severity, f.message, f.location, "suppressed" if f.suppressed else None) for f in findings

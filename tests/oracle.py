@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from specgen.codegen.cases import call_values, function_cases
-from specgen.codegen.lower import LowerError, operator_code
+from specgen.codegen.errors import LowerError
+from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Function, OperatorDoc
 from specgen.parse.sample_call import find_calls

@@ -13,9 +13,8 @@ from specgen.diagnostics import CODES, Code, Location
 from specgen.model import Diagnostic
 from specgen.review import diff
 from specgen.review.diff import CATALOGUE, ChangeId
-from specgen.review.lint import RULES, Rule
 from specgen.review.report import Item, problem_code
-from specgen.review.rules import PROBLEM_CODES
+from specgen.review.rules import PROBLEM_CODES, RULES, Rule
 from tests.conftest import ROOT, run_main
 
 SEVERITIES = {"error", "warning", "info"}

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from specgen.cli import main
-from specgen.codegen.lower import snake_case
+from specgen.codegen.names import snake_case
 from specgen.parse import parse_file
-from specgen.review.lint import RULES, lint
+from specgen.review.lint import lint
+from specgen.review.rules import RULES
 from tests.conftest import ROOT, SPECS
 
 PROTOTYPES = """# aclnnDemo

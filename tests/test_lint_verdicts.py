@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from specgen.codegen.lower import snake_case
+from specgen.codegen.names import snake_case
 from specgen.parse import parse_file
-from specgen.review.lint import SEVERITY_ORDER, Finding, lint
+from specgen.review.findings import Finding
+from specgen.review.lint import lint
+from specgen.review.rules import SEVERITY_ORDER
 from tests.conftest import ROOT
 
 VERDICTS = json.loads((ROOT / "tests" / "lint_verdicts.json").read_text(encoding="utf-8"))["verdicts"]

@@ -16,7 +16,8 @@ from specgen.diagnostics import Location
 from specgen.parse import parse_file
 from specgen.review import report
 from specgen.review.diff import CATALOGUE, diff, summary
-from specgen.review.lint import _DIAGNOSTIC_RULES, RULES
+from specgen.review.lint import _DIAGNOSTIC_RULES
+from specgen.review.rules import RULES
 from tests.conftest import SPECS
 
 TANH = "aclnnTanhBackward.md"

@@ -17,6 +17,7 @@ from typing import Literal
 
 from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.codegen.runtime._validate import Rule
 from specgen.codegen.typemap import dtype_numpy
 from specgen.codegen.views import (
     ArrayTensor,
@@ -57,7 +58,6 @@ MAX_CASE_ELEMENTS = 1 << 16
 
 
 # A documented rule as the generated validator holds it (the validator's own type).
-RuleData = validator.Rule
 
 
 def cases_for(
@@ -98,7 +98,7 @@ def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ())
     return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products)
 
 
-def _spare(rule: RuleData, problem: str, line: int) -> RuleData:
+def _spare(rule: Rule, problem: str, line: int) -> Rule:
     reason = f"the document's own sample call (line {line}) breaks it ({problem}): taken as misread, not enforced"
     return replace(rule, host=False, reason=reason)
 
@@ -135,9 +135,9 @@ def _param_spec(role: str, p: Param) -> dict:
     return {k: v for k, v in spec.items() if v not in (None, (), {}, False) or k in ("name", "role", "direction")}
 
 
-def _rules(function: Function, params: list[Param], unsupported_products: tuple[str, ...]) -> list[RuleData]:
+def _rules(function: Function, params: list[Param], unsupported_products: tuple[str, ...]) -> list[Rule]:
     by_name = {p.name: p for p in params}
-    rules: list[RuleData] = []
+    rules: list[Rule] = []
     for error in function.errors:
         checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Number | None]] = [
             (c.kind, c.params, c.max) for c in error.checks
@@ -148,7 +148,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                 known = tuple(n for n in known if not by_name[n].optional)
             reason = _not_on_host(kind, error, known, by_name, bool(unsupported_products))
             rules.append(
-                RuleData(
+                Rule(
                     code=error.code,
                     kind=kind,
                     params=known,
@@ -197,7 +197,7 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
     return ""
 
 
-def _implied_rules(params: list[Param], rules: list[RuleData]) -> list[RuleData]:
+def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     """Parameter constraints that no checked error rule covers, checked under 161002."""
     covered = {(r.kind, n) for r in rules if r.host for n in r.params}
     implied = []
@@ -208,7 +208,7 @@ def _implied_rules(params: list[Param], rules: list[RuleData]) -> list[RuleData]
                 continue
             names = (p.name, *constraints[0].params) if kind == "axis" else (p.name,)
             rule_id = f"implied_{kind}_{p.name}"
-            implied.append(RuleData(INVALID, kind, names, constraints[0].text, id=rule_id))
+            implied.append(Rule(INVALID, kind, names, constraints[0].text, id=rule_id))
     return implied
 
 
@@ -220,7 +220,7 @@ def _checkable(p: Param, kind: str) -> bool:
     return p.kind in ("int", "float")
 
 
-def validator_spec(param_specs: tuple[dict, ...], rules: list[RuleData], function: str) -> validator.Spec:
+def validator_spec(param_specs: tuple[dict, ...], rules: list[Rule], function: str) -> validator.Spec:
     """The rules as the generated validator holds them."""
     return validator.Spec(
         function=function + "GetWorkspaceSize",
@@ -296,7 +296,7 @@ def _case_tensor(shape: tuple[int, ...], dtype: str, fmt: str) -> TensorArg:
     return DescTensor(shape, dtype, None, fmt)
 
 
-def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: RuleData) -> list[Case]:
+def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: Rule) -> list[Case]:
     """The error cases of one rule: the valid call with one argument changed to break it."""
     base = rule.id
 
@@ -366,7 +366,7 @@ def _changed(
 Mutation = list[tuple[str, Args]]
 
 
-def _null(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     return [
         (n, _replace(args, n, NULL))
         for n in rule.params
@@ -374,7 +374,7 @@ def _null(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     ]
 
 
-def _bad_dtype(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         tensor = _tensor(args, name)
         allowed = params[name].dtypes
@@ -384,7 +384,7 @@ def _bad_dtype(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation
     return []
 
 
-def _bad_format(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         tensor = _tensor(args, name)
         allowed = params[name].formats
@@ -397,7 +397,7 @@ def _bad_format(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutatio
     return []
 
 
-def _bad_rank(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """One dimension too many (or too few), given to every tensor the rule names that has
     the same shape, so that their shapes still agree with each other."""
     for name in rule.params:
@@ -423,7 +423,7 @@ def _other_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
     return shape[:-1] + (last + 1 if last != 1 else 3,)
 
 
-def _bad_shape(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_shape(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     tensors = [n for n in rule.params if _tensor(args, n)]
     if len(tensors) < 2:
         return []
@@ -445,7 +445,7 @@ def _bad_shape(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation
     return [(name, _replace(args, name, _changed(tensor, shape=shape)))]
 
 
-def _first_and_last(args: Args, rule: RuleData) -> tuple[str, TensorArg, TensorArg] | None:
+def _first_and_last(args: Args, rule: Rule) -> tuple[str, TensorArg, TensorArg] | None:
     """The last tensor a relation names (the one a case changes), it and the first, or None."""
     named = [(n, t) for n in rule.params if (t := _tensor(args, n)) is not None]
     if len(named) < 2:
@@ -454,7 +454,7 @@ def _first_and_last(args: Args, rule: RuleData) -> tuple[str, TensorArg, TensorA
     return name, last, first
 
 
-def _bad_same_dtype(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_same_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     if (found := _first_and_last(args, rule)) is None:
         return []
     name, tensor, first = found
@@ -463,7 +463,7 @@ def _bad_same_dtype(args: Args, rule: RuleData, params: dict[str, Param]) -> Mut
     return [(name, _replace(args, name, _changed(tensor, dtype=choices[0])))]
 
 
-def _bad_same_format(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     if (found := _first_and_last(args, rule)) is None:
         return []
     name, tensor, first = found
@@ -471,7 +471,7 @@ def _bad_same_format(args: Args, rule: RuleData, params: dict[str, Param]) -> Mu
     return [(name, _replace(args, name, _changed(tensor, fmt=other)))]
 
 
-def _bad_enum(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         allowed = [v for c in _general(params[name], "enum") for v in c.values if isinstance(v, int)]
         if allowed and _holds_value(args, name):
@@ -479,7 +479,7 @@ def _bad_enum(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     return []
 
 
-def _bad_range(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_range(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         ranges = _general(params[name], "range")
         if not ranges or not _holds_value(args, name):
@@ -497,7 +497,7 @@ def _bad_range(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation
     return []
 
 
-def _bad_axis(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_axis(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     value_name, tensor_name = rule.params[0], rule.params[1]
     tensor = _tensor(args, tensor_name)
     if tensor is None or not _holds_value(args, value_name):
@@ -507,7 +507,7 @@ def _bad_axis(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
     return [(value_name, _replace(args, value_name, ValueArg(value)))]
 
 
-def _bad_empty(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_empty(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         tensor = _tensor(args, name)
         if tensor and tensor.shape and params[name].empty_tensor is not True:
@@ -515,7 +515,7 @@ def _bad_empty(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation
     return []
 
 
-def _bad_contiguity(args: Args, rule: RuleData, params: dict[str, Param]) -> Mutation:
+def _bad_contiguity(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         tensor = _tensor(args, name)
         if tensor and params[name].non_contiguous is not True and len(tensor.shape) >= 2 and min(tensor.shape) > 1:

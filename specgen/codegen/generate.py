@@ -35,7 +35,7 @@ from specgen import parallel
 from specgen.codegen import package as python_package
 from specgen.codegen import render, writer
 from specgen.codegen.formatting import format_sources
-from specgen.codegen.lower import operator_snake
+from specgen.codegen.names import operator_snake
 from specgen.config import PackageConfig
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc

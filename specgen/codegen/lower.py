@@ -12,40 +12,18 @@ from typing import Literal
 
 from specgen.codegen.cases import cases_for
 from specgen.codegen.errors import LowerError
-from specgen.codegen.names import c_identifier, checked_operator_snake, operator_snake, python_name, snake_case
+from specgen.codegen.names import c_identifier, checked_operator_snake, python_name
 from specgen.codegen.runtime._validate import Role
 from specgen.codegen.sample_plan import relation_peers, sample_plan
-from specgen.codegen.typemap import DTYPE_HOST, PREFERRED_DTYPES, ctypes_type, dtype_numpy
+from specgen.codegen.typemap import PREFERRED_DTYPES, ctypes_type
 from specgen.codegen.views import (
     FunctionCode,
     OperatorCode,
     ParamCode,
-    SampleArg,
-    SamplePlan,
     ShapeRule,
     WrapperArg,
 )
 from specgen.model import Function, OperatorDoc, Param
-
-# Kept importable from here for the callers that name them so.
-__all__ = [
-    "DTYPE_HOST",
-    "FunctionCode",
-    "LowerError",
-    "OperatorCode",
-    "ParamCode",
-    "SampleArg",
-    "SamplePlan",
-    "WrapperArg",
-    "c_identifier",
-    "ctypes_type",
-    "dtype_numpy",
-    "operator_code",
-    "operator_snake",
-    "python_name",
-    "sample_plan",
-    "snake_case",
-]
 
 _EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
 # The wrapper role of each parameter kind (workspace_size and executor are not passed).

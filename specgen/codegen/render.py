@@ -18,7 +18,8 @@ import jinja2
 
 import specgen
 from specgen import __version__
-from specgen.codegen.lower import LowerError, operator_code
+from specgen.codegen.errors import LowerError
+from specgen.codegen.lower import operator_code
 from specgen.codegen.views import FunctionCode, OperatorCode, RenamedOperatorCode
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc

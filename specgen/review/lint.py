@@ -24,7 +24,6 @@ from specgen.review.findings import Declaration, Finding
 from specgen.review.lint_sample import sample_findings
 from specgen.review.lint_source import Source, clean_comments
 from specgen.review.rules import PROBLEM_CODES, RULES, Rule
-from specgen.review.rules import SEVERITY_ORDER as SEVERITY_ORDER  # re-exported
 from specgen.selection import Globs, relative
 
 # Parse diagnostics lint reports as they are, under their rule's name.

@@ -43,13 +43,6 @@ _OUTPUT_WORDS = re.compile(r"出参|输出|in-?place|原地", re.I)
 _SNIPPET_WORDS = re.compile(r"片段|节选|省略|伪代码|部分代码|关键代码|示意|snippet|excerpt", re.I)
 
 
-def _finding(
-    rule: Rule, where: Location, message: str, function: str | None = None, param: str | None = None
-) -> Finding:
-
-    return Finding(rule, where, message, function, param)
-
-
 def sample_findings(
     doc: OperatorDoc, sample: Sample, src: Source, declared: dict[str, Declaration] | None
 ) -> Iterable[Finding]:
@@ -86,7 +79,7 @@ def _arity(doc: OperatorDoc, code: str, line_of) -> Generator[Finding, None, dic
         args, _ = arguments(code, m.end() - 1)
         fn, expected = functions[name]
         if len(args) != expected:
-            yield _finding(
+            yield Finding(
                 Rule.SAMPLE_ARITY,
                 Location(doc.source, line_of(m.start())),
                 f"the sample calls {name} with {len(args)} arguments; the prototype has {expected}",
@@ -130,7 +123,7 @@ def _header_include(doc, sample: Sample, code: str, line_of, declared) -> Iterab
         if _OPERATOR_HEADER.search(m.group(1)) and Path(m.group(1)).name not in _RUNTIME_HEADERS
     ]
     if not includes:
-        yield _finding(
+        yield Finding(
             Rule.SAMPLE_HEADER,
             Location(doc.source, sample.line),
             f"the sample calls {names[0]} but includes no operator header (aclnn_*.h)",
@@ -144,7 +137,7 @@ def _header_include(doc, sample: Sample, code: str, line_of, declared) -> Iterab
     # An include the tree does not have is a package of its own, not a mistake we can see.
     if wanted and not wanted & included and included <= known:
         inc, offset = includes[0]
-        yield _finding(
+        yield Finding(
             Rule.SAMPLE_HEADER,
             Location(doc.source, line_of(offset)),
             f"the sample includes {', '.join(sorted(included))}; {names[0]} is declared in {', '.join(sorted(wanted))}",
@@ -192,7 +185,7 @@ def _copy_back(doc: OperatorDoc, code: str, line_of, gws_args) -> Iterable[Findi
     has_output = any(p.direction in ("out", "inout") for fn in doc.functions for p in fn.params if p.kind == "tensor")
     if gws_args and has_output and not copies:
         message = "the sample never copies anything back to the host"
-        yield _finding(Rule.SAMPLE_NO_OUTPUT, Location(doc.source, line_of(0)), message)
+        yield Finding(Rule.SAMPLE_NO_OUTPUT, Location(doc.source, line_of(0)), message)
 
 
 def _input_copied(doc: OperatorDoc, fn: Function, param: Param, source: str, line: int) -> Iterable[Finding]:
@@ -201,7 +194,7 @@ def _input_copied(doc: OperatorDoc, fn: Function, param: Param, source: str, lin
     if not param.documented or _OUTPUT_WORDS.search(param.description + param.text):
         return  # a misnamed row (doc-param-unknown), or an input the document says is written
     if param.c_type.startswith("const ") or "*" not in param.c_type:
-        yield _finding(
+        yield Finding(
             Rule.SAMPLE_COPIES_INPUT,
             Location(doc.source, line),
             f"the sample copies back {source}, the buffer of input {param.name}, as its result",
@@ -209,7 +202,7 @@ def _input_copied(doc: OperatorDoc, fn: Function, param: Param, source: str, lin
             param.name,
         )
     else:
-        yield _finding(
+        yield Finding(
             Rule.DOC_DIRECTION_CONST,
             Location(doc.source, param.line),
             f"{fn.workspace_name}: {param.name} is documented as an input, but its type `{param.c_type}` is not "
@@ -309,7 +302,7 @@ def _leaks(doc: OperatorDoc, code: str, line_of) -> Iterable[Finding]:
     for m in _MALLOC.finditer(code):
         var = _base(m.group(1))
         if not _covers(freed, var):
-            yield _finding(
+            yield Finding(
                 Rule.SAMPLE_LEAK_MEMORY,
                 Location(doc.source, line_of(m.start())),
                 f"device memory {var} is allocated but never freed (aclrtFree)",
@@ -318,14 +311,14 @@ def _leaks(doc: OperatorDoc, code: str, line_of) -> Iterable[Finding]:
         args, _ = arguments(code, m.end() - 1)
         refs = [_base(a) for a in args if a.startswith("&")]
         if refs and not _covers(freed, refs[0]):
-            yield _finding(
+            yield Finding(
                 Rule.SAMPLE_LEAK_MEMORY,
                 Location(doc.source, line_of(m.start())),
                 f"device memory {refs[0]} (made by CreateAclTensor) is never freed (aclrtFree)",
             )
     yield from _object_leaks(doc, code, line_of, destroyed)
     for var, offset in twice:
-        yield _finding(
+        yield Finding(
             Rule.SAMPLE_DOUBLE_RELEASE,
             Location(doc.source, line_of(offset)),
             f"{var} is destroyed here and again by the smart pointer that holds it",
@@ -347,7 +340,7 @@ def _object_leaks(doc: OperatorDoc, code: str, line_of, destroyed: set[str]) -> 
     in_lists = _list_members(code)
     for var, kind, offset in created:
         if not _covers(destroyed, var) and var not in in_lists:
-            yield _finding(
+            yield Finding(
                 Rule.SAMPLE_LEAK_OBJECT,
                 Location(doc.source, line_of(offset)),
                 f"{var} (acl{kind}) is created but never destroyed (aclDestroy{kind})",

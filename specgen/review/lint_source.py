@@ -86,7 +86,6 @@ class Source:
     # ------------------------------------------------------------ fences
 
     def fence_findings(self, doc: OperatorDoc) -> list[Finding]:
-
         out: list[Finding] = []
         if self.document is None:
             return out
