@@ -7,8 +7,11 @@ import random
 import re
 import subprocess
 
+import pytest
+
+from specgen.codegen import writer
 from specgen.codegen.braced import COLUMN_LIMIT, lay_out
-from specgen.codegen.formatting import clang_format_binary, format_sources
+from specgen.codegen.formatting import clang_format_binary, format_staged, prepare
 from tests.conftest import ROOT
 
 STYLE = ROOT / "templates" / "clang-format.yaml"
@@ -59,9 +62,18 @@ def test_lists_clang_format_would_bin_pack_are_left_to_it():
     assert lay_out(2, "const std::vector<float> xData = ", ["FloatToHalf(-1.25)"] * 4 + ["1" * 60]) is None
 
 
-def test_format_sources_gives_what_clang_format_gives():
+@pytest.mark.parametrize("exact", [True, False])
+def test_formatting_a_staged_file_gives_what_clang_format_gives(tmp_path, exact):
+    """Through the path `generate` takes: prepared, staged, formatted in place. `exact`: the
+    rest of the file is in clang-format's layout but for long lines (specgen's templates);
+    else anything (a user's templates), and clang-format reads the whole file."""
     items = ", ".join(ITEMS[i % 4] for i in range(300))
-    source = f"void f() {{\n  const std::vector<float> data = {{{items}}};\n  int   x = 1;\n}}\n"
-    formatted = format_sources({"sample.cpp": source}, STYLE)["sample.cpp"]
-    assert formatted == _clang_format(source)
-    assert "specgen:list" not in formatted and "int x = 1;" in formatted  # the rest was formatted too
+    rest = "  int x = 1;" if exact else "  int   x = 1;"
+    long_call = "  Check(" + ", ".join(f"argument{i}" for i in range(20)) + ");"
+    source = f"void f() {{\n  const std::vector<float> data = {{{items}}};\n{rest}\n{long_call}\n}}\n"
+    prepared, lifted = prepare("sample.cpp", source, exact=exact)
+    writer.stage(tmp_path, "sample.cpp", prepared)
+    format_staged(tmp_path, ["sample.cpp"], {"sample.cpp": lifted} if lifted else {}, STYLE, exact=exact)
+    formatted = (tmp_path / "sample.cpp").read_text(encoding="utf-8")
+    assert formatted == _clang_format(source) and formatted != source
+    assert "int x = 1;" in formatted

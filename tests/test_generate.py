@@ -272,7 +272,7 @@ def test_the_record_is_never_trusted_over_the_files(tmp_path):
     result = generate([SPECS], out)
     assert result.rendered == 1 and sample.read_bytes() == good
     (out / ".specgen-cache" / "state.json").write_text("{not json", encoding="utf-8")
-    assert generate([SPECS], out).plan.write == {} and sample.read_bytes() == good
+    assert generate([SPECS], out).plan.write == [] and sample.read_bytes() == good
 
 
 def test_progress_bar_only_on_a_terminal():

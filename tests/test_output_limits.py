@@ -14,13 +14,13 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from specgen.cli import main
 from specgen.codegen import formatting
-from specgen.codegen import generate as generate_module
 from tests.conftest import ROOT, SPECS
 
 LIMIT = 2 * 2**30
@@ -83,44 +83,51 @@ def test_a_huge_file_in_place_of_a_generated_one_is_not_read(tmp_path, keys):
     assert binding.stat().st_size < 2**20
 
 
-@pytest.mark.parametrize(("room", "where"), [(0, "output"), (2**40, "shared memory")])
-def test_formatting_goes_to_shared_memory_only_when_it_has_room(tmp_path, monkeypatch, room, where):
-    """/dev/shm is 64 MiB in a default Docker container: 2,000 operators did not fit."""
+@pytest.mark.parametrize("check", [False, True])
+def test_files_are_formatted_where_they_are_staged(tmp_path, monkeypatch, check):
+    """In the output's staging folder, from which they are renamed into place (no copy of the
+    tree elsewhere: /dev/shm is 64 MiB in a default Docker container); for --check, which
+    writes nothing in the output, in $TMPDIR. Nothing is left behind."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "keys"))
-    shm = tmp_path / "shm"
-    shm.mkdir()
-    monkeypatch.setattr(generate_module, "SHARED_MEMORY", shm)
-    monkeypatch.setattr(generate_module, "_room", lambda folder: room if folder == shm else 2**40)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", None)  # TMPDIR is read again
     formatted: list[str] = []
-    real = formatting._run_all
+    real = formatting._run_chain
 
-    def spying(chains):
-        formatted.extend(arg for chain in chains for command in chain for arg in command if arg.endswith(".py"))
-        return real(chains)
+    def spying(chain):
+        formatted.extend(arg for command in chain for arg in command if arg.endswith(".py"))
+        return real(chain)
 
-    monkeypatch.setattr(formatting, "_run_all", spying)
+    monkeypatch.setattr(formatting, "_run_chain", spying)
     out = tmp_path / "out"
-    assert main(["generate", str(SPECS), "-o", str(out)]) == 0
+    if check:
+        assert main(["generate", str(SPECS), "-o", str(out)]) == 0
+        formatted.clear()
+        assert main(["generate", str(SPECS), "-o", str(out), "--check", "--no-cache"]) == 0
+    else:
+        assert main(["generate", str(SPECS), "-o", str(out)]) == 0
     assert formatted
     for path in map(Path, formatted):
-        folder = path.relative_to(out).parts[0] if path.is_relative_to(out) else path.relative_to(shm).parts[0]
-        assert folder.startswith(".specgen-staging-" if where == "output" else "specgen-format-"), path
-    assert not [p for p in out.iterdir() if p.name.startswith(".specgen-staging-")] and not list(shm.iterdir())
+        folder = (tmp_path / "tmp") if check else out
+        assert path.relative_to(folder).parts[0].startswith("specgen-check-" if check else ".specgen-staging-"), path
+    assert not [p for p in out.iterdir() if p.name.startswith(".specgen-staging-")]
+    assert not list((tmp_path / "tmp").iterdir())
 
 
-def test_no_room_to_format_is_said_as_such(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(generate_module, "_room", lambda folder: 0)
+def test_no_room_to_stage_is_said_as_such(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "keys"))
-    real = Path.write_text
+    real = os.open
 
-    def full(self, *args, **kwargs):
-        if ".specgen-staging-" in str(self):
+    def full(path, flags, *args, **kwargs):
+        if ".specgen-staging-" in str(path) and flags & os.O_CREAT:
             raise OSError(28, "No space left on device")
-        return real(self, *args, **kwargs)
+        return real(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "write_text", full)
+    monkeypatch.setattr(os, "open", full)
     out = tmp_path / "out"
     assert main(["generate", str(SPECS), "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "files to format" in err and "no space left on the device" in err and "internal error" not in err
+    assert "cannot write the generated files in" in err and "no space left on the device" in err
+    assert "internal error" not in err
     assert not out.exists()

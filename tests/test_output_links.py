@@ -143,7 +143,7 @@ def test_files_are_staged_in_a_private_folder_and_never_through_a_link(out, monk
     assert generate(out, "--no-cache") == 0
     assert opened
     for path, flags in opened:
-        assert path.parent.parent == out and path.parent.name.startswith(writer.STAGING_PREFIX)
+        assert path.relative_to(out).parts[0].startswith(writer.STAGING_PREFIX)
         assert flags & os.O_EXCL and flags & os.O_NOFOLLOW
     assert not [p for p in out.iterdir() if p.name.startswith(writer.STAGING_PREFIX)]
 
@@ -159,10 +159,14 @@ def test_a_full_disk_while_staging_leaves_the_tree_and_says_so(out, monkeypatch,
     (out / TANH).write_text("// changed\n", encoding="utf-8")
     before[TANH] = (out / TANH).read_bytes()
 
-    def full(folder, number, content):
-        raise OSError(28, "No space left on device")
+    real_open = os.open
 
-    monkeypatch.setattr(writer, "_stage", full)
+    def full(path, flags, *args, **kwargs):
+        if writer.STAGING_PREFIX in str(path) and flags & os.O_CREAT:
+            raise OSError(28, "No space left on device")
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(writer.os, "open", full)
     assert generate(out) == 2
     err = capsys.readouterr().err
     assert "no space left on the device; nothing was changed" in err and "internal error" not in err

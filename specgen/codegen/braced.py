@@ -3,9 +3,9 @@
 A sample's tensor data are lines such as `  const std::vector<float> xData = {0.5f, ...};` with up
 to thousands of literals; they are half of clang-format's time on the generated code. Their
 layout follows from clang-format's column layout of braced lists alone (Google style,
-Cpp11BracedListStyle; `CommaSeparatedList` in clang's FormatToken.cpp), so `format_sources`
-sets them aside, formats the rest, and puts them back laid out here. A test proves the result
-is what clang-format itself gives.
+Cpp11BracedListStyle; `CommaSeparatedList` in clang's FormatToken.cpp), so they are laid out
+here (`lay_out_lists`) before clang-format sees a file: it then finds them in its own layout.
+A test proves the result is what clang-format itself gives.
 """
 
 from __future__ import annotations
@@ -35,6 +35,21 @@ class _Columns:
     @property
     def width(self) -> int:
         return self.count - 1 + sum(self.sizes)
+
+
+def lay_out_lists(text: str) -> str:
+    """`text` with its long data lists laid out; the lists this does not model stay as they are."""
+    if "= {" not in text:
+        return text
+
+    def laid_out(match: re.Match[str]) -> str:
+        items = items_of(match.group("items"))
+        if len(match.group(0)) <= COLUMN_LIMIT or not items:
+            return match.group(0)
+        lines = lay_out(len(match.group("indent")), match.group("head"), items)
+        return match.group(0) if lines is None else "\n".join(lines)
+
+    return LIST_LINE.sub(laid_out, text)
 
 
 def items_of(text: str) -> list[str] | None:

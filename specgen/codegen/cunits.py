@@ -13,7 +13,7 @@ clang-format gives on the whole file, at a fraction of the cost.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -37,18 +37,28 @@ class Unit:
     indent: int
     opens_block: bool  # its last line ends with "{": the wrapper closes it
 
-    def wrapped(self, lines: list[str], key: int) -> str:
+
+@dataclass(frozen=True)
+class Lifted:
+    """A unit taken out of its file (`lift`): its lines, and the line of the lifted text that
+    holds its place."""
+
+    line: int
+    indent: int
+    opens_block: bool
+    lines: tuple[str, ...]
+
+    def wrapped(self, key: int) -> str:
         """The unit in a wrapper of its own, ended by a marker statement."""
-        body = lines[self.start : self.end]
         close = [" " * self.indent + "}"] if self.opens_block else []
         end = f"{' ' * self.indent}int specgen_unit_end_{key};"
         if self.indent == 0:
             namespace = f"specgen_unit_{key}"
-            return "\n".join([f"namespace {namespace} {{", *body, *close, end, f"}}  // namespace {namespace}"])
+            return "\n".join([f"namespace {namespace} {{", *self.lines, *close, end, f"}}  // namespace {namespace}"])
         depth = self.indent // _INDENT
         opening = [f"void specgen_unit_{key}() {{"] + [" " * (_INDENT * d) + "{" for d in range(1, depth)]
         closing = [" " * (_INDENT * d) + "}" for d in range(depth - 1, 0, -1)] + ["}"]
-        return "\n".join([*opening, *body, *close, end, *closing])
+        return "\n".join([*opening, *self.lines, *close, end, *closing])
 
 
 def long_units(text: str) -> list[Unit]:
@@ -91,39 +101,60 @@ def _comment_end(lines: list[str], i: int) -> int:
     return i
 
 
-def format_units(files: Mapping[str, str], clang_format: Callable[[str], str], jobs: int = 1) -> dict[str, str]:
-    """The files with their long units laid out by `clang_format` (a function formatting one
-    source text), in `jobs` calls side by side."""
-    found = {path: long_units(text) for path, text in files.items()}
-    split = {path: text.split("\n") for path, text in files.items() if found[path]}
-    wrapped: list[str] = []
-    keys: list[tuple[str, Unit]] = []
-    for path, units in found.items():
-        for unit in units:
-            wrapped.append(unit.wrapped(split[path], len(keys)))
-            keys.append((path, unit))
-    if not wrapped:
-        return dict(files)
+def lift(text: str) -> tuple[str, tuple[Lifted, ...]]:
+    """`text` with each long unit replaced by one empty line, and the units taken out. The
+    place is kept by line number, not by a marker a document could forge."""
+    units = long_units(text)
+    if not units:
+        return text, ()
+    lines = text.split("\n")
+    kept: list[str] = []
+    lifted = []
+    at = 0
+    for unit in units:
+        kept += lines[at : unit.start]
+        lifted.append(Lifted(len(kept), unit.indent, unit.opens_block, tuple(lines[unit.start : unit.end])))
+        kept.append("")
+        at = unit.end
+    return "\n".join(kept + lines[at:]), tuple(lifted)
+
+
+def lay_out(units: Sequence[Lifted], clang_format: Callable[[str], str], jobs: int = 1) -> list[list[str]]:
+    """Each unit's lines as clang-format lays them out, by `clang_format` (a function
+    formatting one source text) in up to `jobs` calls side by side."""
+    if not units:
+        return []
+    wrapped = [unit.wrapped(key) for key, unit in enumerate(units)]
     size = -(-len(wrapped) // max(1, jobs))
     chunks = ["\n\n".join(wrapped[i : i + size]) + "\n" for i in range(0, len(wrapped), size)]
     with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
         formatted = "\n".join(pool.map(clang_format, chunks))
-    laid_out = _unwrap(formatted, [unit for _, unit in keys])
-    out = dict(files)
-    k = 0
-    for path, lines in split.items():
-        pieces, at = [], 0
-        for unit in found[path]:
-            pieces += lines[at : unit.start] + laid_out[k]
-            at, k = unit.end, k + 1
-        out[path] = "\n".join(pieces + lines[at:])
+    return _unwrap(formatted, units)
+
+
+def splice(text: str, units: Sequence[Lifted], laid_out: Sequence[list[str]]) -> str:
+    """The lifted `text` with its units back in their places, laid out."""
+    lines = text.split("\n")
+    for unit, replacement in sorted(zip(units, laid_out, strict=True), key=lambda pair: -pair[0].line):
+        lines[unit.line : unit.line + 1] = replacement
+    return "\n".join(lines)
+
+
+def format_units(files: Mapping[str, str], clang_format: Callable[[str], str], jobs: int = 1) -> dict[str, str]:
+    """The files with their long units laid out by `clang_format`: `lift`, `lay_out`, `splice`."""
+    lifted = {path: lift(text) for path, text in files.items()}
+    laid_out = lay_out([unit for _, units in lifted.values() for unit in units], clang_format, jobs)
+    out, k = {}, 0
+    for path, (text, units) in lifted.items():
+        out[path] = splice(text, units, laid_out[k : k + len(units)]) if units else files[path]
+        k += len(units)
     return out
 
 
 _WRAPPER = re.compile(r"^(?:void specgen_unit_(\d+)\(\) \{|namespace specgen_unit_(\d+) \{)$")
 
 
-def _unwrap(formatted: str, units: list[Unit]) -> list[list[str]]:
+def _unwrap(formatted: str, units: Sequence[Lifted]) -> list[list[str]]:
     """Each unit's lines from clang-format's output, without their wrappers."""
     lines = formatted.split("\n")
     bodies: list[list[str]] = []

@@ -24,6 +24,7 @@ import json
 import os
 import secrets
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -32,9 +33,8 @@ from importlib import metadata
 from pathlib import Path
 
 from specgen import parallel
+from specgen.codegen import cunits, formatting, render, writer
 from specgen.codegen import package as python_package
-from specgen.codegen import render, writer
-from specgen.codegen.formatting import format_sources
 from specgen.codegen.names import operator_snake
 from specgen.config import PackageConfig
 from specgen.diagnostics import Code
@@ -112,7 +112,7 @@ class _Doc:
     snake: str | None  # the operator it documents; None when it has no API
     diagnostics: list[dict]
     ok: bool = True  # no errors: its operator is generated from it
-    model: str | None = None  # the model's JSON, when parsed in this run
+    model: bytes | None = None  # the model's JSON, compressed (`_packed`), when parsed in this run
     content: str = ""  # sha256 of its bytes
     data: bytes = b""  # its bytes, read once: the bytes hashed are the bytes parsed
     functions: list[tuple[str, int]] = field(default_factory=list)  # (name, line) of each function
@@ -123,8 +123,9 @@ class _Doc:
 class _Operator:
     snake: str
     key: str
-    files: dict[str, str] = field(default_factory=dict)  # path -> content (rendered this run)
-    user_files: dict[str, str] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)  # paths rendered (and staged) this run
+    user_files: list[str] = field(default_factory=list)
+    lifted: dict[str, tuple[cunits.Lifted, ...]] = field(default_factory=dict)  # left to format, by path
     hashes: dict[str, str] = field(default_factory=dict)  # path -> sha256 (current ones)
     user_paths: list[str] = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
@@ -178,22 +179,21 @@ def _generate(
     metadata = python_package.pyproject(package or PackageConfig(), _documents_digest(groups, root))
     operators[PACKAGE] = _Operator(PACKAGE, _sha(context + "\0package\0" + metadata))
     stale = [op for op in operators.values() if not _current(op, state.get("ops", {}).get(op.snake), out)]
-    _render(stale, groups, root, templates, workers, metadata)
-    workers.close()  # done with them: their memory is freed before formatting and writing
-    if stale:
-        _format(stale, templates, out, check)
-    owned = Globs(user_files)
-    for op in stale:
-        _hand_over(op, owned)
-
-    files = {path: text for op in stale for path, text in op.files.items()}
-    kept = {path for op in operators.values() if op not in stale for path in op.hashes}
-    user = {path: text for op in stale for path, text in op.user_files.items()}
-    user_kept = {path for op in operators.values() if op not in stale for path in op.user_paths}
-    held = {path: snake for snake in _held(docs, operators.values()) for path in render.operator_paths(snake)}
-    plan = writer.plan(out, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned)
-    if not check:
-        writer.apply(plan)
+    with _staging(out, check) as staging:  # each file is written there once, as rendered
+        _render(stale, groups, root, templates, workers, metadata, staging)
+        workers.close()  # done with them: their memory is freed before formatting and writing
+        _format(stale, staging, templates)
+        owned = Globs(user_files)
+        for op in stale:
+            _hand_over(op, owned)
+        files = [path for op in stale for path in op.files]
+        kept = {path for op in operators.values() if op not in stale for path in op.hashes}
+        user = [path for op in stale for path in op.user_files]
+        user_kept = {path for op in operators.values() if op not in stale for path in op.user_paths}
+        held = {path: snake for snake in _held(docs, operators.values()) for path in render.operator_paths(snake)}
+        plan = writer.plan(out, staging, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned)
+        if not check:
+            writer.apply(plan)
     diagnostics: list[tuple[str, Diagnostic]] = [
         (d.source, Diagnostic(**x)) for d in docs if d.source not in choice.set_aside for x in d.diagnostics
     ]
@@ -206,35 +206,17 @@ def _generate(
     return result, docs, list(operators.values())
 
 
-SHARED_MEMORY = Path("/dev/shm")
-
-
 @contextmanager
-def _scratch(out: Path, check: bool, size: int) -> Iterator[Path]:
-    """Where the formatters work on `size` bytes of files: memory-backed /dev/shm when it has
-    room for them twice over (checked: containers keep it small, 64 MiB in Docker's default,
-    and the files of 2,000 operators are more), else a staging folder in the output folder,
-    where they go anyway (for --check, which writes nothing there, $TMPDIR)."""
-    if _room(SHARED_MEMORY) > 2 * size + 16 * 2**20:
-        with tempfile.TemporaryDirectory(prefix="specgen-format-", dir=SHARED_MEMORY) as folder:
-            yield Path(folder)
-    elif check:
-        with tempfile.TemporaryDirectory(prefix="specgen-format-") as folder:
+def _staging(out: Path, check: bool) -> Iterator[Path]:
+    """Where the rendered files are written and formatted: the writer's staging folder in the
+    output folder, from which they are renamed into place (for --check, which writes nothing
+    there, a folder in $TMPDIR)."""
+    if check:
+        with tempfile.TemporaryDirectory(prefix="specgen-check-") as folder:
             yield Path(folder)
     else:
         with writer.staging_folder(out) as folder:
             yield folder
-
-
-def _room(folder: Path) -> int:
-    """Bytes this process may write in `folder` (0 when it cannot write there)."""
-    try:
-        if not os.access(folder, os.W_OK):
-            return 0
-        info = os.statvfs(folder)
-    except OSError:
-        return 0
-    return info.f_bavail * info.f_frsize
 
 
 def _note(code: Code, message: str) -> Diagnostic:
@@ -277,10 +259,11 @@ def _hand_over(op: _Operator, owned: Globs) -> None:
     """Files the configuration gives to the user: specgen creates them once, then never
     touches them (nor checks their content for the cache)."""
     mine = [path for path in op.files if owned.match([path])]
+    op.files = [path for path in op.files if path not in mine]
+    op.user_files += mine
     for path in mine:
-        op.user_files[path] = op.files.pop(path)
         op.hashes.pop(path, None)
-    op.user_paths = sorted(set(op.user_paths) | set(mine))
+    op.user_paths = sorted(set(op.user_paths) | set(op.user_files))
 
 
 # ---------------------------------------------------------------- the record of the previous run
@@ -455,6 +438,7 @@ def _parse(sources: list[Path], recorded: dict, workers: parallel.Workers) -> li
     for doc in docs:
         if doc.source in parsed:
             doc.snake, doc.ok, doc.diagnostics, doc.model, doc.functions = parsed[doc.source]
+            doc.data = b""  # parsed: its bytes are not needed again
     return docs
 
 
@@ -464,14 +448,21 @@ def _unreadable(source: str, exc: SourceError) -> _Doc:
     return _Doc(source, _sha(f"unreadable\0{source}\0{exc}"), None, diagnostics, ok=False)
 
 
-def _parse_one(job: tuple[str, bytes]) -> tuple[str | None, bool, list[dict], str | None, list[tuple[str, int]]]:
+def _parse_one(job: tuple[str, bytes]) -> tuple[str | None, bool, list[dict], bytes | None, list[tuple[str, int]]]:
     source, data = job
     doc = parse_document(source, data)
     snake = operator_snake(doc) if doc.functions else None
     ok = snake is not None and not doc.has_errors
     diagnostics = [d.model_dump() for d in doc.diagnostics]
     functions = [(f.name, f.line) for f in doc.functions]
-    return snake, ok, diagnostics, doc.model_dump_json() if ok else None, functions
+    return snake, ok, diagnostics, _packed(doc) if ok else None, functions
+
+
+def _packed(doc: OperatorDoc) -> bytes:
+    """The model as this process keeps it until it is rendered: its JSON, compressed (a
+    tenth of the size, for a few milliseconds a document) so that the documents of a whole
+    repository are held in little memory."""
+    return zlib.compress(doc.model_dump_json().encode(), 1)
 
 
 def _held(docs: list[_Doc], operators) -> list[str]:
@@ -493,55 +484,70 @@ def _render(
     templates: Path | None,
     workers: parallel.Workers,
     metadata: str,
+    staging: Path,
 ) -> None:
-    """Render the stale operators (and the shared files)."""
+    """Render the stale operators (and the shared files) into the staging folder."""
     unparsed = [d for op in stale if op.snake not in SUPPORT for d in groups[op.snake] if d.model is None]
     for doc, (*_, model, _) in zip(
         unparsed, workers.run(_parse_one, [(d.source, d.data) for d in unparsed]), strict=True
     ):
         doc.model = model  # unchanged, but needed by an operator another document changed
     operators = [op for op in stale if op.snake not in SUPPORT]
-    where = (str(root), str(templates or ""))
+    where = (str(root), str(templates or ""), str(staging))
     jobs_in = [([(_model(d), d.dropped) for d in groups[op.snake]], *where) for op in operators]
-    for op, (files, user_files, diagnostics) in zip(
+    for op, (files, user_files, lifted, diagnostics) in zip(
         operators, workers.run(_render_one, jobs_in, label="rendering"), strict=True
     ):
-        op.files, op.user_files, op.diagnostics = files, user_files, diagnostics
+        op.files, op.user_files, op.lifted, op.diagnostics = files, user_files, lifted, diagnostics
     for doc in (d for members in groups.values() for d in members):
         doc.model, doc.data = None, b""  # rendered: freed before the files are formatted and written
     for op in stale:
-        if op.snake == SHARED:
-            op.files = render.render_shared(templates)
-        elif op.snake == PACKAGE:
-            op.files = python_package.files(metadata)
+        if op.snake in SUPPORT:
+            support = render.render_shared(templates) if op.snake == SHARED else python_package.files(metadata)
+            op.files, _, op.lifted = _staged(staging, support, {}, exact=templates is None)
 
 
-def _model(doc: _Doc) -> str:
+def _model(doc: _Doc) -> bytes:
     if doc.model is None:  # parsed above: a bug of specgen's, not of the document
         raise RuntimeError(f"{doc.source} was not parsed")
     return doc.model
 
 
-def _format(stale: list[_Operator], templates: Path | None, out: Path, check: bool) -> None:
-    """Format the rendered files; record their hashes."""
-    # Output paths are unique across operators: one batch per formatter, laid out as the output.
-    files = {p: t for op in stale for p, t in (*op.files.items(), *op.user_files.items())}
-    with _scratch(out, check, sum(len(t.encode("utf-8")) for t in files.values())) as workdir:
-        style = render.template_path("clang-format.yaml", templates)
-        # specgen's own templates print C++ in clang-format's layout; a user's may not
-        formatted = format_sources(files, style, workdir, exact_templates=templates is None)
-    for op in stale:
-        op.files = {path: formatted[path] for path in op.files}
-        op.user_files = {path: formatted[path] for path in op.user_files}
-        op.hashes = {path: _sha(text) for path, text in op.files.items()}
-        op.user_paths = sorted(op.user_files)
-
-
-def _render_one(job: tuple[list[tuple[str, list[str]]], str, str]) -> tuple[dict, dict, list]:
-    models, root, templates = job
-    docs = [_without(OperatorDoc.model_validate_json(m), set(dropped)) for m, dropped in models]
+def _render_one(job: tuple[list[tuple[bytes, list[str]]], str, str, str]) -> tuple[list, list, dict, list]:
+    """One operator's files rendered and staged, in a worker: only their paths, what is left
+    to format, and the diagnostics go back (never the text)."""
+    models, root, templates, staging = job
+    docs = [_without(OperatorDoc.model_validate_json(zlib.decompress(m)), set(dropped)) for m, dropped in models]
     rendered = render.render_operator(docs, Path(root), Path(templates) if templates else None)
-    return rendered.files, rendered.user_files, [(source, d.model_dump()) for source, d in rendered.diagnostics]
+    files, user_files, lifted = _staged(Path(staging), rendered.files, rendered.user_files, exact=not templates)
+    return files, user_files, lifted, [(source, d.model_dump()) for source, d in rendered.diagnostics]
+
+
+def _staged(
+    staging: Path, files: dict[str, str], user_files: dict[str, str], *, exact: bool
+) -> tuple[list[str], list[str], dict[str, tuple[cunits.Lifted, ...]]]:
+    """Write rendered files, prepared for formatting, in the staging folder: (their paths,
+    the user's files' paths, the lines lifted out of them for clang-format)."""
+    lifted = {}
+    for path, text in (*files.items(), *user_files.items()):
+        prepared, units = formatting.prepare(path, text, exact=exact)
+        writer.stage(staging, path, prepared)
+        if units:
+            lifted[path] = units
+    return list(files), list(user_files), lifted
+
+
+def _format(stale: list[_Operator], staging: Path, templates: Path | None) -> None:
+    """Format the staged files in place; record their hashes."""
+    paths = [path for op in stale for path in (*op.files, *op.user_files)]
+    lifted = {path: units for op in stale for path, units in op.lifted.items()}
+    # specgen's own templates print C++ in clang-format's layout; a user's may not
+    style = render.template_path("clang-format.yaml", templates)
+    formatting.format_staged(staging, paths, lifted, style, exact=templates is None)
+    for op in stale:
+        op.hashes = {path: _sha((staging / path).read_bytes()) for path in op.files}
+        op.user_paths = sorted(op.user_files)
+        op.lifted = {}
 
 
 def _without(doc: OperatorDoc, functions: set[str]) -> OperatorDoc:

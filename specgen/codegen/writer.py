@@ -10,8 +10,10 @@ plant anything in it. Hence:
   first (`checked_path`): relative, no `..`, no symbolic link on the way or at the end, no
   special file; anything else is refused before a byte is written;
 - new files are written in a private staging folder that `mkdtemp` makes inside the output
-  folder (a fresh name, mode 0700), each opened with O_CREAT|O_EXCL|O_NOFOLLOW, synced to
-  disk, and only then renamed into place, folders synced before the manifest is replaced;
+  folder (a fresh name, mode 0700), at their paths in the output, each opened with
+  O_CREAT|O_EXCL|O_NOFOLLOW (`stage`: the processes that render them write them there, and
+  the formatters work on them in place), synced to disk, and only then renamed into place,
+  folders synced before the manifest is replaced;
 - a staging folder left by a killed run is recognised by its name and removed by the next
   run (`clean_leftovers`); nothing it holds is ever used;
 - one run per output folder at a time (`locked`): a `flock` on `.specgen-lock`, which holds
@@ -57,8 +59,9 @@ class OutputError(Exception):
 @dataclass
 class Plan:
     out: Path
-    write: dict[str, str] = field(default_factory=dict)  # new or changed generated files
-    create: dict[str, str] = field(default_factory=dict)  # user-owned files not there yet
+    staged: Path  # the staging folder: the content of the files below, at their paths
+    write: list[str] = field(default_factory=list)  # new or changed generated files (and the manifest)
+    create: list[str] = field(default_factory=list)  # user-owned files not there yet
     delete: list[str] = field(default_factory=list)  # generated before, for operators now gone
     unchanged: int = 0
     held: list[str] = field(default_factory=list)  # earlier output of failed operators, kept
@@ -150,14 +153,16 @@ def read_file(out: Path, relative: str, limit: int = MAX_FILE) -> bytes | None:
     return data if len(data) <= limit else None
 
 
-def _same_content(out: Path, relative: str, content: bytes) -> bool:
+def _same_content(out: Path, relative: str, staged: Path) -> bool:
+    """The file of `out` holds what `staged` holds (read only when the sizes agree)."""
     path = checked_path(out, relative)
     try:
-        if os.lstat(path).st_size != len(content):
-            return False
+        size = os.lstat(path).st_size
     except FileNotFoundError:
         return False
-    return read_file(out, relative, limit=len(content)) == content
+    if size != os.stat(staged).st_size:
+        return False
+    return read_file(out, relative, limit=size) == staged.read_bytes()
 
 
 def _is_regular(out: Path, relative: str) -> bool:
@@ -197,15 +202,17 @@ def _read_manifest(out: Path) -> tuple[set[str], set[str], list[str]]:
 
 def plan(
     out: Path,
-    files: dict[str, str],
-    user_files: dict[str, str],
+    staged: Path,
+    files: list[str],
+    user_files: list[str],
     *,
     force: bool = False,
     kept: frozenset[str] | set[str] = frozenset(),
     held: frozenset[str] | set[str] = frozenset(),
     owned: Globs | None = None,
 ) -> Plan:
-    """What must change in `out` so that it holds exactly `files` (plus the user's files).
+    """What must change in `out` so that it holds exactly `files` (plus the user's files),
+    whose content is staged in `staged`.
 
     `kept` are generated (or user) files known to be current without their content: they stay,
     unread and unwritten. `held` are files of operators that failed this run: those generated
@@ -214,18 +221,16 @@ def plan(
     anything is written."""
     check_output_folder(out)
     previous, previous_user, warnings = _read_manifest(out)
-    result = Plan(out=out, held=sorted(set(held) & (previous | previous_user)), warnings=warnings)
+    result = Plan(out=out, staged=staged, held=sorted(set(held) & (previous | previous_user)), warnings=warnings)
     kept = set(kept) | set(result.held)
     if not force:
         _refuse_foreign(out, previous | previous_user, owned)
     for path in sorted(files):
-        if _same_content(out, path, files[path].encode("utf-8")):
+        if _same_content(out, path, staged / path):
             result.unchanged += 1
         else:
-            result.write[path] = files[path]
-    for path in sorted(user_files):
-        if not os.path.lexists(checked_path(out, path)):
-            result.create[path] = user_files[path]
+            result.write.append(path)
+    result.create = [path for path in sorted(user_files) if not os.path.lexists(checked_path(out, path))]
     generated = set(files) | (set(kept) - previous_user)
     result.unchanged += len(set(kept) - previous_user)
     result.delete = sorted(p for p in previous - generated if _is_regular(out, p) and not (owned and owned.match([p])))
@@ -233,7 +238,7 @@ def plan(
     manifest = {"generator": "specgen", "generated": sorted(generated), "user": sorted(users)}
     result.manifest = json.dumps(manifest, indent=1) + "\n"
     if read_file(out, MANIFEST) != result.manifest.encode():
-        result.write[MANIFEST] = result.manifest
+        result.write.append(MANIFEST)
     return result
 
 
@@ -277,26 +282,28 @@ def _tool_folder(name: str) -> bool:
 def apply(plan: Plan) -> None:
     """Make the planned changes so that a failure or an interrupt never loses output.
 
-    Every new file is first written in full to the staging folder and synced; if any of that
-    fails, the staging folder goes and the tree is as it was. Then the manifest is widened to
+    Every new file was written in full to the staging folder (`stage`); it is synced there
+    first, and if any of that fails, the tree is as it was. Then the manifest is widened to
     everything this run may leave behind, the staged files are renamed over their targets (a
     reader sees an old file or a new one, never half of one), their folders are synced, stale
     files are removed, and the exact manifest goes last. An interrupt between renames leaves
     whole files that the manifest accounts for, and the next run completes the job.
     """
-    contents = {**plan.write, **plan.create}
-    contents.pop(MANIFEST, None)
     out = plan.out
-    if contents:
-        out.mkdir(parents=True, exist_ok=True)
-        with staging_folder(out) as staging:
-            try:
-                staged = _stage_all(out, staging, contents)
-            except OutputError as exc:
-                raise OutputError(f"{exc}; nothing was changed") from None
-            if MANIFEST in plan.write:
-                install(out, {MANIFEST: _interim_manifest(plan)})
-            _commit(out, staged)
+    paths = [path for path in (*plan.write, *plan.create) if path != MANIFEST]
+    if paths:
+        if plan.staged.parent.resolve() != out.resolve():
+            raise ValueError(f"{plan.staged} is not a staging folder of {out}")  # a --check plan: never applied
+        staged = {path: plan.staged / path for path in paths}
+        for path in paths:
+            checked_path(out, path)  # a refused path refuses the whole run, before any change
+        try:
+            _sync_files(staged.values())
+        except OSError as exc:
+            raise OutputError(f"cannot write in {out}: {_reason(exc)}; nothing was changed") from None
+        if MANIFEST in plan.write:
+            install(out, {MANIFEST: _interim_manifest(plan)})
+        _commit(out, staged)
     for path in plan.delete:
         target = checked_path(out, path)
         _failing("remove", target, partial(target.unlink, missing_ok=True))
@@ -362,6 +369,23 @@ def staging_folder(out: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def stage(folder: Path, relative: str, content: str) -> None:
+    """A file of the output written in full in the staging folder `folder`, at its path in the
+    output, exclusively (never through anything there). Its own folders are made: `folder`
+    is private (`staging_folder`), so nothing else can have put a link on the way."""
+    if not clean_relative(relative):
+        raise OutputError(f"{relative}: refusing to write outside the output folder")
+    path = folder / relative
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        with os.fdopen(fd, "wb") as file:
+            file.write(content.encode("utf-8"))
+    except OSError as exc:
+        where = folder.parent
+        raise OutputError(f"cannot write the generated files in {where}: {_reason(exc)}; nothing was changed") from None
 
 
 def _stage(folder: Path, number: int, content: str) -> Path:
