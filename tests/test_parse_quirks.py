@@ -216,3 +216,28 @@ def test_prototype_types_are_canonical(decl, expected):
 def test_prototype_errors_say_why():
     with pytest.raises(PrototypeError, match="not a C declaration"):
         parse_prototype("aclnnStatus f(const aclTensorList* x const aclScalarList* s)")
+
+
+def test_the_block_parse_is_that_of_the_full_parser():
+    """`load` parses with markdown-it's normalize and text_join rules off: `text.decode` has
+    already done what normalize does (CR, CRLF, NUL), and text_join only joins inline children."""
+    from markdown_it import MarkdownIt
+
+    from specgen.parse.document import load
+    from specgen.text import decode
+
+    data = (
+        "# aclnnDemo\r\n" + PROTO + "\r- a\x00b\r\n\r\n  | x | y |\n  |---|---|\n  | 1 | 2 |\n" + TABLE_SECTION
+    ).encode()
+    full = MarkdownIt("commonmark").enable("table").disable("inline")
+
+    def fields(tokens):
+        return [(t.type, t.tag, t.map, t.nesting, t.level, t.content, t.markup, t.info) for t in tokens]
+
+    assert fields(load("a.md", data).tokens) == fields(full.parse(decode(data)[0]))
+
+
+def test_includes_are_read_where_first_on_their_line(write_doc):
+    code = '#include <a.h>\n  #include "b.h"\nint x; #include <c.h>\n#\tinclude <d.h>\n#include\n<e.h>\nint main() {}\n'
+    doc = parse_file(write_doc("# aclnnDemo\n" + PROTO + "\n## 调用示例\n\n```cpp\n" + code + "```\n", "s.md"))
+    assert doc.samples[0].includes == ("a.h", "b.h", "d.h", "e.h")

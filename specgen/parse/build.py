@@ -37,10 +37,11 @@ from specgen.parse.params import is_param_table, params_from_bullets, params_fro
 from specgen.parse.products import notes_in, read_products
 from specgen.parse.prototypes import Declaration, find_declarations
 from specgen.parse.sample_call import find_calls
-from specgen.parse.tables import tables_in
+from specgen.parse.tables import Table, tables_in
 
 GWS = "GetWorkspaceSize"
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include\s*[<"]([^>"]+)[>"]', re.M)
+# `#include <...>`; the line start before `#` is checked apart (see `_includes`).
+_INCLUDE = re.compile(r'#[ \t]*include\s*[<"]([^>"]+)[>"]')
 _FORMULA = re.compile(r"\$\$(.*?)\$\$", re.S)
 _SUMMARY_LABEL = re.compile(r"^(?:接口功能|算子功能|功能)\s*[:：]\s*")
 _INT_TYPES = {
@@ -144,11 +145,29 @@ def _samples(doc: Document) -> list[Sample]:
         if any(s.start <= f.start < s.end for s in sample_sections)
         or (not sample_sections and "int main(" in f.content)
     ]
-    return [
-        Sample(code=f.content, language=f.info.lower(), line=f.line, includes=tuple(_INCLUDE.findall(f.content)))
-        for f in fences
-        if "main(" in f.content or _INCLUDE.search(f.content)
-    ]
+    samples = []
+    for f in fences:
+        includes = _includes(f.content)
+        if "main(" in f.content or includes:
+            samples.append(Sample(code=f.content, language=f.info.lower(), line=f.line, includes=includes))
+    return samples
+
+
+def _includes(code: str) -> tuple[str, ...]:
+    """The headers `code` includes, each `#include` first on its line (but for spaces and
+    tabs). The pattern starts with `#`, which the regex engine finds fast, where a pattern
+    anchored at every line start (`^[ \\t]*#`, re.M) is tried at every character of samples
+    hundreds of lines long."""
+    found = []
+    pos = 0
+    while match := _INCLUDE.search(code, pos):
+        at = match.start()
+        if code[code.rfind("\n", 0, at) + 1 : at].strip(" \t"):  # not first on its line
+            pos = at + 1
+            continue
+        found.append(match.group(1))
+        pos = match.end()
+    return tuple(found)
 
 
 def _with_sample_calls(functions: list[Function], samples: list[Sample]) -> list[Function]:
@@ -235,7 +254,7 @@ def _function(
         diags=diags,
         other_phase={p.name for p in exe_proto},
     )
-    exe_facts, _, _ = _region_facts(doc, exe_region)
+    exe_facts = _param_facts(doc, exe_region)  # the execute phase's errors and notes are not modelled
     exe_params = _params(
         exe_proto,
         exe_facts,
@@ -264,13 +283,21 @@ def _region_facts(
         return [], [], []
     tables = tables_in(doc, region.start, region.end)
     spans = [(t.line - 1, t.end) for t in tables]
-    facts = [f for t in tables if is_param_table(t) for f in params_from_table(t)]
-    if not facts:
-        facts = params_from_bullets(doc, region.start, region.end)
+    facts = _param_facts(doc, region, tables)
     errors = [e for t in tables if is_error_table(t) for e in errors_from_table(t)]
     if not errors:
         errors = errors_from_text(doc, region.start, region.end, spans)
     return facts, errors, notes_in(doc, region.start, region.end, spans)
+
+
+def _param_facts(doc: Document, region: sec.Region | None, tables: list[Table] | None = None) -> list[ParamFacts]:
+    """What a region says of each parameter: its parameter tables' rows, or else its bullets."""
+    if region is None:
+        return []
+    if tables is None:
+        tables = tables_in(doc, region.start, region.end)
+    facts = [f for t in tables if is_param_table(t) for f in params_from_table(t)]
+    return facts or params_from_bullets(doc, region.start, region.end)
 
 
 # ---------------------------------------------------------------- parameters
@@ -389,31 +416,38 @@ def _param(
     )
 
 
+_CELL_READERS = {
+    "dtype": cons.dtype_cell,
+    "format": cons.format_cell,
+    "shape": cons.shape_cell,
+    "non_contiguous": cons.non_contiguous_cell,
+}
+
+
 def _facts_constraints(facts: ParamFacts, names: tuple[str, ...]) -> tuple[list[Constraint], list[str]]:
+    contexts: dict[int, cons.Context] = {}  # by line: the cells and statements of a table row share one
+
+    def at(line: int) -> cons.Context:
+        if line not in contexts:
+            contexts[line] = cons.Context(subject=facts.name, params=names, line=line)
+        return contexts[line]
+
     found: list[Constraint] = []
     description: list[str] = []
     for statement in facts.statements:
-        ctx = cons.Context(subject=facts.name, params=names, line=statement.line)
-        typed, descriptive = cons.classify(statement.text, ctx, descriptive_ok=facts.mixed_prose and not found)
+        typed, descriptive = cons.classify(
+            statement.text, at(statement.line), descriptive_ok=facts.mixed_prose and not found
+        )
         found += typed
         description += descriptive
     if not facts.mixed_prose:  # a description cell may still state typed facts
         for statement in facts.description:
-            ctx = cons.Context(subject=facts.name, params=names, line=statement.line)
-            found += [c for c in cons.classify(statement.text, ctx)[0] if c.kind != "text"]
-    readers = {
-        "dtype": cons.dtype_cell,
-        "format": cons.format_cell,
-        "shape": cons.shape_cell,
-        "non_contiguous": cons.non_contiguous_cell,
-    }
+            found += cons.classify(statement.text, at(statement.line), typed_only=True)[0]
     for role, cell in facts.cells.items():
-        ctx = cons.Context(subject=facts.name, params=names, line=cell.line)
-        found += cons.read(readers[role], cell.text, ctx)
+        found += cons.read(_CELL_READERS[role], cell.text, at(cell.line))
     for note in facts.notes:  # nested under this parameter: the product's own set
         for statement in note.statements:
-            ctx = cons.Context(subject=facts.name, params=names, line=statement.line)
-            for c in cons.classify(statement.text, ctx)[0]:
+            for c in cons.classify(statement.text, at(statement.line))[0]:
                 found += [c.model_copy(update={"product": pid}) for pid in note.products]
     return found, description
 

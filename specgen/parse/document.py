@@ -24,7 +24,10 @@ _CONFLICT = re.compile(r"^(?:<{7}|>{7})(?: .*)?$", re.M)
 @lru_cache(maxsize=1)
 def markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark").enable("table")
-    md.disable("inline")  # inline Markdown is flattened by text.plain() where needed
+    # Inline Markdown is flattened by text.plain() where needed. `normalize` only rewrites
+    # CR and NUL, which `text.decode` has already removed; `text_join` only joins the inline
+    # children no reader looks at.
+    md.disable(["inline", "text_join", "normalize"])
     return md
 
 
@@ -57,6 +60,7 @@ class Document:
     fences: list[Fence]
     tokens: list[Token] = field(repr=False)
     warnings: list[Diagnostic] = field(default_factory=list)  # about the text itself (encoding, fences)
+    _token_indexes: dict[str, list[int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def section_at(self, index: int) -> Section | None:
         """The innermost section holding 0-based line `index`."""
@@ -69,6 +73,12 @@ class Document:
     def enclosing(self, index: int) -> list[Section]:
         """Every section holding 0-based line `index`, outermost first."""
         return sorted((s for s in self.sections if s.start - 1 <= index < s.end), key=lambda s: s.level)
+
+    def token_indexes(self, token_type: str) -> list[int]:
+        """Indexes in `tokens` of every token of a type: found once, not once per region read."""
+        if token_type not in self._token_indexes:
+            self._token_indexes[token_type] = [i for i, tok in enumerate(self.tokens) if tok.type == token_type]
+        return self._token_indexes[token_type]
 
     def span(self, start: int, end: int) -> str:
         return "\n".join(self.lines[start:end])
@@ -86,7 +96,7 @@ def load(path: str, data: bytes) -> Document:
     text, encoding_warning = textmod.decode(data)
     front, text = _split_front_matter(text)
     lines = text.split("\n")
-    long_lines = [i for i, line in enumerate(lines) if len(line) > MAX_LINE]
+    long_lines = [i for i, line in enumerate(lines) if len(line) > MAX_LINE] if len(text) > MAX_LINE else []
     for i in long_lines:
         lines[i] = lines[i][:MAX_LINE]
     if long_lines:
@@ -110,10 +120,15 @@ def load(path: str, data: bytes) -> Document:
         if not fence.closed:
             message = "code fence is never closed; it runs to the end of the file"
             doc.warnings.append(Diagnostic.at(fence.line - 1, Code.UNCLOSED_FENCE, message))
-    for match in _CONFLICT.finditer(text):
+    for match in _CONFLICT.finditer(text) if _may_have_conflicts(text) else ():
         line = text.count("\n", 0, match.start()) + 1
         doc.warnings.append(Diagnostic.at(line, Code.CONFLICT_MARKER, f"merge-conflict marker {match.group(0)[:7]!r}"))
     return doc
+
+
+def _may_have_conflicts(text: str) -> bool:
+    """A cheap test before the line-anchored scan: most documents have no marker at all."""
+    return "<<<<<<<" in text or ">>>>>>>" in text
 
 
 def _split_front_matter(text: str) -> tuple[dict[str, str], str]:

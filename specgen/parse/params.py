@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from markdown_it.token import Token
 
@@ -40,13 +41,18 @@ _PRODUCT_HINT = re.compile(r"Atlas|Ascend|昇腾|<term>|产品")
 
 
 def column_roles(header: list[str]) -> dict[str, int]:
+    return dict(_column_roles(tuple(header)))
+
+
+@lru_cache(maxsize=1024)  # documents repeat a handful of headers
+def _column_roles(header: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     roles: dict[str, int] = {}
     for col, text in enumerate(header):
         for role, pattern in _ROLES:
             if pattern.search(text) and role not in roles:
                 roles[role] = col
                 break
-    return roles
+    return tuple(roles.items())
 
 
 def is_param_table(table: Table) -> bool:
@@ -81,21 +87,19 @@ def params_from_table(table: Table) -> list[ParamFacts]:
 
 
 def _add_cells(facts: ParamFacts, row: list, roles: dict[str, int], line: int, *, continuation: bool) -> None:
-    def cell(role: str) -> str | None:
-        col = roles.get(role)
-        if col is None or col >= len(row) or (continuation and row[col].spanned):
-            return None
-        return row[col].html
-
-    if (html := cell("direction")) is not None and not continuation:
+    # The row's cell of each role (of a continuation row, only those no earlier row spans).
+    cells = {
+        role: row[col].html for role, col in roles.items() if col < len(row) and not (continuation and row[col].spanned)
+    }
+    if (html := cells.get("direction")) is not None and not continuation:
         facts.direction = textmod.plain(html)
-    if (html := cell("ctype")) is not None and not continuation:
+    if (html := cells.get("ctype")) is not None and not continuation:
         facts.type_hint = _type_hint(textmod.plain(html)) or facts.type_hint
     for role, target in (("description", facts.description), ("usage", facts.statements)):
-        if (html := cell(role)) is not None:
+        if (html := cells.get(role)) is not None:
             target.extend(Statement(t, line) for t in textmod.lines(html) if t not in ("-", "/"))
     for role in ("dtype", "format", "shape", "non_contiguous"):
-        if (html := cell(role)) is not None and role not in facts.cells:
+        if (html := cells.get(role)) is not None and role not in facts.cells:
             facts.cells[role] = Statement(textmod.plain(html), line)
 
 

@@ -36,7 +36,8 @@ def read_products(doc: Document) -> tuple[list[Product], list[Diagnostic]]:
         if pid is None:
             warnings.append(Diagnostic.at(line, Code.UNKNOWN_PRODUCT, f"unknown product name {name!r}"))
             return
-        found.setdefault(pid, Product(id=pid, name=name.strip(), supported=supported, line=line))
+        if pid not in found:  # the first mention counts; later ones are not made at all
+            found[pid] = Product(id=pid, name=name.strip(), supported=supported, line=line)
 
     for table in tables_in(doc, section.start, section.end):
         for row, line in zip(table.rows, table.lines, strict=True):
@@ -62,22 +63,20 @@ def read_products(doc: Document) -> tuple[list[Product], list[Diagnostic]]:
 def notes_in(doc: Document, start: int, end: int, skip: list[tuple[int, int]]) -> list[ProductNote]:
     """`<term>` notes in lines [start, end), outside the line ranges in `skip` (tables)."""
     notes = []
-    i = start
-    while i < end:
-        raw = doc.lines[i]
-        m = _TERM_NOTE.match(raw)
-        if m is None or doc.in_fence(i) or any(a <= i < b for a, b in skip):
-            i += 1
+    read_to = start  # lines before it are read (the nested bullets of a note)
+    for i in [k for k in range(start, end) if "<term>" in doc.lines[k]]:  # every note has one
+        if i < read_to or (m := _TERM_NOTE.match(doc.lines[i])) is None:
+            continue
+        if doc.in_fence(i) or any(a <= i < b for a, b in skip):
             continue
         products = tuple(
             dict.fromkeys(pid for name in _TERM.findall(m.group("terms")) if (pid := vocab.product_id(name)))
         )
         note_line = i + 1
         statements = [Statement(t, note_line) for t in textmod.lines(m.group("rest"))]
-        i += 1
+        read_to = i + 1
         if not statements:  # the remarks follow as nested bullets
-            nested, i = nested_bullets(doc, i, end, len(m.group("indent")))
-            statements = nested
+            statements, read_to = nested_bullets(doc, read_to, end, len(m.group("indent")))
         if products:
             notes.append(ProductNote(products=products, statements=statements, line=note_line))
     return notes

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -18,11 +20,11 @@ from specgen.text import plain
 
 _TABLE_OPEN = re.compile(r"<table\b", re.I)
 _TABLE_CLOSE = re.compile(r"</table\s*>", re.I)
+_TABLE_TAG = re.compile(_TABLE_OPEN.pattern + "|" + _TABLE_CLOSE.pattern, re.I)
 _TR = re.compile(r"<tr\b", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
+class Cell(NamedTuple):  # a tuple: tables have tens of thousands of cells, made cheaply
     html: str
     origin: int  # id of the source cell: a rowspan/colspan repeats the same origin
     spanned: bool  # True when this grid slot is covered by a cell of an earlier row
@@ -46,14 +48,12 @@ def tables_in(doc: Document, start: int, end: int) -> list[Table]:
 
 def _html_tables(doc: Document, start: int, end: int) -> list[Table]:
     tables = []
-    i = start
-    while i < end:
-        if _TABLE_OPEN.search(doc.lines[i]) and not doc.in_fence(i):
+    read_to = start  # lines before it are read (the tables found so far)
+    for i in [k for k in range(start, end) if _TABLE_OPEN.search(doc.lines[k])]:
+        if i >= read_to and not doc.in_fence(i):
             last = _table_end(doc.lines, i)
             tables.append(_read_html(doc, i, last))
-            i = last + 1
-        else:
-            i += 1
+            read_to = last + 1
     return tables
 
 
@@ -61,7 +61,9 @@ def _table_end(lines: list[str], first: int) -> int:
     """0-based index of the line closing the table opened on `first` (nesting counted)."""
     depth = 0
     for i in range(first, len(lines)):
-        depth += len(_TABLE_OPEN.findall(lines[i])) - len(_TABLE_CLOSE.findall(lines[i]))
+        line = lines[i]
+        if _TABLE_TAG.search(line):  # most lines of a table open or close none
+            depth += len(_TABLE_OPEN.findall(line)) - len(_TABLE_CLOSE.findall(line))
         if depth <= 0:
             return i
     return len(lines) - 1
@@ -75,13 +77,14 @@ def _read_html(doc: Document, first: int, last: int) -> Table:
     raw_rows = [[c.html or "" for c in row] for row in cells]
     tr_starts = [m.start() for m in _TR.finditer(source)]
     if len(tr_starts) == len(trs):
-        tr_lines = [
-            first + 1 + source.count("\n", 0, _first_text(source, at, row))
-            for at, row in zip(tr_starts, raw_rows, strict=True)
-        ]
+        tr_lines = _row_lines(source, tr_starts, raw_rows, first)
     else:  # implied rows (cells outside <tr>): place by content
         tr_lines = _lines_by_content(source, raw_rows, first)
-    grid = _grid(raw_rows, [[_spans(c) for c in row] for row in cells])
+    # No rowspan or colspan anywhere (a cell's outer HTML would name it): most tables.
+    if all(html and "span" not in html for row in raw_rows for html in row):
+        grid = _plain_grid(raw_rows)
+    else:
+        grid = _grid(raw_rows, [[_spans(c) for c in row] for row in cells])
     header: list[str] = []
     if grid and _is_header(trs[0], cells[0]):
         header = [_header_text(c.html) for c in grid[0]]
@@ -150,14 +153,39 @@ def _grid(rows: list[list[str]], spans: list[list[tuple[int, int]]]) -> list[lis
     return grid
 
 
-def _first_text(source: str, tr_start: int, row: list[str]) -> int:
-    """Offset of the row's first cell text at or after `<tr`: a finding about the row then
-    points at the name or value, not at a bare `<tr>` line."""
+def _plain_grid(rows: list[list[str]]) -> list[list[Cell]]:
+    """The grid of a table without spans (as `_grid` makes it, faster): each cell its own
+    origin, numbered on from row to row."""
+    grid = []
+    origin = 0
+    for row in rows:
+        grid.append([Cell(html, origin + k, False) for k, html in enumerate(row, 1)])
+        origin += len(row)
+    return grid
+
+
+def _row_lines(source: str, tr_starts: list[int], rows: list[list[str]], first: int) -> list[int]:
+    """The 1-based line of each row (row k opens with the `<tr` at `tr_starts[k]`). Lines are
+    counted on from row to row: the text of a big table is not counted again for each row."""
+    lines = []
+    line, counted = first + 1, 0
+    for k, (tr_start, row) in enumerate(zip(tr_starts, rows, strict=True)):
+        next_tr = tr_starts[k + 1] if k + 1 < len(tr_starts) else None
+        offset = _first_text(source, tr_start, next_tr, row)
+        line += source.count("\n", counted, offset)
+        counted = offset
+        lines.append(line)
+    return lines
+
+
+def _first_text(source: str, tr_start: int, next_tr: int | None, row: list[str]) -> int:
+    """Offset of the row's first cell text at or after `<tr` (and before the next `<tr` at
+    `next_tr`, if any): a finding about the row then points at the name or value, not at a
+    bare `<tr>` line."""
     text = next((t for c in row if (t := plain(c).strip())), "")
     probe = text[:12]
     found = source.find(probe, tr_start) if probe else -1
-    next_tr = _TR.search(source, tr_start + 3)
-    if found < 0 or (next_tr is not None and found > next_tr.start()):
+    if found < 0 or (next_tr is not None and found > next_tr):
         return tr_start
     return found
 
@@ -180,22 +208,26 @@ def _has_text(fragment: str) -> bool:
     return bool(_TAGS.sub("", fragment).strip())
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _header_text(fragment: str) -> str:
-    return re.sub(r"\s+", "", plain(fragment))
+    return _SPACES.sub("", plain(fragment))
 
 
 def _pipe_tables(doc: Document, start: int, end: int) -> list[Table]:
     tables = []
     tokens = doc.tokens
-    for i, tok in enumerate(tokens):
-        if tok.type != "table_open" or not tok.map or not start <= tok.map[0] < end:
+    for i in doc.token_indexes("table_open"):
+        tok = tokens[i]
+        if not tok.map or not start <= tok.map[0] < end:
             continue
         header: list[str] = []
         rows: list[list[Cell]] = []
         lines: list[int] = []
         row: list[Cell] = []
         origin = 0
-        for inner in tokens[i + 1 :]:
+        for inner in islice(tokens, i + 1, None):
             if inner.type == "table_close":
                 break
             if inner.type == "tr_open":

@@ -6,21 +6,24 @@ import re
 
 from specgen.model import Constraint
 from specgen.parse.classify.dims import rule_rank
-from specgen.parse.classify.properties import rule_dtypes
+from specgen.parse.classify.properties import dtype_sets
 from specgen.parse.classify.text import Context, constraint, format_list
+
+_SUP = re.compile(r"<sup>[^<]*</sup>")
+_SAME_DTYPE = re.compile(r"一致|相同|同\s*\w")
+_SAME_FORMAT = re.compile(r"一致|相同|同")
 
 
 def dtype_cell(cell: str, ctx: Context) -> list[Constraint]:
     """The 数据类型 column: a dtype list, a same-as reference, or prose."""
-    cell = re.sub(r"<sup>[^<]*</sup>", "", cell).strip().rstrip("。")
+    cell = _SUP.sub("", cell).strip().rstrip("。")
     if cell in ("", "-", "/", "—"):
         return []
     out: list[Constraint] = []
-    if ctx.named(cell) and re.search(r"一致|相同|同\s*\w", cell):
+    if _SAME_DTYPE.search(cell) and ctx.named(cell):
         out.append(constraint("same_dtype", cell, ctx, params=ctx.named(cell)))
-    typed = rule_dtypes("数据类型支持" + cell, ctx)
-    if typed:
-        out.extend(constraint("dtypes", cell, ctx, values=c.values, product=c.product) for c in typed)
+    for dtypes, pid in dtype_sets("数据类型支持" + cell):  # the cell is read as the rule reads prose
+        out.append(constraint("dtypes", cell, ctx, values=dtypes, product=pid))
     return out
 
 
@@ -29,7 +32,7 @@ def format_cell(cell: str, ctx: Context) -> list[Constraint]:
     cell = cell.strip().rstrip("。")
     if cell in ("", "-", "/"):
         return []
-    if ctx.named(cell) and re.search(r"一致|相同|同", cell):
+    if _SAME_FORMAT.search(cell) and ctx.named(cell):
         return [constraint("same_format", cell, ctx, params=ctx.named(cell))]
     formats = format_list(cell)
     return [constraint("formats", cell, ctx, values=tuple(formats))] if formats else [constraint("text", cell, ctx)]

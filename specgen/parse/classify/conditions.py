@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from specgen.model import Check
 from specgen.parse.classify.condition_rules import (
@@ -47,8 +48,17 @@ def condition_checks(
     two same_shape pairs). Within a family the most specific reading wins (broadcast over same
     shape, castable over same dtype over supported dtypes); prose-only kinds are the last resort.
     """
+    return list(_condition_checks(condition, tuple(named), tuple(pointer_params), tuple(tensor_params)))
+
+
+# Error conditions are boilerplate (`传入的self、out是空指针`) that recurs from function to
+# function with the same parameters: each is read once.
+@lru_cache(maxsize=4096)
+def _condition_checks(
+    condition: str, named: tuple[str, ...], pointer_params: tuple[str, ...], tensor_params: tuple[str, ...]
+) -> tuple[Check, ...]:
     if "@" in condition:  # about a computed result (batch1@batch2): prose only
-        return [Check(kind="shape", params=named or tensor_params)]
+        return (Check(kind="shape", params=named or tensor_params),)
     found: list[Check] = []
     previous: tuple[str, ...] = ()
     statements = condition_clauses(condition, named)
@@ -65,5 +75,5 @@ def condition_checks(
     broadcast = [set(c.params) for c in found if c.kind in ("broadcast", "broadcast_result")]
     found = [c for c in found if c.kind != "same_shape" or not any(set(c.params) <= b for b in broadcast)]
     if found:
-        return found
-    return read_statement(PROSE_RULES, ConditionStatement(condition, named, pointer_params, tensor_params))
+        return tuple(found)
+    return tuple(read_statement(PROSE_RULES, ConditionStatement(condition, named, pointer_params, tensor_params)))

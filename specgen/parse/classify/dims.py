@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import lru_cache
 
 from specgen.model import Constraint
@@ -135,6 +134,6 @@ def rule_axis(clause: str, ctx: Context) -> list[Constraint]:
     """`取值范围为[-self.dim(), self.dim()-1]`: the value indexes a dimension of that tensor."""
     if situational(clause) or "或" in clause or _axis_excepted(ctx.statement or clause):
         return []
-    scope = replace(ctx, statement=ctx.statement or clause)
+    scope = ctx.within(ctx.statement or clause)
     tensor = axis_interval(clause, scope)
     return [constraint("axis", clause, ctx, params=(tensor,))] if tensor and tensor != ctx.subject else []

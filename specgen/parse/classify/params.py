@@ -4,7 +4,8 @@ splits a statement into clauses and lets every rule whose trigger finds a clause
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
 from specgen import vocab
 from specgen.model import Constraint
@@ -12,7 +13,7 @@ from specgen.parse.classify.dims import rule_axis, rule_rank
 from specgen.parse.classify.properties import rule_dtypes, rule_empty, rule_formats, rule_non_contiguous, rule_optional
 from specgen.parse.classify.relations import rule_broadcast, rule_castable, rule_same
 from specgen.parse.classify.statements import CONDITION_HEAD, CONTINUATION, clauses, is_conditional, situational
-from specgen.parse.classify.text import DTYPE_TOKEN, Context, Rule, constraint, read
+from specgen.parse.classify.text import DTYPE_TOKEN, TEXT_CACHE, Context, Rule, constraint, read
 from specgen.parse.classify.values import (
     enum_span,
     rule_clamp,
@@ -229,52 +230,64 @@ _DESCRIPTIVE = re.compile(
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])\s+(?=[\u4e00-\u9fff])")
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def normalize_spacing(clause: str) -> str:
     """The clause as rules read it: `空 Tensor` as `空Tensor` (the text kept stays as written)."""
     return _CJK_SPACE.sub("", clause)
 
 
-def classify(statement: str, ctx: Context, *, descriptive_ok: bool = False) -> tuple[list[Constraint], list[str]]:
+def classify(
+    statement: str, ctx: Context, *, descriptive_ok: bool = False, typed_only: bool = False
+) -> tuple[list[Constraint], list[str]]:
     """Typed constraints of one statement, and the clauses it leaves as description.
 
     With `descriptive_ok`, clauses that read as description are returned as such instead of
-    as unclassified "text" constraints.
+    as unclassified "text" constraints. With `typed_only`, no "text" constraint is returned
+    (nor made: a caller that drops them spares their making).
     """
     if span := read(enum_span, statement, ctx):
         [(head, end, enum)] = span
-        before = classify(statement[:head], ctx, descriptive_ok=descriptive_ok)
-        after = classify(statement[end:], ctx)
+        before = classify(statement[:head], ctx, descriptive_ok=descriptive_ok, typed_only=typed_only)
+        after = classify(statement[end:], ctx, typed_only=typed_only)
         return before[0] + [enum] + after[0], before[1]
-    found: list[Constraint] = []
+    found: list[Constraint | None] = []  # None: an untyped clause whose constraint is not made
     description: list[str] = []
     if not ctx.statement:
-        ctx = replace(ctx, statement=statement)
+        ctx = ctx.within(statement)
     situation = False  # the clause before holds only in some situation (`per_tensor模式下…`)
     for clause in clauses(statement):
         # A conditional clause (当…时, 如果…) holds only sometimes: only a clamp, an optional
         # pointer or a documented value read it; so does one that continues it (`，且…`).
         continued = situation and bool(CONTINUATION.match(clause))
         conditional = continued or bool(CONDITION_HEAD.match(clause) or is_conditional(clause))
-        rules = CONDITIONAL_RULES if conditional else PARAM_RULES
         situation = continued or situational(clause)
         key = normalize_spacing(clause)
         typed = [
-            c.model_copy(update={"text": clause})
-            for rule in rules
-            if rule.trigger.search(key)
+            c if c.text == clause else c.model_copy(update={"text": clause})
+            for rule in _triggered(key, conditional)
             for c in read(rule.read, key, ctx)
         ]
         if typed:
             found.extend(typed)
-        elif found and found[-1].kind == "dtypes" and (more := _dtype_continuation(clause)):
+        elif (
+            found
+            and (last := found[-1]) is not None
+            and last.kind == "dtypes"
+            and (more := _dtype_continuation(clause))
+        ):
             # `数据类型支持fp16，fp32，bf16`: the list goes on past the clause's comma
-            last = found[-1]
             found[-1] = last.model_copy(update={"values": tuple(dict.fromkeys(last.values + more))})
         elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):
             description.append(clause)
         else:
-            found.append(constraint("text", clause, ctx))
-    return found, description
+            found.append(None if typed_only else constraint("text", clause, ctx))
+    return [c for c in found if c is not None], description
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _triggered(key: str, conditional: bool) -> tuple[PhraseRule, ...]:
+    """The rules whose trigger finds the clause `key`, in table order."""
+    return tuple(rule for rule in (CONDITIONAL_RULES if conditional else PARAM_RULES) if rule.trigger.search(key))
 
 
 def _dtype_continuation(clause: str) -> tuple[str, ...]:

@@ -5,10 +5,11 @@ whether it may be a null pointer.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from specgen import vocab
 from specgen.model import Constraint
-from specgen.parse.classify.text import IDENT, Context, constraint, dtype_list, format_list
+from specgen.parse.classify.text import IDENT, TEXT_CACHE, Context, constraint, dtype_list, format_list
 
 _DTYPES = re.compile(
     r"(?:数据类型|dtype)(?:仅|只)?(?:支持|需为|为|要求为|必须为)[:：]?\s*"
@@ -22,25 +23,32 @@ _ONLY_DTYPES = re.compile(r"^[A-Z][A-Z0-9_]*(?:\s*[、,，/和]\s*[A-Z][A-Z0-9_]
 def rule_dtypes(clause: str, ctx: Context) -> list[Constraint]:
     """`数据类型支持FLOAT16、FLOAT` or a bare list; a dtype marked `（仅…产品支持）` is that
     product's only."""
+    return [constraint("dtypes", clause, ctx, values=dtypes, product=pid) for dtypes, pid in dtype_sets(clause)]
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def dtype_sets(clause: str) -> tuple[tuple[tuple[str, ...], str | None], ...]:
+    """The dtype sets `rule_dtypes` reads from a clause, each with the product id it holds on
+    (None: every product). The same lists recur in every table (`FLOAT16、FLOAT、BFLOAT16`)."""
     if _ONLY_DTYPES.match(clause):  # a bare list, e.g. a sub-bullet `FLOAT16、FLOAT`
         dtypes, unknown = dtype_list(clause)
-        return [constraint("dtypes", clause, ctx, values=tuple(dtypes))] if dtypes and not unknown else []
+        return ((tuple(dtypes), None),) if dtypes and not unknown else ()
     match = _DTYPES.search(clause)
     if not match or "不支持" in clause[: match.start() + 3]:
-        return []
+        return ()
     listed = match.group("list") or match.group("list2") or ""
     tail = clause[match.start() :]
     dtypes, _ = dtype_list(listed + " " + " ".join(m.group("dtype") for m in _ONLY_ON.finditer(tail)))
     if not dtypes:
-        return []
+        return ()
     only_on = {vocab.dtype(m.group("dtype")): m.group("product") for m in _ONLY_ON.finditer(tail)}
     general = tuple(d for d in dtypes if d not in only_on)
-    out = [constraint("dtypes", clause, ctx, values=general)]
+    out: list[tuple[tuple[str, ...], str | None]] = [(general, None)]
     for product_text in dict.fromkeys(only_on.values()):
         pid = vocab.product_id(product_text)
         if pid:
-            out.append(constraint("dtypes", clause, ctx, values=tuple(dtypes), product=pid))
-    return out
+            out.append((tuple(dtypes), pid))
+    return tuple(out)
 
 
 _FORMATS = re.compile(r"(?:数据格式|format)(?:仅|只)?(?:支持|要求为|为)\s*(?P<list>[A-Za-z0-9_、,，/ ]+)")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
-from specgen.parse.classify.text import IDENT
+from specgen.parse.classify.text import IDENT, TEXT_CACHE
 
 # ---------------------------------------------------------------- parameter statements
 
@@ -34,6 +35,11 @@ def _split_top_level(text: str) -> list[str]:
 
 def clauses(text: str) -> list[str]:
     """A statement split into clauses; a leading condition (当…时) stays with its consequence."""
+    return list(_clauses(text))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _clauses(text: str) -> tuple[str, ...]:
     parts = [p.strip() for p in _split_top_level(text) if p and p.strip()]
     out: list[str] = []
     for part in parts:
@@ -41,7 +47,7 @@ def clauses(text: str) -> list[str]:
             out[-1] = out[-1] + "，" + part
         else:
             out.append(part)
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- situations
@@ -55,6 +61,7 @@ _CONDITIONAL_TEXT = re.compile(
 )
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def is_conditional(text: str) -> bool:
     """A rule that holds only in some situation (当…时, 如果…, 在…场景下)."""
     return bool(_CONDITIONAL_TEXT.search(text))
@@ -73,11 +80,13 @@ CONTINUATION = re.compile(r"^(?:且|并且|而且|则|此时|同时)")
 _NO_VALUE_RULE = re.compile(r"<<|>>|\$|\\\(|版本|驱动|CANN|建议|推荐|通常|一般|例如|比如|示例|如下")
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def situational(clause: str) -> bool:
     """A clause holding only in some situation (`当…时`, `…时该参数无效`, `若…`, `否则`)."""
     return bool(CONDITION_HEAD.match(clause) or is_conditional(clause) or _WHEN.search(clause))
 
 
+@lru_cache(maxsize=TEXT_CACHE)
 def value_rule_allowed(clause: str) -> bool:
     """Whether the numbers of a clause can be a rule on the value at all."""
     return not (situational(clause) or _NO_VALUE_RULE.search(clause))

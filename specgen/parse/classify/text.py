@@ -12,6 +12,10 @@ from specgen import vocab
 from specgen.model import Constraint
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Entries of each cache of a pure function of a clause (`functools.lru_cache`): clauses recur
+# from parameter to parameter and from document to document (`支持空Tensor`); a corpus has a
+# few thousand distinct ones.
+TEXT_CACHE = 16384
 DTYPE_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
@@ -23,6 +27,10 @@ class Context:
     params: tuple[str, ...]  # every parameter name of the function
     line: int
     statement: str = ""  # the whole statement the clause is part of (`N为self的维度` may follow)
+
+    def within(self, statement: str) -> Context:
+        """The context of a clause of `statement` (built directly: `dataclasses.replace` is slow)."""
+        return Context(self.subject, self.params, self.line, statement)
 
     def named(self, text: str) -> tuple[str, ...]:
         """Parameters named in `text`, in order of appearance, without the subject."""
