@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from specgen import text as textmod
 from specgen.parse.document import Document
@@ -104,8 +105,9 @@ def _head_start(region: str, code_at: int) -> int:
     return code_at - (len(window) - prefix.start()) if prefix else code_at
 
 
-def _conditions(text: str) -> list[str]:
-    return [c for c, _ in _located_conditions(text)]
+@lru_cache(maxsize=4096)  # error tables repeat the same conditions from document to document
+def _conditions(text: str) -> tuple[str, ...]:
+    return tuple(c for c, _ in _located_conditions(text))
 
 
 def _located_conditions(body: str) -> list[tuple[str, int]]:

@@ -52,7 +52,8 @@ class Region:
 
 def function_regions(doc: Document, name: str, n_functions: int) -> tuple[Region | None, Region | None]:
     """(GetWorkspaceSize region, execute region) of function `name` (`aclnnXxx`)."""
-    usable = [s for s in doc.sections if not _inside_sample(doc, s)]
+    samples = sample_sections(doc)
+    usable = [s for s in doc.sections if not _inside_sample(s, samples)]
     gws = _innermost([s for s in usable if _names(s.title, name + "GetWorkspaceSize")])
     # The execute section is headed with the bare name; so may be the whole document (H1).
     exe = _innermost([s for s in usable if _names(s.title, name)] + gws)
@@ -99,5 +100,6 @@ def _names(title: str, function: str) -> bool:
     return not rest or not (rest[0].isalnum() or rest[0] == "_")
 
 
-def _inside_sample(doc: Document, section: Section) -> bool:
-    return any(is_sample_section(s.title) for s in doc.enclosing(section.line - 1) if s is not section)
+def _inside_sample(section: Section, samples: list[Section]) -> bool:
+    """Whether another section of `samples` (the document's sample sections) holds it."""
+    return any(s is not section and s.start - 1 <= section.line - 1 < s.end for s in samples)
