@@ -69,16 +69,16 @@ def find_prototype_spans(text: str) -> list[tuple[int, int, str]]:
     spans = []
     for match in PROTOTYPE_START.finditer(text):
         depth, end = 0, len(text)
-        for i in range(match.end() - 1, len(text)):
-            if text[i] == "(":
-                depth += 1
-            elif text[i] == ")":
-                depth -= 1
-                if depth == 0:
-                    end = i + 1
-                    break
+        for paren in _PAREN.finditer(text, match.end() - 1):  # from the opening one
+            depth += 1 if paren.group() == "(" else -1
+            if depth == 0:
+                end = paren.end()
+                break
         spans.append((match.start(), end, match.group(1)))
     return spans
+
+
+_PAREN = re.compile(r"[()]")
 
 
 def clean_declaration(text: str) -> str:
