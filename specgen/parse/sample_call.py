@@ -21,9 +21,10 @@ import bisect
 import math
 import re
 import struct
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -34,7 +35,6 @@ from specgen.model import LIMIT, CallArg, SampleCall
 __all__ = ["find_calls"]
 
 GWS = "GetWorkspaceSize"
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)" + GWS, re.A)  # \b: each word is scanned once
 MAX_CODE = 400_000  # characters: real samples are under 40 KB; more is not a sample
 BUDGET = 200_000  # expression tokens and events looked at per sample: real samples take under 5000
 MAX_DEPTH = 40  # nested evaluations (variables defined from variables, helpers, ...)
@@ -45,74 +45,120 @@ Slice = tuple[int, int]  # tokens [start, end) of the program
 # ---------------------------------------------------------------- tokens
 
 
-class _Tok(NamedTuple):
-    kind: str  # id, num, str, chr, op
-    text: str
-    line: int
-    start: int  # offset in the code (macro bodies: in their directive)
-    end: int
+@dataclass
+class _Tokens:
+    """Tokens by column, token i being kinds[i], texts[i], ...: a sample has a thousand or
+    more, and an object each would cost more to make and to garbage-collect than the rest of
+    the reading. An operator's or a keyword's text tells its kind: `texts[i] == "("` is enough."""
+
+    kinds: list[str] = field(default_factory=list)  # id, num, str, chr, op
+    texts: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)  # offsets in the code (macro bodies: in their directive)
+
+    def add(self, kind: str, text: str, line: int, start: int) -> None:
+        self.kinds.append(kind)
+        self.texts.append(text)
+        self.lines.append(line)
+        self.starts.append(start)
+
+    def extend(self, other: _Tokens) -> None:
+        self.kinds += other.kinds
+        self.texts += other.texts
+        self.lines += other.lines
+        self.starts += other.starts
 
 
-# One match a token, the blanks before it skipped by the same match (half the matches of
-# matching blanks as tokens); comments and preprocessor lines are matched to be dropped.
+# Each match is a token and the blanks before it (blanks matched on their own would double
+# the matches); comments and preprocessor lines are matched to be dropped. `findall` gives
+# (blanks, token) pairs, the fastest way through the code: a token's offset follows from the
+# lengths, and its kind from its first character.
 _TOKEN = re.compile(
-    r"[ \t\r\f\v\n]*+(?:"
-    r"(?P<com>//[^\n]*|/\*.*?(?:\*/|\Z))"
-    r"|(?P<pp>\#(?:[^\n\\]|\\.)*)"
-    r"|(?P<id>[A-Za-z_]\w*)"
-    r"|(?P<num>\.?\d(?:[eEpP][+-]|[\w.'])*)"
-    r'|(?P<str>"(?:[^"\\\n]|\\.)*")'
-    r"|(?P<chr>'(?:[^'\\\n]|\\.)*')"
-    r"|(?P<op>::|->|\+\+|--|<<=|>>=|<<|>>|&&|\|\||[-+*/%&|^!=<>]=|.))",
+    r"([ \t\r\f\v\n]*+)("
+    r"//[^\n]*|/\*.*?(?:\*/|\Z)"  # a comment
+    r"|\#(?:[^\n\\]|\\.)*"  # a preprocessor line
+    r"|[A-Za-z_]\w*"  # a name
+    r"|\.?\d(?:[eEpP][+-]|[\w.'])*"  # a number
+    r'|"(?:[^"\\\n]|\\.)*"'  # a string
+    r"|'(?:[^'\\\n]|\\.)*'"  # a character
+    r"|::|->|\+\+|--|<<=|>>=|<<|>>|&&|\|\||[-+*/%&|^!=<>]=|.)",  # an operator
     re.S | re.A,
 )
+_KIND_OF_FIRST = (
+    {c: "id" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"}
+    | {c: "num" for c in "0123456789"}
+    | {c: "?" for c in "./#\"'"}  # see `_odd_kind`
+)  # other first characters: an operator
 _DEFINE = re.compile(r"\#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])(.*)", re.S | re.A)
-_new_tok = tuple.__new__  # _Tok(...) without NamedTuple's Python-level __new__: the lexer's hot path
 
 
-def _lex(code: str, first_line: int, directives: bool = True) -> tuple[list[_Tok], list[tuple[str, list[_Tok]]]]:
+def _lex(code: str, first_line: int, directives: bool = True) -> tuple[_Tokens, list[tuple[str, _Tokens]]]:
     """Tokens without comments and preprocessor lines; object-like #defines aside."""
-    toks: list[_Tok] = []
-    macros: list[tuple[str, list[_Tok]]] = []
-    line, counted = first_line, 0  # the line of offset `counted`
-    count = code.count
-    for m in _TOKEN.finditer(code.rstrip()):  # rstrip: trailing blanks would be rescanned
-        kind = m.lastgroup or "op"
-        start, end = m.span(kind)
-        line += count("\n", counted, start)
-        counted = start
-        if kind == "com":
-            continue
-        text = m.group(kind)
-        if kind == "pp":
-            if directives and (d := _DEFINE.match(text)):
-                body = d.group(2).replace("\\\n", " \n")
-                macros.append((d.group(1), _lex(body, line, directives=False)[0]))
-            continue
-        toks.append(_new_tok(_Tok, (kind, text, line, start, end)))
+    toks = _Tokens()
+    kinds, texts, lines, starts = toks.kinds, toks.texts, toks.lines, toks.starts
+    macros: list[tuple[str, _Tokens]] = []
+    line, end = first_line, 0
+    for blanks, text in _TOKEN.findall(code.rstrip()):  # rstrip: trailing blanks would be rescanned
+        start = end + len(blanks)
+        end = start + len(text)
+        if "\n" in blanks:
+            line += blanks.count("\n")
+        kind = _KIND_OF_FIRST.get(text[0], "op")
+        newlines = 0
+        if kind == "?":
+            kind = _odd_kind(text)
+            newlines = text.count("\n")  # comments, continued lines, strings with an escaped line end
+            if kind == "com" or kind == "pp":
+                if kind == "pp" and directives and (d := _DEFINE.match(text)):
+                    body = d.group(2).replace("\\\n", " \n")
+                    macros.append((d.group(1), _lex(body, line, directives=False)[0]))
+                line += newlines
+                continue
+        kinds.append(kind)
+        texts.append(text)
+        lines.append(line)
+        starts.append(start)
+        line += newlines
     return toks, macros
+
+
+def _odd_kind(text: str) -> str:
+    """The kind of a token whose first character does not tell it alone: `.5` is a number
+    and `.` an operator, `//` a comment and `/=` an operator, a quote left open an operator."""
+    first = text[0]
+    if first == "#":
+        return "pp"
+    if len(text) == 1:
+        return "op"
+    if first == ".":
+        return "num"
+    if first == "/":
+        return "com" if text[1] in "/*" else "op"
+    return "str" if first == '"' else "chr"
 
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 
 
-def _brackets(toks: list[_Tok], a: int, b: int, match: list[int], parent: list[int]) -> None:
-    """Pair brackets of toks[a:b] (braces win over parentheses left open) and note for
-    each token its innermost open bracket."""
+_BRACKETS_AND_AMPERSAND = {*_OPENERS, *_CLOSERS, "&"}
+
+
+def _brackets(texts: list[str], a: int, b: int, match: list[int], enclosing: dict[int, int]) -> None:
+    """Pair brackets of tokens [a, b) (braces win over parentheses left open) and note for
+    each `&` its innermost open bracket."""
     stack: list[int] = []
-    for i in range(a, b):
-        parent[i] = stack[-1] if stack else -1
-        t = toks[i]
-        if t.kind != "op":
-            continue
-        if t.text in _OPENERS:
+    for i in [k for k in range(a, b) if texts[k] in _BRACKETS_AND_AMPERSAND]:  # the few tokens to look at
+        text = texts[i]
+        if text == "&":
+            enclosing[i] = stack[-1] if stack else -1
+        elif text in _OPENERS:
             stack.append(i)
-        elif t.text in _CLOSERS:
-            want = _CLOSERS[t.text]
-            while stack and want != toks[stack[-1]].text and (want == "{" or toks[stack[-1]].text == "["):
+        else:
+            want = _CLOSERS[text]
+            while stack and want != texts[stack[-1]] and (want == "{" or texts[stack[-1]] == "["):
                 stack.pop()
-            if stack and toks[stack[-1]].text == want:
+            if stack and texts[stack[-1]] == want:
                 o = stack.pop()
                 match[o], match[i] = i, o
 
@@ -161,8 +207,11 @@ class _Func:
     name: str
     params: list[_Param]
     stmts: list[_Stmt] = field(default_factory=list)
-    events: dict[str, list[_Event]] = field(default_factory=dict)
-    positions: dict[str, list[int]] = field(default_factory=dict)
+    # filled as the evaluator asks (see _Program.events): most statements are never asked about
+    events: dict[str, list[_Event]] = field(default_factory=dict)  # name -> what statements do to it
+    positions: dict[str, list[int]] = field(default_factory=dict)  # name -> the statements of its events
+    read: dict[int, list[_Event]] = field(default_factory=dict)  # statement -> all its events
+    holding: dict[str, list[int]] = field(default_factory=dict)  # word -> the statements holding it
 
 
 @dataclass
@@ -196,11 +245,14 @@ _QUALIFIERS = {
     "mutable", "typename", "struct", "class", "enum", "union",
 }  # fmt: skip
 _SIGNS = {"unsigned", "signed", "long", "short"}
+_QUALIFIERS_OR_SIGNS = _QUALIFIERS | _SIGNS
 _TAIL = {"const", "noexcept", "override", "final"}
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="}
 _MUTATORS = {"resize", "clear", "assign", "insert", "erase", "pop_back", "swap", "fill", "emplace", "push_front"}
 _READERS = {"sizeof", "printf", "LOG_PRINT", "CHECK_RET", "std", "memcpy_s", "decltype"}
 _RETURN = "<return>"
+_USE_OPERATORS = {"&", "++", "--"}  # the operators `_uses` looks at
+_USE_FOLLOWERS = {"(", ".", "<"}  # what follows the names it looks at
 _MACRO = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # a function-like macro: its arguments may be assigned
 
 
@@ -210,20 +262,22 @@ class _Program:
     def __init__(self, code: str, first_line: int) -> None:
         self.code = code
         toks, macros = _lex(code, first_line)
-        self.n = len(toks)
+        self.n = len(toks.texts)
         self.macros: dict[str, Slice] = {}
         spans = [(0, self.n)]
         for name, body in macros:
-            a = len(toks)
+            a = len(toks.texts)
             toks.extend(body)
-            self.macros[name] = (a, len(toks))
-            spans.append((a, len(toks)))
-            toks.append(_Tok("op", ";", 0, 0, 0))
-        self.toks = toks
-        self.match = [-1] * len(toks)
-        self.parent = [-1] * len(toks)
+            self.macros[name] = (a, len(toks.texts))
+            spans.append((a, len(toks.texts)))
+            toks.add("op", ";", 0, 0)
+        self.kinds, self.texts, self.lines = toks.kinds, toks.texts, toks.lines
+        self.starts = toks.starts
+        self.size = len(self.texts)
+        self.match = [-1] * self.size
+        self.enclosing: dict[int, int] = {}  # & -> its innermost open bracket
         for a, b in spans:
-            _brackets(toks, a, b, self.match, self.parent)
+            _brackets(self.texts, a, b, self.match, self.enclosing)
         self._split: dict[tuple[int, bool], list[tuple[int, int]]] = {}
         self._starts: dict[int, dict[int, int]] = {}
         self.globals = _Func("", [])
@@ -232,36 +286,37 @@ class _Program:
         self.stmt_refs: list[tuple[_Func, int]] = []
         self.branches: dict[int, _Branch] = {}
         _Reader(self).run()
-        self.calls_to: dict[str, list[tuple[_Func, int, int]]] = {}
-        for f in [self.globals, *(f for fs in self.funcs.values() for f in fs)]:
-            self._index(f)
-        self.ids: dict[str, list[int]] = {}
-        for i in range(self.n):
-            if toks[i].kind == "id":
-                self.ids.setdefault(toks[i].text, []).append(i)
+        self.calls_to: dict[str, list[tuple[_Func, int, int]]] = {}  # filled as statements are read
+        self.names = self._names()
+        # The statement running to the end of the program may read on into the macro bodies
+        # after it (`f` then a body `(x)` is a call): its events may name tokens beyond it.
+        self.last = self.statement_of(self.n - 1) if self.size > self.n else None
 
     # -- token helpers
 
     def text(self, i: int) -> str:
-        return self.toks[i].text if 0 <= i < len(self.toks) else ""
+        return self.texts[i] if 0 <= i < self.size else ""
 
     def is_op(self, i: int, text: str) -> bool:
-        return 0 <= i < len(self.toks) and self.toks[i].kind == "op" and self.toks[i].text == text
+        """Whether token i is the operator `text` (punctuation: no other kind of token has it)."""
+        return 0 <= i < self.size and self.texts[i] == text
 
     def is_id(self, i: int) -> bool:
-        return 0 <= i < len(self.toks) and self.toks[i].kind == "id"
+        return 0 <= i < self.size and self.kinds[i] == "id"
 
     def skip(self, i: int) -> int:
         """The index after the bracketed group opening at i, else i + 1."""
-        t = self.toks[i]
-        if t.kind == "op" and t.text in _OPENERS and self.match[i] > i:
-            return self.match[i] + 1
-        return i + 1
+        close = self.match[i]
+        return close + 1 if close > i else i + 1  # only an opener is matched to a later token
+
+    def names_in(self, a: int, b: int) -> list[str]:
+        """The names among tokens [a, b)."""
+        return [text for text, kind in zip(self.texts[a:b], self.kinds[a:b], strict=True) if kind == "id"]
 
     def source(self, a: int, b: int) -> str:
         if a >= b or b > self.n:
             return ""
-        return " ".join(self.code[self.toks[a].start : self.toks[b - 1].end].split())
+        return " ".join(self.code[self.starts[a] : self.starts[b - 1] + len(self.texts[b - 1])].split())
 
     def args(self, open_: int, angles: bool = False) -> list[Slice]:
         """The comma-separated slices inside the bracket opening at `open_`."""
@@ -284,12 +339,12 @@ class _Program:
         a = j = open_ + 1
         depth = 0
         while j < close:
-            t = self.toks[j]
-            if t.kind == "op" and t.text == "," and depth <= 0:
+            text = self.texts[j]
+            if text == "," and depth <= 0:
                 out.append((a, j))
                 a = j + 1
-            elif angles and t.kind == "op" and t.text in ("<", ">", ">>"):
-                depth += {"<": 1, ">": -1, ">>": -2}[t.text]
+            elif angles and text in ("<", ">", ">>"):
+                depth += {"<": 1, ">": -1, ">>": -2}[text]
             j = self.skip(j)
         if a < close or out:
             out.append((a, close))
@@ -301,36 +356,34 @@ class _Program:
         depth = 0
         j, end = i, min(e, i + limit)
         while j < end:
-            t = self.toks[j]
-            if t.kind == "op":
-                if t.text in (";", "{", "}", "&&", "||", "="):
+            if self.kinds[j] == "op":
+                text = self.texts[j]
+                if text in (";", "{", "}", "&&", "||", "="):
                     return None
-                depth += {"<": 1, ">": -1, ">>": -2}.get(t.text, 0)
+                depth += {"<": 1, ">": -1, ">>": -2}.get(text, 0)
                 if depth <= 0:
                     return j + 1
             j = self.skip(j)
         return None
 
     def top_level(self, a: int, b: int, texts: set[str]) -> int | None:
-        """The first operator of `texts` in toks[a:b] outside brackets."""
-        j = a
+        """The first operator of `texts` in tokens [a, b) outside brackets."""
+        j, match = a, self.match
         while j < b:
-            t = self.toks[j]
-            if t.kind == "op" and t.text in texts:
+            if self.texts[j] in texts:
                 return j
-            j = self.skip(j)
+            j = match[j] + 1 if match[j] > j else j + 1  # over a bracketed group
         return None
 
     def callee(self, paren: int) -> str:
         """The name of the function called at `paren`: f(...) or f<T>(...)."""
         if self.is_id(paren - 1):
-            return self.toks[paren - 1].text
+            return self.texts[paren - 1]
         depth = 0
         for j in range(paren - 1, max(paren - 40, 0), -1):  # back over <T>
-            t = self.toks[j]
-            depth += {">": 1, ">>": 2, "<": -1}.get(t.text, 0) if t.kind == "op" else 0
+            depth += {">": 1, ">>": 2, "<": -1}.get(self.texts[j], 0)
             if depth <= 0:
-                return self.toks[j - 1].text if self.is_op(j, "<") and self.is_id(j - 1) else ""
+                return self.texts[j - 1] if self.is_op(j, "<") and self.is_id(j - 1) else ""
         return ""
 
     def helper(self, name: str, n_args: int) -> _Func | None:
@@ -351,12 +404,12 @@ class _Program:
     def declaration(self, s: int, e: int) -> list[_Decl] | None:
         """The declarators of `T a = x, *b{...}, c[2], d(1);`, or None if not a declaration."""
         i, signed = s, False
-        while i < e and self.is_id(i) and self.toks[i].text in _QUALIFIERS | _SIGNS:
-            signed |= self.toks[i].text in _SIGNS
+        while i < e and self.is_id(i) and self.texts[i] in _QUALIFIERS_OR_SIGNS:
+            signed |= self.texts[i] in _SIGNS
             i += 1
         implicit_int = signed and self.is_id(i) and self.text(i + 1) in ("=", ";", ",", "[", "{", "(", "")
         if not implicit_int:
-            if not self.is_id(i) or self.toks[i].text in _KEYWORDS:
+            if not self.is_id(i) or self.texts[i] in _KEYWORDS:
                 return None
             after_type = self._type_name(i, e)
             if after_type is None:
@@ -368,9 +421,9 @@ class _Program:
             while i < e and (self.text(i) in ("*", "&", "&&") or self.text(i) in ("const", "volatile")):
                 i += 1
             type_end = max(type_end, i) if not decls else type_end
-            if not self.is_id(i) or self.toks[i].text in _KEYWORDS:
+            if not self.is_id(i) or self.texts[i] in _KEYWORDS:
                 return None
-            name, i = self.toks[i].text, i + 1
+            name, i = self.texts[i], i + 1
             dims = []
             while i < e and self.is_op(i, "[") and self.match[i] > i:
                 dims.append((i + 1, self.match[i]))
@@ -406,20 +459,77 @@ class _Program:
 
     # -- what statements do
 
-    def _index(self, func: _Func) -> None:
-        for si, st in enumerate(func.stmts):
-            for ev in self._events(func, si, st):
-                func.events.setdefault(ev.name, []).append(ev)
-        func.positions = {name: [e.stmt for e in evs] for name, evs in func.events.items()}
+    def _names(self) -> dict[str, list[int]]:
+        """Each name -> its tokens, in order (macro bodies included: a `for (` at the end of
+        the program reads on into them)."""
+        kinds, texts = self.kinds, self.texts
+        names: defaultdict[str, list[int]] = defaultdict(list)
+        for i in [i for i in range(self.size) if kinds[i] == "id"]:
+            names[texts[i]].append(i)
+        return names
+
+    def events(self, func: _Func, name: str) -> list[_Event]:
+        """What the statements of func do to variable `name` (or "x.y", or _RETURN), in order.
+
+        An event on a name is made by a statement holding the name (x for "x.y", `return`
+        for _RETURN), so only those statements are read, once each, when first asked about."""
+        found = func.events.get(name)
+        if found is None:
+            holding = self._statements_with(func, _word_of(name))
+            found = [e for si in holding for e in self._read(func, si) if e.name == name]
+            func.events[name] = found
+            func.positions[name] = [e.stmt for e in found]
+        return found
+
+    def events_before(self, func: _Func, name: str, pos: int) -> Iterator[_Event]:
+        """The events of `events(func, name)` before statement pos, last first: a lookup
+        mostly stops at the nearest definition, and earlier statements need not be read."""
+        if name in func.events:
+            yield from reversed(func.events[name][: bisect.bisect_left(func.positions[name], pos)])
+            return
+        holding = self._statements_with(func, _word_of(name))
+        for si in reversed(holding[: bisect.bisect_left(holding, pos)]):
+            for e in reversed(self._read(func, si)):
+                if e.name == name:
+                    yield e
+
+    def _statements_with(self, func: _Func, word: str) -> list[int]:
+        """The statements of func holding token `word`, in order (and the program's last
+        statement, which may read on into the macro bodies: see `last`)."""
+        if word in func.holding:
+            return func.holding[word]
+        out: list[int] = []
+        for i in self.names.get(word, []):
+            where = self.statement_of(i)
+            if where is not None and where[0] is func and (not out or out[-1] != where[1]):
+                out.append(where[1])
+        if self.last is not None and self.last[0] is func and (not out or out[-1] != self.last[1]):
+            out.append(self.last[1])
+        func.holding[word] = out
+        return out
+
+    def call_sites(self, name: str) -> list[tuple[_Func, int, int]]:
+        """The calls of the sample's function `name`: (function, statement, paren), in order."""
+        for i in self.names.get(name, []):
+            where = self.statement_of(i)
+            if where is not None and (where[0] is self.globals or where[0].name):  # not a struct's member
+                self._read(*where)
+        return sorted(self.calls_to.get(name, []), key=lambda site: site[2])
+
+    def _read(self, func: _Func, si: int) -> list[_Event]:
+        """The events of statement si of func (read once)."""
+        if si not in func.read:
+            func.read[si] = self._events(func, si, func.stmts[si])
+        return func.read[si]
 
     def _events(self, func: _Func, si: int, st: _Stmt) -> list[_Event]:
         s, e = st.start, st.end
         out: list[_Event] = []
         decls = self.declaration(s, e) if self.text(s) != "return" else None
         if decls is not None:
-            out += [_Event("decl", d.name, si, self.toks[s].line, decl=d) for d in decls]
+            out += [_Event("decl", d.name, si, self.lines[s], decl=d) for d in decls]
         elif self.text(s) == "return":
-            out.append(_Event("return", _RETURN, si, self.toks[s].line, expr=(s + 1, e)))
+            out.append(_Event("return", _RETURN, si, self.lines[s], expr=(s + 1, e)))
         else:
             out += self._assignment(si, s, e)
         return out + self._uses(func, si, s, e)
@@ -428,71 +538,80 @@ class _Program:
         q = self.top_level(s, e, _ASSIGN)
         if q is None or not self.is_id(s) and not self.is_op(s, "*"):
             return []
-        op, line, value = self.toks[q].text, self.toks[s].line, (q + 1, e)
+        op, line, value = self.texts[q], self.lines[s], (q + 1, e)
         if self.is_id(s) and q == s + 1:
             kind = "assign" if op == "=" else "modify"
-            return [_Event(kind, self.toks[s].text, si, line, expr=value)]
+            return [_Event(kind, self.texts[s], si, line, expr=value)]
         if self.is_op(s, "*") and self.is_id(s + 1) and q == s + 2:
-            return [_Event("deref" if op == "=" else "modify", self.toks[s + 1].text, si, line, expr=value)]
+            return [_Event("deref" if op == "=" else "modify", self.texts[s + 1], si, line, expr=value)]
         if not self.is_id(s):
             return []
-        name = self.toks[s].text
+        name = self.texts[s]
         if op == "=" and self.is_op(s + 1, "[") and self.match[s + 1] == q - 1:
             return [_Event("elem", name, si, line, expr=value, index=(s + 2, q - 1))]
         changed = [_Event("modify", name, si, line)]
         if op == "=" and self.is_op(s + 1, ".") and self.is_id(s + 2) and q == s + 3:  # a struct member
-            changed.append(_Event("assign", f"{name}.{self.toks[s + 2].text}", si, line, expr=value))
+            changed.append(_Event("assign", f"{name}.{self.texts[s + 2]}", si, line, expr=value))
         return changed
 
     def _uses(self, func: _Func, si: int, s: int, e: int) -> list[_Event]:
         """Writes through &name, method calls that change a container, ++/--, and variables
         handed to the sample's own functions."""
         out: list[_Event] = []
-        for j in range(s, e):
-            t = self.toks[j]
-            if t.kind == "op" and t.text == "&" and self.text(j - 1) in ("(", ","):
+        for j in self._use_sites(s, e):
+            kind, text, line = self.kinds[j], self.texts[j], self.lines[j]
+            if text == "&" and self.text(j - 1) in ("(", ","):
                 out += self._address_use(si, j)
-            elif t.kind == "op" and t.text in ("++", "--"):
+            elif text in ("++", "--"):
                 for k in (j - 1, j + 1):
                     if s <= k < e and self.is_id(k) and not self.is_op(k - 1, "."):
-                        out.append(_Event("modify", self.toks[k].text, si, t.line))
-            elif t.kind == "id" and self.is_op(j + 1, ".") and self.is_id(j + 2) and self.is_op(j + 3, "("):
-                method = self.toks[j + 2].text
+                        out.append(_Event("modify", self.texts[k], si, line))
+            elif kind == "id" and self.is_op(j + 1, ".") and self.is_id(j + 2) and self.is_op(j + 3, "("):
+                method = self.texts[j + 2]
                 if method in ("push_back", "emplace_back") and self.match[j + 3] > j + 3:
-                    out.append(_Event("append", t.text, si, t.line, expr=(j + 4, self.match[j + 3])))
+                    out.append(_Event("append", text, si, line, expr=(j + 4, self.match[j + 3])))
                 elif method == "reset" and self.match[j + 3] > j + 3:  # a smart pointer takes a new object
-                    out.append(_Event("assign", t.text, si, t.line, expr=(j + 4, self.match[j + 3])))
+                    out.append(_Event("assign", text, si, line, expr=(j + 4, self.match[j + 3])))
                 elif method in _MUTATORS:
-                    out.append(_Event("modify", t.text, si, t.line))
-            elif t.kind == "id" and t.text in ("strcpy", "strcpy_s") and self.is_op(j + 1, "("):
+                    out.append(_Event("modify", text, si, line))
+            elif text in ("strcpy", "strcpy_s") and self.is_op(j + 1, "("):
                 args = self.args(j + 1)
                 if len(args) >= 2 and args[0][1] == args[0][0] + 1 and self.is_id(args[0][0]):
-                    out.append(_Event("assign", self.toks[args[0][0]].text, si, t.line, expr=args[-1]))
-            elif t.kind == "id" and t.text not in _READERS and not self.library_creator(t.text):
-                paren = self.angle_end(j + 1, e, 16) if t.text in self.funcs and self.is_op(j + 1, "<") else j + 1
+                    out.append(_Event("assign", self.texts[args[0][0]], si, line, expr=args[-1]))
+            elif kind == "id" and text not in _READERS and not self.library_creator(text):
+                paren = self.angle_end(j + 1, e, 16) if text in self.funcs and self.is_op(j + 1, "<") else j + 1
                 if paren is not None and self.is_op(paren, "("):  # f(...), f<T>(...)
                     out += self._call_uses(func, si, j, paren)
         return out
 
+    def _use_sites(self, s: int, e: int) -> list[int]:
+        """The tokens of [s, e) where `_uses` may find something: &, ++, -- and names followed
+        by `(`, `.` or `<` (calls, method calls, f<T>(...))."""
+        kinds, texts = self.kinds, self.texts
+        following = texts[s + 1 : e + 1] + [""]  # the token after each ("" after the last of all)
+        return [
+            j
+            for j, after in zip(range(s, e), following, strict=False)
+            if texts[j] in _USE_OPERATORS or after in _USE_FOLLOWERS and kinds[j] == "id"
+        ]
+
     def _call_uses(self, func: _Func, si: int, j: int, paren: int) -> list[_Event]:
         """`f(..., buffer + i, ...)`: f fills the buffer; calls of the sample's own functions:
         the variables they are given."""
-        t = self.toks[j]
+        name, line = self.texts[j], self.lines[j]
         out = []
         for a, b in self.args(paren):
             if b > a + 1 and self.is_id(a) and self.text(a + 1) in ("+", "-"):
-                out.append(_Event("modify", self.toks[a].text, si, t.line))
-        if _MACRO.match(t.text) and t.text not in self.funcs:  # CREATE_TENSOR(x, ...) may assign x
+                out.append(_Event("modify", self.texts[a], si, line))
+        if _MACRO.match(name) and name not in self.funcs:  # CREATE_TENSOR(x, ...) may assign x
             out += [
-                _Event("modify", self.toks[a].text, si, t.line)
-                for a, b in self.args(paren)
-                if b == a + 1 and self.is_id(a)
+                _Event("modify", self.texts[a], si, line) for a, b in self.args(paren) if b == a + 1 and self.is_id(a)
             ]
-        if t.text in self.funcs and self.text(j - 1) not in (".", "->"):
-            self.calls_to.setdefault(t.text, []).append((func, si, paren))
+        if name in self.funcs and self.text(j - 1) not in (".", "->"):
+            self.calls_to.setdefault(name, []).append((func, si, paren))
             for k, (a, b) in enumerate(self.args(paren)):
                 if b == a + 1 and self.is_id(a):
-                    out.append(_Event("pass", self.toks[a].text, si, t.line, out=(paren, k)))
+                    out.append(_Event("pass", self.texts[a], si, line, out=(paren, k)))
         return out
 
     def library_creator(self, name: str) -> bool:
@@ -501,7 +620,7 @@ class _Program:
         return name.startswith("aclCreate") and name not in self.funcs
 
     def _address_use(self, si: int, j: int) -> list[_Event]:
-        paren = self.parent[j]
+        paren = self.enclosing[j]
         callee = self.callee(paren) if paren > 0 and self.is_op(paren, "(") else ""
         start, closing = j + 1, None
         if self.is_op(start, "(") and self.match[start] > start:  # &(lse[0])
@@ -510,9 +629,9 @@ class _Program:
             return []
         if callee in _READERS or self.library_creator(callee):
             return []
-        name, after, line = self.toks[start].text, start + 1, self.toks[paren].line
+        name, after, line = self.texts[start], start + 1, self.lines[paren]
         if self.is_op(after, ".") and self.is_id(after + 1):  # &resource.tensor
-            name, after = f"{name}.{self.toks[after + 1].text}", after + 2
+            name, after = f"{name}.{self.texts[after + 1]}", after + 2
         if self.is_op(after, "[") and self.match[after] > after:
             index, after = (after + 1, self.match[after]), self.match[after] + 1
         else:
@@ -527,6 +646,11 @@ class _Program:
         if k is None:
             return []
         return [_Event("elem" if index else "assign", name, si, line, out=(paren, k), index=index)]
+
+
+def _word_of(name: str) -> str:
+    """The token every statement with an event on `name` holds: x for "x.y", `return` for _RETURN."""
+    return "return" if name == _RETURN else name.split(".", 1)[0]
 
 
 class _Reader:
@@ -544,7 +668,10 @@ class _Reader:
             i = self.step(i)
 
     def func(self) -> _Func | None:
-        return next((b.func for b in reversed(self.stack) if b.kind == "func"), None)
+        for block in reversed(self.stack):
+            if block.kind == "func":
+                return block.func
+        return None
 
     def push(self, kind: str, braced: bool, func: _Func | None = None) -> None:
         self.ids += 1
@@ -581,7 +708,7 @@ class _Reader:
             self.end_statement(following)
 
     def step(self, i: int) -> int:
-        if self.p.is_op(i, "}"):
+        if self.p.texts[i] == "}":
             self.close(i + 1)
             return i + 1
         func = self.func()
@@ -589,27 +716,27 @@ class _Reader:
 
     def body(self, i: int, func: _Func) -> int:
         p = self.p
-        t = p.toks[i]
-        if t.kind == "op" and t.text == ";":
+        text = p.texts[i]
+        if text == ";":
             self.end_statement(i + 1)
             return i + 1
-        if t.kind == "op" and t.text == "{":
+        if text == "{":
             self.push("plain", True)
             return i + 1
-        if t.kind == "id" and t.text in _CONTROL and p.is_op(i + 1, "(") and p.match[i + 1] > i + 1:
+        if text in _CONTROL and p.is_op(i + 1, "(") and p.match[i + 1] > i + 1:
             a, close = i + 2, p.match[i + 1]
             while (semi := p.top_level(a, close, {";"})) is not None:  # for (init; condition; step)
                 self.record(func, a, semi)
                 a = semi + 1
             self.record(func, a, close)
-            branch = _Branch("if", func, len(func.stmts) - 1) if t.text == "if" and a < close else _Branch("loop")
+            branch = _Branch("if", func, len(func.stmts) - 1) if text == "if" and a < close else _Branch("loop")
             return self.open_control(close + 1, branch)
-        if t.kind == "id" and t.text in ("else", "do"):
-            branch = _Branch("else", partner=self.closed_if) if t.text == "else" and self.closed_if else _Branch("loop")
+        if text in ("else", "do"):
+            branch = _Branch("else", partner=self.closed_if) if text == "else" and self.closed_if else _Branch("loop")
             return self.open_control(i + 1, branch)
-        if t.kind == "id" and t.text == "try":
+        if text == "try":
             return i + 1
-        if t.kind == "id" and t.text in ("case", "default"):
+        if text in ("case", "default"):
             j = p.top_level(i, p.n, {":", ";", "{", "}"})
             return (j + 1 if p.is_op(j, ":") else j) if j is not None else p.n
         end = self.statement_end(i)
@@ -627,14 +754,14 @@ class _Reader:
 
     def statement_end(self, i: int) -> int:
         """The `;` (or `}`) ending the statement that starts at i."""
-        p = self.p
+        texts, match, n = self.p.texts, self.p.match, self.p.n
         j = i
-        while j < p.n:
-            t = p.toks[j]
-            if t.kind == "op" and (t.text == ";" or t.text == "}" and j > i):
+        while j < n:
+            text = texts[j]
+            if text == ";" or text == "}" and j > i:
                 return j
-            j = p.skip(j)
-        return p.n
+            j = match[j] + 1 if match[j] > j else j + 1  # over a bracketed group
+        return n
 
     def top(self, i: int) -> int:
         p = self.p
@@ -645,12 +772,12 @@ class _Reader:
         scope = next((b.func for b in reversed(self.stack) if b.kind == "ns" and b.func), p.globals)
         j, assigned = i, False  # assigned: an `=` so far, as in `int x[] = {...}`
         while j < p.n:
-            t = p.toks[j]
-            if t.kind == "op" and t.text in (";", "}"):
+            text = p.texts[j]
+            if text in (";", "}"):
                 self.record(scope, i, j)
-                return j + 1 if t.text == ";" else max(j, i + 1)
-            assigned |= t.kind == "op" and t.text == "="
-            if t.kind == "op" and t.text == "{" and not assigned:
+                return j + 1 if text == ";" else max(j, i + 1)
+            assigned |= text == "="
+            if text == "{" and not assigned:
                 if (f := self.function_header(i, j)) is not None:
                     self.push("func", True, f)
                     return j + 1
@@ -665,14 +792,14 @@ class _Reader:
     def function_header(self, i: int, j: int) -> _Func | None:
         p = self.p
         k = j - 1
-        while k > i and p.is_id(k) and p.toks[k].text in _TAIL:
+        while k > i and p.is_id(k) and p.texts[k] in _TAIL:
             k -= 1
         if not p.is_op(k, ")") or not i < p.match[k] < k:
             return None
         paren = p.match[k]
-        if not p.is_id(paren - 1) or paren - 1 < i or p.toks[paren - 1].text in _KEYWORDS | _CONTROL:
+        if not p.is_id(paren - 1) or paren - 1 < i or p.texts[paren - 1] in _KEYWORDS | _CONTROL:
             return None
-        f = _Func(p.toks[paren - 1].text, self.params(paren))
+        f = _Func(p.texts[paren - 1], self.params(paren))
         p.funcs.setdefault(f.name, []).append(f)
         return f
 
@@ -688,7 +815,7 @@ class _Reader:
             if b == a + 1 and p.text(a) == "void" or b <= a:
                 continue
             named = p.is_id(b - 1) and b - 1 > a and p.text(b - 2) not in ("::",)
-            out.append(_Param(p.toks[b - 1].text if named else "", (a, b - 1 if named else b), default))
+            out.append(_Param(p.texts[b - 1] if named else "", (a, b - 1 if named else b), default))
         return out
 
 
@@ -715,6 +842,14 @@ class _Val:
     src: str = ""  # list items: the element as written
 
 
+def _but(v: _Val, **changes: Any) -> _Val:
+    """A copy of v with some fields changed: `dataclasses.replace` without its per-field
+    introspection, which made most of the evaluator's copying time."""
+    copy = object.__new__(_Val)
+    copy.__dict__.update(v.__dict__, **changes)
+    return copy
+
+
 def _unknown(why: str, line: int | None = None) -> _Val:
     return _Val("unknown", line=line, why=why)
 
@@ -725,19 +860,26 @@ def _num(value: Any, ctype: str | None = None) -> _Val:
     return _Val("num", value=value, ctype=ctype)
 
 
+_HEX = re.compile(r"0x[0-9a-f]+[ul]*")
+_BIN = re.compile(r"0b[01]+[ul]*")
+_OCT = re.compile(r"0[0-7]+[ul]*")
+_DEC = re.compile(r"\d+[ul]*")
+_FLOAT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?[fl]?")
+
+
 def _number(text: str) -> _Val:
     """A C numeric literal (1, -, 0x1F, 10L, 1.5f, 1e-3)."""
     t = text.replace("'", "").lower()
     try:
-        if re.fullmatch(r"0x[0-9a-f]+[ul]*", t):
+        if _HEX.fullmatch(t):
             return _num(int(t.rstrip("ul"), 16))
-        if re.fullmatch(r"0b[01]+[ul]*", t):
+        if _BIN.fullmatch(t):
             return _num(int(t[2:].rstrip("ul"), 2))
-        if re.fullmatch(r"0[0-7]+[ul]*", t):
+        if _OCT.fullmatch(t):
             return _num(int(t.rstrip("ul"), 8))
-        if re.fullmatch(r"\d+[ul]*", t):
+        if _DEC.fullmatch(t):
             return _num(int(t.rstrip("ul")), "int" if t.isdigit() else None)
-        if re.fullmatch(r"(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?[fl]?", t):
+        if _FLOAT.fullmatch(t):
             ctype = "float" if t.endswith("f") else None if t.endswith("l") else "double"
             return _num(float(t.rstrip("fl")), ctype)
     except (ValueError, OverflowError):
@@ -784,6 +926,7 @@ _LEVELS = [  # binary operators, loosest first
     {"*", "/", "%"},
 ]
 _BINARY = set().union(*_LEVELS)
+_SPLITTERS = _BINARY | _ASSIGN | {"?", ","}  # the operators an expression is split at
 
 
 def _coerce(v: _Val, ctype: str | None) -> _Val:
@@ -792,8 +935,8 @@ def _coerce(v: _Val, ctype: str | None) -> _Val:
         return v
     if v.kind == "list" and v.items is not None:
         if v.src.startswith("{") and len(v.items) == 1 and v.items[0].kind == "num":  # {{2}}: braces around 2
-            return _coerce(replace(v.items[0], src=v.src), ctype)
-        return replace(v, items=[_coerce(x, ctype) for x in v.items])
+            return _coerce(_but(v.items[0], src=v.src), ctype)
+        return _but(v, items=[_coerce(x, ctype) for x in v.items])
     if v.kind != "num" or isinstance(v.value, str):
         return v
     value = v.value
@@ -803,7 +946,7 @@ def _coerce(v: _Val, ctype: str | None) -> _Val:
         value = bool(value)
     elif ctype in _INT_CTYPES or ctype.endswith("_t"):
         value = int(value)
-    return replace(_num(value, ctype), line=v.line)
+    return _but(_num(value, ctype), line=v.line)
 
 
 @dataclass
@@ -828,6 +971,10 @@ class _Evaluator:
         self.p = prog
         self.budget = BUDGET
         self.depth = 0
+        self.refused = 0  # steps refused for the budget or the depth
+        self.deepest = 0  # the deepest step started in the reading under way
+        # (name, frame) -> (value, budget spent, depth reached, frame kept so its id stays its own)
+        self.known: dict[tuple[str, int], tuple[_Val, int, int, _Frame]] = {}
 
     # -- entry
 
@@ -837,15 +984,36 @@ class _Evaluator:
         return self._guarded(self._expr, 1 + max(b - a, 0), a, b, frame)
 
     def lookup(self, name: str, frame: _Frame) -> _Val:
-        """The value of variable `name` just before statement frame.pos."""
-        return self._guarded(self._lookup, 1, name, frame)
+        """The value of variable `name` just before statement frame.pos.
+
+        A variable read again in the same frame (`shape.data()`, then `shape.size()`) takes
+        the value of the first reading, whose budget is spent again: reading anew would find
+        the same, as long as the first reading met no limit and would meet none now."""
+        key = (name, id(frame))
+        if key in self.known:
+            value, spent, reach, _ = self.known[key]
+            if self.budget > spent and self.depth + reach < MAX_DEPTH:
+                self.budget -= spent
+                self.deepest = max(self.deepest, self.depth + reach)
+                return value
+        budget, refused, deepest = self.budget, self.refused, self.deepest
+        self.deepest = self.depth
+        value = self._guarded(self._lookup, 1, name, frame)
+        reach = self.deepest - self.depth
+        self.deepest = max(deepest, self.deepest)
+        if self.refused == refused:
+            self.known[key] = (value, budget - self.budget, reach, frame)
+        return value
 
     def _guarded(self, step: Any, cost: int, *args: Any) -> _Val:
         """One bounded evaluation step: the budget and depth keep any input quick."""
         if self.budget <= 0:
+            self.refused += 1
             return _unknown("the sample is too complex to follow")
         if self.depth >= MAX_DEPTH:
+            self.refused += 1
             return _unknown("values are nested too deeply to follow")
+        self.deepest = max(self.deepest, self.depth)
         self.budget -= cost
         self.depth += 1
         try:
@@ -859,9 +1027,13 @@ class _Evaluator:
             a, b = a + 1, b - 1
         if a >= b:
             return _unknown("an empty expression")
-        if (n := self._sizeof_count(a, b, frame)) is not None:
+        if b == a + 1 and p.kinds[a] == "num":  # a lone number: most list elements
+            return _number(p.texts[a])
+        if p.texts[a] == "sizeof" and (n := self._sizeof_count(a, b, frame)) is not None:
             return n
         ops = self._operators(a, b)
+        if not ops:  # most expressions: a name, a number, a call
+            return self._unary(a, b, frame)
         if (q := next((j for j, t in ops if t == "?"), None)) is not None:
             return self._ternary(a, q, b, frame)
         if any(t in _ASSIGN or t == "," for _, t in ops):
@@ -870,37 +1042,36 @@ class _Evaluator:
             at = [j for j, t in ops if t in level]
             if at:
                 k = at[-1]
-                return _binary(p.toks[k].text, self.eval(a, k, frame), self.eval(k + 1, b, frame))
+                return _binary(p.texts[k], self.eval(a, k, frame), self.eval(k + 1, b, frame))
         return self._unary(a, b, frame)
 
     def _operators(self, a: int, b: int) -> list[tuple[int, str]]:
-        """Top-level operators of toks[a:b] in binary position (and ?, assignments, commas)."""
+        """Top-level operators of tokens [a, b) in binary position (and ?, assignments, commas)."""
         p = self.p
         out = []
         j = a
         while j < b:
-            t = p.toks[j]
-            if t.kind == "id" and t.text in _TEMPLATES and p.is_op(j + 1, "<"):
+            text = p.texts[j]
+            if text in _TEMPLATES and p.is_op(j + 1, "<"):
                 j = p.angle_end(j + 1, b) or j + 1
                 continue
-            binary = t.text in _BINARY or t.text in _ASSIGN or t.text in ("?", ",")
-            if t.kind == "op" and binary and j > a and self._operand_end(j - 1):
-                out.append((j, t.text))
+            if text in _SPLITTERS and j > a and self._operand_end(j - 1):
+                out.append((j, text))
             j = p.skip(j)
         return out
 
     def _operand_end(self, j: int) -> bool:
         """Whether token j can end an operand (so that an operator after it is binary)."""
-        t = self.p.toks[j]
-        if t.kind == "id":
-            return t.text not in _KEYWORDS
-        return t.kind in ("num", "str", "chr") or t.text in (")", "]", "}")
+        kind, text = self.p.kinds[j], self.p.texts[j]
+        if kind == "id":
+            return text not in _KEYWORDS
+        return kind in ("num", "str", "chr") or text in (")", "]", "}")
 
     def _ternary(self, a: int, q: int, b: int, frame: _Frame) -> _Val:
         depth, j = 0, q + 1
         while j < b:
-            t = self.p.toks[j].text
-            depth += {"?": 1, ":": -1}.get(t, 0) if self.p.toks[j].kind == "op" else 0
+            t = self.p.texts[j]
+            depth += {"?": 1, ":": -1}.get(t, 0) if self.p.kinds[j] == "op" else 0
             if depth < 0:
                 break
             j = self.p.skip(j)
@@ -921,8 +1092,8 @@ class _Evaluator:
         r = p.match[a + 1] + 2
         if not (p.text(r) == "sizeof" and p.is_op(r + 1, "(") and p.match[r + 1] == b - 1):
             return None
-        inner = [t.text for t in p.toks[r + 2 : b - 1]]
-        name = [t.text for t in p.toks[left[0] : left[1]]]
+        inner = p.texts[r + 2 : b - 1]
+        name = p.texts[left[0] : left[1]]
         if inner not in (name + ["[", "0", "]"], ["*", *name]):
             return None
         v = self.eval(*left, frame)
@@ -930,30 +1101,30 @@ class _Evaluator:
 
     def _unary(self, a: int, b: int, frame: _Frame) -> _Val:
         p = self.p
-        t = p.toks[a]
-        if t.kind == "op" and t.text in ("-", "+", "!", "~"):
+        text = p.texts[a]
+        if text in ("-", "+", "!", "~"):
             v = self.eval(a + 1, b, frame)
-            return _negate(t.text, v)
-        if t.kind == "op" and t.text in ("&", "*"):
+            return _negate(text, v)
+        if text in ("&", "*"):
             return self.eval(a + 1, b, frame)  # the object itself: pointers are not told apart
-        if t.kind == "op" and t.text == "(" and a < p.match[a] < b - 1 and self._is_type(a + 1, p.match[a]):
+        if text == "(" and a < p.match[a] < b - 1 and self._is_type(a + 1, p.match[a]):
             return _coerce(self.eval(p.match[a] + 1, b, frame), self._ctype(a + 1, p.match[a]))
         return self._postfix(a, b, frame)
 
     def _is_type(self, a: int, b: int) -> bool:
-        """Whether toks[a:b] is a type, as in a C cast `(const aclTensor*)x`."""
-        texts = [t.text for t in self.p.toks[a:b]]
-        if not texts or not all(self.p.toks[k].kind == "id" or texts[k - a] in ("*", "&", "::") for k in range(a, b)):
+        """Whether tokens [a, b) are a type, as in a C cast `(const aclTensor*)x`."""
+        texts = self.p.texts[a:b]
+        if not texts or not all(self.p.kinds[k] == "id" or texts[k - a] in ("*", "&", "::") for k in range(a, b)):
             return False
         return "*" in texts or texts[-1] in _INT_CTYPES | _FLOAT_CTYPES | {"bool"} or texts[-1].endswith("_t")
 
     def _ctype(self, a: int, b: int) -> str | None:
-        """The numeric C type among the type tokens toks[a:b], if any."""
-        if any(self.p.toks[k].text == "*" for k in range(a, b)):
-            ids = [t.text for t in self.p.toks[a:b] if t.kind == "id"]
+        """The numeric C type among the type tokens [a, b), if any."""
+        if any(self.p.texts[k] == "*" for k in range(a, b)):
+            ids = self.p.names_in(a, b)
             if not any(i in ("vector", "array") for i in ids):
                 return None
-        return next((t.text for t in reversed(self.p.toks[a:b]) if t.kind == "id" and t.text in _NUM_CTYPES), None)
+        return next((text for text in reversed(self.p.texts[a:b]) if text in _NUM_CTYPES), None)
 
     # -- primaries
 
@@ -962,7 +1133,7 @@ class _Evaluator:
         p = self.p
         while j < b and v.kind != "unknown":
             if (p.is_op(j, ".") or p.is_op(j, "->")) and p.is_id(j + 1):
-                name = p.toks[j + 1].text
+                name = p.texts[j + 1]
                 if p.is_op(j + 2, "(") and p.match[j + 2] > j + 2:
                     v, j = _method(v, name), p.match[j + 2] + 1
                 else:
@@ -975,32 +1146,32 @@ class _Evaluator:
 
     def _primary(self, a: int, b: int, frame: _Frame) -> tuple[_Val, int]:
         p = self.p
-        t = p.toks[a]
-        if t.kind == "num":
-            return _number(t.text), a + 1
-        if t.kind == "chr":
-            body = _unquote(t.text)
+        kind, text = p.kinds[a], p.texts[a]
+        if kind == "num":
+            return _number(text), a + 1
+        if kind == "chr":
+            body = _unquote(text)
             return (_num(ord(body), "char") if len(body) == 1 else _unknown("a character literal not read")), a + 1
-        if t.kind == "str":
+        if kind == "str":
             j = a
-            while j < b and p.toks[j].kind == "str":
+            while j < b and p.kinds[j] == "str":
                 j += 1
-            return _Val("str", value="".join(_unquote(x.text) for x in p.toks[a:j])), j
-        if t.kind == "op" and t.text == "{" and p.match[a] > a:
+            return _Val("str", value="".join(_unquote(x) for x in p.texts[a:j])), j
+        if text == "{" and p.match[a] > a:
             return self._brace(a, frame), p.match[a] + 1
-        if t.kind == "op" and t.text == "(" and p.match[a] > a:  # (x).data()
+        if text == "(" and p.match[a] > a:  # (x).data()
             return self.eval(a + 1, p.match[a], frame), p.match[a] + 1
-        if t.kind != "id":
-            return _unknown(f"an expression not read ('{t.text[:20]}')"), b
-        if t.text in ("true", "false"):
-            return _Val("num", value=t.text == "true", ctype="bool"), a + 1
-        if t.text in ("nullptr", "NULL"):
+        if kind != "id":
+            return _unknown(f"an expression not read ('{text[:20]}')"), b
+        if text in ("true", "false"):
+            return _Val("num", value=text == "true", ctype="bool"), a + 1
+        if text in ("nullptr", "NULL"):
             return _Val("null"), a + 1
-        if t.text in ("static_cast", "const_cast", "reinterpret_cast") and p.is_op(a + 1, "<"):
+        if text in ("static_cast", "const_cast", "reinterpret_cast") and p.is_op(a + 1, "<"):
             return self._cast(a, b, frame)
-        parts, j = [t.text], a + 1
+        parts, j = [text], a + 1
         while p.is_op(j, "::") and p.is_id(j + 1) and j + 1 < b:
-            parts.append(p.toks[j + 1].text)
+            parts.append(p.texts[j + 1])
             j += 2
         if p.is_op(j, "<") and (parts[-1] in _TEMPLATES or parts[-1] in p.funcs):
             j = p.angle_end(j, b) or b
@@ -1014,7 +1185,7 @@ class _Evaluator:
         if len(parts) > 1:
             return _unknown(f"'{'::'.join(parts)}' is not read"), j
         member = f"{name}.{p.text(j + 1)}" if p.is_op(j, ".") and not p.is_op(j + 2, "(") else ""
-        if member in frame.func.events:  # resources.x, set as such
+        if member and p.events(frame.func, member):  # resources.x, set as such
             return self.lookup(member, frame), j + 2
         return self.lookup(name, frame), j
 
@@ -1024,7 +1195,7 @@ class _Evaluator:
         if close is None or not p.is_op(close, "(") or p.match[close] <= close:
             return _unknown("a cast not read"), b
         v = self.eval(close + 1, p.match[close], frame)
-        if p.toks[a].text == "static_cast":
+        if p.texts[a] == "static_cast":
             v = _coerce(v, self._ctype(a + 2, close - 1))
         return v, p.match[close] + 1
 
@@ -1034,7 +1205,7 @@ class _Evaluator:
             args = args[:-1]
         if len(args) > MAX_LIST:
             return _unknown("a list too long to read")
-        return _Val("list", items=[replace(self.eval(x, y, frame), src=self.p.source(x, y)) for x, y in args])
+        return _Val("list", items=[_but(self.eval(x, y, frame), src=self.p.source(x, y)) for x, y in args])
 
     # -- calls
 
@@ -1089,7 +1260,7 @@ class _Evaluator:
         """The value `helper` returns: its first return sure to run; error returns (literals,
         nullptr) that may run are passed over."""
         hframe = self._bind(helper, args, frame)
-        for e in helper.events.get(_RETURN, []):
+        for e in self.p.events(helper, _RETURN):
             reach = self._reach(helper.stmts[e.stmt].path, hframe)
             if reach == "yes" and e.expr is not None:
                 return self.eval(*e.expr, hframe.at(e.stmt))
@@ -1099,7 +1270,7 @@ class _Evaluator:
 
     def _trivial(self, a: int, b: int) -> bool:
         """An error return: a literal, nullptr, a status variable."""
-        return b - a == 1 and (self.p.toks[a].kind == "num" or self.p.text(a) in ("nullptr", "NULL", "ret", "false"))
+        return b - a == 1 and (self.p.kinds[a] == "num" or self.p.text(a) in ("nullptr", "NULL", "ret", "false"))
 
     def _construct(self, name: str, args: list[Slice], frame: _Frame) -> _Val:
         vals = [self.eval(a, b, frame) for a, b in args[:2]]
@@ -1108,7 +1279,7 @@ class _Evaluator:
         if not vals:
             return _Val("list", items=[])
         if len(vals) == 1 and vals[0].kind == "list":
-            return replace(vals[0])
+            return _but(vals[0])
         count = vals[0]
         if count.kind != "num" or not isinstance(count.value, int) or not 0 <= count.value <= MAX_LIST:
             return _unknown("a vector whose size is not read")
@@ -1211,10 +1382,8 @@ class _Evaluator:
 
     def _lookup(self, name: str, frame: _Frame) -> _Val:
         func = frame.func
-        events = func.events.get(name, [])
-        k = bisect.bisect_left(func.positions.get(name, []), frame.pos)
         pending: list[_Event] = []
-        for e in reversed(events[:k]):
+        for e in self.p.events_before(func, name, frame.pos):
             self.budget -= 1
             if e.kind in ("return", "deref"):
                 continue
@@ -1236,7 +1405,7 @@ class _Evaluator:
             v = e_val if e_val is not None else self._defined(e, frame.at(e.stmt))  # set: a "pass" event
             v = self._apply(v, name, reversed(pending), frame)
             v = self._hint(v, name, func)
-            return v if frame.inner else replace(v, line=e.line)
+            return v if frame.inner else _but(v, line=e.line)
         return self._unbound(name, frame)
 
     def _unbound(self, name: str, frame: _Frame) -> _Val:
@@ -1256,7 +1425,7 @@ class _Evaluator:
         """A parameter of the function making the call, as its first call passes it: the
         first call site, when all are in one function and that one surely runs."""
         func = frame.func
-        sites = sorted(self.p.calls_to.get(func.name, []), key=lambda site: site[2])
+        sites = self.p.call_sites(func.name)
         unknown = _unknown(f"'{name}' is a parameter of '{func.name}'")
         if frame.inner or not sites or len(self.p.funcs.get(func.name, [])) != 1:
             return unknown
@@ -1269,17 +1438,17 @@ class _Evaluator:
         if k >= len(args) or self._reach(site.path, _Frame(caller, si, ())) != "yes":
             return _unknown(f"'{name}' is a parameter of '{func.name}', called conditionally or in a loop")
         v = self.eval(*args[k], site)
-        return v if v.line else replace(v, line=self.p.toks[args[k][0]].line)  # built at the call site
+        return v if v.line else _but(v, line=self.p.lines[args[k][0]])  # built at the call site
 
     def _hint(self, v: _Val, name: str, func: _Func) -> _Val:
         if v.kind != "unknown" or v.hint:
             return v
-        decl = next((e.decl for e in func.events.get(name, []) if e.decl), None)
+        decl = next((e.decl for e in self.p.events(func, name) if e.decl), None)
         if decl is None:
             return v
-        ids = [t.text for t in self.p.toks[decl.type[0] : decl.type[1]] if t.kind == "id"]
+        ids = self.p.names_in(*decl.type)
         kind = next((vocab.TYPE_KINDS[i] for i in ids if i in vocab.TYPE_KINDS), None)
-        return replace(v, hint=kind) if kind else v
+        return _but(v, hint=kind) if kind else v
 
     def _defined(self, e: _Event, frame: _Frame) -> _Val:
         if e.out is not None:
@@ -1305,7 +1474,7 @@ class _Evaluator:
         elif how == "brace":
             v = self._brace(a, frame)
         else:
-            ids = {t.text for t in self.p.toks[d.type[0] : d.type[1]] if t.kind == "id"}
+            ids = set(self.p.names_in(*d.type))
             kind = next((k for k in ("vector", "string", "unique_ptr", "shared_ptr") if k in ids), None)
             if kind is None:
                 args = self.p.args(a - 1)
@@ -1333,13 +1502,13 @@ class _Evaluator:
         for e in events:
             ef = frame.at(e.stmt)
             if e.kind == "append" and e.expr is not None:
-                items.append(replace(self.eval(*e.expr, ef), src=self.p.source(*e.expr)))
+                items.append(_but(self.eval(*e.expr, ef), src=self.p.source(*e.expr)))
             elif e.index is not None:
                 i = self.eval(*e.index, ef)
                 if i.kind != "num" or type(i.value) is not int or not 0 <= i.value < len(items):
                     return _unknown(f"'{name}' is written at an index not read (line {e.line})")
                 items[i.value] = self._written(e.out, ef) if e.out else self.eval(*(e.expr or (0, 0)), ef)
-        return replace(v, items=items)
+        return _but(v, items=items)
 
     def _written(self, out: tuple[int, int], frame: _Frame) -> _Val:
         """What the call at `out` = (paren, k) writes through its k-th argument `&x`."""
@@ -1359,7 +1528,7 @@ class _Evaluator:
     def _pointee(self, name: str, frame: _Frame) -> _Val:
         """What helper `frame.func` leaves in `*name`."""
         func = frame.func
-        for e in reversed(func.events.get(name, [])):
+        for e in reversed(self.p.events(func, name)):
             self.budget -= 1
             if e.kind not in ("deref", "pass", "assign", "decl"):
                 continue
@@ -1380,7 +1549,7 @@ class _Evaluator:
     def _pointer_param(self, e: _Event) -> bool:
         """Whether a bare variable passed at e goes to a `T**` parameter (an out-parameter)."""
         param = self._param_of(e)
-        return param is not None and sum(t.text == "*" for t in self.p.toks[param.type[0] : param.type[1]]) >= 2
+        return param is not None and self.p.texts[param.type[0] : param.type[1]].count("*") >= 2
 
     def _param_of(self, e: _Event) -> _Param | None:
         if e.out is None:
@@ -1396,7 +1565,7 @@ class _Evaluator:
         if param is None or not param.name or e.out is None:
             return None
         paren = e.out[0]
-        texts = [t.text for t in self.p.toks[param.type[0] : param.type[1]]]
+        texts = self.p.texts[param.type[0] : param.type[1]]
         if "const" in texts or "&" not in texts:
             filled = "*" in texts and "const" not in texts and self._ctype(*param.type) is not None  # int64_t* out
             return _unknown(f"'{e.name}' is filled by '{self.p.callee(paren)}'") if filled else None
@@ -1666,7 +1835,7 @@ def find_calls(code: str, first_line: int, functions: Mapping[str, Sequence[str]
     its GetWorkspaceSize parameters, in order, to check the arguments against. Functions the
     code does not call are left out. Never raises on any input.
     """
-    if len(code) > MAX_CODE or not set(_CALLED.findall(code)) & set(functions):
+    if len(code) > MAX_CODE or not any(name + GWS in code for name in functions):  # a first look
         return {}
     try:
         prog = _Program(code, first_line)
@@ -1685,7 +1854,9 @@ def find_calls(code: str, first_line: int, functions: Mapping[str, Sequence[str]
 
 def _first_call(prog: _Program, name: str) -> int | None:
     """The token index of the first call (not declaration) of `name` inside a function."""
-    for i in prog.ids.get(name, []):
+    for i in prog.names.get(name, []):
+        if i >= prog.n:  # in a macro body
+            break
         if not prog.is_op(i + 1, "(") or prog.match[i + 1] < 0:
             continue
         where = prog.statement_of(i)
@@ -1703,7 +1874,7 @@ def _sample_call(ev: _Evaluator, i: int, kinds: tuple[str, ...]) -> SampleCall:
     prog = ev.p
     func, si = prog.statement_of(i) or (prog.globals, 0)
     frame = _Frame(func, si, func.stmts[si].path if func.stmts else ())
-    line = prog.toks[i].line
+    line = prog.lines[i]
     args = []
     for k, (a, b) in enumerate(prog.args(i + 1)):
         kind = kinds[k] if k < len(kinds) else None
