@@ -139,8 +139,6 @@ def _odd_kind(text: str) -> str:
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
-
-
 _BRACKETS_AND_AMPERSAND = {*_OPENERS, *_CLOSERS, "&"}
 
 
@@ -338,14 +336,15 @@ class _Program:
         out: list[Slice] = []
         a = j = open_ + 1
         depth = 0
+        texts, match = self.texts, self.match
         while j < close:
-            text = self.texts[j]
+            text = texts[j]
             if text == "," and depth <= 0:
                 out.append((a, j))
                 a = j + 1
             elif angles and text in ("<", ">", ">>"):
                 depth += {"<": 1, ">": -1, ">>": -2}[text]
-            j = self.skip(j)
+            j = match[j] + 1 if match[j] > j else j + 1  # over a bracketed group
         if a < close or out:
             out.append((a, close))
         return out
@@ -680,7 +679,7 @@ class _Reader:
     def record(self, func: _Func, a: int, b: int) -> None:
         if a >= b:
             return
-        path = tuple(blk.id for blk in self.stack if blk.kind == "ctrl")
+        path = tuple([blk.id for blk in self.stack if blk.kind == "ctrl"])
         func.stmts.append(_Stmt(a, b, path))
         self.p.stmt_starts.append(a)
         self.p.stmt_refs.append((func, len(func.stmts) - 1))
@@ -1050,14 +1049,15 @@ class _Evaluator:
         p = self.p
         out = []
         j = a
+        texts, match = p.texts, p.match
         while j < b:
-            text = p.texts[j]
+            text = texts[j]
             if text in _TEMPLATES and p.is_op(j + 1, "<"):
                 j = p.angle_end(j + 1, b) or j + 1
                 continue
             if text in _SPLITTERS and j > a and self._operand_end(j - 1):
                 out.append((j, text))
-            j = p.skip(j)
+            j = match[j] + 1 if match[j] > j else j + 1  # over a bracketed group
         return out
 
     def _operand_end(self, j: int) -> bool:
@@ -1173,18 +1173,19 @@ class _Evaluator:
         while p.is_op(j, "::") and p.is_id(j + 1) and j + 1 < b:
             parts.append(p.texts[j + 1])
             j += 2
-        if p.is_op(j, "<") and (parts[-1] in _TEMPLATES or parts[-1] in p.funcs):
-            j = p.angle_end(j, b) or b
         name = parts[-1]
-        if p.is_op(j, "(") and p.match[j] > j:
+        if p.is_op(j, "<") and (name in _TEMPLATES or name in p.funcs):
+            j = p.angle_end(j, b) or b
+        after = p.text(j)
+        if after == "(" and p.match[j] > j:
             return self._call(name, a, j, frame), p.match[j] + 1
-        if p.is_op(j, "{") and p.match[j] > j:  # std::vector<int64_t>{1, 2}
+        if after == "{" and p.match[j] > j:  # std::vector<int64_t>{1, 2}
             return self._brace(j, frame), p.match[j] + 1
         if (enum := _enumerator(name)) is not None:
             return enum, j
         if len(parts) > 1:
             return _unknown(f"'{'::'.join(parts)}' is not read"), j
-        member = f"{name}.{p.text(j + 1)}" if p.is_op(j, ".") and not p.is_op(j + 2, "(") else ""
+        member = f"{name}.{p.text(j + 1)}" if after == "." and p.text(j + 2) != "(" else ""
         if member and p.events(frame.func, member):  # resources.x, set as such
             return self.lookup(member, frame), j + 2
         return self.lookup(name, frame), j
