@@ -241,8 +241,9 @@ def report_diagnostics(docs: Sequence[OperatorDoc]) -> None:
 
 def _parsed(sources: Sequence[Path]) -> list[OperatorDoc]:
     from specgen import parallel
-    from specgen.parse import parse_file
+    from specgen.parse import parse_file, preload
 
+    preload()
     return parallel.run(parse_file, list(sources), label="parsing")
 
 
@@ -287,6 +288,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
     # Each worker prints its documents; the models never travel back to this process.
     fmt = "none" if args.quiet else args.format
+    from specgen.parse import preload
+
+    preload()
     results = parallel.run(_print_one, [(str(p), fmt) for p in sources], label="parsing")
     for _, diagnostics, _ in results:
         sys.stderr.write(diagnostics)
@@ -335,9 +339,9 @@ def describe(doc: OperatorDoc) -> str:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    from specgen.codegen.errors import TemplateFault
     from specgen.codegen.formatting import FormatterError
     from specgen.codegen.generate import generate
-    from specgen.codegen.render import TemplateFault
     from specgen.codegen.writer import OutputError
 
     settings: Config = args.settings

@@ -96,8 +96,18 @@ class Selection:
     def _root(self) -> Path:
         return self.root.resolve()
 
+    @cached_property
+    def _known_names(self) -> dict[tuple[Path, Path | None], list[str]]:
+        return {}  # resolving a path costs a system call a component: each is resolved once
+
     def _names(self, path: Path, base: Path | None = None) -> list[str]:
         """The forms of `path` globs are matched against."""
+        key = (path, base)
+        if key not in self._known_names:
+            self._known_names[key] = self._forms(path, base)
+        return self._known_names[key]
+
+    def _forms(self, path: Path, base: Path | None) -> list[str]:
         absolute = path.resolve()
         forms = [relative(absolute, _resolved(base)) if base else None, relative(absolute, self._root)]
         if not path.is_absolute():

@@ -398,7 +398,7 @@ def test_an_internal_error_is_a_located_error_on_its_document_only(tmp_path, mon
             raise KeyError("a bug\nover two lines")
         return real(path, data)
 
-    monkeypatch.setattr("specgen.parse.read_document", buggy)
+    monkeypatch.setattr("specgen.parse.build.read_document", buggy)
     monkeypatch.delenv(specgen.DEBUG_VARIABLE, raising=False)
     assert main(["parse", str(docs), "--format", "json"]) == 1
     captured = capsys.readouterr()

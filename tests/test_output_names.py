@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from specgen.cli import main
-from specgen.codegen import render
+from specgen.codegen import layout
 from tests.conftest import SPECS
 
 OPERATORS = {"Load": "load", "Available": "available", "Validate": "validate"}
@@ -24,7 +24,7 @@ import aclnn_ops
 from aclnn_ops import _runtime
 
 own = sorted(n for n in vars(aclnn_ops) if n.islower() and not n.startswith("_"))
-assert own == sorted(sys.argv[2].split(",")) == sorted(aclnn_ops._OWN_NAMES), own  # render's rule, the runtime's
+assert own == sorted(sys.argv[2].split(",")) == sorted(aclnn_ops._OWN_NAMES), own  # layout's rule, the runtime's
 for name in own:
     module = getattr(aclnn_ops, name + "_")
     assert name in module.SPECS or f"aclnn{name.title()}" in module.SPECS, module
@@ -54,7 +54,7 @@ def generated(tmp_path_factory) -> Path:
 
 def test_the_package_functions_stay_and_every_operator_module_is_reachable(generated):
     result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(generated / "python"), ",".join(sorted(render.PACKAGE_NAMES))],
+        [sys.executable, "-c", PROBE, str(generated / "python"), ",".join(sorted(layout.PACKAGE_NAMES))],
         capture_output=True,
         text=True,
         check=False,

@@ -1,4 +1,5 @@
-"""The one error of lowering: the model cannot become code."""
+"""The errors of code generation: the model cannot become code (`LowerError`), or a
+template failed (`TemplateFault`)."""
 
 from __future__ import annotations
 
@@ -9,3 +10,7 @@ class LowerError(ValueError):
     def __init__(self, line: int, message: str):
         super().__init__(message)
         self.line = line
+
+
+class TemplateFault(Exception):
+    """A template failed to render: the user's override, not the document, is at fault."""

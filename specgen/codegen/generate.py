@@ -33,13 +33,13 @@ from importlib import metadata
 from pathlib import Path
 
 from specgen import parallel
-from specgen.codegen import cunits, formatting, render, writer
+from specgen.codegen import cunits, formatting, layout, writer
 from specgen.codegen import package as python_package
 from specgen.codegen.names import operator_snake
 from specgen.config import PackageConfig
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
-from specgen.parse import SourceError, discover, failed, parse_document, read_source
+from specgen.parse import SourceError, discover, failed, parse_document, preload, read_source
 from specgen.selection import Choice, Globs, Selection
 
 CACHE = Path(".specgen-cache")
@@ -117,6 +117,7 @@ class _Doc:
     data: bytes = b""  # its bytes, read once: the bytes hashed are the bytes parsed
     functions: list[tuple[str, int]] = field(default_factory=list)  # (name, line) of each function
     dropped: list[str] = field(default_factory=list)  # its functions generated from another document
+    shown: str = ""  # its path as generated files name it
 
 
 @dataclass
@@ -170,13 +171,13 @@ def generate(
 def _generate(
     paths, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files
 ) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:
-    context = _sha(f"{code_digest()}\0{render.template_digest(templates)}")
+    context = _sha(f"{code_digest()}\0{layout.template_digest(templates)}")
     docs = _parse(discover(paths, selection), state.get("docs", {}), workers)
     choice = selection.choose([(d.source, d.functions) for d in docs if d.functions])
-    groups = _groups(docs, choice, selection)
-    operators = {snake: _Operator(snake, _operator_key(context, members, root)) for snake, members in groups.items()}
+    groups = _groups(docs, choice, selection, root)
+    operators = {snake: _Operator(snake, _operator_key(context, members)) for snake, members in groups.items()}
     operators[SHARED] = _Operator(SHARED, _sha(context + "\0shared"))
-    metadata = python_package.pyproject(package or PackageConfig(), _documents_digest(groups, root))
+    metadata = python_package.pyproject(package or PackageConfig(), _documents_digest(groups))
     operators[PACKAGE] = _Operator(PACKAGE, _sha(context + "\0package\0" + metadata))
     stale = [op for op in operators.values() if not _current(op, state.get("ops", {}).get(op.snake), out)]
     with _staging(out, check) as staging:  # each file is written there once, as rendered
@@ -190,7 +191,7 @@ def _generate(
         kept = {path for op in operators.values() if op not in stale for path in op.hashes}
         user = [path for op in stale for path in op.user_files]
         user_kept = {path for op in operators.values() if op not in stale for path in op.user_paths}
-        held = {path: snake for snake in _held(docs, operators.values()) for path in render.operator_paths(snake)}
+        held = {path: snake for snake in _held(docs, operators.values()) for path in layout.operator_paths(snake)}
         plan = writer.plan(out, staging, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned)
         if not check:
             writer.apply(plan)
@@ -233,26 +234,27 @@ def _cleaned(out: Path) -> list[tuple[str, Diagnostic]]:
     return [(str(out), _note(Code.LEFTOVER_REMOVED, message))]
 
 
-def _groups(docs: list[_Doc], choice: Choice, selection: Selection) -> dict[str, list[_Doc]]:
+def _groups(docs: list[_Doc], choice: Choice, selection: Selection, root: Path) -> dict[str, list[_Doc]]:
     """The documents of each operator, the preferred first; documents set aside left out."""
     groups: dict[str, list[_Doc]] = {}
     for doc in sorted(docs, key=lambda d: (selection.rank(d.source), d.source)):
         doc.dropped = sorted(choice.dropped.get(doc.source, ()))
         if doc.snake and doc.ok and doc.source not in choice.set_aside:
+            doc.shown = layout.display_path(doc.source, root)
             groups.setdefault(doc.snake, []).append(doc)
     return groups
 
 
-def _operator_key(context: str, members: list[_Doc], root: Path) -> str:
+def _operator_key(context: str, members: list[_Doc]) -> str:
     """Everything an operator's files are made from: the documents (content, and their paths
     as the output names them) and the functions taken from other documents."""
-    parts = (f"\0{render.display_path(d.source, root)}\0{d.content}\0{','.join(d.dropped)}" for d in members)
+    parts = (f"\0{d.shown}\0{d.content}\0{','.join(d.dropped)}" for d in members)
     return _sha(context + "".join(parts))
 
 
-def _documents_digest(groups: dict[str, list[_Doc]], root: Path) -> str:
+def _documents_digest(groups: dict[str, list[_Doc]]) -> str:
     """The state of the documents generated from, for the package's version."""
-    return _sha("".join(f"{render.display_path(d.source, root)}\0{d.content}\0" for g in groups.values() for d in g))
+    return _sha("".join(f"{d.shown}\0{d.content}\0" for g in groups.values() for d in g))
 
 
 def _hand_over(op: _Operator, owned: Globs) -> None:
@@ -414,6 +416,14 @@ def _current(op: _Operator, recorded: dict | None, out: Path) -> bool:
 # ---------------------------------------------------------------- parse
 
 
+def _preload() -> None:
+    """Import the parser and the renderer before worker processes are forked: they share them,
+    where each would import them on its first job. A warm run, which needs neither, imports
+    neither."""
+    preload()
+    import specgen.codegen.render  # noqa: F401
+
+
 def _parse(sources: list[Path], recorded: dict, workers: parallel.Workers) -> list[_Doc]:
     """Every document's key; documents whose key the record does not hold are parsed."""
     docs, todo = [], []
@@ -434,6 +444,8 @@ def _parse(sources: list[Path], recorded: dict, workers: parallel.Workers) -> li
         else:
             docs.append(_Doc(source, key, None, [], content=content, data=data))
             todo.append((source, data))
+    if todo:
+        _preload()
     parsed = dict(zip((s for s, _ in todo), workers.run(_parse_one, todo, label="parsing"), strict=True))
     for doc in docs:
         if doc.source in parsed:
@@ -487,6 +499,11 @@ def _render(
     staging: Path,
 ) -> None:
     """Render the stale operators (and the shared files) into the staging folder."""
+    if not stale:
+        return
+    _preload()
+    from specgen.codegen import render
+
     unparsed = [d for op in stale if op.snake not in SUPPORT for d in groups[op.snake] if d.model is None]
     for doc, (*_, model, _) in zip(
         unparsed, workers.run(_parse_one, [(d.source, d.data) for d in unparsed]), strict=True
@@ -516,6 +533,8 @@ def _model(doc: _Doc) -> bytes:
 def _render_one(job: tuple[list[tuple[bytes, list[str]]], str, str, str]) -> tuple[list, list, dict, list]:
     """One operator's files rendered and staged, in a worker: only their paths, what is left
     to format, and the diagnostics go back (never the text)."""
+    from specgen.codegen import render  # imported before the workers were forked (`_preload`)
+
     models, root, templates, staging = job
     docs = [_without(OperatorDoc.model_validate_json(zlib.decompress(m)), set(dropped)) for m, dropped in models]
     rendered = render.render_operator(docs, Path(root), Path(templates) if templates else None)
@@ -542,7 +561,7 @@ def _format(stale: list[_Operator], staging: Path, templates: Path | None) -> No
     paths = [path for op in stale for path in (*op.files, *op.user_files)]
     lifted = {path: units for op in stale for path, units in op.lifted.items()}
     # specgen's own templates print C++ in clang-format's layout; a user's may not
-    style = render.template_path("clang-format.yaml", templates)
+    style = layout.template_path("clang-format.yaml", templates)
     formatting.format_staged(staging, paths, lifted, style, exact=templates is None)
     for op in stale:
         op.hashes = {path: _sha((staging / path).read_bytes()) for path in op.files}

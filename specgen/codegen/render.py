@@ -8,7 +8,6 @@ only way document text reaches generated code.
 from __future__ import annotations
 
 import json
-import keyword
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,61 +17,24 @@ import jinja2
 
 import specgen
 from specgen import __version__
-from specgen.codegen.errors import LowerError
+from specgen.codegen.errors import LowerError, TemplateFault
+from specgen.codegen.layout import (
+    BUILTIN_TEMPLATES,
+    OPERATOR_FILES,
+    SHARED_FILES,
+    SPEC_FILE,
+    STATIC_FILES,
+    USER_FILES,
+    display_path,
+    file_stem,
+    names_of,
+    runtime_source,
+)
 from specgen.codegen.lower import operator_code
 from specgen.codegen.views import FunctionCode, OperatorCode, RenamedOperatorCode
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape
-
-BUILTIN_TEMPLATES = next(
-    p for p in (Path(__file__).parent / "templates", Path(__file__).resolve().parents[2] / "templates") if p.is_dir()
-)
-# (template, output path) per operator and for the shared support files. `{snake}` is the
-# operator's CANN name (its header), `{stem}` what its other files are named after.
-OPERATOR_FILES = (
-    ("header.h.jinja", "include/aclnnop/aclnn_{snake}.h"),
-    ("sample.cpp.jinja", "samples/{stem}.cpp"),
-    ("binding.py.jinja", "python/aclnn_ops/{stem}.py"),
-    ("test.py.jinja", "tests/test_{stem}.py"),
-)
-# The package's static Python (specgen/runtime, real modules) copied as-is: (source, output path).
-RUNTIME = Path(__file__).parent / "runtime"
-STATIC_FILES = (
-    ("package_init.py", "python/aclnn_ops/__init__.py"),
-    ("_tensor.py", "python/aclnn_ops/_tensor.py"),
-    ("_runtime.py", "python/aclnn_ops/_runtime.py"),
-    ("_validate.py", "python/aclnn_ops/_validate.py"),
-    ("_testing.py", "python/aclnn_ops/_testing.py"),
-)
-SHARED_FILES = (("tests_conftest.py.jinja", "tests/conftest.py"),)
-# Created once and then owned by the user: a regeneration never overwrites them.
-USER_FILES = (("reference.py.jinja", "tests/references/{stem}.py"),)
-SPEC_FILE = "spec/{stem}.json"
-
-# The names the generated package `aclnn_ops` defines itself (specgen/runtime/package_init.py):
-# an operator module of such a name would be hidden behind them (`aclnn_ops.load` is the
-# loader, and importing the module would in turn replace the loader), and a Python keyword
-# cannot be imported by name. Such an operator's files, its module among them, take a
-# trailing underscore (`aclnn_ops.load_`, `samples/load_.cpp`); its header keeps the CANN
-# name (`aclnnop/aclnn_load.h`). package_init.py applies the same rule.
-PACKAGE_NAMES = frozenset({"available", "load", "validate"})
-
-
-def file_stem(snake: str) -> str:
-    """What an operator's files (but its header) and its Python module are named after."""
-    return f"{snake}_" if snake in PACKAGE_NAMES or keyword.iskeyword(snake) else snake
-
-
-def _names(snake: str) -> dict[str, str]:
-    return {"snake": snake, "stem": file_stem(snake)}
-
-
-def operator_paths(snake: str) -> set[str]:
-    """Every file path an operator's output may have, generated or the user's."""
-    paths = (*(path for _, path in (*OPERATOR_FILES, *USER_FILES)), SPEC_FILE)
-    return {path.format(**_names(snake)) for path in paths}
-
 
 # ---------------------------------------------------------------- escaping filters
 
@@ -155,26 +117,6 @@ def _environment(override: str | None) -> jinja2.Environment:
     return env
 
 
-def template_path(name: str, override: Path | None = None) -> Path:
-    """A file of the templates folder (a --templates folder first), such as the C++ style."""
-    for folder in ([override] if override else []) + [BUILTIN_TEMPLATES]:
-        if (folder / name).is_file():
-            return folder / name
-    raise FileNotFoundError(name)
-
-
-def template_digest(override: Path | None = None) -> str:
-    """A digest of every template in use, for cache keys."""
-    import hashlib
-
-    digest = hashlib.sha256(__version__.encode())
-    env = environment(override)
-    for name in sorted(env.list_templates()):
-        source, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
-        digest.update(name.encode() + b"\0" + source.encode() + b"\0")
-    return digest.hexdigest()
-
-
 # ---------------------------------------------------------------- rendering
 
 
@@ -196,7 +138,7 @@ def render_operator(docs: list[OperatorDoc], root: Path | None, override: Path |
     if code is None:
         return Rendered({}, {}, tuple(errors))
     try:
-        names, view = _names(code.snake), _template_view(code)
+        names, view = names_of(code.snake), _template_view(code)
         files = {path.format(**names): env.get_template(t).render(op=view) for t, path in OPERATOR_FILES}
         files[SPEC_FILE.format(**names)] = spec_json(code)
         user = {path.format(**names): env.get_template(t).render(op=view) for t, path in USER_FILES}
@@ -231,10 +173,6 @@ def _template_location(exc: jinja2.TemplateError) -> str:
     return where
 
 
-class TemplateFault(Exception):
-    """A template failed to render: the user's override, not the document, is at fault."""
-
-
 def _internal_error(exc: Exception) -> Diagnostic:
     message = specgen.internal_error_message(exc, "generating from")
     return Diagnostic(line=1, severity="error", code=Code.INTERNAL_ERROR, message=message)
@@ -242,7 +180,7 @@ def _internal_error(exc: Exception) -> Diagnostic:
 
 def render_shared(override: Path | None = None) -> dict[str, str]:
     env = environment(override)
-    files = {path: (RUNTIME / source).read_text(encoding="utf-8") for source, path in STATIC_FILES}
+    files = {path: runtime_source(source) for source, path in STATIC_FILES}
     return files | {path: env.get_template(template).render() for template, path in SHARED_FILES}
 
 
@@ -300,17 +238,6 @@ def _sample_warnings(fn: FunctionCode) -> list[Diagnostic]:
         )
         for unmet in fn.cases.unmet
     ]
-
-
-def display_path(source: str, root: Path | None) -> str:
-    """The document path as generated files mention it: relative to `root`, '/'-separated."""
-    path = Path(source)
-    if root is not None:
-        try:
-            path = path.resolve().relative_to(root.resolve())
-        except ValueError:
-            path = Path(path.name)
-    return path.as_posix()
 
 
 def _with_source(dumped: str, old: str, new: str) -> str:

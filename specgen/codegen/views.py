@@ -414,7 +414,7 @@ class OperatorCode:
 @dataclass(frozen=True)
 class RenamedOperatorCode(OperatorCode):
     """An operator as templates see it when its files take another stem than its header
-    (`render.file_stem`): `snake` names the files and the Python module, `header` and `guard`
+    (`layout.file_stem`): `snake` names the files and the Python module, `header` and `guard`
     keep the CANN name."""
 
     cann_snake: str = ""

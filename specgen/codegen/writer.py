@@ -105,9 +105,9 @@ def checked_path(out: Path, relative: str) -> Path:
     if not clean_relative(relative):
         raise OutputError(f"{relative}: refusing to write outside the output folder {out}")
     parts = relative.split("/")
-    current = out
+    current = os.fspath(out)  # strings, not Paths: this runs on every file of every run
     for depth, part in enumerate(parts, 1):
-        current = current / part
+        current = os.path.join(current, part)
         try:
             mode = os.lstat(current).st_mode
         except FileNotFoundError:

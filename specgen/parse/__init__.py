@@ -10,10 +10,9 @@ from pathlib import Path
 import specgen
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
-from specgen.parse.build import read_document
 from specgen.selection import Selection
 
-__all__ = ["SourceError", "discover", "parse_document", "parse_file", "parse_paths", "read_source"]
+__all__ = ["SourceError", "discover", "parse_document", "parse_file", "parse_paths", "preload", "read_source"]
 
 
 def discover(paths: Iterable[str | Path], selection: Selection | None = None) -> list[Path]:
@@ -69,6 +68,8 @@ def read_source(path: str | Path) -> bytes:
 def parse_document(path: str, data: bytes) -> OperatorDoc:
     """One document to its model. Never raises: a bug of specgen's met on this document
     becomes an error diagnostic on it, and the other documents are still read."""
+    from specgen.parse.build import read_document  # the parser, imported when first needed
+
     if len(data) > MAX_DOCUMENT:
         return failed(path, str(_too_large(f"{len(data) / 2**20:.1f} MiB")), code=Code.TOO_LARGE)
     try:
@@ -77,6 +78,13 @@ def parse_document(path: str, data: bytes) -> OperatorDoc:
         if specgen.debugging():
             raise
         return failed(path, specgen.internal_error_message(exc, "reading"), code=Code.INTERNAL_ERROR)
+
+
+def preload() -> None:
+    """Import the parser now, before worker processes are forked: they share it, where each
+    would import it on its first document. A command that parses nothing (a warm `generate`)
+    never imports it."""
+    import specgen.parse.build  # noqa: F401
 
 
 def parse_file(path: str | Path) -> OperatorDoc:
@@ -104,4 +112,5 @@ def parse_paths(
     """Every document under `paths`, parsed on up to `jobs` processes, in discovery order."""
     from specgen import parallel
 
+    preload()
     return parallel.run(parse_file, discover(paths, selection), jobs=jobs, label="parsing")

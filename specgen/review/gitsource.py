@@ -16,7 +16,7 @@ from pathlib import Path
 
 from specgen import parallel
 from specgen.model import OperatorDoc
-from specgen.parse import parse_document
+from specgen.parse import parse_document, preload
 from specgen.selection import Selection, walk_markdown
 
 
@@ -140,6 +140,7 @@ def documents_between(
     blobs = repo.read({old[n] for n in names if n in old} | {new[n] for n in names if n in new and n not in disk})
     old_jobs = [(n, blobs[old[n]]) for n in sorted(names) if n in old]
     new_jobs = [(n, disk[n][1] if n in disk else blobs[new[n]]) for n in sorted(names) if n in new]
+    preload()
     parsed = parallel.run(_parse, old_jobs + new_jobs, jobs=jobs, label="parsing")
     return parsed[: len(old_jobs)], parsed[len(old_jobs) :]
 

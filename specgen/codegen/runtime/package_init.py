@@ -32,7 +32,7 @@ __all__ = [
     "validate",
 ]
 # The lower-case names above: an operator module named so takes a trailing underscore (as
-# specgen's render.file_stem names its files).
+# specgen's layout.file_stem names its files).
 _OWN_NAMES = frozenset({"available", "load", "validate"})
 
 _WORKSPACE = "GetWorkspaceSize"
