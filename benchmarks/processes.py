@@ -9,7 +9,8 @@ Times, each the median of N runs on the same documents (default: the shared corp
   warm      the same again, nothing changed;
   one       the same after one document changed;
   diff-git  `specgen diff --git RANGE` in a repository (with --repo and --range).
-Each with the peak resident memory of the whole process tree (sampled every 20 ms). With
+Each with the peak resident memory of the whole process tree (sampled every 20 ms), with
+Python's bytecode cache on, as a user's Python has it (PYTHONDONTWRITEBYTECODE is dropped). With
 --scale, cold generate again on the corpus copied k times under new operator names, to show
 how time and memory grow with the number of documents.
 """
@@ -62,10 +63,16 @@ def tree_rss(pid: int) -> int:
     return total
 
 
+# Python as a user runs it caches compiled modules (__pycache__); a sandbox or CI image may
+# turn that off (PYTHONDONTWRITEBYTECODE), which would charge every process for compiling
+# specgen's own modules again.
+USER_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run(command: list[str], cwd: Path | None = None) -> tuple[float, int]:
     """Wall seconds and peak tree memory (bytes) of one command."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, cwd=cwd, env=USER_ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = 0
     done = threading.Event()
 

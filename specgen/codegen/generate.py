@@ -172,7 +172,7 @@ def _generate(
     paths, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files
 ) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:
     context = _sha(f"{code_digest()}\0{layout.template_digest(templates)}")
-    docs = _parse(discover(paths, selection), state.get("docs", {}), workers)
+    docs = _parse(discover(paths, selection), state.get("docs", {}), workers, templates)
     choice = selection.choose([(d.source, d.functions) for d in docs if d.functions])
     groups = _groups(docs, choice, selection, root)
     operators = {snake: _Operator(snake, _operator_key(context, members)) for snake, members in groups.items()}
@@ -416,15 +416,17 @@ def _current(op: _Operator, recorded: dict | None, out: Path) -> bool:
 # ---------------------------------------------------------------- parse
 
 
-def _preload() -> None:
-    """Import the parser and the renderer before worker processes are forked: they share them,
-    where each would import them on its first job. A warm run, which needs neither, imports
-    neither."""
+def _preload(templates: Path | None) -> None:
+    """Import the parser and the renderer, and compile the templates, before worker processes
+    are forked: they share them, where each would do it on its first job. A warm run, which
+    needs none of it, does none of it."""
+    from specgen.codegen import render
+
     preload()
-    import specgen.codegen.render  # noqa: F401
+    render.load_templates(templates)
 
 
-def _parse(sources: list[Path], recorded: dict, workers: parallel.Workers) -> list[_Doc]:
+def _parse(sources: list[Path], recorded: dict, workers: parallel.Workers, templates: Path | None) -> list[_Doc]:
     """Every document's key; documents whose key the record does not hold are parsed."""
     docs, todo = [], []
     for path in sources:
@@ -445,7 +447,7 @@ def _parse(sources: list[Path], recorded: dict, workers: parallel.Workers) -> li
             docs.append(_Doc(source, key, None, [], content=content, data=data))
             todo.append((source, data))
     if todo:
-        _preload()
+        _preload(templates)
     parsed = dict(zip((s for s, _ in todo), workers.run(_parse_one, todo, label="parsing"), strict=True))
     for doc in docs:
         if doc.source in parsed:
@@ -501,7 +503,7 @@ def _render(
     """Render the stale operators (and the shared files) into the staging folder."""
     if not stale:
         return
-    _preload()
+    _preload(templates)
     from specgen.codegen import render
 
     unparsed = [d for op in stale if op.snake not in SUPPORT for d in groups[op.snake] if d.model is None]
