@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import sys
-import textwrap
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -311,8 +310,8 @@ def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:
     doc = parse_file(source)
     text = "" if fmt == "none" else doc.model_dump_json(indent=2) if fmt == "json" else describe(doc)
     text = escape_unsafe(text, json_escape) if fmt == "json" else terminal_safe(text)  # no escape sequences
-    if fmt == "json":
-        text = textwrap.indent(text, "  ")  # an element of the printed array
+    if fmt == "json":  # an element of the printed array; JSON has no blank line to leave alone
+        text = "  " + text.replace("\n", "\n  ")
     diagnostics = "".join(_diagnostic_line(doc.source, d) for d in doc.diagnostics)
     return text, diagnostics, doc.has_errors
 
