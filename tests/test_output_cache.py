@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -182,3 +185,22 @@ def test_a_full_disk_while_saving_the_cache_is_said_and_the_output_kept(tmp_path
     assert "the output was written, but its cache was not saved" in err and "internal error" not in err
     monkeypatch.undo()
     assert run(SPECS, out, "--check") == 0
+
+
+WARM_RUN = """
+import sys
+from specgen.cli import main
+assert main(["generate", sys.argv[1], "-o", sys.argv[2]]) == 0
+print(",".join(m for m in ("jinja2", "markdown_it", "pycparser", "specgen.parse.build") if m in sys.modules))
+"""
+
+
+def test_a_warm_run_imports_neither_parser_nor_templates(tmp_path):
+    """Nothing to parse or render: the parser and Jinja2 (a fifth of a warm run) stay unloaded."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "keys")}
+    out = tmp_path / "out"
+    command = [sys.executable, "-c", WARM_RUN, str(SPECS), str(out)]
+    cold = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    assert cold.stdout.strip() == "jinja2,markdown_it,pycparser,specgen.parse.build"  # the check can fail
+    warm = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    assert warm.stdout.strip() == ""

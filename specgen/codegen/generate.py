@@ -502,16 +502,17 @@ def _render(
 ) -> None:
     """Render the stale operators (and the shared files) into the staging folder."""
     if not stale:
-        return
-    _preload(templates)
+        return  # a warm run: Jinja2 is not even imported
     from specgen.codegen import render
 
-    unparsed = [d for op in stale if op.snake not in SUPPORT for d in groups[op.snake] if d.model is None]
+    operators = [op for op in stale if op.snake not in SUPPORT]
+    if operators:
+        _preload(templates)
+    unparsed = [d for op in operators for d in groups[op.snake] if d.model is None]
     for doc, (*_, model, _) in zip(
         unparsed, workers.run(_parse_one, [(d.source, d.data) for d in unparsed]), strict=True
     ):
         doc.model = model  # unchanged, but needed by an operator another document changed
-    operators = [op for op in stale if op.snake not in SUPPORT]
     where = (str(root), str(templates or ""), str(staging))
     jobs_in = [([(_model(d), d.dropped) for d in groups[op.snake]], *where) for op in operators]
     for op, (files, user_files, lifted, diagnostics) in zip(
