@@ -294,13 +294,7 @@ def apply(plan: Plan) -> None:
     if paths:
         if plan.staged.parent.resolve() != out.resolve():
             raise ValueError(f"{plan.staged} is not a staging folder of {out}")  # a --check plan: never applied
-        staged = {path: plan.staged / path for path in paths}
-        for path in paths:
-            checked_path(out, path)  # a refused path refuses the whole run, before any change
-        try:
-            _sync_files(staged.values())
-        except OSError as exc:
-            raise OutputError(f"cannot write in {out}: {_reason(exc)}; nothing was changed") from None
+        staged = _synced(out, plan.staged, paths)
         if MANIFEST in plan.write:
             install(out, {MANIFEST: _interim_manifest(plan)})
         _commit(out, staged)
@@ -328,18 +322,20 @@ def install(out: Path, contents: dict[str, str]) -> None:
         return
     out.mkdir(parents=True, exist_ok=True)
     with staging_folder(out) as staging:
-        _commit(out, _stage_all(out, staging, contents))
+        for path, content in contents.items():
+            stage(staging, path, content)
+        _commit(out, _synced(out, staging, list(contents)))
 
 
-def _stage_all(out: Path, staging: Path, contents: dict[str, str]) -> dict[str, Path]:
-    """Every path checked first, then every file staged and synced: path -> staged file."""
-    for path in contents:
-        checked_path(out, path)  # a refused path refuses the whole run, before any write
+def _synced(out: Path, staging: Path, paths: list[str]) -> dict[str, Path]:
+    """The staged files of `paths` (each checked first), synced to disk: path -> staged file."""
+    for path in paths:
+        checked_path(out, path)  # a refused path refuses the whole run, before any change
+    staged = {path: staging / path for path in paths}
     try:
-        staged = {path: _stage(staging, number, contents[path]) for number, path in enumerate(sorted(contents))}
         _sync_files(staged.values())
     except OSError as exc:
-        raise OutputError(f"cannot write in {out}: {_reason(exc)}") from None
+        raise OutputError(f"cannot write in {out}: {_reason(exc)}; nothing was changed") from None
     return staged
 
 
@@ -384,17 +380,7 @@ def stage(folder: Path, relative: str, content: str) -> None:
         with os.fdopen(fd, "wb") as file:
             file.write(content.encode("utf-8"))
     except OSError as exc:
-        where = folder.parent
-        raise OutputError(f"cannot write the generated files in {where}: {_reason(exc)}; nothing was changed") from None
-
-
-def _stage(folder: Path, number: int, content: str) -> Path:
-    """One file written in full in the staging folder, exclusively (never through anything there)."""
-    path = folder / str(number)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
-    with os.fdopen(fd, "wb") as file:
-        file.write(content.encode("utf-8"))
-    return path
+        raise OutputError(f"cannot write in {folder.parent}: {_reason(exc)}; nothing was changed") from None
 
 
 def _sync_files(paths: Iterable[Path]) -> None:
