@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 
 from specgen.codegen.braced import COLUMN_LIMIT
-from specgen.codegen.cunits import _INDENT, format_units, long_units
+from specgen.codegen.cunits import _INDENT, lay_out, lift, long_units, splice
 from specgen.codegen.formatting import clang_format_binary
 from tests.conftest import ROOT
 
@@ -57,10 +57,16 @@ def _clang_format(text: str) -> str:
     return subprocess.run(command, input=text, capture_output=True, text=True, check=True).stdout
 
 
+def format_units(text: str, jobs: int = 1) -> str:
+    """What `generate` does to a file: its long lines lifted out, laid out, put back."""
+    lifted, units = lift(text)
+    return splice(lifted, units, lay_out(units, _clang_format, jobs)) if units else text
+
+
 def test_long_lines_alone_give_the_whole_files_layout():
     whole = _clang_format(SOURCE)
     assert whole != SOURCE  # the fixture holds lines clang-format breaks
-    assert format_units({"x.cpp": SOURCE}, _clang_format, jobs=2)["x.cpp"] == whole
+    assert format_units(SOURCE, jobs=2) == whole
 
 
 def test_short_lines_are_not_sent():
@@ -69,7 +75,7 @@ def test_short_lines_are_not_sent():
     sent = {i for u in units for i in range(u.start, u.end)}
     assert "  return true;" not in {lines[i] for i in sent}
     assert any(u.opens_block for u in units) and any(u.end - u.start > 1 for u in units)  # a block, a comment run
-    assert format_units({"y.cpp": "int x = 1;\n"}, _clang_format) == {"y.cpp": "int x = 1;\n"}
+    assert lift("int x = 1;\n") == ("int x = 1;\n", ())
 
 
 def test_the_limits_are_the_styles():

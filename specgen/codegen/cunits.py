@@ -13,7 +13,7 @@ clang-format gives on the whole file, at a fraction of the cost.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -138,17 +138,6 @@ def splice(text: str, units: Sequence[Lifted], laid_out: Sequence[list[str]]) ->
     for unit, replacement in sorted(zip(units, laid_out, strict=True), key=lambda pair: -pair[0].line):
         lines[unit.line : unit.line + 1] = replacement
     return "\n".join(lines)
-
-
-def format_units(files: Mapping[str, str], clang_format: Callable[[str], str], jobs: int = 1) -> dict[str, str]:
-    """The files with their long units laid out by `clang_format`: `lift`, `lay_out`, `splice`."""
-    lifted = {path: lift(text) for path, text in files.items()}
-    laid_out = lay_out([unit for _, units in lifted.values() for unit in units], clang_format, jobs)
-    out, k = {}, 0
-    for path, (text, units) in lifted.items():
-        out[path] = splice(text, units, laid_out[k : k + len(units)]) if units else files[path]
-        k += len(units)
-    return out
 
 
 _WRAPPER = re.compile(r"^(?:void specgen_unit_(\d+)\(\) \{|namespace specgen_unit_(\d+) \{)$")
