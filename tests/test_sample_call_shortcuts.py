@@ -8,39 +8,14 @@ from __future__ import annotations
 import pytest
 
 from specgen.parse import sample_call as sc
+from tests.test_sample_call import HELPER
 
-SAMPLE = """\
-#include "acl/acl.h"
-#define CHECK_RET(cond, return_expr) \\
-  do {                               \\
-    if (!(cond)) {                   \\
-      return_expr;                   \\
-    }                                \\
-  } while (0)
+SAMPLE = (
+    HELPER  # the prelude of the documents' samples (CHECK_RET, GetShapeSize, CreateAclTensor)
+    + """\
 #define DIMS 2
 
-int64_t GetShapeSize(const std::vector<int64_t>& shape) {
-  int64_t shapeSize = 1;
-  for (auto i : shape) {
-    shapeSize *= i;
-  }
-  return shapeSize;
-}
-
 int64_t Twice(int64_t x) { return x * 2; }
-
-template <typename T>
-int CreateAclTensor(const std::vector<T>& hostData, const std::vector<int64_t>& shape, void** deviceAddr,
-                    aclDataType dataType, aclTensor** tensor) {
-  auto size = GetShapeSize(shape) * sizeof(T);
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (int64_t i = shape.size() - 2; i >= 0; i--) {
-    strides[i] = shape[i + 1] * strides[i + 1];
-  }
-  *tensor = aclCreateTensor(shape.data(), shape.size(), dataType, strides.data(), 0, aclFormat::ACL_FORMAT_ND,
-                            shape.data(), shape.size(), *deviceAddr);
-  return 0;
-}
 
 int main() {
   std::vector<int64_t> aShape = {Twice(2), DIMS};
@@ -79,6 +54,7 @@ int main() {
   return 0;
 }
 """
+)
 KINDS = ("tensor_list", "tensor", "scalar", "int_array", "int", "int", "int", "int", "workspace_size", "executor")
 FUNCTIONS = {"aclnnDemo": KINDS}
 
