@@ -290,7 +290,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from specgen.parse import preload
 
     preload()
-    results = parallel.run(_print_one, [(str(p), fmt) for p in sources], label="parsing")
+    results = parallel.run(_print_one, [(str(p), fmt) for p in sources], label="parsing", cost=_file_size)
     for _, diagnostics, _ in results:
         sys.stderr.write(diagnostics)
     if args.quiet:
@@ -300,6 +300,13 @@ def cmd_parse(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("".join(text for text, _, _ in results))
     return FOUND if any(has_errors for _, _, has_errors in results) else OK
+
+
+def _file_size(job: tuple[str, str]) -> int:
+    try:
+        return os.stat(job[0]).st_size
+    except OSError:  # reported when the document is read
+        return 0
 
 
 def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:

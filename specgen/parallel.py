@@ -21,13 +21,20 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def run(function: Callable[[T], R], items: Sequence[T], *, jobs: int | None = None, label: str = "") -> list[R]:
+def run(
+    function: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    jobs: int | None = None,
+    label: str = "",
+    cost: Callable[[T], int] | None = None,
+) -> list[R]:
     """`[function(item) for item in items]`, on up to `jobs` processes, results in order.
 
     `function` must be a module-level function (it is sent to the workers by name).
     """
     with Workers(jobs) as workers:
-        return workers.run(function, items, label=label)
+        return workers.run(function, items, label=label, cost=cost)
 
 
 class Workers:
@@ -57,27 +64,46 @@ class Workers:
             self._pool.join()
             self._pool = None
 
-    def run(self, function: Callable[[T], R], items: Sequence[T], *, label: str = "") -> list[R]:
-        """`[function(item) for item in items]`, results in order."""
+    def run(
+        self,
+        function: Callable[[T], R],
+        items: Sequence[T],
+        *,
+        label: str = "",
+        cost: Callable[[T], int] | None = None,
+    ) -> list[R]:
+        """`[function(item) for item in items]`, results in order. With `cost` (an estimate
+        of each item's work), the costliest items are handed out first and a few at a time,
+        so that no worker is left with a long item while the others idle at the end."""
         jobs = min(self.jobs, max(1, len(items) // MIN_ITEMS_PER_WORKER))
         progress = Progress(label, len(items))
-        results = []
         if jobs <= 1:
+            results = []
             for item in items:
                 results.append(function(item))
                 progress.step()
-        else:
-            for result in self._started().imap(function, items, chunksize=max(1, len(items) // (jobs * 8))):
-                results.append(result)
-                progress.step()
+            progress.done()
+            return results
+        order = sorted(range(len(items)), key=lambda i: -cost(items[i])) if cost else range(len(items))
+        chunk = max(1, len(items) // (jobs * (32 if cost else 8)))
+        found: list = [None] * len(items)
+        calls = [(function, i, items[i]) for i in order]
+        for i, result in self._started().imap_unordered(_indexed, calls, chunksize=chunk):
+            found[i] = result
+            progress.step()
         progress.done()
-        return results
+        return found
 
     def _started(self) -> multiprocessing.pool.Pool:
         if self._pool is None:
             context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
             self._pool = context.Pool(self.jobs)
         return self._pool
+
+
+def _indexed(call: tuple[Callable[[T], R], int, T]) -> tuple[int, R]:
+    function, i, item = call
+    return i, function(item)
 
 
 class Progress:

@@ -448,7 +448,8 @@ def _parse(sources: list[Path], recorded: dict, workers: parallel.Workers, templ
             todo.append((source, data))
     if todo:
         _preload(templates)
-    parsed = dict(zip((s for s, _ in todo), workers.run(_parse_one, todo, label="parsing"), strict=True))
+    found = workers.run(_parse_one, todo, label="parsing", cost=_doc_size)
+    parsed = dict(zip((s for s, _ in todo), found, strict=True))
     for doc in docs:
         if doc.source in parsed:
             doc.snake, doc.ok, doc.diagnostics, doc.model, doc.functions = parsed[doc.source]
@@ -510,13 +511,13 @@ def _render(
         _preload(templates)
     unparsed = [d for op in operators for d in groups[op.snake] if d.model is None]
     for doc, (*_, model, _) in zip(
-        unparsed, workers.run(_parse_one, [(d.source, d.data) for d in unparsed]), strict=True
+        unparsed, workers.run(_parse_one, [(d.source, d.data) for d in unparsed], cost=_doc_size), strict=True
     ):
         doc.model = model  # unchanged, but needed by an operator another document changed
     where = (str(root), str(templates or ""), str(staging))
     jobs_in = [([(_model(d), d.dropped) for d in groups[op.snake]], *where) for op in operators]
     for op, (files, user_files, lifted, diagnostics) in zip(
-        operators, workers.run(_render_one, jobs_in, label="rendering"), strict=True
+        operators, workers.run(_render_one, jobs_in, label="rendering", cost=_models_size), strict=True
     ):
         op.files, op.user_files, op.lifted, op.diagnostics = files, user_files, lifted, diagnostics
     for doc in (d for members in groups.values() for d in members):
@@ -525,6 +526,14 @@ def _render(
         if op.snake in SUPPORT:
             support = render.render_shared(templates) if op.snake == SHARED else python_package.files(metadata)
             op.files, _, op.lifted = _staged(staging, support, {}, exact=templates is None)
+
+
+def _doc_size(job: tuple[str, bytes]) -> int:
+    return len(job[1])
+
+
+def _models_size(job: tuple[list[tuple[bytes, list[str]]], str, str, str]) -> int:
+    return sum(len(model) for model, _ in job[0])
 
 
 def _model(doc: _Doc) -> bytes:
