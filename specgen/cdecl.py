@@ -107,6 +107,105 @@ def parse_prototype(declaration: str) -> Prototype:
 
 @lru_cache(maxsize=8192)
 def _parse(source: str) -> Prototype:
+    fast = _fast(source)
+    return fast if fast is not None else _pycparser(source)
+
+
+# The plain shape of most prototypes, read without pycparser by _fast(). The source is
+# already cleaned (one space between words); anything outside this shape goes to pycparser.
+_PLAIN = re.compile(r"aclnnStatus ([A-Za-z_][A-Za-z0-9_]*) ?\(([^()]*)\) ?;")
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\*|\S")  # \S: any other character, refused
+# pycparser's keywords (its "legacy" dialect; tests check the list against pycparser): they
+# can be neither names nor typedef names.
+_KEYWORDS = frozenset(
+    "auto break case char const continue default do double else enum extern float for goto if inline int long"
+    " register offsetof restrict return short signed sizeof static struct switch typedef union unsigned void"
+    " volatile while __builtin_va_arg __int128 _Bool _Complex _Generic _Noreturn _Thread_local _Static_assert"
+    " _Atomic _Alignof _Alignas _Pragma".split()
+)
+# Builtin types accepted as written: pycparser keeps the words in order, so canonical_type
+# spells them the same (each one is checked against pycparser by the tests).
+_BUILTINS = frozenset(
+    [
+        "void",
+        "_Bool",
+        "char",
+        "signed char",
+        "unsigned char",
+        "short",
+        "unsigned short",
+        "int",
+        "unsigned",
+        "unsigned int",
+        "long",
+        "unsigned long",
+        "long long",
+        "unsigned long long",
+        "float",
+        "double",
+        "long double",
+    ]
+)
+
+
+def _fast(source: str) -> Prototype | None:
+    """The prototype pycparser would read from a plain `aclnnStatus name(params);`, or None.
+
+    Each parameter must be `[const] type [* [const]]... name`, `type` a typedef name or one
+    of _BUILTINS; `()` and `(void)` have none. Anything else (arrays, function pointers,
+    missing names, keywords as names, ...) is None, left to pycparser and its errors.
+    """
+    match = _PLAIN.fullmatch(source)
+    if match is None or not _is_word(match.group(1)):
+        return None
+    name, body = match.group(1), match.group(2).strip()
+    params: list[CParam] = []
+    typedefs = {"aclnnStatus"}
+    for part in body.split(",") if body not in ("", "void") else ():
+        read = _fast_param(part)
+        if read is None:
+            return None
+        params.append(read[0])
+        if read[1] is not None:
+            typedefs.add(read[1])
+    # A word used as a name anywhere is no type name to pycparser (_declared_names): it fails.
+    if typedefs & {name, *(p.name for p in params)}:
+        return None
+    return Prototype(name=name, params=tuple(params))
+
+
+def _fast_param(text: str) -> tuple[CParam, str | None] | None:
+    """(parameter, its typedef name or None for a builtin) of one plain parameter, or None."""
+    tokens = _TOKEN.findall(text)
+    if len(tokens) < 2 or not _is_word(tokens[-1]):
+        return None
+    name = tokens.pop()
+    stars = ""  # spelled as canonical_type does (`*`, `* const`), read right to left
+    while tokens and tokens[-1] in ("*", "const"):
+        if tokens.pop() == "*":
+            stars = "*" + stars
+        elif tokens and tokens.pop() == "*":
+            stars = "* const" + stars
+        else:
+            return None  # a const that qualifies no pointer: `const const`, `int const`
+    quals = "const " if tokens[:1] == ["const"] else ""
+    base = tokens[1:] if quals else tokens
+    if len(base) == 1 and _is_word(base[0]):
+        typedef: str | None = base[0]
+    elif " ".join(base) in _BUILTINS:
+        typedef = None
+    else:
+        return None
+    return CParam(name=name, c_type=quals + " ".join(base) + stars), typedef
+
+
+def _is_word(token: str) -> bool:
+    """An identifier that is not a C keyword: a name or a typedef name to pycparser."""
+    return _IDENT.fullmatch(token) is not None and token not in _KEYWORDS
+
+
+def _pycparser(source: str) -> Prototype:
+    """The prototype pycparser reads from a cleaned declaration; PrototypeError if none."""
     parser = _parser()
     # Every identifier that is not a declared name is a type name (aclTensor, int64_t, ...).
     parser.type_names = frozenset({w for w in _IDENT.findall(source) if w not in _C_WORDS} - _declared_names(source))
