@@ -1,14 +1,22 @@
 """clang-format on the long lines alone (`cunits`) gives what clang-format gives on the whole
 file, for the constructs generated files hold: prototypes, calls, block and line comments,
-at several indents, in blocks they open."""
+at several indents, in blocks they open. The long calls `cunits` lays out itself come out as
+clang-format lays them out: hand-written ones for each layout and edge, and every one of the
+corpus."""
 
 from __future__ import annotations
 
+import os
+import random
 import subprocess
 
+import pytest
+
+from specgen.codegen import cunits
 from specgen.codegen.braced import COLUMN_LIMIT
-from specgen.codegen.cunits import _INDENT, lay_out, lift, long_units, splice
+from specgen.codegen.cunits import _INDENT, Lifted, lay_out, lay_out_call, lift, long_units, splice
 from specgen.codegen.formatting import clang_format_binary
+from specgen.codegen.generate import generate
 from tests.conftest import ROOT
 
 STYLE = ROOT / "templates" / "clang-format.yaml"
@@ -43,6 +51,9 @@ bool RunFoo(const Runtime& runtime) {{
     return false;
   }}
   if (!Check(aclnnAntiMxQuantGetWorkspaceSize(x.get(), mxscale.get(), axis, dstType, y.get(), &workspace, &e), "aclnnX")) {{
+    return false;
+  }}
+  if (!Check(aclnnFoo(x.get(), y.get(), &workspaceSize, &executor), "{CHINESE[:30]}")) {{
     return false;
   }}
   return true;
@@ -81,3 +92,157 @@ def test_short_lines_are_not_sent():
 def test_the_limits_are_the_styles():
     style = dict(line.split(": ", 1) for line in STYLE.read_text().splitlines() if ": " in line and line[0] != "#")
     assert int(style["ColumnLimit"]) == COLUMN_LIMIT and int(style["IndentWidth"]) == _INDENT
+
+
+def _prototype(name: str, params: list[str]) -> str:
+    return f"ACLNN_API aclnnStatus {name}({', '.join(params)});"
+
+
+def _check(name: str, args: list[str], label: str = "", indent: int = 2) -> str:
+    return f'{" " * indent}if (!Check({name}({", ".join(args)}), "{label or name}")) {{'
+
+
+PARAMS = [f"const aclTensor* input{i}" for i in range(18)]
+TAIL = ["uint64_t* workspaceSize", "aclOpExecutor** executor"]
+ARGS_28 = [f"input{i}.get()" for i in range(28)]
+LSTM = (
+    "x.get() initH.get() initC.get() wIh.get() wHh.get() bIhOptional.get() bHhOptional.get() wIhReverseOptional.get() "
+    "wHhReverseOptional.get() bIhReverseOptional.get() bHhReverseOptional.get() numLayers isbias batchFirst "
+    "bidirection yOut.get() outputHOut.get() outputCOut.get() &workspaceSize &executor"
+).split()
+FIRST_LINE_TO_B = "ACLNN_API aclnnStatus aclnnFoo(const aclTensor* a, const aclTensor* "  # then b...b,
+AT_120 = ["const aclTensor* a", "const aclTensor* " + "b" * (COLUMN_LIMIT - len(FIRST_LINE_TO_B) - 1)]
+QUANT_MATMUL = (
+    "x1.get() x2.get() nullptr x2Scale.get() yScale.get() nullptr nullptr nullptr nullptr transposeX1 transposeX2 "
+    "groupSize out.get() &workspaceSize &executor"
+).split()
+LERP = "x1.get() x2.get() weight.get() out.get() &workspaceSize &executor".split()
+SECOND_PHASE = ["workspace.get()", "workspaceSize", "executor", "runtime.stream"]
+CREATE = "  if (!{}.Create({}Data, {}Shape, ACL_FLOAT, ACL_FORMAT_ND)) {{"
+# Each layout clang-format picks for these lines, and its edges.
+CALLS = {
+    "prototype aligned": _prototype("aclnnAdaLayerNormGetWorkspaceSize", PARAMS[:7] + TAIL),
+    "prototype broken after (": _prototype("aclnnAdaLayerNormBackwardGetWorkspaceSize", PARAMS + TAIL),
+    "prototype, return type alone": _prototype("aclnn" + "Long" * 20, ["const aclTensor* self"]),
+    "prototype, return type alone and broken after (": _prototype("aclnn" + "X" * 100, PARAMS),
+    "prototype, a parameter ending at column 120": _prototype("aclnnFoo", [*AT_120, *TAIL]),
+    "prototype, a parameter ending at column 121": _prototype("aclnnFoo", [AT_120[0], AT_120[1] + "c", *TAIL]),
+    "check aligned": _check("aclnnQuantMatmulV5GetWorkspaceSize", QUANT_MATMUL),
+    "check, the call broken after (": _check("aclnnBidirectionLSTMGetWorkspaceSize", LSTM),
+    "check broken after Check(": _check("aclnnForeachLerpListGetWorkspaceSize", LERP),
+    "check broken after Check( and after the call's (": _check("aclnn" + "Y" * 40, ARGS_28),
+    "check, the label alone (a tie with Check( broken)": _check("aclnnAdaLayerNormQuant", SECOND_PHASE),
+    "check, a tie with the call broken after (": _check(
+        "aclnnLayerNormGetWorkspaceSize", ["weightOptional.get()", *LERP[1:]]
+    ),
+    "check, a long label": _check("aclnnFoo", ["x.get()", "-1", "1.5f", "true"], "aclnnFoo" + "Label" * 17),
+    "check, one argument": _check("aclnn" + "Z" * 100, ["self.get()"], "aclnnZ"),
+    "check in a block": _check("aclnnQuantMatmulV5", ARGS_28[:12], indent=6),
+    "call aligned": "  if (!xItem.Create(" + ", ".join(f"itemData{i}" for i in range(12)) + ")) {",
+    "call broken after (, a tie with aligned": CREATE.format("maxGradNormOptionalRef", *["maxGradNormOptionalRef"] * 2),
+    "call broken after (": "  if (!activationScaleOptionalBuffer.Create(activationScaleOptionalData, "
+    "activationScaleOptionalShapeAfterTheBroadcastToX, ACL_FLOAT, ACL_FORMAT_ND)) {",
+    "call of a function": "    if (!ContiguousStrides(" + ", ".join(ARGS_28[:9]) + ")) {",
+}
+# Lines `lay_out_call` leaves to clang-format.
+NOT_MODELLED = {
+    "nothing fits after the (": _prototype("aclnn" + "X" * 120, PARAMS[:2]),
+    "a call's name too long for its line": _check("aclnn" + "X" * 110, ARGS_28[:3]),
+    "a parameter too long for any line": _prototype("aclnnFoo", ["const aclTensor* " + "s" * 110]),
+    "a string too long for any line": _check("aclnnFoo", ["x.get()", "-1"], "aclnnFoo" + "Label" * 20),
+    "a call of a call's member": "  if (!x.item(0).Create(" + ", ".join(ARGS_28[:12]) + ")) {",
+    "a wide character in a string": _check("aclnnFoo", ARGS_28[:8], CHINESE[:40]),
+    "a nested call": _check("aclnnFoo", [*ARGS_28[:8], "Make(a, b)"]),
+    "a string holding a comma": '  if (!out.Print<float>("' + "out, " * 20 + '", PrintReal<float>)) {',
+    "a word C++ reads as an operator": _prototype("aclnnFoo", [*PARAMS[:6], "const aclTensor* and"]),
+    "a statement not modelled": "  const std::vector<uint16_t> d = {" + ", ".join(["FloatToHalf(0.5f)"] * 7) + "};",
+}
+
+
+def _clang_format_units(lines: list[str]) -> list[list[str]]:
+    units = [Lifted(0, len(line) - len(line.lstrip(" ")), line.endswith("{"), (line,)) for line in lines]
+    return lay_out(units, _clang_format, os.cpu_count() or 1)
+
+
+def test_calls_are_laid_out_as_clang_format_lays_them_out():
+    assert all(len(line) > COLUMN_LIMIT for line in CALLS.values())
+    ours = {name: lay_out_call(line) for name, line in CALLS.items()}
+    theirs = dict(zip(CALLS, _clang_format_units(list(CALLS.values())), strict=True))
+    assert {name for name in CALLS if ours[name] != theirs[name]} == set()
+    # the lines do test the layouts they are named after
+    assert ours["prototype broken after ("][0].endswith("(")
+    assert ours["prototype, return type alone"][0] == "ACLNN_API aclnnStatus"
+    assert ours["prototype, return type alone and broken after ("][1].endswith("(")
+    assert len(ours["prototype, a parameter ending at column 120"][0]) == COLUMN_LIMIT
+    assert len(ours["prototype, a parameter ending at column 121"][0]) < COLUMN_LIMIT
+    assert ours["check, the call broken after ("][0].endswith("(")
+    assert ours["check broken after Check("][0].endswith("Check(")
+    assert ours["check broken after Check( and after the call's ("][1].endswith("(")
+    assert len(ours["check, the label alone (a tie with Check( broken)"]) == 2
+    assert ours["call broken after ("][0].endswith("(")
+    assert not ours["call broken after (, a tie with aligned"][0].endswith("(")
+
+
+def test_lines_not_modelled_are_left_to_clang_format():
+    assert all(len(line) > COLUMN_LIMIT for line in NOT_MODELLED.values())
+    assert {name for name, line in NOT_MODELLED.items() if lay_out_call(line) is not None} == set()
+    text = "\n".join(NOT_MODELLED.values()) + "\n"
+    assert len(lift(text)[1]) == len(NOT_MODELLED)
+    assert lift("\n".join(CALLS.values()))[1] == ()
+
+
+def test_random_calls_are_laid_out_as_clang_format_lays_them_out():
+    """Calls of every shape modelled, with names and arguments of random lengths: where
+    `lay_out_call` lays one out, clang-format lays it out the same."""
+    rng = random.Random(0)
+
+    def word(longest: int) -> str:
+        return "v" + "".join(rng.choice("abcXYZ019_") for _ in range(rng.randint(0, longest)))
+
+    lines = []
+    for _ in range(300):
+        count, indent = rng.randint(1, 40), rng.choice([2, 4])
+        params = [
+            f"{rng.choice(['const aclTensor*', 'int64_t', 'uint64_t*', 'bool'])} {word(30)}" for _ in range(count)
+        ]
+        args = [rng.choice(["{}", "{}.get()", "&{}", "-1", "nullptr"]).format(word(40)) for _ in range(count)]
+        name = "aclnn" + word(rng.choice([30, 60, 115]))
+        lines += [
+            _prototype(name, params),
+            _check(name, args, "" if rng.random() < 0.8 else word(100), indent),
+            f"{' ' * indent}if (!{word(rng.choice([20, 60]))}.Create({', '.join(args)})) {{",
+        ]
+    lines = [line for line in lines if len(line) > COLUMN_LIMIT]
+    ours = [lay_out_call(line) for line in lines]
+    theirs = _clang_format_units(lines)
+    assert sum(laid is not None for laid in ours) > 0.9 * len(lines)  # few fall back
+    assert [line for line, a, b in zip(lines, ours, theirs, strict=True) if a is not None and a != b] == []
+
+
+@pytest.mark.slow
+def test_the_corpus_calls_are_laid_out_as_clang_format_lays_them_out(corpus, tmp_path, monkeypatch, capsys):
+    """Every long call `generate` lays out on the corpus is what clang-format gives it. The
+    corpus is generated in this process (`jobs=1`), where the calls can be recorded."""
+    laid_out: list[tuple[str, list[str]]] = []
+    lifted: list[Lifted] = []
+
+    def recorded_call(line: str) -> list[str] | None:
+        lines = lay_out_call(line)
+        if lines is not None:
+            laid_out.append((line, lines))
+        return lines
+
+    def recorded_lift(text: str) -> tuple[str, tuple[Lifted, ...]]:
+        kept, units = lift(text)
+        lifted.extend(units)
+        return kept, units
+
+    monkeypatch.setattr(cunits, "lay_out_call", recorded_call)
+    monkeypatch.setattr(cunits, "lift", recorded_lift)
+    legacy = sorted((corpus / "docs" / "legacy").glob("*.md"))
+    generate([corpus / "docs", *legacy], tmp_path / "out", jobs=1, cache=False)
+    assert len(laid_out) > 1000
+    theirs = _clang_format_units([line for line, _ in laid_out])
+    assert [line for (line, ours), lines in zip(laid_out, theirs, strict=True) if ours != lines] == []
+    with capsys.disabled():
+        print(f"\n{len(laid_out)} long calls laid out without clang-format; {len(lifted)} units still lifted")

@@ -8,6 +8,11 @@ together) is laid out by clang-format alone, out of its file: wrapped at its ind
 function or namespace of its own, all of them in one file, one clang-format process for the
 lot. A line's layout depends only on its own tokens and its indent, so the result is what
 clang-format gives on the whole file, at a fraction of the cost.
+
+The commonest long lines are not lifted but laid out here (`lay_out_call`), as clang-format
+lays them out: the prototypes of the headers and the `if (!Check(call(...), "name")) {` and
+`if (!x.Create(...)) {` lines of the samples, when their arguments are plain tokens. A test
+proves the result is clang-format's, on hand-written lines and on the whole corpus.
 """
 
 from __future__ import annotations
@@ -102,8 +107,9 @@ def _comment_end(lines: list[str], i: int) -> int:
 
 
 def lift(text: str) -> tuple[str, tuple[Lifted, ...]]:
-    """`text` with each long unit replaced by one empty line, and the units taken out. The
-    place is kept by line number, not by a marker a document could forge."""
+    """`text` with each long unit replaced by one empty line, and the units taken out (those
+    `lay_out_call` lays out stay, laid out). The place is kept by line number, not by a marker
+    a document could forge."""
     units = long_units(text)
     if not units:
         return text, ()
@@ -113,8 +119,12 @@ def lift(text: str) -> tuple[str, tuple[Lifted, ...]]:
     at = 0
     for unit in units:
         kept += lines[at : unit.start]
-        lifted.append(Lifted(len(kept), unit.indent, unit.opens_block, tuple(lines[unit.start : unit.end])))
-        kept.append("")
+        laid_out = lay_out_call(lines[unit.start]) if unit.end == unit.start + 1 else None
+        if laid_out is not None:
+            kept += laid_out
+        else:
+            lifted.append(Lifted(len(kept), unit.indent, unit.opens_block, tuple(lines[unit.start : unit.end])))
+            kept.append("")
         at = unit.end
     return "\n".join(kept + lines[at:]), tuple(lifted)
 
@@ -160,3 +170,113 @@ def _unwrap(formatted: str, units: Sequence[Lifted]) -> list[list[str]]:
     if len(bodies) != len(units):
         raise RuntimeError("clang-format lost a statement it was given")
     return bodies
+
+
+# The long calls `lay_out_call` models; any other line is left to clang-format.
+_PROTOTYPE = re.compile(r"(?P<type>ACLNN_API aclnnStatus) (?P<name>\w+)\((?P<args>.*)\);")
+_CHECK = re.compile(r'(?P<pad> *)if \(!Check\((?P<name>\w+)\((?P<args>.*)\), (?P<label>"\w+")\)\) \{')
+_IF_CALL = re.compile(r"(?P<pad> *)if \(!(?P<name>\w+(?:\.\w+)?)\((?P<args>.*)\)\) \{")
+_PARAM = re.compile(r"(?:const )?\w+\** \w+")  # const aclTensor* self
+_ARG = re.compile(r"[&-]?\w+(?:\.\w+)*(?:\(\))?")  # x, &x, -1, 1.5f, x.get(), runtime.stream
+# Words C++ reads as operators (`and` is `&&`); never generated names (names.C_KEYWORDS).
+_OPERATOR_WORD = re.compile(r"\b(?:and|and_eq|bitand|bitor|compl|not|not_eq|or|or_eq|xor|xor_eq)\b")
+
+_FIRST_BREAK = 15  # clang-format's extra penalty for the first break in each bracket and each list
+_WRAPPED = 8  # "if (" and clang-format's continuation indent: where a call goes when broken before
+
+# A layout: its penalty, its breaks after "(" (the fewer win a tie: clang-format's search
+# reaches a later break first), its lines.
+_Layout = tuple[int, int, list[str]]
+
+
+def lay_out_call(line: str) -> list[str] | None:
+    """`line` as clang-format breaks it if it is one of the calls modelled here, else None.
+
+    clang-format picks the layout of least penalty; for these lines, the few layouts it
+    weighs are built here (bin-packed arguments, aligned after the "(" or from the next line;
+    a prototype's return type on a line of its own; the label of Check on a line of its own)
+    and given the penalties it gives them (`_break`)."""
+    if not line.isascii() or _OPERATOR_WORD.search(line):  # wide characters take two columns
+        return None
+    layouts = [layout for layout in _layouts(line) if all(len(text) <= COLUMN_LIMIT for text in layout[2])]
+    layouts.sort(key=lambda layout: layout[:2])
+    if not layouts or (len(layouts) > 1 and layouts[0][:2] == layouts[1][:2]):
+        return None  # nothing fits, or a tie not modelled
+    return layouts[0][2]
+
+
+def _layouts(line: str) -> list[_Layout]:
+    if m := _PROTOTYPE.fullmatch(line):
+        params = m["args"].split(", ")
+        if not all(_PARAM.fullmatch(param) for param in params):
+            return []
+        # the name may go on a line of its own: clang-format reads "aclnnStatus" as a name (of
+        # type ACLNN_API), and a break after a name costs 110
+        own_line = _break(0, 110) + _FIRST_BREAK
+        return _call(f"{m['type']} {m['name']}(", params, ");", 1, 4, declaration=True) + [
+            (penalty + own_line, breaks, [m["type"], *lines])
+            for penalty, breaks, lines in _call(f"{m['name']}(", params, ");", 1, 4, declaration=True)
+        ]
+    m = _CHECK.fullmatch(line) or _IF_CALL.fullmatch(line)
+    if not m or not all(_ARG.fullmatch(arg) for arg in m["args"].split(", ")):
+        return []
+    pad, args = m["pad"], m["args"].split(", ")
+    if m.re is _IF_CALL:
+        return _call(f"{pad}if (!{m['name']}(", args, ")) {", 2, len(pad) + _WRAPPED)
+    return _checked_call(pad, m["name"], args, m["label"])
+
+
+def _checked_call(pad: str, name: str, args: list[str], label: str) -> list[_Layout]:
+    """`if (!Check(name(args), label)) {`: the call after "Check(" or on the next line, the
+    label after it or on a line of its own (a must once the call is broken)."""
+    outer = _break(2, 1) + _FIRST_BREAK  # a break among the arguments of Check, after "(" or ","
+    layouts = []
+    for wrapped in (False, True):
+        at = len(pad) + (_WRAPPED if wrapped else len("if (!Check("))
+        before = [f"{pad}if (!Check("] if wrapped else []
+        head = (" " * at if wrapped else f"{pad}if (!Check(") + name + "("
+        for penalty, breaks, lines in _call(head, args, "),", 3, at + 4):
+            penalty += outer if wrapped else 0
+            layouts.append((penalty + outer, breaks + wrapped, [*before, *lines, f"{' ' * at}{label})) {{"]))
+            if len(lines) == 1:
+                layouts.append((penalty, breaks + wrapped, [*before, f"{lines[0]} {label})) {{"]))
+    return layouts
+
+
+def _break(depth: int, token: int) -> int:
+    """clang-format's penalty for a line break before a token inside `depth` brackets: 20 per
+    level it binds at, plus the token's own (1 after a comma). `splitPenalty` in clang's
+    TokenAnnotator.cpp; `_FIRST_BREAK` is from ContinuationIndenter::addTokenOnNewLine."""
+    return 20 * (depth + 1) + token
+
+
+def _call(
+    head: str, args: list[str], end: str, depth: int, broken_at: int, *, declaration: bool = False
+) -> list[_Layout]:
+    """The two layouts of the arguments of the call `head` opens (its line up to its "("),
+    followed by `end`: on after the "(" and aligned with it, or from the next line at
+    `broken_at`; `depth`: the brackets around the arguments."""
+    opening = 100 if declaration else 1 if len(args) > 1 else 19  # clang-format's, after this "("
+    layouts = []
+    for broken in (False, True):
+        lines = _bin_pack("" if broken else head, args, broken_at if broken else len(head), end)
+        penalty = (len(lines) - 1) * _break(depth, 1) + (_FIRST_BREAK if len(lines) > 1 else 0)
+        if broken:
+            layouts.append((penalty + _break(depth, opening) + _FIRST_BREAK, 1, [head, *lines]))
+        else:
+            layouts.append((penalty, 0, lines))
+    return layouts
+
+
+def _bin_pack(first: str, args: list[str], column: int, end: str) -> list[str]:
+    """`args` as clang-format bin-packs them: each but the last followed by ",", the last by
+    `end`; the first after `first` (or at `column`), each line as full as it can be, the next
+    ones at `column`."""
+    items = [arg + "," for arg in args[:-1]] + [args[-1] + end]
+    lines = [(first or " " * column) + items[0]]
+    for item in items[1:]:
+        if len(lines[-1]) + 1 + len(item) <= COLUMN_LIMIT:
+            lines[-1] += " " + item
+        else:
+            lines.append(" " * column + item)
+    return lines
