@@ -9,10 +9,13 @@ function or namespace of its own, all of them in one file, one clang-format proc
 lot. A line's layout depends only on its own tokens and its indent, so the result is what
 clang-format gives on the whole file, at a fraction of the cost.
 
-The commonest long lines are not lifted but laid out here (`lay_out_call`), as clang-format
-lays them out: the prototypes of the headers and the `if (!Check(call(...), "name")) {` and
-`if (!x.Create(...)) {` lines of the samples, when their arguments are plain tokens. A test
-proves the result is clang-format's, on hand-written lines and on the whole corpus.
+The commonest long lines are not lifted but laid out here, so that on most documents
+clang-format does not run at all: the prototypes of the headers and the
+`if (!Check(call(...), "name")) {` and `if (!x.Create(...)) {` lines of the samples, when their
+arguments are plain tokens, as clang-format lays them out (`lay_out_call`; a test proves the
+result is clang-format's, on hand-written lines and on the whole corpus); and comments, whose
+long lines are broken at blanks to fit (`rewrapped_comment`; clang-format then leaves them
+alone, which the corpus test checks on every generated file).
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ def lift(text: str) -> tuple[str, tuple[Lifted, ...]]:
     at = 0
     for unit in units:
         kept += lines[at : unit.start]
-        laid_out = lay_out_call(lines[unit.start]) if unit.end == unit.start + 1 else None
+        laid_out = _laid_out(lines[unit.start : unit.end])
         if laid_out is not None:
             kept += laid_out
         else:
@@ -170,6 +173,63 @@ def _unwrap(formatted: str, units: Sequence[Lifted]) -> list[list[str]]:
     if len(bodies) != len(units):
         raise RuntimeError("clang-format lost a statement it was given")
     return bodies
+
+
+def _laid_out(unit: list[str]) -> list[str] | None:
+    """A unit laid out here (a comment run or a call modelled here), or None."""
+    if unit[0].lstrip(" ").startswith(("//", "/*")):
+        return rewrapped_comment(unit)
+    return lay_out_call(unit[0]) if len(unit) == 1 else None
+
+
+_LINE_COMMENT = re.compile(r"( *// )(\S.*)| *//.*")  # `// text`, or another `//` line
+_BLOCK_LINE = re.compile(r"( +\* )(\S.*)| +\*.*")  # ` * text`, or another line of the block
+_ONE_LINE_BLOCK = re.compile(r"( *)/\* (\S.*\S) \*/")
+
+
+def rewrapped_comment(unit: list[str]) -> list[str] | None:
+    """A `//` run, a `/** ... */` block or a one-line `/* ... */` whose long lines are broken
+    at spaces so that each fits: clang-format breaks only lines that do not fit, only at
+    blanks, and never joins lines it did not break, so it leaves the result alone (a word
+    wider than the limit stays whole, as it would). None for a comment of another shape
+    (text after `/*` on a line of a block; tabs or double spaces in a long line), left to
+    clang-format."""
+    if m := _ONE_LINE_BLOCK.fullmatch(unit[0]) if len(unit) == 1 else None:
+        if "  " in m.group(2) or "\t" in unit[0]:
+            return None
+        pad = m.group(1)
+        lines = _filled(pad + "/* ", pad + " * ", m.group(2))
+        fits = width(lines[-1] + " */") <= COLUMN_LIMIT
+        return lines[:-1] + [lines[-1] + " */"] if fits else [*lines, pad + " */"]
+    block = unit[0].lstrip(" ").startswith("/*")
+    if block and (unit[0].strip() not in ("/*", "/**") or unit[-1].strip() != "*/"):
+        return None
+    out = [unit[0]] if block else []
+    for line in unit[1:-1] if block else unit:
+        m = (_BLOCK_LINE if block else _LINE_COMMENT).fullmatch(line)
+        if m is None:
+            return None
+        if width(line) <= COLUMN_LIMIT:
+            out.append(line)  # fits: clang-format leaves it as it is
+        elif not (text := m.group(2)) or "\t" in line or "  " in text.rstrip(" "):
+            return None
+        else:
+            out += _filled(m.group(1), m.group(1), text.rstrip(" "))
+    return [*out, unit[-1]] if block else out
+
+
+def _filled(first: str, prefix: str, text: str) -> list[str]:
+    """`text` broken at spaces into lines as full as fit, the first after `first`, the others
+    after `prefix`."""
+    words = text.split(" ")
+    lines, current = [], first + words[0]
+    for word in words[1:]:
+        if width(current + " " + word) <= COLUMN_LIMIT:
+            current += " " + word
+        else:
+            lines.append(current)
+            current = prefix + word
+    return [*lines, current]
 
 
 # The long calls `lay_out_call` models; any other line is left to clang-format.
