@@ -2,6 +2,7 @@
 //
 // Calls aclnnHardshrinkBackward with the arguments of the document's own sample where it gives them (otherwise with
 // arguments built from the documented rules), prints the outputs afterwards, and releases every resource on every path.
+//
 // Build: g++ -std=c++17 hardshrink_backward.cpp -I$ASCEND_HOME_PATH/include -L$ASCEND_HOME_PATH/lib64
 //        -lascendcl -lnnopbase -lopapi
 #include <cstdint>
