@@ -100,6 +100,10 @@ class Selection:
     def _known_names(self) -> dict[tuple[Path, Path | None], list[str]]:
         return {}  # resolving a path costs a system call a component: each is resolved once
 
+    @cached_property
+    def _resolve(self) -> Resolver:
+        return Resolver()
+
     def _names(self, path: Path, base: Path | None = None) -> list[str]:
         """The forms of `path` globs are matched against."""
         key = (path, base)
@@ -108,8 +112,8 @@ class Selection:
         return self._known_names[key]
 
     def _forms(self, path: Path, base: Path | None) -> list[str]:
-        absolute = path.resolve()
-        forms = [relative(absolute, _resolved(base)) if base else None, relative(absolute, self._root)]
+        absolute = self._resolve(path)
+        forms = [relative(absolute, self._resolve.folder(base)) if base else None, relative(absolute, self._root)]
         if not path.is_absolute():
             forms.append(path.as_posix().removeprefix("./"))
         return [f for f in dict.fromkeys(forms) if f]
@@ -192,9 +196,22 @@ class Choice:
 
 
 @lru_cache(maxsize=64)
-def _resolved(folder: Path) -> Path:
-    """A folder given on the command line, resolved once for all the files found in it."""
-    return folder.resolve()
+class Resolver:
+    """`Path.resolve()` for many files in few folders: each folder is resolved once (a system
+    call a component), each file then costs one `lstat` (a symbolic link is resolved in full)."""
+
+    def __init__(self) -> None:
+        self._folders: dict[Path, Path] = {}
+
+    def folder(self, folder: Path) -> Path:
+        if folder not in self._folders:
+            self._folders[folder] = folder.resolve()
+        return self._folders[folder]
+
+    def __call__(self, path: Path) -> Path:
+        if path.name in ("", ".", "..") or path.is_symlink():
+            return path.resolve()
+        return self.folder(path.parent) / path.name
 
 
 def walk_markdown(folder: Path) -> list[Path]:

@@ -209,3 +209,26 @@ def test_build_folders_of_an_installed_package_are_not_foreign(tmp_path):
         (tmp_path / name).write_text("", encoding="utf-8")
     (tmp_path / "python/mine.txt").write_text("", encoding="utf-8")
     assert foreign_files(tmp_path, set()) == ["python/mine.txt"]
+
+
+def test_the_resolver_resolves_as_path_resolve_does(tmp_path, monkeypatch):
+    from specgen.selection import Resolver
+
+    real = tmp_path / "real"
+    (real / "docs").mkdir(parents=True)
+    (real / "docs" / "a.md").write_text("x", encoding="utf-8")
+    (tmp_path / "linked").symlink_to(real)  # a folder reached through a link
+    (real / "docs" / "b.md").symlink_to(real / "docs" / "a.md")  # a file that is a link
+    monkeypatch.chdir(real)
+    paths = [
+        real / "docs" / "a.md",
+        tmp_path / "linked" / "docs" / "a.md",
+        real / "docs" / "b.md",
+        tmp_path / "linked" / "docs" / "b.md",
+        Path("docs/a.md"),
+        Path("docs/../docs/a.md"),
+        Path("docs/.."),
+        real / "docs" / "missing.md",
+    ]
+    resolve = Resolver()
+    assert [resolve(p) for p in paths] == [p.resolve() for p in paths]
