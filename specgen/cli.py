@@ -352,7 +352,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     settings: Config = args.settings
     paths = _paths(args, ["specs"] if os.path.isdir("specs") else ["."])
-    _select(paths, settings)
+    sources = _select(paths, settings)
     output = args.output or (settings.path(settings.output) if settings.output else "generated")
     try:
         result = generate(
@@ -368,6 +368,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             package=settings.package,
             user_files=settings.user_files,
             waiting=lambda message: print(f"specgen: {message}", file=sys.stderr),
+            sources=sources,
         )
     except (OutputError, FormatterError, TemplateFault) as exc:
         raise UsageError(str(exc)) from exc

@@ -40,7 +40,7 @@ from specgen.config import PackageConfig
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import SourceError, discover, failed, parse_document, preload, read_source
-from specgen.selection import Choice, Globs, Selection
+from specgen.selection import Choice, Globs, Resolver, Selection
 
 CACHE = Path(".specgen-cache")
 STATE_FILE = CACHE / "state.json"
@@ -146,18 +146,20 @@ def generate(
     package: PackageConfig | None = None,
     user_files: Sequence[str] = (),
     waiting: Callable[[str], None] | None = None,
+    sources: Sequence[Path] | None = None,
 ) -> GenerateResult:
     """`root`: what generated files name documents relative to (the configuration root);
     `user_files`: globs of output files that belong to the user (created once if specgen has
     them, never overwritten, deleted, or counted as foreign); `waiting`: told when another run
-    holds the output folder and this one waits for it."""
+    holds the output folder and this one waits for it; `sources`: the documents `paths` select,
+    when the caller has found them already."""
     code_digest()  # once, before any worker forks
     with writer.locked(out, shared=check, waiting=waiting):
         notes = [] if check else _cleaned(out)
         key, state = _previous_run(out, notes) if cache else (None, {})
         with parallel.Workers(jobs) as workers:  # one set for parsing and rendering, started once
             result, docs, operators = _generate(
-                paths, out, state, templates=templates, check=check, force=force, workers=workers,
+                paths, sources, out, state, templates=templates, check=check, force=force, workers=workers,
                 selection=selection or Selection.default(), root=root or display_root(paths),
                 package=package, user_files=user_files,
             )  # fmt: skip
@@ -169,10 +171,11 @@ def generate(
 
 
 def _generate(
-    paths, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files
+    paths, sources, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files
 ) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:
     context = _sha(f"{code_digest()}\0{layout.template_digest(templates)}")
-    docs = _parse(discover(paths, selection), state.get("docs", {}), workers, templates)
+    found = discover(paths, selection) if sources is None else list(sources)
+    docs = _parse(found, state.get("docs", {}), workers, templates)
     choice = selection.choose([(d.source, d.functions) for d in docs if d.functions])
     groups = _groups(docs, choice, selection, root)
     operators = {snake: _Operator(snake, _operator_key(context, members)) for snake, members in groups.items()}
@@ -237,10 +240,11 @@ def _cleaned(out: Path) -> list[tuple[str, Diagnostic]]:
 def _groups(docs: list[_Doc], choice: Choice, selection: Selection, root: Path) -> dict[str, list[_Doc]]:
     """The documents of each operator, the preferred first; documents set aside left out."""
     groups: dict[str, list[_Doc]] = {}
+    resolve = Resolver()
     for doc in sorted(docs, key=lambda d: (selection.rank(d.source), d.source)):
         doc.dropped = sorted(choice.dropped.get(doc.source, ()))
         if doc.snake and doc.ok and doc.source not in choice.set_aside:
-            doc.shown = layout.display_path(doc.source, root)
+            doc.shown = layout.display_path(doc.source, root, resolve)
             groups.setdefault(doc.snake, []).append(doc)
     return groups
 

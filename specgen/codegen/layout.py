@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import keyword
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from specgen import __version__
@@ -93,12 +94,13 @@ def _files_under(folder: Path) -> list[str]:
     ]
 
 
-def display_path(source: str, root: Path | None) -> str:
-    """The document path as generated files mention it: relative to `root`, '/'-separated."""
+def display_path(source: str, root: Path | None, resolve: Callable[[Path], Path] = Path.resolve) -> str:
+    """The document path as generated files mention it: relative to `root`, '/'-separated
+    (`resolve`: a `selection.Resolver` for many documents)."""
     path = Path(source)
     if root is not None:
         try:
-            path = path.resolve().relative_to(root.resolve())
+            path = resolve(path).relative_to(resolve(root))
         except ValueError:
             path = Path(path.name)
     return path.as_posix()
