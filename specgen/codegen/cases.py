@@ -314,12 +314,12 @@ def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: Ru
     out = []
     for suffix, args in made:
         case_id = f"{base}_{suffix}" if len(made) > 1 else base
-        first = next(iter(_violations(spec, args).items()), None)
+        first = validator.first_violation(spec, host_values(args))
         skip = ""
         if first is None:
             skip = "the changed argument still meets the rule"
-        elif first[0] != rule.id:
-            skip = f"rule {first[0]} rejects this call first ({first[1]})"
+        elif first[0].id != rule.id:
+            skip = f"rule {first[0].id} rejects this call first ({first[1]})"
         case = Case(case_id, args, rule.code, rule.condition, rule.id, library=not _uses_desc(args), skip=skip)
         out.append(case)
     return out

@@ -13,8 +13,9 @@ the host are kept with `host=False` and the reason, and listed in the validator'
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from ._tensor import ACL_DTYPES, AclnnError, TensorDesc, describe
@@ -90,7 +91,11 @@ class Spec:
     ] = ()  # products the document says it does not run on
 
     def param(self, name: str) -> ParamSpec:
-        return next(p for p in self.params if p.name == name)
+        return self._by_name[name]
+
+    @cached_property
+    def _by_name(self) -> dict[str, ParamSpec]:
+        return {p.name: p for p in self.params}
 
 
 class _Context:
@@ -118,19 +123,30 @@ def violations(
     spec: Spec, args: Mapping[str, object], product: str | None = None
 ) -> list[tuple[Rule, str]]:
     """Every checked rule the arguments break, in the order `check` applies them, with the problem."""
+    return list(_broken(spec, args, product))
+
+
+def first_violation(
+    spec: Spec, args: Mapping[str, object], product: str | None = None
+) -> tuple[Rule, str] | None:
+    """The rule `check` raises for, with the problem; None when the arguments break none."""
+    return next(_broken(spec, args, product), None)
+
+
+def _broken(
+    spec: Spec, args: Mapping[str, object], product: str | None
+) -> Iterator[tuple[Rule, str]]:
     ctx = _Context(spec, args, product)
-    found = []
     for rule in sorted(spec.rules, key=lambda r: r.kind != "not_null"):
         if rule.host and (problem := _CHECKS[rule.kind](ctx, rule)):
-            found.append((rule, problem))
-    return found
+            yield rule, problem
 
 
 def check(spec: Spec, args: Mapping[str, object], product: str | None = None) -> None:
     """Raise AclnnError for the first documented rule the arguments break."""
-    broken = violations(spec, args, product)
+    broken = first_violation(spec, args, product)
     if broken:
-        rule, problem = broken[0]
+        rule, problem = broken
         raise AclnnError(
             rule.code, spec.function, problem, rule.condition, rule.id or None
         )
