@@ -19,7 +19,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 
 from specgen.diagnostics import INFO, WARNING, Code
@@ -195,7 +195,6 @@ class Choice:
     notes: list[tuple[str, Diagnostic]] = field(default_factory=list)
 
 
-@lru_cache(maxsize=64)
 class Resolver:
     """`Path.resolve()` for many files in few folders: each folder is resolved once (a system
     call a component), each file then costs one `lstat` (a symbolic link is resolved in full)."""

@@ -232,3 +232,5 @@ def test_the_resolver_resolves_as_path_resolve_does(tmp_path, monkeypatch):
     ]
     resolve = Resolver()
     assert [resolve(p) for p in paths] == [p.resolve() for p in paths]
+    # a resolver holds relative folders as the working folder made them: one per run, never shared
+    assert Resolver() is not Resolver()
