@@ -77,22 +77,20 @@ class Workers:
         so that no worker is left with a long item while the others idle at the end."""
         jobs = min(self.jobs, max(1, len(items) // MIN_ITEMS_PER_WORKER))
         progress = Progress(label, len(items))
+        results: list = [None] * len(items)
         if jobs <= 1:
-            results = []
-            for item in items:
-                results.append(function(item))
+            for i, item in enumerate(items):
+                results[i] = function(item)
                 progress.step()
-            progress.done()
-            return results
-        order = sorted(range(len(items)), key=lambda i: -cost(items[i])) if cost else range(len(items))
-        chunk = max(1, len(items) // (jobs * (32 if cost else 8)))
-        found: list = [None] * len(items)
-        calls = [(function, i, items[i]) for i in order]
-        for i, result in self._started().imap_unordered(_indexed, calls, chunksize=chunk):
-            found[i] = result
-            progress.step()
+        else:
+            order = sorted(range(len(items)), key=lambda i: -cost(items[i])) if cost else range(len(items))
+            calls = [(function, i, items[i]) for i in order]
+            chunk = max(1, len(items) // (jobs * (32 if cost else 8)))
+            for i, result in self._started().imap_unordered(_indexed, calls, chunksize=chunk):
+                results[i] = result
+                progress.step()
         progress.done()
-        return found
+        return results
 
     def _started(self) -> multiprocessing.pool.Pool:
         if self._pool is None:

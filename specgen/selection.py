@@ -98,7 +98,7 @@ class Selection:
 
     @cached_property
     def _known_names(self) -> dict[tuple[Path, Path | None], list[str]]:
-        return {}  # resolving a path costs a system call a component: each is resolved once
+        return {}  # the forms of each path, found once (`rank` asks for them again)
 
     @cached_property
     def _resolve(self) -> Resolver:

@@ -111,8 +111,8 @@ def _comment_end(lines: list[str], i: int) -> int:
 
 def lift(text: str) -> tuple[str, tuple[Lifted, ...]]:
     """`text` with each long unit replaced by one empty line, and the units taken out (those
-    `lay_out_call` lays out stay, laid out). The place is kept by line number, not by a marker
-    a document could forge."""
+    laid out here, comments and the calls `lay_out_call` models, stay in place, laid out).
+    The place is kept by line number, not by a marker a document could forge."""
     units = long_units(text)
     if not units:
         return text, ()
@@ -198,7 +198,7 @@ def rewrapped_comment(unit: list[str]) -> list[str] | None:
         if "  " in m.group(2) or "\t" in unit[0]:
             return None
         pad = m.group(1)
-        lines = _filled(pad + "/* ", pad + " * ", m.group(2))
+        lines = _filled(pad + "/* ", pad + " * ", m.group(2).split(" "))
         fits = width(lines[-1] + " */") <= COLUMN_LIMIT
         return lines[:-1] + [lines[-1] + " */"] if fits else [*lines, pad + " */"]
     block = unit[0].lstrip(" ").startswith("/*")
@@ -214,14 +214,13 @@ def rewrapped_comment(unit: list[str]) -> list[str] | None:
         elif not (text := m.group(2)) or "\t" in line or "  " in text.rstrip(" "):
             return None
         else:
-            out += _filled(m.group(1), m.group(1), text.rstrip(" "))
+            out += _filled(m.group(1), m.group(1), text.rstrip(" ").split(" "))
     return [*out, unit[-1]] if block else out
 
 
-def _filled(first: str, prefix: str, text: str) -> list[str]:
-    """`text` broken at spaces into lines as full as fit, the first after `first`, the others
-    after `prefix`."""
-    words = text.split(" ")
+def _filled(first: str, prefix: str, words: list[str]) -> list[str]:
+    """`words` joined by spaces into lines as full as fit (clang-format's bin-packing, and
+    the filling of comments), the first line after `first`, the others after `prefix`."""
     lines, current = [], first + words[0]
     for word in words[1:]:
         if width(current + " " + word) <= COLUMN_LIMIT:
@@ -319,24 +318,11 @@ def _call(
     opening = 100 if declaration else 1 if len(args) > 1 else 19  # clang-format's, after this "("
     layouts = []
     for broken in (False, True):
-        lines = _bin_pack("" if broken else head, args, broken_at if broken else len(head), end)
+        items = [arg + "," for arg in args[:-1]] + [args[-1] + end]
+        lines = _filled(" " * broken_at if broken else head, " " * (broken_at if broken else len(head)), items)
         penalty = (len(lines) - 1) * _break(depth, 1) + (_FIRST_BREAK if len(lines) > 1 else 0)
         if broken:
             layouts.append((penalty + _break(depth, opening) + _FIRST_BREAK, 1, [head, *lines]))
         else:
             layouts.append((penalty, 0, lines))
     return layouts
-
-
-def _bin_pack(first: str, args: list[str], column: int, end: str) -> list[str]:
-    """`args` as clang-format bin-packs them: each but the last followed by ",", the last by
-    `end`; the first after `first` (or at `column`), each line as full as it can be, the next
-    ones at `column`."""
-    items = [arg + "," for arg in args[:-1]] + [args[-1] + end]
-    lines = [(first or " " * column) + items[0]]
-    for item in items[1:]:
-        if len(lines[-1]) + 1 + len(item) <= COLUMN_LIMIT:
-            lines[-1] += " " + item
-        else:
-            lines.append(" " * column + item)
-    return lines
