@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.pool
 import os
@@ -95,7 +96,13 @@ class Workers:
     def _started(self) -> multiprocessing.pool.Pool:
         if self._pool is None:
             context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-            self._pool = context.Pool(self.jobs)
+            # Objects alive now are the workers' too; frozen, the workers' garbage collector
+            # never walks them, which would touch (and so copy) every page they are on.
+            gc.freeze()
+            try:
+                self._pool = context.Pool(self.jobs)
+            finally:
+                gc.unfreeze()
         return self._pool
 
 
