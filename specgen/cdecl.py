@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-from pycparser import c_ast, c_parser
+if TYPE_CHECKING:
+    from pycparser import c_ast
 
 # `aclnnStatus aclnnXxx(` where a documented prototype starts; the return type may be
 # written on the previous line and may be preceded by export macros.
@@ -206,6 +208,8 @@ def _is_word(token: str) -> bool:
 
 def _pycparser(source: str) -> Prototype:
     """The prototype pycparser reads from a cleaned declaration; PrototypeError if none."""
+    from pycparser import c_ast  # imported when first needed: `_fast` reads most prototypes
+
     parser = _parser()
     # Every identifier that is not a declared name is a type name (aclTensor, int64_t, ...).
     parser.type_names = frozenset({w for w in _IDENT.findall(source) if w not in _C_WORDS} - _declared_names(source))
@@ -268,6 +272,8 @@ def canonical_type(node: c_ast.Node) -> str:
     Qualifiers and base type separated by one space, stars attached; an array parameter
     is the pointer it decays to.
     """
+    from pycparser import c_ast
+
     stars = ""
     while isinstance(node, c_ast.PtrDecl | c_ast.ArrayDecl):
         quals = node.quals if isinstance(node, c_ast.PtrDecl) else node.dim_quals
@@ -280,18 +286,19 @@ def canonical_type(node: c_ast.Node) -> str:
     return (f"{quals} {base}" if quals else base) + stars
 
 
-class _DeclarationParser(c_parser.CParser):
-    """pycparser told the type names up front, instead of reading a typedef for each."""
-
-    type_names: frozenset[str] = frozenset()
-
-    def _is_type_in_scope(self, name: str) -> bool:
-        return name in self.type_names or super()._is_type_in_scope(name)
-
-
 @lru_cache(maxsize=1)
-def _parser() -> _DeclarationParser:
-    return _DeclarationParser()
+def _parser() -> Any:  # a pycparser CParser told the type names (its class made on first use)
+    from pycparser import c_parser
+
+    class DeclarationParser(c_parser.CParser):
+        """pycparser told the type names up front, instead of reading a typedef for each."""
+
+        type_names: frozenset[str] = frozenset()
+
+        def _is_type_in_scope(self, name: str) -> bool:
+            return name in self.type_names or super()._is_type_in_scope(name)
+
+    return DeclarationParser()
 
 
 def _short_reason(exc: Exception) -> str:
