@@ -44,7 +44,7 @@ from specgen.selection import Choice, Globs, Resolver, Selection
 
 CACHE = Path(".specgen-cache")
 STATE_FILE = CACHE / "state.json"
-STATE_FORMAT = 4
+STATE_FORMAT = 5
 STATE_HEADER = f"specgen-state {STATE_FORMAT}"  # then the signature, a newline and the JSON
 MAX_STATE = 256 * 2**20  # far above the record of the largest corpus (a few MB)
 KEY_FILE = "state.key"  # in $XDG_CACHE_HOME/specgen (default ~/.cache/specgen)
@@ -128,6 +128,7 @@ class _Operator:
     user_files: list[str] = field(default_factory=list)
     lifted: dict[str, tuple[cunits.Lifted, ...]] = field(default_factory=dict)  # left to format, by path
     hashes: dict[str, str] = field(default_factory=dict)  # path -> sha256 (current ones)
+    stamps: dict[str, list[int]] = field(default_factory=dict)  # path -> stamp when its hash was checked
     user_paths: list[str] = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
 
@@ -325,7 +326,7 @@ def _previous_run(out: Path, notes: list) -> tuple[bytes | None, dict]:
 def _load_state(out: Path, key: bytes) -> tuple[dict, str | None]:
     """The record when it is signed with `key` and well formed, else {} and what is wrong."""
     try:
-        raw = writer.read_file(out, STATE_FILE.as_posix(), limit=MAX_STATE)
+        raw, stamp = writer.read_stamped(out, STATE_FILE.as_posix(), limit=MAX_STATE)
     except writer.OutputError as exc:
         return {}, str(exc)
     if raw is None:
@@ -338,9 +339,21 @@ def _load_state(out: Path, key: bytes) -> tuple[dict, str | None]:
             "(edited, copied, or written by another version of specgen)",
         )
     try:
-        return _checked_state(json.loads(body)), None
+        state = _checked_state(json.loads(body))
     except (ValueError, TypeError, KeyError, AttributeError):
         return {}, "the record of the previous run is damaged"
+    if stamp is not None:
+        _drop_racy_stamps(state, written=stamp[1])
+    return state, None
+
+
+def _drop_racy_stamps(state: dict, written: int) -> None:
+    """Keep the stamps older than the record (`written`: its mtime). A file changed after its
+    stamp was taken has a later mtime, except within the same clock tick (timestamps are
+    coarse, and coarser still on some file systems); a stamp older than the record, which was
+    written after it, is older than such a tick too (the idea of git's "racily clean" check)."""
+    for op in state["ops"].values():
+        op["stamps"] = {path: stamp for path, stamp in op["stamps"].items() if stamp[1] < written}
 
 
 def _sign(key: bytes, body: bytes) -> str:
@@ -358,6 +371,8 @@ def _checked_state(state: dict) -> dict:
     for op in state["ops"].values():
         _expect(isinstance(op["key"], str) and all(isinstance(h, str) for h in op["hashes"].values()))
         _expect(all(isinstance(p, str) and writer.clean_relative(p) for p in [*op["hashes"], *op["user_paths"]]))
+        _expect(set(op["stamps"]) <= set(op["hashes"]))
+        _expect(all(len(s) == 4 and all(type(n) is int for n in s) for s in op["stamps"].values()))
         _expect(all(Diagnostic(**d) for _, d in op["diagnostics"]))
     return state
 
@@ -395,24 +410,39 @@ def _state(docs: list[_Doc], operators: list[_Operator]) -> dict:
             for d in docs
         },
         "ops": {
-            op.snake: {"key": op.key, "hashes": op.hashes, "user_paths": op.user_paths, "diagnostics": op.diagnostics}
+            op.snake: {
+                "key": op.key,
+                "hashes": op.hashes,
+                "stamps": op.stamps,
+                "user_paths": op.user_paths,
+                "diagnostics": op.diagnostics,
+            }
             for op in operators
         },
     }
 
 
 def _current(op: _Operator, recorded: dict | None, out: Path) -> bool:
-    """The operator's files were made from the same key and still hold what was written."""
+    """The operator's files were made from the same key and still hold what was written: a
+    file is read and hashed unless its stamp is the one recorded when it was last hashed
+    (`_drop_racy_stamps`: a stamp the record can vouch for)."""
     if not recorded or recorded.get("key") != op.key:
         return False
+    stamps = recorded.get("stamps", {})
+    checked = {}
     for path, digest in recorded.get("hashes", {}).items():
         try:
-            content = writer.read_file(out, path)
+            known = stamps.get(path)
+            if known is not None and list(writer.stamp(out, path) or ()) == known:
+                checked[path] = known  # unchanged since it was last hashed
+                continue
+            content, stamp = writer.read_stamped(out, path)
         except writer.OutputError:
             return False  # a link or worse where a file was: the writer says so
-        if content is None or _sha(content) != digest:
+        if content is None or stamp is None or _sha(content) != digest:
             return False
-    op.hashes, op.user_paths = recorded["hashes"], recorded.get("user_paths", [])
+        checked[path] = list(stamp)
+    op.hashes, op.stamps, op.user_paths = recorded["hashes"], checked, recorded.get("user_paths", [])
     op.diagnostics = recorded.get("diagnostics", [])
     return True
 

@@ -135,22 +135,45 @@ def clean_relative(relative: str) -> bool:
     )
 
 
+Stamp = tuple[int, int, int, int]  # a file's size, mtime and ctime (ns), and inode
+
+
 def read_file(out: Path, relative: str, limit: int = MAX_FILE) -> bytes | None:
     """The bytes of a file of `out` (checked as `checked_path`); None when it is absent or
     larger than `limit`, which is never read."""
+    return read_stamped(out, relative, limit)[0]
+
+
+def stamp(out: Path, relative: str) -> Stamp | None:
+    """The stamp of a regular file of `out` (checked as `checked_path`); None when absent."""
+    try:
+        info = os.lstat(checked_path(out, relative))
+    except FileNotFoundError:
+        return None
+    return _stamp(info) if stat.S_ISREG(info.st_mode) else None
+
+
+def _stamp(info: os.stat_result) -> Stamp:
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
+
+
+def read_stamped(out: Path, relative: str, limit: int = MAX_FILE) -> tuple[bytes | None, Stamp | None]:
+    """`read_file`, and the file's stamp taken before it was read: a later change to the file
+    changes it (its ctime at least), unless made within the same clock tick as the stamp's
+    mtime (see `generate._current`)."""
     path = checked_path(out, relative)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
-        return None
+        return None, None
     except OSError as exc:
         raise OutputError(f"cannot read {path}: {exc.strerror or exc}") from None
     with os.fdopen(fd, "rb") as file:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
+            return None, None
         data = file.read(limit + 1)
-    return data if len(data) <= limit else None
+    return (data, _stamp(info)) if len(data) <= limit else (None, None)
 
 
 def _same_content(out: Path, relative: str, staged: Path) -> bool:
