@@ -196,16 +196,23 @@ class Choice:
 
 
 class Resolver:
-    """`Path.resolve()` for many files in few folders: each folder is resolved once (a system
-    call a component), each file then costs one `lstat` (a symbolic link is resolved in full)."""
+    """`Path.resolve()` for many files in many folders of a few trees: a folder costs one
+    `lstat` once its parent is resolved, and a file one `lstat` (a symbolic link, or a path
+    with `..`, is resolved in full)."""
 
     def __init__(self) -> None:
         self._folders: dict[Path, Path] = {}
 
     def folder(self, folder: Path) -> Path:
-        if folder not in self._folders:
-            self._folders[folder] = folder.resolve()
-        return self._folders[folder]
+        known = self._folders.get(folder)
+        if known is None:
+            parent = folder.parent
+            if parent == folder or not folder.is_absolute() or ".." in folder.parts or folder.is_symlink():
+                known = folder.resolve()
+            else:
+                known = self.folder(parent) / folder.name
+            self._folders[folder] = known
+        return known
 
     def __call__(self, path: Path) -> Path:
         if path.name in ("", ".", "..") or path.is_symlink():

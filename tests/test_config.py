@@ -219,6 +219,7 @@ def test_the_resolver_resolves_as_path_resolve_does(tmp_path, monkeypatch):
     (real / "docs" / "a.md").write_text("x", encoding="utf-8")
     (tmp_path / "linked").symlink_to(real)  # a folder reached through a link
     (real / "docs" / "b.md").symlink_to(real / "docs" / "a.md")  # a file that is a link
+    (real / "docs" / "up").symlink_to("..")  # a relative link up, in the middle of paths
     monkeypatch.chdir(real)
     paths = [
         real / "docs" / "a.md",
@@ -229,6 +230,9 @@ def test_the_resolver_resolves_as_path_resolve_does(tmp_path, monkeypatch):
         Path("docs/../docs/a.md"),
         Path("docs/.."),
         real / "docs" / "missing.md",
+        real / "missing" / "deeper" / "a.md",  # folders that do not exist
+        tmp_path / "linked" / "docs" / "up" / "docs" / "up" / "docs" / "a.md",
+        tmp_path / "linked" / "docs" / "up" / "missing" / "a.md",
     ]
     resolve = Resolver()
     assert [resolve(p) for p in paths] == [p.resolve() for p in paths]
