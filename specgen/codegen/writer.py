@@ -286,10 +286,12 @@ def foreign_files(out: Path, known: set[str]) -> list[str]:
     if not out.is_dir():
         return []
     found = []
-    for folder, dirs, names in os.walk(out):
+    top = os.fspath(out)
+    for folder, dirs, names in os.walk(top):
         dirs[:] = sorted(d for d in dirs if not _tool_folder(d))  # links to folders are not entered
+        prefix = "" if folder == top else Path(os.path.relpath(folder, top)).as_posix() + "/"
         for name in sorted(names):
-            relative = (Path(folder) / name).relative_to(out).as_posix()
+            relative = prefix + name
             if relative not in (MANIFEST, LOCK) and relative not in known and not _OLD_STAGED.match(name):
                 found.append(relative)
     return found
