@@ -70,6 +70,12 @@ class Globs:
 
 
 def relative(path: Path, base: Path) -> str | None:
+    """`path.relative_to(base).as_posix()`, None when `path` is not under `base`."""
+    if os.sep == "/":  # as text: pathlib's parts cost more than the rest of a warm run's matching
+        text, prefix = str(path), str(base).rstrip("/") + "/"
+        if text.rstrip("/") + "/" == prefix:
+            return "."
+        return text[len(prefix) :] if text.startswith(prefix) else None
     try:
         return path.relative_to(base).as_posix()
     except ValueError:

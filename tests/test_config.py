@@ -238,3 +238,18 @@ def test_the_resolver_resolves_as_path_resolve_does(tmp_path, monkeypatch):
     assert [resolve(p) for p in paths] == [p.resolve() for p in paths]
     # a resolver holds relative folders as the working folder made them: one per run, never shared
     assert Resolver() is not Resolver()
+
+
+@pytest.mark.parametrize(
+    ("path", "base"),
+    [("/a/b/c", "/a"), ("/a/b", "/a/b"), ("/a/bc", "/a/b"), ("/a", "/"), ("/", "/"), ("/x", "/a"), ("a/b", "a"),
+     ("a", "a"), ("a", "b"), ("/a", "a")],
+)  # fmt: skip
+def test_relative_is_path_relative_to(path, base):
+    from specgen.selection import relative
+
+    try:
+        expected = Path(path).relative_to(Path(base)).as_posix()
+    except ValueError:
+        expected = None
+    assert relative(Path(path), Path(base)) == expected
