@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 __version__ = "0.1.0"
 
@@ -12,6 +13,12 @@ __version__ = "0.1.0"
 # their traceback instead of being reported as a located error on that document. An
 # environment variable, so that worker processes see it however they are started.
 DEBUG_VARIABLE = "SPECGEN_DEBUG"
+
+
+def user_cache_folder() -> Path:
+    """specgen's folder in the user's cache ($XDG_CACHE_HOME/specgen, else ~/.cache/specgen):
+    the signing key of the output records, the compiled templates."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "specgen"
 
 
 def debugging() -> bool:

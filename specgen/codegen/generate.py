@@ -32,7 +32,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from specgen import parallel
+from specgen import parallel, user_cache_folder
 from specgen.codegen import cunits, formatting, layout, writer
 from specgen.codegen import package as python_package
 from specgen.codegen.names import operator_snake
@@ -276,15 +276,11 @@ def _hand_over(op: _Operator, owned: Globs) -> None:
 # ---------------------------------------------------------------- the record of the previous run
 
 
-def _key_folder() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "specgen"
-
-
 def signing_key(out: Path) -> bytes:
     """The key records are signed with: random, made on first use, kept in the user's cache
     folder (mode 0600), never in an output folder, where a pull request could read or forge
     it. Raises OSError or ValueError when it cannot be kept."""
-    folder = _key_folder().resolve()
+    folder = user_cache_folder().resolve()
     if folder.is_relative_to(out.resolve()):
         raise ValueError(f"the key folder {folder} is inside the output folder")
     path = folder / KEY_FILE
@@ -315,7 +311,8 @@ def _previous_run(out: Path, notes: list) -> tuple[bytes | None, dict]:
         key = signing_key(out)
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        notes.append((where, _note(Code.CACHE_OFF, f"no cache: no signing key in {_key_folder()} ({reason})")))
+        message = f"no cache: no signing key in {user_cache_folder()} ({reason})"
+        notes.append((where, _note(Code.CACHE_OFF, message)))
         return None, {}
     state, problem = _load_state(out, key)
     if problem:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 
 import specgen
 from specgen import __version__
@@ -112,11 +114,37 @@ def environment(override: Path | None = None) -> jinja2.Environment:
     return _environment(str(override) if override else None)
 
 
+class _TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between runs (a tenth of a second a run), each under its
+    source's checksum and Jinja2's and Python's versions; a cache that cannot be read or
+    written is no cache, never an error."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        with suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def _template_cache() -> jinja2.BytecodeCache | None:
+    folder = specgen.user_cache_folder() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return None
+    return _TemplateCache(str(folder))
+
+
 @lru_cache(maxsize=4)
 def _environment(override: str | None) -> jinja2.Environment:
     search = ([override] if override else []) + [str(BUILTIN_TEMPLATES)]
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(search),
+        bytecode_cache=_template_cache(),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
