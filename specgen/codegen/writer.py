@@ -367,8 +367,9 @@ def _synced(out: Path, staging: Path, paths: list[str]) -> dict[str, Path]:
 def _commit(out: Path, staged: dict[str, Path]) -> None:
     """Rename staged files over their targets, then sync the folders that changed."""
     targets = {path: checked_path(out, path) for path in staged}
+    made: set[str] = set()
     for path, target in targets.items():
-        _make_folders(out, path)
+        _make_folders(out, path, made)
         _failing("write", target, partial(os.replace, staged[path], target))
     _sync_folders({folder for target in targets.values() for folder in _folders_up_to(target, out)})
 
@@ -434,15 +435,21 @@ def _sync_folders(folders: Iterable[Path]) -> None:
             os.close(fd)
 
 
-def _make_folders(out: Path, relative: str) -> None:
-    """The missing folders of `relative`, one by one (the existing ones were checked)."""
+def _make_folders(out: Path, relative: str, made: set[str]) -> None:
+    """The missing folders of `relative`, one by one (the existing ones were checked); those
+    in `made` (relative paths) are there already, made or found for an earlier file."""
     folder = out
-    for part in relative.split("/")[:-1]:
+    parts = relative.split("/")[:-1]
+    for depth, part in enumerate(parts, 1):
         folder = folder / part
+        key = "/".join(parts[:depth])
+        if key in made:
+            continue
         try:
             folder.mkdir(exist_ok=True)
         except OSError as exc:
             raise OutputError(f"cannot make {folder}: {_reason(exc)}; {_PARTIAL}") from None
+        made.add(key)
 
 
 _PARTIAL = "the files written so far are whole and listed in the manifest: run again to finish"
