@@ -155,14 +155,14 @@ def generate(
     holds the output folder and this one waits for it; `sources`: the documents `paths` select,
     when the caller has found them already."""
     code_digest()  # once, before any worker forks
-    with writer.locked(out, shared=check, waiting=waiting):
+    with writer.locked(out, shared=check, waiting=waiting) as since:
         notes = [] if check else _cleaned(out)
         key, state = _previous_run(out, notes) if cache else (None, {})
         with parallel.Workers(jobs) as workers:  # one set for parsing and rendering, started once
             result, docs, operators = _generate(
                 paths, sources, out, state, templates=templates, check=check, force=force, workers=workers,
                 selection=selection or Selection.default(), root=root or display_root(paths),
-                package=package, user_files=user_files,
+                package=package, user_files=user_files, since=since,
             )  # fmt: skip
         notes += [(str(out / writer.MANIFEST), _note(Code.MANIFEST_IGNORED, w)) for w in result.plan.warnings]
         if key is not None and not check:
@@ -172,8 +172,10 @@ def generate(
 
 
 def _generate(
-    paths, sources, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files
-) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:
+    paths, sources, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files,
+    since: int | None,
+) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:  # fmt: skip
+    """`since`: the file system's time when this run took the output folder (`writer.locked`)."""
     context = _sha(f"{code_digest()}\0{layout.template_digest(templates)}")
     found = discover(paths, selection) if sources is None else list(sources)
     docs = _parse(found, state.get("docs", {}), workers, templates)
@@ -183,7 +185,8 @@ def _generate(
     operators[SHARED] = _Operator(SHARED, _sha(context + "\0shared"))
     metadata = python_package.pyproject(package or PackageConfig(), _documents_digest(groups))
     operators[PACKAGE] = _Operator(PACKAGE, _sha(context + "\0package\0" + metadata))
-    stale = [op for op in operators.values() if not _current(op, state.get("ops", {}).get(op.snake), out)]
+    recorded = state.get("ops", {})
+    stale = [op for op in operators.values() if not _current(op, recorded.get(op.snake), out, since)]
     with _staging(out, check) as staging:  # each file is written there once, as rendered
         _render(stale, groups, root, templates, workers, metadata, staging)
         workers.close()  # done with them: their memory is freed before formatting and writing
@@ -323,7 +326,7 @@ def _previous_run(out: Path, notes: list) -> tuple[bytes | None, dict]:
 def _load_state(out: Path, key: bytes) -> tuple[dict, str | None]:
     """The record when it is signed with `key` and well formed, else {} and what is wrong."""
     try:
-        raw, stamp = writer.read_stamped(out, STATE_FILE.as_posix(), limit=MAX_STATE)
+        raw = writer.read_file(out, STATE_FILE.as_posix(), limit=MAX_STATE)
     except writer.OutputError as exc:
         return {}, str(exc)
     if raw is None:
@@ -336,21 +339,9 @@ def _load_state(out: Path, key: bytes) -> tuple[dict, str | None]:
             "(edited, copied, or written by another version of specgen)",
         )
     try:
-        state = _checked_state(json.loads(body))
+        return _checked_state(json.loads(body)), None
     except (ValueError, TypeError, KeyError, AttributeError):
         return {}, "the record of the previous run is damaged"
-    if stamp is not None:
-        _drop_racy_stamps(state, written=stamp[1])
-    return state, None
-
-
-def _drop_racy_stamps(state: dict, written: int) -> None:
-    """Keep the stamps older than the record (`written`: its mtime). A file changed after its
-    stamp was taken has a later mtime, except within the same clock tick (timestamps are
-    coarse, and coarser still on some file systems); a stamp older than the record, which was
-    written after it, is older than such a tick too (the idea of git's "racily clean" check)."""
-    for op in state["ops"].values():
-        op["stamps"] = {path: stamp for path, stamp in op["stamps"].items() if stamp[1] < written}
 
 
 def _sign(key: bytes, body: bytes) -> str:
@@ -419,10 +410,15 @@ def _state(docs: list[_Doc], operators: list[_Operator]) -> dict:
     }
 
 
-def _current(op: _Operator, recorded: dict | None, out: Path) -> bool:
+def _current(op: _Operator, recorded: dict | None, out: Path, since: int | None) -> bool:
     """The operator's files were made from the same key and still hold what was written: a
-    file is read and hashed unless its stamp is the one recorded when it was last hashed
-    (`_drop_racy_stamps`: a stamp the record can vouch for)."""
+    file is read and hashed unless its stamp is the one recorded when it was last hashed.
+
+    A stamp is recorded only when its mtime is older than `since`, a time of the same file
+    system's clock taken before it. A later change to the file then has a later mtime and
+    ctime, which no user process can set back; a stamp as recent as `since` could share its
+    clock tick (timestamps are coarse, and coarser on some file systems) with a change made
+    after it was taken (the "racily clean" case of git)."""
     if not recorded or recorded.get("key") != op.key:
         return False
     stamps = recorded.get("stamps", {})
@@ -438,7 +434,8 @@ def _current(op: _Operator, recorded: dict | None, out: Path) -> bool:
             return False  # a link or worse where a file was: the writer says so
         if content is None or stamp is None or _sha(content) != digest:
             return False
-        checked[path] = list(stamp)
+        if since is not None and stamp[1] < since:
+            checked[path] = list(stamp)
     op.hashes, op.stamps, op.user_paths = recorded["hashes"], checked, recorded.get("user_paths", [])
     op.diagnostics = recorded.get("diagnostics", [])
     return True

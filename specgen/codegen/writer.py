@@ -518,19 +518,20 @@ def _remove_entry(path: Path) -> None:
 @contextmanager
 def locked(
     out: Path, *, shared: bool = False, wait: float | None = None, waiting: Callable[[str], None] | None = None
-) -> Iterator[None]:
+) -> Iterator[int | None]:
     """Hold `out` for one run: an exclusive flock on OUT/.specgen-lock, which holds the
     holder's PID and is removed when the run ends; with `shared` (--check, which writes
     nothing), a shared lock when a run holds the folder. Waits up to `wait` seconds (default
     LOCK_WAIT) for another run to end, saying so once through `waiting`; then gives up,
     naming its PID. The kernel releases a lock when its holder ends, even by kill -9: a lock
     file left behind holds nothing. An output folder this call made is removed again when
-    the run fails before writing anything in it."""
+    the run fails before writing anything in it. Gives the file system's time (ns) when the
+    folder was taken, read off the lock file just written (None for a shared lock)."""
     check_output_folder(out)
     made = not out.exists()
     fd = _acquire(out, shared, LOCK_WAIT if wait is None else wait, waiting)
     try:
-        yield
+        yield None if fd is None or shared else os.fstat(fd).st_mtime_ns
     except BaseException:
         _release(fd, out, shared)
         if made:
