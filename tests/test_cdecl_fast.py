@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from pycparser import c_lexer
@@ -144,3 +145,39 @@ def test_corpus_declarations_read_as_pycparser_does(corpus, monkeypatch):
     share = sum(proto is not None for proto in fast.values()) / len(fast)
     print(f"fast path: {share:.1%} of {len(fast)} distinct sources ({len(declarations)} declarations)")
     assert share >= FAST_SHARE_FLOOR
+
+
+_WORD_BOUNDED_START = re.compile(r"\baclnn[Ss]tatus\s+(?:[A-Z_]+\s+)*(aclnn\w+)\s*\(")
+
+
+def _spans_by_word_bounded_regex(text: str) -> list[tuple[int, int, str]]:
+    """What `find_prototype_spans` found when its pattern began with `\\b` (slow on whole documents)."""
+    spans = []
+    for match in _WORD_BOUNDED_START.finditer(text):
+        depth, end = 0, len(text)
+        for paren in re.finditer(r"[()]", text[match.end() - 1 :]):
+            depth += 1 if paren.group() == "(" else -1
+            if depth == 0:
+                end = match.end() - 1 + paren.end()
+                break
+        spans.append((match.start(), end, match.group(1)))
+    return spans
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "aclnnStatus aclnnA(int x);",
+        " aclnnStatus aclnnA(int x)",
+        "xaclnnStatus aclnnA(int x)",  # not a word start
+        "_aclnnStatus aclnnA(int x)",
+        "1aclnnStatus aclnnA(int x)",
+        "接口aclnnStatus aclnnA(int x)",  # CJK characters are word characters to `\b`
+        "接口 aclnnStatus aclnnA(int x)",
+        "（aclnnstatus ACLNN_API aclnnA(int (x))",
+        "xaclnnStatus aclnnStatus aclnnA(int x)",  # a refused match, then one inside it
+        "aclnnStatus aclnnA(int x aclnnStatus aclnnB(int y)",  # never closed
+    ],
+)
+def test_prototype_spans_start_at_a_word_start(text):
+    assert find_prototype_spans(text) == _spans_by_word_bounded_regex(text)

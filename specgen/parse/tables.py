@@ -18,9 +18,6 @@ from selectolax.lexbor import LexborHTMLParser
 from specgen.parse.document import Document
 from specgen.text import plain
 
-_TABLE_OPEN = re.compile(r"<table\b", re.I)
-_TABLE_CLOSE = re.compile(r"</table\s*>", re.I)
-_TABLE_TAG = re.compile(_TABLE_OPEN.pattern + "|" + _TABLE_CLOSE.pattern, re.I)
 _TR = re.compile(r"<tr\b", re.I)
 
 
@@ -49,24 +46,25 @@ def tables_in(doc: Document, start: int, end: int) -> list[Table]:
 def _html_tables(doc: Document, start: int, end: int) -> list[Table]:
     tables = []
     read_to = start  # lines before it are read (the tables found so far)
-    for i in [k for k in range(start, end) if _TABLE_OPEN.search(doc.lines[k])]:
+    tags = doc.table_tags
+    for i in sorted(k for k, (opens, _) in tags.items() if opens and start <= k < end):
         if i >= read_to and not doc.in_fence(i):
-            last = _table_end(doc.lines, i)
+            last = _table_end(tags, i, len(doc.lines))
             tables.append(_read_html(doc, i, last))
             read_to = last + 1
     return tables
 
 
-def _table_end(lines: list[str], first: int) -> int:
-    """0-based index of the line closing the table opened on `first` (nesting counted)."""
+def _table_end(tags: dict[int, tuple[int, int]], first: int, count: int) -> int:
+    """0-based index of the line closing the table opened on `first` (nesting counted), of
+    a document of `count` lines whose table tags are `tags` (`Document.table_tags`)."""
     depth = 0
-    for i in range(first, len(lines)):
-        line = lines[i]
-        if _TABLE_TAG.search(line):  # most lines of a table open or close none
-            depth += len(_TABLE_OPEN.findall(line)) - len(_TABLE_CLOSE.findall(line))
+    for i in sorted(k for k in tags if k >= first):  # the depth changes on these lines only
+        opens, closes = tags[i]
+        depth += opens - closes
         if depth <= 0:
             return i
-    return len(lines) - 1
+    return count - 1
 
 
 def _read_html(doc: Document, first: int, last: int) -> Table:
