@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from processes import USER_ENV  # benchmarks/ is on the path as the script's folder
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -39,8 +41,6 @@ def main() -> int:
     parser.add_argument("--before", default="", help="a shell command run before each run (SIDE=base|head)")
     parser.add_argument("args", nargs="+", help="the specgen command line, after --")
     options = parser.parse_args()
-    # As a user's Python: compiled modules cached (a sandbox may turn that off).
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory(prefix="specgen-ab-") as scratch:
         base = Path(scratch) / "base"
         git = ["git", "-C", str(ROOT), "worktree"]
@@ -51,7 +51,7 @@ def main() -> int:
             roots = {"base": base, "head": ROOT}
             for _ in range(options.runs):
                 for side, root in roots.items():
-                    side_env = {**env, "PYTHONPATH": str(root), "SIDE": side}
+                    side_env = {**USER_ENV, "PYTHONPATH": str(root), "SIDE": side}
                     if options.before:
                         subprocess.run(options.before, shell=True, env=side_env, check=True)
                     args = [a.replace("{side}", side) for a in options.args]

@@ -203,8 +203,8 @@ class Choice:
 
 class Resolver:
     """`Path.resolve()` for many files in many folders of a few trees: a folder costs one
-    `lstat` once its parent is resolved, and a file one `lstat` (a symbolic link, or a path
-    with `..`, is resolved in full)."""
+    `lstat` once its parent is resolved, and a file one `lstat` (a symbolic link, a relative
+    folder or a path with `..` is resolved in full)."""
 
     def __init__(self) -> None:
         self._folders: dict[Path, Path] = {}

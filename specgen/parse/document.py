@@ -87,8 +87,8 @@ class Document:
     @cached_property
     def table_tags(self) -> dict[int, tuple[int, int]]:
         """0-based line -> how many `<table` it opens and `</table>` it closes, for the lines
-        with either: one scan of the document, where a search on each line of each region
-        read cost a tenth of the table reader."""
+        with either, in line order: one scan of the document, where a search on each line of
+        each region read cost a tenth of the table reader."""
         text = "\n".join(self.lines)
         tags: dict[int, tuple[int, int]] = {}
         line, at = 0, 0

@@ -47,7 +47,7 @@ def _html_tables(doc: Document, start: int, end: int) -> list[Table]:
     tables = []
     read_to = start  # lines before it are read (the tables found so far)
     tags = doc.table_tags
-    for i in sorted(k for k, (opens, _) in tags.items() if opens and start <= k < end):
+    for i in [k for k, (opens, _) in tags.items() if opens and start <= k < end]:  # in line order
         if i >= read_to and not doc.in_fence(i):
             last = _table_end(tags, i, len(doc.lines))
             tables.append(_read_html(doc, i, last))
@@ -59,8 +59,9 @@ def _table_end(tags: dict[int, tuple[int, int]], first: int, count: int) -> int:
     """0-based index of the line closing the table opened on `first` (nesting counted), of
     a document of `count` lines whose table tags are `tags` (`Document.table_tags`)."""
     depth = 0
-    for i in sorted(k for k in tags if k >= first):  # the depth changes on these lines only
-        opens, closes = tags[i]
+    for i, (opens, closes) in tags.items():  # the depth changes on these lines only
+        if i < first:
+            continue
         depth += opens - closes
         if depth <= 0:
             return i
