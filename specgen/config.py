@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
 
-from specgen.selection import DEFAULT_DEFER, DEFAULT_INCLUDE, Selection
+from specgen.selection import DEFAULT_DEFER, DEFAULT_INCLUDE, Selection, repository_root
 
 CONFIG_FILE = "specgen.toml"
 PYPROJECT = "pyproject.toml"
@@ -52,7 +52,7 @@ class PackageConfig:
 
 @dataclass(frozen=True)
 class Config:
-    root: Path  # the folder of the configuration file; the working directory without one
+    root: Path  # the configuration file's folder; without one, the git checkout of the working folder
     file: Path | None = None
     paths: tuple[str, ...] | None = None  # None: each command's default
     include: tuple[str, ...] = DEFAULT_INCLUDE
@@ -94,7 +94,7 @@ def load(explicit: str | None = None, cwd: Path | None = None) -> Config:
             path = folder / name
             if path.is_file() and (table := _table(path, required=False)) is not None:
                 return parse(table, folder, path)
-    return Config(root=cwd)
+    return Config(root=repository_root(cwd) or cwd)
 
 
 def _table(path: Path, *, required: bool) -> dict[str, Any] | None:

@@ -8,9 +8,12 @@ explicitly; when two documents declare the same function, the mainline one is us
 `experimental/` one is set aside, said once as an info diagnostic. `generate`, `lint` and
 `diff` all take this one choice.
 
-Globs are matched against a file's path relative to the folder searched and relative to the
-configuration root (or the working directory), '/'-separated: `*` and `?` stay inside one
-folder, `**/` is any number of folders, a trailing `/**` everything below.
+Globs are matched against a file's path relative to the folder searched, to the configuration
+root and to its repository (the nearest folder above it holding `.git`; the file system's root
+when there is none), '/'-separated: `*` and `?` stay inside one folder, `**/` is any number of
+folders, a trailing `/**` everything below. Never relative to the working folder: the same
+documents give the same choice from wherever specgen runs. Precedence (`prefer`, `defer`)
+takes no folder searched, only the root and the repository.
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ class Selection:
 
     @classmethod
     def default(cls) -> Selection:
-        return cls(Path.cwd().resolve())
+        return cls(repository_root(Path.cwd().resolve()) or Path.cwd().resolve())
 
     @cached_property
     def _globs(self) -> tuple[Globs, Globs, Globs, Globs]:
@@ -119,9 +122,11 @@ class Selection:
 
     def _forms(self, path: Path, base: Path | None) -> list[str]:
         absolute = self._resolve(path)
-        forms = [relative(absolute, self._resolve.folder(base)) if base else None, relative(absolute, self._root)]
-        if not path.is_absolute():
-            forms.append(path.as_posix().removeprefix("./"))
+        forms = [
+            relative(absolute, self._resolve.folder(base)) if base else None,
+            relative(absolute, self._root),
+            relative(absolute, self._resolve.repository(absolute.parent)),
+        ]
         return [f for f in dict.fromkeys(forms) if f]
 
     def takes(self, path: Path, base: Path) -> bool:
@@ -208,6 +213,7 @@ class Resolver:
 
     def __init__(self) -> None:
         self._folders: dict[Path, Path] = {}
+        self._repositories: dict[Path, Path] = {}
 
     def folder(self, folder: Path) -> Path:
         known = self._folders.get(folder)
@@ -224,6 +230,26 @@ class Resolver:
         if path.name in ("", ".", "..") or path.is_symlink():
             return path.resolve()
         return self.folder(path.parent) / path.name
+
+    def repository(self, folder: Path) -> Path:
+        """The nearest folder at or above the resolved `folder` that holds `.git`, else the
+        file system's root (cached per folder: every document of a tree asks)."""
+        walked = []
+        current = folder
+        while (known := self._repositories.get(current)) is None:
+            walked.append(current)
+            if (current / ".git").exists() or current.parent == current:
+                known = current
+                break
+            current = current.parent
+        for f in walked:
+            self._repositories[f] = known
+        return known
+
+
+def repository_root(folder: Path) -> Path | None:
+    """The nearest folder at or above `folder` that holds `.git`, if any."""
+    return next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)
 
 
 def walk_markdown(folder: Path) -> list[Path]:

@@ -40,7 +40,7 @@ from specgen.config import PackageConfig
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import SourceError, discover, failed, parse_document, preload, read_source
-from specgen.selection import Choice, Globs, Resolver, Selection
+from specgen.selection import Choice, Globs, Resolver, Selection, repository_root
 
 CACHE = Path(".specgen-cache")
 STATE_FILE = CACHE / "state.json"
@@ -81,10 +81,7 @@ def display_root(paths: Sequence[str | Path]) -> Path:
     input folder."""
     first = Path(paths[0]).resolve()
     folder = first if first.is_dir() else first.parent
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return folder.parent
+    return repository_root(folder) or folder.parent
 
 
 @lru_cache(maxsize=1)
