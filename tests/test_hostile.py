@@ -367,13 +367,20 @@ def test_refuses_to_write_through_a_symlink_out_of_the_folder(tmp_path, capsys):
     assert list(elsewhere.iterdir()) == []
 
 
-def test_a_document_that_breaks_keeps_its_earlier_output(tmp_path, capsys):
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "int z)",  # a prototype whose parameters are wrong
+        "aclOpExecutor **executor",  # prototypes never closed: no function is read at all
+    ],
+)
+def test_a_document_that_breaks_keeps_its_earlier_output(tmp_path, capsys, broken):
     docs, out = tmp_path / "docs", tmp_path / "out"
     shutil.copytree(SPECS, docs)
     assert main(["generate", str(docs), "-o", str(out)]) == 0
     before = tree(out / "samples")
     tanh = docs / "aclnnTanhBackward.md"
-    tanh.write_text(tanh.read_text(encoding="utf-8").replace("aclOpExecutor **executor", "int z"), encoding="utf-8")
+    tanh.write_text(tanh.read_text(encoding="utf-8").replace("aclOpExecutor **executor)", broken), encoding="utf-8")
     for _ in range(2):  # also when the next run finds the failure in its record
         assert main(["generate", str(docs), "-o", str(out)]) == 1
         err = capsys.readouterr().err

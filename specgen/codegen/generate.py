@@ -491,7 +491,9 @@ def _unreadable(source: str, exc: SourceError) -> _Doc:
 def _parse_one(job: tuple[str, bytes]) -> tuple[str | None, bool, list[dict], bytes | None, list[tuple[str, int]]]:
     source, data = job
     doc = parse_document(source, data)
-    snake = operator_snake(doc) if doc.functions else None
+    # A failing document names its operator even when no prototype could be read (one never
+    # closed, say), so that its earlier output is kept rather than deleted.
+    snake = operator_snake(doc) if doc.functions or doc.has_errors else None
     ok = snake is not None and not doc.has_errors
     diagnostics = [d.model_dump() for d in doc.diagnostics]
     functions = [(f.name, f.line) for f in doc.functions]

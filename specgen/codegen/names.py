@@ -79,7 +79,7 @@ def operator_snake(doc: OperatorDoc) -> str:
     for stem in includes:
         if stem in derived:
             return stem
-    if len(set(includes)) == 1 and doc.functions:
+    if len(set(includes)) == 1:
         return includes[0]
     return derived[0] if derived else snake_case(doc.name)
 
