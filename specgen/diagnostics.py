@@ -64,7 +64,7 @@ class Code(Catalogued):
     ENCODING = "encoding", WARNING, "the document is not UTF-8; read as UTF-16 or GB18030, or bytes replaced"
     LONG_LINE = "long-line", WARNING, "a line is longer than any real one; only its start is read"
     UNCLOSED_FENCE = "unclosed-fence", WARNING, "a code fence is never closed; it runs to the end of the file"
-    CONFLICT_MARKER = "conflict-marker", WARNING, "a merge-conflict marker is left in the document"
+    CONFLICT_MARKER = "conflict-marker", ERROR, "a merge-conflict marker is left in the document"
     UNKNOWN_PRODUCT = "unknown-product", WARNING, "a product name no vocabulary entry knows"
     INTERNAL_ERROR = "internal-error", ERROR, "a bug of specgen's met on this document; the others are still read"
     # its API
@@ -73,10 +73,10 @@ class Code(Catalogued):
     NAME_CASE = "name-case", WARNING, "a first-phase function does not end in `GetWorkspaceSize` exactly"
     NO_EXECUTE = "no-execute", WARNING, "a GetWorkspaceSize function has no matching execute function"
     SINGLE_PHASE = "single-phase", WARNING, "a function outside a GetWorkspaceSize/execute pair; not modelled"
-    NO_API = "no-api", ERROR, "no two-phase API: no `aclnnStatus aclnnXxxGetWorkspaceSize(...)` prototype"
+    NO_API = "no-api", INFO, "not an operator page: no `aclnnStatus aclnnXxx(...)` prototype (a placeholder, a guide)"
     NO_PARAM_SECTION = "no-param-section", WARNING, "no section documents the parameters of a function"
     DUPLICATE_PARAM = "duplicate-param", WARNING, "a parameter is documented twice"
-    UNKNOWN_PARAM = "unknown-param", WARNING, "a documented parameter is not in the prototype"
+    UNKNOWN_PARAM = "unknown-param", ERROR, "a documented parameter is not in the prototype (its checks would be lost)"
     NAME_TYPO = "name-typo", WARNING, "an error condition misspells a parameter; read as that parameter"
     # choosing documents
     DUPLICATE_DOCUMENT = (

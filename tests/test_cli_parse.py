@@ -35,17 +35,18 @@ def test_diagnostics_go_to_stderr_and_errors_set_the_exit_status(tmp_path):
         (SPECS / "aclnnTanhBackward.md").read_text("utf-8"), encoding="utf-8"
     )
     (tmp_path / "sub" / "docs").mkdir(parents=True)
-    (tmp_path / "sub" / "docs" / "aclnnTodo.md").write_text("# aclnnTodo\n\nTBD\n", encoding="utf-8")
+    broken = "# aclnnTodo\n\n```cpp\naclnnStatus aclnnTodoGetWorkspaceSize(int x,\n```\n"
+    (tmp_path / "sub" / "docs" / "aclnnTodo.md").write_text(broken, encoding="utf-8")
     (tmp_path / "sub" / "README.md").write_text("# Not an operator document\n", encoding="utf-8")
     result = run("parse", str(tmp_path), "--format", "json")
     assert result.returncode == 1
-    assert f"{tmp_path / 'sub' / 'docs' / 'aclnnTodo.md'}:1: error: " in result.stderr
-    assert "[doc-no-api]" in result.stderr  # the code lint uses for the same problem
+    assert f"{tmp_path / 'sub' / 'docs' / 'aclnnTodo.md'}:4: error: " in result.stderr
+    assert "[doc-prototype-syntax]" in result.stderr  # the code lint uses for the same problem
     docs = json.loads(result.stdout)  # the good document is still reported in full; README is not read
     assert [d["name"] for d in docs] == ["aclnnTanhBackward", "aclnnTodo"]
     assert docs[0]["functions"]
     quiet = run("parse", str(tmp_path), "--quiet")
-    assert quiet.returncode == 1 and quiet.stdout == "" and "aclnnTodo.md:1: error:" in quiet.stderr
+    assert quiet.returncode == 1 and quiet.stdout == "" and "aclnnTodo.md:4: error:" in quiet.stderr
 
 
 def test_usage_errors_exit_2(tmp_path):

@@ -140,15 +140,17 @@ def test_lint_selection_severity_and_per_file_ignores(tmp_path, capsys, monkeypa
         found = json.loads(out)["findings"] if code != 2 else []
         return code, [(f["rule"], f["severity"], f.get("suppressed", False)) for f in found if "Todo" in f["path"]]
 
-    assert rules("") == (1, [("doc-no-api", "error", False)])
-    assert rules('[lint]\nseverity = { doc-no-api = "warning" }\n') == (0, [("doc-no-api", "warning", False)])
-    assert rules('[lint]\nper-file-ignores = { "**/aclnnTodo.md" = ["doc-*"] }\n') == (
-        0,
-        [("doc-no-api", "error", True)],
-    )
+    assert rules("") == (0, [("doc-no-api", "info", False)])  # a placeholder is not a defect
+    assert rules('[lint]\nseverity = { doc-no-api = "error" }\n') == (1, [("doc-no-api", "error", False)])
+    assert rules(
+        '[lint]\nseverity = { doc-no-api = "error" }\nper-file-ignores = { "**/aclnnTodo.md" = ["doc-*"] }\n'
+    ) == (0, [("doc-no-api", "error", True)])
     assert rules('[lint]\nignore = ["doc-no-api"]\n') == (0, [])
     assert rules('[lint]\nselect = ["header-*"]\n') == (0, [])
-    assert rules('[lint]\nselect = ["header-*"]\n', "--select", "doc-*") == (1, [("doc-no-api", "error", False)])
+    assert rules('[lint]\nselect = ["header-*"]\n', "--select", "doc-*", "--fail-on", "info") == (
+        1,
+        [("doc-no-api", "info", False)],
+    )
     assert rules('[lint]\nignore = ["doc-no-apy"]\n') == (2, [])  # a rule name that matches nothing is a typo
 
 

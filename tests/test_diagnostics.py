@@ -61,7 +61,8 @@ def test_a_diagnostic_takes_only_a_registered_code():
 
 
 def test_a_diagnostic_takes_its_code_default_severity_unless_told():
-    assert Diagnostic.at(3, Code.NO_API, "m") == Diagnostic(line=3, severity="error", code="no-api", message="m")
+    expected = Diagnostic(line=3, severity="error", code="prototype-syntax", message="m")
+    assert Diagnostic.at(3, Code.PROTOTYPE_SYNTAX, "m") == expected
     assert Diagnostic.at(3, Code.DUPLICATE_DOCUMENT, "m", "warning").severity == "warning"
 
 
@@ -73,6 +74,12 @@ def test_a_diagnostic_dumps_as_before():
 
 def test_problem_codes_map_diagnostic_codes_to_lint_rules():
     assert set(PROBLEM_CODES) <= CODES and set(PROBLEM_CODES.values()) <= set(Rule)
+
+
+def test_a_problem_has_one_severity_in_every_command():
+    """parse and generate print a diagnostic under its lint rule's name: with the same severity."""
+    differ = {code: (Code(code).severity, rule.severity) for code, rule in PROBLEM_CODES.items()}
+    assert {c: s for c, s in differ.items() if s[0] != s[1]} == {}
     assert problem_code(Code.NO_API) == "doc-no-api" and problem_code(Code.NAME_TYPO) == "name-typo"
 
 

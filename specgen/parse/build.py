@@ -226,10 +226,8 @@ def _functions(doc: Document, decls: list[Declaration], diags: list[Diagnostic])
         if name not in paired:
             message = f"{name} is not part of a GetWorkspaceSize/execute pair; not modelled"
             diags.append(Diagnostic.at(d.line, Code.SINGLE_PHASE, message))
-    if not functions and not any(d.severity == "error" for d in diags):
-        message = (
-            "no two-phase API found: expected a prototype `aclnnStatus aclnnXxxGetWorkspaceSize(...)` in the document"
-        )
+    if not by_name and not any(d.severity == "error" for d in diags):  # single-phase ones are said above
+        message = "not an operator page: no `aclnnStatus aclnnXxx(...)` prototype (a placeholder, a guide)"
         diags.append(Diagnostic.at(1, Code.NO_API, message))
     return functions
 

@@ -36,12 +36,12 @@ class Rule(Catalogued):
     HEADER_PARAM_CONST = "header-param-const", ERROR, "a parameter's constness differs from the header"
     HEADER_PARAM_ORDER = "header-param-order", ERROR, "the parameters are in another order than in the header"
     # inside the document
-    DOC_NO_API = "doc-no-api", ERROR, "the document declares no API at all (a placeholder?)"
+    DOC_NO_API = "doc-no-api", INFO, "not an operator page: no API declared (a placeholder, a guide)"
     DOC_PROTOTYPE_SYNTAX = "doc-prototype-syntax", ERROR, "a prototype is not valid C"
     DOC_PROTOTYPE_MISMATCH = "doc-prototype-mismatch", WARNING, "two copies of a prototype differ"
     DOC_CONFLICT_MARKER = "doc-conflict-marker", ERROR, "a merge-conflict marker is left in the document"
     DOC_UNCLOSED_FENCE = "doc-unclosed-fence", WARNING, "a code fence is never closed"
-    DOC_PARAM_UNKNOWN = "doc-param-unknown", WARNING, "a documented parameter is not in the prototype"
+    DOC_PARAM_UNKNOWN = "doc-param-unknown", ERROR, "a documented parameter is not in the prototype"
     DOC_PARAM_UNDOCUMENTED = "doc-param-undocumented", WARNING, "a prototype parameter is not documented"
     DOC_PARAM_DUPLICATE = "doc-param-duplicate", WARNING, "a parameter is documented twice"
     DOC_DIRECTION_CONST = (
