@@ -7,11 +7,13 @@ or above --fail-on, out-of-date output, lint findings); 2 usage or unexpected er
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import specgen
@@ -50,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     try:
         args.settings = _settings(getattr(args, "config", None))
+        STDERR.reset(args, args.settings.ignore)
         return args.run(args)
     except UsageError as exc:
         print(f"specgen: error: {exc}", file=sys.stderr)
@@ -103,6 +106,12 @@ def _parser() -> argparse.ArgumentParser:
         "--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks of internal errors"
     )
     common.add_argument(
+        "-q", "--quiet", action="store_true", default=argparse.SUPPRESS, help="show errors only (no summary)"
+    )
+    common.add_argument(
+        "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="also show info diagnostics"
+    )
+    common.add_argument(
         "--config",
         metavar="FILE",
         default=argparse.SUPPRESS,
@@ -128,7 +137,6 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print how much constraint prose and how many error conditions were classified",
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="print only the diagnostics (for hooks)")
     p.set_defaults(run=cmd_parse)
 
     p = command("generate", "generate headers, samples, bindings and tests from documents")
@@ -222,8 +230,54 @@ def _select(paths: Sequence[str], settings: Config) -> list[Path]:
     )
 
 
+@dataclass
+class Stderr:
+    """The diagnostics a command prints to stderr: at or above its level (-q errors only, by
+    default warnings and errors, -v everything) and not ignored by the configuration's
+    `ignore`; counted by severity for the closing summary line."""
+
+    level: int = 1
+    ignore: tuple[str, ...] = ()
+    quiet: bool = False
+    counts: Counter = field(default_factory=Counter)
+
+    def reset(self, args: argparse.Namespace, ignore: Sequence[str]) -> None:
+        quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
+        self.level, self.quiet = (2 if quiet else 0 if verbose else 1), quiet
+        self.ignore, self.counts = tuple(ignore), Counter()
+
+    def shown(self, d: Diagnostic) -> bool:
+        code = problem_code(d.code)
+        if any(fnmatch.fnmatchcase(c, pattern) for c in (code, d.code) for pattern in self.ignore):
+            return False
+        self.counts[d.severity] += 1
+        return _LEVELS[d.severity] >= self.level
+
+    def say(self, source: str, d: Diagnostic) -> None:
+        if self.shown(d):
+            print(_diagnostic_line(source, d), end="", file=sys.stderr)
+
+    def summary(self, documents: int, *more: str) -> None:
+        """`specgen: 2 errors, 5 warnings in 410 documents; ...` (info counted when hidden)."""
+        if self.quiet:
+            return
+        parts = [_plural(self.counts[s], s) for s in ("error", "warning")]
+        hidden = self.counts["info"] if self.level > 0 else 0
+        line = f"{', '.join(parts)} in {_plural(documents, 'document')}"
+        line += f" ({hidden} info not shown; -v shows them)" if hidden else ""
+        print("specgen: " + "; ".join([line, *[m for m in more if m]]), file=sys.stderr)
+
+
+_LEVELS = {"info": 0, "warning": 1, "error": 2}
+STDERR = Stderr()
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def say(source: str, d: Diagnostic) -> None:
-    print(_diagnostic_line(source, d), end="", file=sys.stderr)
+    STDERR.say(source, d)
 
 
 def _diagnostic_line(source: str, d: Diagnostic) -> str:
@@ -282,24 +336,27 @@ def cmd_parse(args: argparse.Namespace) -> int:
             sys.stdout.write("\n")
         else:
             sys.stdout.write(coverage.report(cov))
-        return FOUND if any(d.has_errors for d in docs) else OK
+        STDERR.summary(len(docs))
+        return FOUND if STDERR.counts["error"] else OK
     from specgen import parallel
 
     # Each worker prints its documents; the models never travel back to this process.
-    fmt = "none" if args.quiet else args.format
+    fmt = "none" if getattr(args, "quiet", False) else args.format
     from specgen.parse import preload
 
     preload()
     results = parallel.run(_print_one, [(str(p), fmt) for p in sources], label="parsing", cost=_file_size)
     for _, diagnostics, _ in results:
-        sys.stderr.write(diagnostics)
-    if args.quiet:
+        for source, d in diagnostics:
+            say(source, d)
+    if fmt == "none":
         pass
     elif args.format == "json":
         sys.stdout.write("[\n" + ",\n".join(text for text, _, _ in results) + "\n]\n")  # indented by the workers
     else:
         sys.stdout.write("".join(text for text, _, _ in results))
-    return FOUND if any(has_errors for _, _, has_errors in results) else OK
+    STDERR.summary(len(results))
+    return FOUND if STDERR.counts["error"] else OK
 
 
 def _file_size(job: tuple[str, str]) -> int:
@@ -309,8 +366,8 @@ def _file_size(job: tuple[str, str]) -> int:
         return 0
 
 
-def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:
-    """(the document as printed, its diagnostics as printed, whether it has errors)."""
+def _print_one(job: tuple[str, str]) -> tuple[str, list[tuple[str, Diagnostic]], bool]:
+    """(the document as printed, its diagnostics, whether it has errors)."""
     from specgen.parse import parse_file
 
     source, fmt = job
@@ -319,8 +376,7 @@ def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:
     text = escape_unsafe(text, json_escape) if fmt == "json" else terminal_safe(text)  # no escape sequences
     if fmt == "json":  # an element of the printed array; JSON has no blank line to leave alone
         text = "  " + text.replace("\n", "\n  ")
-    diagnostics = "".join(_diagnostic_line(doc.source, d) for d in doc.diagnostics)
-    return text, diagnostics, doc.has_errors
+    return text, [(doc.source, d) for d in doc.diagnostics], doc.has_errors
 
 
 def describe(doc: OperatorDoc) -> str:
@@ -373,10 +429,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
     except (OutputError, FormatterError, TemplateFault) as exc:
         raise UsageError(str(exc)) from exc
     _report_generation(result, args.check, f"specgen generate {' '.join(paths)} -o {output}")
-    # Drift is what --check asks about: it wins over document errors (which are listed too).
-    if args.check and not result.plan.empty:
-        return OUT_OF_DATE
-    return FOUND if result.has_errors else OK
+    # --check asks whether the output is current, and fails on drift only: a failing document
+    # keeps its operator's earlier output, so errors in documents a change never touched cannot
+    # fail it (they are listed; `parse` and `lint` on the changed files fail on them).
+    if args.check:
+        return OK if result.plan.empty else OUT_OF_DATE
+    return FOUND if STDERR.counts["error"] else OK
 
 
 def _templates(args: argparse.Namespace, settings: Config) -> Path | None:
@@ -391,23 +449,20 @@ def _report_generation(result, check: bool, command: str) -> None:
     for source, d in result.diagnostics:
         say(source, d)
     plan = result.plan
+    failing = sorted({source for source, d in result.diagnostics if d.severity == "error"})
+    kept = f"kept the earlier output of {', '.join(result.held)} (fix the errors above to regenerate it)"
     if check:
         for line in plan.changes:
-            print(line)
-        if not plan.empty:
-            print(f"specgen: the output is out of date ({len(plan.changes)} changes); run `{command}`", file=sys.stderr)
+            print(terminal_safe(line))
+        status = "output current" if plan.empty else f"the output is out of date ({len(plan.changes)} changes)"
+        advice = "" if plan.empty else f"run `{command}`"
+        if failing and not plan.empty:  # regenerating would not bring a failing document's operator back
+            advice += f" after fixing {', '.join(failing[:3])}" + (" and others" if len(failing) > 3 else "")
+        STDERR.summary(result.documents, status, advice, kept if result.held else "")
     else:
-        print(
-            f"specgen: {len(result.operators)} operators from {result.documents} documents; "
-            f"{len(plan.write) + len(plan.create)} files written, {len(plan.delete)} removed, "
-            f"{plan.unchanged} unchanged",
-            file=sys.stderr,
-        )
-    if result.held:
-        print(
-            f"specgen: kept the earlier output of {', '.join(result.held)}: fix the errors above to regenerate it",
-            file=sys.stderr,
-        )
+        written = f"{len(plan.write) + len(plan.create)} files written, {len(plan.delete)} removed"
+        done = f"{len(result.operators)} operators; {written}, {plan.unchanged} unchanged"
+        STDERR.summary(result.documents, done, kept if result.held else "")
 
 
 # ---------------------------------------------------------------- diff
@@ -426,7 +481,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     fail_on = args.fail_on or settings.diff.fail_on
     sys.stdout.write(_diff_report(args.format, changes, fail_on))
     bar = diff.SEVERITY_ORDER[fail_on] if fail_on else None
-    failing = bar is not None and any(not c.accepted and diff.SEVERITY_ORDER[c.severity] >= bar for c in changes)
+    failing = [c for c in changes if bar is not None and not c.accepted and diff.SEVERITY_ORDER[c.severity] >= bar]
+    _close("change", [c.severity for c in changes if not c.accepted], len(new), failing, fail_on)
     return FOUND if failing else OK
 
 
@@ -482,11 +538,13 @@ def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     from specgen.review.lint import HeadersError, configure, lint
-    from specgen.review.rules import SEVERITY_ORDER
+    from specgen.review.rules import RULES, SEVERITY_ORDER
 
     settings: Config = args.settings
     configured = settings.lint
-    options = replace(configured, select=args.select or configured.select, ignore=args.ignore or configured.ignore)
+    rules = [p for p in settings.ignore if any(fnmatch.fnmatchcase(r, p) for r in RULES)]  # the rest are codes
+    ignore = (*(args.ignore or configured.ignore), *rules)
+    options = replace(configured, select=args.select or configured.select, ignore=ignore)
     chosen_headers = args.headers or (settings.path(options.headers) if options.headers else None)
     headers = Path(chosen_headers) if chosen_headers else None
     if headers is not None and not headers.is_dir():
@@ -497,9 +555,29 @@ def cmd_lint(args: argparse.Namespace) -> int:
     except (HeadersError, ValueError) as exc:
         raise UsageError(str(exc)) from None
     findings = [f for f in found if args.show_suppressed or not f.suppressed]
-    bar = SEVERITY_ORDER[args.fail_on or options.fail_on]
-    sys.stdout.write(_lint_report(args.format, findings, [d.source for d in docs], bar))
-    return FOUND if any(SEVERITY_ORDER[f.severity] >= bar and not f.suppressed for f in findings) else OK
+    fail_on = args.fail_on or options.fail_on
+    bar = SEVERITY_ORDER[fail_on]
+    shown = [f for f in findings if args.format != "text" or SEVERITY_ORDER[f.severity] >= STDERR.level]
+    sys.stdout.write(_lint_report(args.format, shown, [d.source for d in docs], bar))
+    failing = [f for f in findings if SEVERITY_ORDER[f.severity] >= bar and not f.suppressed]
+    _close("finding", [f.severity for f in findings if not f.suppressed], len(docs), failing, fail_on)
+    return FOUND if failing else OK
+
+
+def _close(noun: str, severities: Sequence[str], documents: int, failing: Sequence, fail_on: str | None) -> None:
+    """lint's and diff's closing line on stderr: counts by severity, and why the command fails."""
+    if STDERR.quiet and not failing:
+        return
+    tally = Counter(severities)
+    order = sorted(tally.items(), key=lambda i: -_RANK.get(i[0], 0))
+    counts = ", ".join(_plural(n, s) if s in _LEVELS and s != "info" else f"{n} {s}" for s, n in order)
+    line = f"specgen: {_plural(len(severities), noun)} ({counts or 'none'}) in {_plural(documents, 'document')}"
+    if failing:
+        line += f"; failing: {len(failing)} at or above {fail_on} (--fail-on {fail_on})"
+    print(line, file=sys.stderr)
+
+
+_RANK = {"breaking": 3, "error": 3, "non-breaking": 2, "warning": 2, "info": 1}
 
 
 def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int) -> str:

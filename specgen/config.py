@@ -52,7 +52,7 @@ class PackageConfig:
 
 @dataclass(frozen=True)
 class Config:
-    root: Path  # the configuration file's folder; without one, the git checkout of the working folder
+    root: Path  # the configuration's folder; without one, the git checkout of the working folder
     file: Path | None = None
     paths: tuple[str, ...] | None = None  # None: each command's default
     include: tuple[str, ...] = DEFAULT_INCLUDE
@@ -62,6 +62,7 @@ class Config:
     output: str | None = None
     templates: str | None = None
     user_files: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()  # diagnostic codes and lint rules (globs) no command reports
     lint: LintConfig = field(default_factory=LintConfig)
     diff: DiffConfig = field(default_factory=DiffConfig)
     package: PackageConfig = field(default_factory=PackageConfig)
@@ -132,6 +133,7 @@ def parse(table: Mapping[str, Any], root: Path, file: Path | None = None) -> Con
         output=reader.string("output"),
         templates=reader.string("templates"),
         user_files=reader.strings("user-files") or (),
+        ignore=reader.strings("ignore") or (),
         lint=LintConfig(
             headers=lint.string("headers"),
             select=lint.strings("select") or ("*",),

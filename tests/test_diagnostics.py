@@ -100,7 +100,7 @@ def test_every_code_printed_is_registered(tmp_path, capsys, monkeypatch):
     under a registered code, or under the lint rule of `PROBLEM_CODES`."""
     for name, text in DAMAGED.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-    _, _, err = run_main(["parse", "-q", str(tmp_path), str(ROOT / "specs")], ROOT, capsys, monkeypatch)
+    _, _, err = run_main(["parse", "-v", str(tmp_path), str(ROOT / "specs")], ROOT, capsys, monkeypatch)
     printed = set(PRINTED_CODE.findall(err))
     assert {"doc-no-api", "doc-unclosed-fence", "doc-conflict-marker", "unknown-product"} <= printed
     assert printed <= CODES | set(PROBLEM_CODES.values())

@@ -122,9 +122,9 @@ def check_input(original: bytes, data: bytes, cpp_folder: Path | None = None) ->
     doc = parse_document("fuzz/aclnnFuzz.md", data)
     lines = data.count(b"\n") + data.count(b"\r") + 2
     for d in doc.diagnostics:
-        assert 1 <= d.line <= lines and d.message and d.severity in ("error", "warning")
+        assert 1 <= d.line <= lines and d.message and d.severity in ("error", "warning", "info")
     if not doc.functions:
-        assert doc.has_errors  # no API is itself a located error
+        assert doc.diagnostics  # no API is said: an error, or a page that is not an operator's
     doc.model_dump_json()  # the model is complete and serialisable
     lint([doc])
     for change in diff([_original(original)], [doc]):

@@ -181,7 +181,7 @@ HOSTILE_IDENTIFIERS = {
     ),
     "newline": (
         _doc("aclnnEvil", f'aclnnStatus aclnnEv\nil"); system("id");GetWorkspaceSize(const aclTensor* x, {TAIL}'),
-        "1: error: no two-phase API found",
+        "6: error: a declaration starts here but no prototype could be read",
     ),
     "cpp-keyword": (
         _doc("aclnnEvil", f"aclnnStatus aclnnEvilGetWorkspaceSize(const aclTensor* new, {TAIL}"),

@@ -226,10 +226,27 @@ def _functions(doc: Document, decls: list[Declaration], diags: list[Diagnostic])
         if name not in paired:
             message = f"{name} is not part of a GetWorkspaceSize/execute pair; not modelled"
             diags.append(Diagnostic.at(d.line, Code.SINGLE_PHASE, message))
-    if not by_name and not any(d.severity == "error" for d in diags):  # single-phase ones are said above
-        message = "not an operator page: no `aclnnStatus aclnnXxx(...)` prototype (a placeholder, a guide)"
-        diags.append(Diagnostic.at(1, Code.NO_API, message))
+    if not functions and not any(d.severity == "error" for d in diags):
+        diags += _no_api(doc, {d.line for d in decls}, declared=bool(by_name))
     return functions
+
+
+_DECLARATION_START = re.compile(r"^[ \t>*-]*aclnnStatus\s+aclnn(?!Xxx)\w", re.M)
+
+
+def _no_api(doc: Document, read: set[int], *, declared: bool) -> list[Diagnostic]:
+    """No two-phase function: an error where a declaration starts (`aclnnStatus aclnnAbs...`
+    first on a line) but none was read from that line; else, with no declaration at all, a
+    page that is not an operator's (single-phase declarations are said as such)."""
+    for start in _DECLARATION_START.finditer(doc.text):
+        line = doc.text.count("\n", 0, start.start()) + 1
+        if line not in read:
+            message = "a declaration starts here but no prototype could be read from it"
+            return [Diagnostic.at(line, Code.PROTOTYPE_SYNTAX, message)]
+    if declared:
+        return []
+    message = "not an operator page: no `aclnnStatus aclnnXxx(...)` prototype (a placeholder, a guide)"
+    return [Diagnostic.at(1, Code.NO_API, message)]
 
 
 def _function(

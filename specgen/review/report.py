@@ -62,11 +62,11 @@ def terminal_safe(text: str) -> str:
 def text(items: Sequence[Item], colour: bool) -> str:
     lines = []
     for item in items:
-        tag = terminal_safe(f"{item.severity}: {item.id}")
+        tag = terminal_safe(item.severity)
         if colour:
             tag = f"\033[{COLOURS.get(item.severity, '0')}m{tag}\033[0m"
         where = terminal_safe(f"{item.where}: ") if item.location else ""
-        lines.append(f"{where}{tag}: {terminal_safe(item.message + _status(item))}")
+        lines.append(f"{where}{tag}: {terminal_safe(item.message + _status(item))} [{terminal_safe(item.id)}]")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
