@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # `specgen --debug` or SPECGEN_DEBUG=1: internal errors met on one document are raised with
 # their traceback instead of being reported as a located error on that document. An

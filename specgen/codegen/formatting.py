@@ -32,7 +32,7 @@ def ruff_binary() -> str:
     try:
         from ruff.__main__ import find_ruff_bin
     except ImportError as exc:
-        raise FormatterError("ruff is not installed (pip install specgen installs the pinned version)") from exc
+        raise FormatterError("ruff is not installed (pip install aclnn-specgen installs it)") from exc
     return str(find_ruff_bin())
 
 
@@ -41,7 +41,7 @@ def clang_format_binary() -> str:
     try:
         import clang_format
     except ImportError as exc:
-        raise FormatterError("clang-format is not installed (pip install specgen installs the pinned version)") from exc
+        raise FormatterError("clang-format is not installed (pip install aclnn-specgen installs it)") from exc
     return str(clang_format.get_executable("clang-format"))
 
 
@@ -58,10 +58,17 @@ def prepare(path: str, text: str, *, exact: bool) -> tuple[str, tuple[cunits.Lif
 
 
 def format_staged(
-    folder: Path, paths: list[str], lifted: Mapping[str, tuple[cunits.Lifted, ...]], style: Path, *, exact: bool
+    folder: Path,
+    paths: list[str],
+    lifted: Mapping[str, tuple[cunits.Lifted, ...]],
+    style: Path,
+    *,
+    exact: bool,
+    restyle: Path | None = None,
 ) -> None:
     """Format the prepared files at `paths` under `folder`, in place: ruff on the Python;
-    the lifted lines laid out and put back (`exact`), or else clang-format on whole files."""
+    the lifted lines laid out and put back (`exact`), or else clang-format on whole files;
+    then, with `restyle` (a repository's own style file), clang-format in that style."""
     python = [str(folder / p) for p in paths if p.endswith(PYTHON_SUFFIXES)]
     c_like = [str(folder / p) for p in paths if p.endswith(C_SUFFIXES)]
     chains = []
@@ -82,6 +89,9 @@ def format_staged(
             _put_back(folder, lifted, style)
         for future in running:
             future.result()
+    if restyle is not None and c_like:
+        for start in range(0, len(c_like), _BATCH):
+            _run_chain([[clang_format_binary(), f"--style=file:{restyle}", "-i", *c_like[start : start + _BATCH]]])
 
 
 def _put_back(folder: Path, lifted: Mapping[str, tuple[cunits.Lifted, ...]], style: Path) -> None:

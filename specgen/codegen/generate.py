@@ -173,21 +173,22 @@ def _generate(
     since: int | None,
 ) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:  # fmt: skip
     """`since`: the file system's time when this run took the output folder (`writer.locked`)."""
-    context = _sha(f"{code_digest()}\0{layout.template_digest(templates)}")
+    style = layout.repository_style(out)
+    context = _sha(f"{code_digest()}\0{layout.template_digest(templates)}\0{layout.style_digest(style)}")
     found = discover(paths, selection) if sources is None else list(sources)
     docs = _parse(found, state.get("docs", {}), workers, templates)
     choice = selection.choose([(d.source, d.functions) for d in docs if d.functions])
     groups = _groups(docs, choice, selection, root)
     operators = {snake: _Operator(snake, _operator_key(context, members)) for snake, members in groups.items()}
     operators[SHARED] = _Operator(SHARED, _sha(context + "\0shared"))
-    metadata = python_package.pyproject(package or PackageConfig(), _documents_digest(groups))
+    metadata = python_package.pyproject(package or PackageConfig())
     operators[PACKAGE] = _Operator(PACKAGE, _sha(context + "\0package\0" + metadata))
     recorded = state.get("ops", {})
     stale = [op for op in operators.values() if not _current(op, recorded.get(op.snake), out, since)]
     with _staging(out, check) as staging:  # each file is written there once, as rendered
         _render(stale, groups, root, templates, workers, metadata, staging)
         workers.close()  # done with them: their memory is freed before formatting and writing
-        _format(stale, staging, templates)
+        _format(stale, staging, templates, style)
         owned = Globs(user_files)
         for op in stale:
             _hand_over(op, owned)
@@ -255,11 +256,6 @@ def _operator_key(context: str, members: list[_Doc]) -> str:
     as the output names them) and the functions taken from other documents."""
     parts = (f"\0{d.shown}\0{d.content}\0{','.join(d.dropped)}" for d in members)
     return _sha(context + "".join(parts))
-
-
-def _documents_digest(groups: dict[str, list[_Doc]]) -> str:
-    """The state of the documents generated from, for the package's version."""
-    return _sha("".join(f"{d.shown}\0{d.content}\0" for g in groups.values() for d in g))
 
 
 def _hand_over(op: _Operator, owned: Globs) -> None:
@@ -595,13 +591,14 @@ def _staged(
     return list(files), list(user_files), lifted
 
 
-def _format(stale: list[_Operator], staging: Path, templates: Path | None) -> None:
-    """Format the staged files in place; record their hashes."""
+def _format(stale: list[_Operator], staging: Path, templates: Path | None, repository_style: Path | None) -> None:
+    """Format the staged files in place; record their hashes. specgen's own templates print
+    C++ in clang-format's layout (only long lines are left to it), a user's may not; a
+    repository's own `.clang-format` then restyles the C and C++ files whole."""
     paths = [path for op in stale for path in (*op.files, *op.user_files)]
     lifted = {path: units for op in stale for path, units in op.lifted.items()}
-    # specgen's own templates print C++ in clang-format's layout; a user's may not
     style = layout.template_path("clang-format.yaml", templates)
-    formatting.format_staged(staging, paths, lifted, style, exact=templates is None)
+    formatting.format_staged(staging, paths, lifted, style, exact=templates is None, restyle=repository_style)
     for op in stale:
         op.hashes = {path: _sha((staging / path).read_bytes()) for path in op.files}
         op.user_paths = sorted(op.user_files)

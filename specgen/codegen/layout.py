@@ -77,6 +77,31 @@ def template_path(name: str, override: Path | None = None) -> Path:
     raise FileNotFoundError(name)
 
 
+STYLE_FILES = (".clang-format", "_clang-format")
+
+
+def repository_style(out: Path) -> Path | None:
+    """The C/C++ style of the repository the output folder lies in: the nearest `.clang-format`
+    (or `_clang-format`) above it, up to the folder holding `.git`; generated C and C++ follow
+    it, so that the repository's own format hook leaves them alone."""
+    folder = out.resolve()
+    for candidate in (folder, *folder.parents):
+        found = next((candidate / n for n in STYLE_FILES if (candidate / n).is_file()), None)
+        if found is not None:
+            return found
+        if (candidate / ".git").exists():
+            return None
+    return None
+
+
+def style_digest(style: Path | None) -> str:
+    """A repository's style file as part of the cache key (bounded: a style file is small)."""
+    if style is None:
+        return "builtin"
+    with style.open("rb") as f:
+        return hashlib.sha256(f.read(1 << 20)).hexdigest()
+
+
 def template_digest(override: Path | None = None) -> str:
     """A digest of every template in use, for cache keys."""
     folders = ([override] if override else []) + [BUILTIN_TEMPLATES]
