@@ -71,7 +71,11 @@ class Code(Catalogued):
     PROTOTYPE_SYNTAX = "prototype-syntax", ERROR, "a prototype is not valid C (it is read leniently)"
     PROTOTYPE_MISMATCH = "prototype-mismatch", WARNING, "two copies of a prototype differ; the first is used"
     NAME_CASE = "name-case", WARNING, "a first-phase function does not end in `GetWorkspaceSize` exactly"
-    NO_EXECUTE = "no-execute", WARNING, "a GetWorkspaceSize function has no matching execute function"
+    NO_EXECUTE = (
+        "no-execute",
+        WARNING,
+        "a GetWorkspaceSize function has no matching execute function; the convention's is assumed",
+    )
     SINGLE_PHASE = "single-phase", WARNING, "a function outside a GetWorkspaceSize/execute pair; not modelled"
     NO_API = "no-api", INFO, "not an operator page: no `aclnnStatus aclnnXxx(...)` prototype (a placeholder, a guide)"
     NO_PARAM_SECTION = "no-param-section", WARNING, "no section documents the parameters of a function"

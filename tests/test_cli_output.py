@@ -88,3 +88,16 @@ def test_fail_on_says_why(repo, capsys, monkeypatch):
     assert re.search(
         r"^specgen: \d+ findings \(.*\) in 1 document; failing: \d+ at or above error \(--fail-on error\)$", err, re.M
     )
+
+
+def test_a_missing_execute_function_is_one_warning_and_the_operator_is_generated(tmp_path, capsys, monkeypatch):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    text = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
+    kept = [line for line in text.splitlines(keepends=True) if "aclnnStatus aclnnTanhBackward(void" not in line]
+    (docs / "aclnnTanhBackward.md").write_text("".join(kept), encoding="utf-8")
+    code, _, err = run_main(["generate", "docs", "-o", "out"], tmp_path, capsys, monkeypatch)
+    found, _ = _lines(err)
+    assert code == 0 and len(found) == 1 and found[0].endswith("[no-execute]"), err
+    header = (tmp_path / "out/include/aclnnop/aclnn_tanh_backward.h").read_text(encoding="utf-8")
+    assert "aclnnStatus aclnnTanhBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor," in header

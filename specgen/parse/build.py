@@ -8,7 +8,7 @@ from pathlib import Path
 
 from specgen import text as textmod
 from specgen import vocab
-from specgen.cdecl import CParam
+from specgen.cdecl import CParam, parse_prototype
 from specgen.diagnostics import Code
 from specgen.model import (
     Constraint,
@@ -218,7 +218,8 @@ def _functions(doc: Document, decls: list[Declaration], diags: list[Diagnostic])
             diags.append(Diagnostic.at(gws.line, Code.NAME_CASE, f"{gws.name} should end in {GWS!r}"))
         exe = by_name.get(base) or lowered.get(base.lower())
         if exe is None:
-            message = f"{gws.name} has no matching execute function {base}"
+            message = f"{gws.name} has no matching execute function {base}; "
+            message += f"assumed {base}(workspace, workspaceSize, executor, stream)"
             diags.append(Diagnostic.at(gws.line, Code.NO_EXECUTE, message))
         paired.update({gws.name, exe.name if exe else ""})
         functions.append(_function(doc, base, gws, exe, len(phases), diags))
@@ -231,6 +232,9 @@ def _functions(doc: Document, decls: list[Declaration], diags: list[Diagnostic])
     return functions
 
 
+_CONVENTIONAL_EXECUTE = parse_prototype(
+    "aclnnStatus aclnnX(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)"
+)
 _DECLARATION_START = re.compile(r"^[ \t>*-]*aclnnStatus\s+aclnn(?!Xxx)\w", re.M)
 
 
@@ -258,7 +262,9 @@ def _function(
         diags.append(Diagnostic.at(gws.line, Code.NO_PARAM_SECTION, message))
     facts, errors, notes = _region_facts(doc, gws_region)
     gws_proto = gws.prototype.params if gws.prototype else ()
-    exe_proto = exe.prototype.params if exe and exe.prototype else ()
+    # No execute function documented (said as no-execute): the library's has the convention's
+    # prototype, which the model takes so that the function is still generated.
+    exe_proto = exe.prototype.params if exe and exe.prototype else _CONVENTIONAL_EXECUTE.params
     params = _params(
         gws_proto,
         facts,
