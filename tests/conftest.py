@@ -20,6 +20,12 @@ SEED_OPERATORS = ("hardshrink_backward", "soft_margin_loss_backward", "tanh_back
 STANDIN_LIBRARIES = (("runtime.c", "libascendcl.so"), ("nnopbase.c", "libnnopbase.so"), ("opapi.c", "libopapi.so"))
 
 
+def documentation() -> str:
+    """The user documentation: the README and docs/*.md, which the registries' tables live in."""
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return "\n".join(f.read_text(encoding="utf-8") for f in files)
+
+
 def _corpus_dir() -> Path:
     override = os.environ.get("SPECGEN_CORPUS")
     return Path(override) if override else ROOT.parent / "shared" / "corpus"

@@ -255,3 +255,27 @@ def test_relative_is_path_relative_to(path, base):
     except ValueError:
         expected = None
     assert relative(Path(path), Path(base)) == expected
+
+
+def test_the_readme_configuration_works_when_pasted_into_a_repository(tmp_path, capsys, monkeypatch):
+    """The README's `[tool.specgen]` example, pasted as is into an operator repository's
+    pyproject.toml: every command runs with it (no usage error from a key it sets)."""
+    import re
+
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"```toml\n(.*?)```", readme[readme.index("## Configuration") :], re.S).group(1)
+    repo = operator_repo(tmp_path / "repo")
+    (repo / ".git").mkdir()
+    (repo / "pyproject.toml").write_text('[project]\nname = "ops"\n\n' + example, encoding="utf-8")
+    for command in (
+        ["generate"],
+        ["generate", "--check"],
+        ["lint"],
+        ["parse", "-q"],
+        ["diff", "activation", "activation"],
+    ):
+        code, _, err = run(command, repo, capsys, monkeypatch)
+        assert code in (0, 1), (command, err)
+    assert (repo / "generated/include/aclnnop/aclnn_tanh_backward.h").is_file()

@@ -15,7 +15,7 @@ from specgen.review import diff
 from specgen.review.diff import ChangeId
 from specgen.review.report import Item, problem_code
 from specgen.review.rules import PROBLEM_CODES, SEVERITY_ORDER, Rule
-from tests.conftest import ROOT, run_main
+from tests.conftest import ROOT, documentation, run_main
 
 SEVERITIES = {"error", "warning", "info"}
 PRINTED_CODE = re.compile(r"\[([a-z0-9-]+)\]$", re.M)
@@ -107,7 +107,7 @@ def test_every_code_printed_is_registered(tmp_path, capsys, monkeypatch):
 
 
 def test_codes_the_readme_prints_are_registered():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = documentation()
     printed = set(re.findall(r"^\S+:\d+: (?:error|warning|info): .* \[([a-z-]+)\]$", readme, re.M))
     assert printed and printed <= CODES | set(Rule)
 
@@ -117,7 +117,7 @@ def test_codes_the_readme_prints_are_registered():
 
 def _table(header: str) -> dict[str, str]:
     """The README table under `header`: first column (an id in backticks) -> second column."""
-    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    lines = documentation().splitlines()
     start = lines.index(header) + 2
     rows = {}
     for line in lines[start:]:

@@ -13,7 +13,7 @@ from specgen import vocab
 from specgen.cli import main
 from specgen.parse import parse_file
 from specgen.review.diff import CATALOGUE, diff, normalise
-from tests.conftest import ROOT, SPECS
+from tests.conftest import SPECS, documentation
 
 # changes.json entries that are not real changes, found by reading both versions of each
 # document (the "simple scan" behind changes.json compares raw text). Keys: (pair, kind,
@@ -283,6 +283,6 @@ def test_git_revisions(tmp_path):
 
 
 def test_catalogue_is_documented():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = documentation()
     missing = [id for id in CATALOGUE if f"`{id}`" not in readme]
     assert missing == []

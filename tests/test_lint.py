@@ -13,7 +13,7 @@ from specgen.codegen.names import snake_case
 from specgen.parse import parse_file
 from specgen.review.lint import lint
 from specgen.review.rules import RULES
-from tests.conftest import ROOT, SPECS
+from tests.conftest import SPECS, documentation
 
 PROTOTYPES = """# aclnnDemo
 
@@ -216,4 +216,4 @@ def test_cli(capsys):
 
 @pytest.mark.parametrize("rule", sorted(RULES))
 def test_every_rule_is_documented(rule):
-    assert f"`{rule}`" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"`{rule}`" in documentation()

@@ -126,7 +126,7 @@ def test_staged_files_of_specgen_0x_are_its_own_and_removed(tmp_path, capsys):
     assert main(["generate", str(SPECS), "-o", str(out), "--check"]) == 0
     assert main(["generate", str(SPECS), "-o", str(out), "--check", "--no-cache"]) == 0
     capsys.readouterr()
-    assert main(["generate", str(SPECS), "-o", str(out)]) == 0
+    assert main(["generate", str(SPECS), "-o", str(out), "-v"]) == 0  # said at info
     assert "removed what an interrupted run of specgen left" in capsys.readouterr().err
     assert tree(out) == clean and not [path for path in left if (out / path).exists()]
 

@@ -78,7 +78,7 @@ def test_a_folder_without_operator_documents_is_an_error(ops_nn, capsys, monkeyp
 
 
 def test_unchanged_tree_diffs_empty_and_duplicates_are_said_once(ops_nn, capsys, monkeypatch):
-    code, out, err = run(["diff", ".", ".", "--format", "json"], ops_nn, capsys, monkeypatch)
+    code, out, err = run(["diff", ".", ".", "--format", "json", "-v"], ops_nn, capsys, monkeypatch)
     assert code == 0 and json.loads(out)["changes"] == []
     notes = [line for line in err.splitlines() if line.endswith("[duplicate-document]")]
     # mainline over experimental/ is said as info; two mainline copies (a tie settled by path
@@ -136,7 +136,7 @@ def test_the_mainline_document_wins_over_its_experimental_copy_everywhere(ops_nn
     )
     out = tmp_path / "out"
     # The copy is given first: precedence, not path order, decides.
-    code, _, err = run(["generate", KL_DIV_COPY, KL_DIV, "-o", str(out)], ops_nn_copy, capsys, monkeypatch)
+    code, _, err = run(["generate", KL_DIV_COPY, KL_DIV, "-o", str(out), "-v"], ops_nn_copy, capsys, monkeypatch)
     assert code == 0, err
     header = (out / "include/aclnnop/aclnn_kl_div_backward.h").read_text(encoding="utf-8")
     assert "int64_t reduction" in header and "char* reduction" not in header
@@ -175,8 +175,9 @@ def test_check_tells_drift_from_document_errors(ops_nn_copy, tmp_path, capsys, m
     args = ["generate", KL_DIV, broken, "-o", str(out)]
     code, _, err = run(args, ops_nn_copy, capsys, monkeypatch)
     assert code == 1 and "[doc-prototype-syntax]" in err
-    code, listed, _ = run([*args, "--check"], ops_nn_copy, capsys, monkeypatch)
-    assert (code, listed) == (1, "")  # current; the document's error is what remains
+    code, listed, err = run([*args, "--check"], ops_nn_copy, capsys, monkeypatch)
+    assert (code, listed) == (0, "")  # current: the document's error is listed, and fails parse and lint
+    assert "[doc-prototype-syntax]" in err
     (out / "samples/kl_div_backward.cpp").write_text("// edited\n", encoding="utf-8")
     code, listed, _ = run([*args, "--check"], ops_nn_copy, capsys, monkeypatch)
     assert (code, listed) == (3, "~ samples/kl_div_backward.cpp\n")

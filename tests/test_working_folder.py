@@ -62,7 +62,7 @@ def test_parse_and_lint_agree_from_every_folder(repo, capsys, monkeypatch, comma
 
 def test_lint_sets_the_copy_aside_from_every_folder(repo, capsys, monkeypatch):
     for where, cwd in _folders(repo).items():
-        _, _, err = run_main(["lint", str(repo)], cwd, capsys, monkeypatch)
+        _, _, err = run_main(["lint", str(repo), "-v"], cwd, capsys, monkeypatch)  # the note is info
         notes = [line for line in err.splitlines() if "[duplicate-document]" in line]
         assert len(notes) == 1 and notes[0].startswith(f"{repo / COPY}:"), (where, notes)
 
