@@ -396,6 +396,58 @@ def test_cosmetic_header_differences_are_information(write_doc, tmp_path):
     }
 
 
+def _header(folder, *params: str) -> object:
+    """A header declaring aclnnDemoGetWorkspaceSize with `params` (before the workspace pair)."""
+    folder.mkdir(exist_ok=True)
+    (folder / "aclnn_demo.h").write_text(
+        f"aclnnStatus aclnnDemoGetWorkspaceSize({', '.join(params)}, uint64_t* workspaceSize, "
+        "aclOpExecutor** executor);\n"
+        "aclnnStatus aclnnDemo(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);\n"
+    )
+    return folder
+
+
+def test_another_order_is_said_beside_other_differences(write_doc, tmp_path):
+    """aclnnMlaPrologV3WeightNz: the same parameters in another order, and a type besides;
+    once one parameter more, too. Each difference is said, the order at the first moved line."""
+    headers = _header(tmp_path / "typed", "const aclTensor* other", "const aclTensor* self", "const aclTensor* out")
+    findings = found(write_doc, HEAD, headers=headers)
+    assert {(f.rule, f.param, f.line) for f in findings} == {
+        ("header-param-order", "self", line_of(HEAD, "const aclTensor* self,")),
+        ("header-param-const", "out", line_of(HEAD, "aclTensor*       out,")),
+    }
+    order = next(f.message for f in findings if f.rule == "header-param-order")
+    assert "ordered self, other, out, workspaceSize, executor in the document, other, self, out," in order
+    more = _header(
+        tmp_path / "more", "const aclTensor* other", "const aclTensor* self", "int64_t dim", "aclTensor* out"
+    )
+    assert {f.rule for f in found(write_doc, HEAD, headers=more)} == {"header-param-count", "header-param-order"}
+
+
+def test_a_renamed_row_is_one_finding_naming_both(write_doc, tmp_path):
+    """`grid` written `gird` in the row: one finding at the row, not doc-param-unknown for gird
+    and doc-param-undocumented for grid (a short name, one letter swapped)."""
+    text = HEAD.replace("other", "grid").replace("<td>grid（aclTensor*）</td>", "<td>gird（aclTensor*）</td>")
+    findings = found(write_doc, text)
+    assert [(f.rule, f.line) for f in findings] == [("doc-param-unknown", line_of(text, "<td>gird"))]
+    assert "the prototype's parameter grid is documented as gird" in findings[0].message
+    headers = _header(tmp_path / "grid", "const aclTensor* self", "const aclTensor* grid", "aclTensor* out")
+    assert [(f.rule, f.line) for f in found(write_doc, text, headers=headers)] == [
+        ("doc-param-unknown", line_of(text, "<td>gird"))
+    ]
+
+
+def test_a_slip_in_the_prototype_is_found_at_the_prototype(write_doc, tmp_path):
+    """aclnnGRUBackward: the prototype says `bidirectional`, the table and the header
+    `bidirection`. With the header, one finding at the prototype line naming both."""
+    text = HEAD.replace("const aclTensor* other,", "const aclTensor* gird,")
+    headers = _header(tmp_path / "grid", "const aclTensor* self", "const aclTensor* other", "aclTensor* out")
+    findings = found(write_doc, text, headers=headers)
+    assert [(f.rule, f.line) for f in findings] == [("header-param-name", line_of(text, "const aclTensor* gird,"))]
+    assert "parameter 'gird' is 'other' in" in findings[0].message
+    assert "the table writes 'other' as the header does" in findings[0].message
+
+
 # ---------------------------------------------------------------- samples
 
 
@@ -444,6 +496,22 @@ def test_a_marked_snippet_is_not_a_program(write_doc):
     body = "aclnnDemoGetWorkspaceSize(self, other, out, &workspaceSize, &executor);\naclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);"
     text = f'{HEAD}\n## 调用示例\n\n核心调用片段：\n\n```cpp\n#include "aclnn_demo.h"\n{body}\n```\n'
     assert found(write_doc, text) == []
+
+
+def test_a_fragment_marked_inside_its_fence_is_not_a_program(write_doc):
+    """aclnnBinaryCrossEntropyWithLogitsBackward (experimental/): `// 省略输出回拷与资源释放`
+    inside the code; what is left out is no leak and no missing copy-back."""
+    body = (
+        "  // 省略 aclInit / stream 初始化与 aclTensor 构造\n"
+        "  ret = aclnnDemoGetWorkspaceSize(self, other, out, &workspaceSize, &executor);\n"
+        "  ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);\n"
+        "  ret = aclnnDemo(workspaceAddr, workspaceSize, executor, stream);\n"
+        "  // 省略输出回拷与资源释放"
+    )
+    assert found(write_doc, sample(body)) == []
+    # the same program without its markers leaks and copies nothing back
+    unmarked = "\n".join(line for line in body.split("\n") if "省略" not in line)
+    assert {f.rule for f in found(write_doc, sample(unmarked))} == {"sample-leak-memory", "sample-no-output"}
 
 
 def test_members_and_helpers_release_memory(write_doc):

@@ -53,7 +53,8 @@ def findings(corpus, tmp_path_factory) -> dict[tuple[str, str], dict[str, list[F
 
 def _near(findings, verdict) -> list[Finding]:
     line = verdict.get("now_line", verdict["line"])
-    return [f for f in findings[verdict["headers"], verdict["document"]][verdict["rule"]] if abs(f.line - line) <= NEAR]
+    rule = verdict.get("now_rule", verdict["rule"])
+    return [f for f in findings[verdict["headers"], verdict["document"]][rule] if abs(f.line - line) <= NEAR]
 
 
 def _where(v) -> str:

@@ -161,30 +161,25 @@ def _compare_signature(
     decl: Declaration,
     execute: bool,
 ) -> Iterable[Finding]:
+    """Every difference, each said once: a different number of parameters, the same ones in
+    another order (with or without other differences), then each parameter's name and type,
+    paired by name where the name is in both, else by place among the rest."""
     header = [(p.name, p.c_type) for p in decl.prototype.params]
     document = [(p.name, p.c_type) for p in params]
     where = str(decl.location)
     if header == document:
         return
+    h_names, d_names = [n for n, _ in header], [n for n, _ in document]
     if len(header) != len(document):
-        missing = [n for n, _ in header if n not in {d for d, _ in document}]
-        extra = [n for n, _ in document if n not in {h for h, _ in header}]
+        missing = [n for n in h_names if n not in d_names]
+        extra = [n for n in d_names if n not in h_names]
         detail = (f"; missing {', '.join(missing)}" if missing else "") + (
             f"; extra {', '.join(extra)}" if extra else ""
         )
         message = f"{name} has {len(document)} parameters in the document, {len(header)} in {where}{detail}"
         yield Finding(Rule.HEADER_PARAM_COUNT, Location(doc.source, line), message, fn.name)
-        return
-    if sorted(header) == sorted(document):
-        yield Finding(
-            Rule.HEADER_PARAM_ORDER,
-            Location(doc.source, line),
-            f"{name}: parameters ordered {', '.join(n for n, _ in document)} in the document, "
-            f"{', '.join(n for n, _ in header)} in {where}",
-            fn.name,
-        )
-        return
-    for param, (h_name, h_type) in zip(params, header, strict=True):
+    yield from _order_finding(doc, src, fn, name, line, d_names, h_names, where)
+    for param, (h_name, h_type) in _pairs(params, header):
         at = src.prototype_line(line, param.name)
         if param.name != h_name:
             # Names do not reach a C caller; the second phase's are boilerplate.
@@ -198,6 +193,35 @@ def _compare_signature(
             )
         if param.c_type != h_type:
             yield _type_finding(doc.source, at, name, fn.name, param, h_type, where)
+
+
+def _order_finding(doc, src, fn, name, line, d_names, h_names, where) -> Iterable[Finding]:
+    """The parameters both sides have, in another order: said whatever else differs."""
+    mine = [n for n in d_names if n in h_names]
+    theirs = [n for n in h_names if n in d_names]
+    if mine == theirs:
+        return
+    first = next(d for d, h in zip(mine, theirs, strict=True) if d != h)
+    yield Finding(
+        Rule.HEADER_PARAM_ORDER,
+        Location(doc.source, src.prototype_line(line, first)),
+        f"{name}: parameters ordered {', '.join(mine)} in the document, {', '.join(theirs)} in {where}",
+        fn.name,
+        first,
+    )
+
+
+def _pairs(params: Sequence[Param], header: list[tuple[str, str]]) -> list[tuple[Param, tuple[str, str]]]:
+    """Each documented parameter with its header counterpart: the one of the same name, else,
+    when both sides have as many left over, the one in the same place among those left."""
+    by_name = {h[0]: h for h in header}
+    pairs = [(p, by_name[p.name]) for p in params if p.name in by_name]
+    rest = [p for p in params if p.name not in by_name]
+    names = {p.name for p in params}
+    unmatched = [h for h in header if h[0] not in names]
+    if len(rest) == len(unmatched):
+        pairs += zip(rest, unmatched, strict=True)
+    return sorted(pairs, key=lambda pair: params.index(pair[0]))
 
 
 def _type_finding(path: str, line: int, name: str, function: str, param: Param, h_type: str, where: str) -> Finding:
@@ -322,9 +346,13 @@ def _parameter_names(doc: OperatorDoc, src: Source, fn: Function, hidden_by_fenc
 
 
 def _name_findings(doc, src, fn, phase, line, missing, documented_here, first_names) -> Iterable[Finding]:
+    """A row naming no parameter of the prototype is paired with an undocumented parameter
+    of a similar name, or with the only one when it is the only such row: one renamed row,
+    one finding naming both names."""
     paired = set()
+    alone = len(documented_here) == 1 and len(missing) == 1
     for name, at in documented_here:
-        match = next((p for p in missing if p.name not in paired and similar_names(name, p.name)), None)
+        match = next((p for p in missing if p.name not in paired and (alone or similar_names(name, p.name))), None)
         if match is not None:
             paired.add(match.name)
             message = f"{phase}: the prototype's parameter {match.name} is documented as {name}"
@@ -363,7 +391,11 @@ def similar_names(a: str, b: str) -> bool:
     short, long = sorted((a, b), key=len)
     if long.startswith(short) and len(short) >= 3:
         return True
-    return min(len(a), len(b)) >= 6 and edit_distance(a, b) <= 2
+    shortest = min(len(a), len(b))
+    if shortest >= 6:
+        return edit_distance(a, b) <= 2
+    # `gird` for `grid`: one slip in a short name, but not `dim1` for `dim2`
+    return shortest >= 4 and edit_distance(a, b) == 1 and not _differs_in_digits(a, b)
 
 
 MAX_NAME = 64  # longer "names" are damage; comparing them letter by letter costs quadratic time
@@ -510,13 +542,44 @@ def lint(docs: Sequence[OperatorDoc], headers: Path | None = None) -> list[Findi
         mine = list(_document_findings(doc, src))
         seen = nearest(declared, doc.source) if declared is not None else None
         if seen is not None:
-            mine += _header_findings(doc, src, seen)
+            mine = _one_per_rename(mine + list(_header_findings(doc, src, seen)), _renames(doc, seen))
         for sample in doc.samples:
             mine += sample_findings(doc, sample, src, seen)
         findings += suppress(_once_per_parameter(mine), src)
     if declared is not None:
         findings += _undocumented(docs, declared)
     return sorted(set(findings), key=lambda f: (f.path, f.line, f.rule, f.message))
+
+
+def _renames(doc: OperatorDoc, seen: dict[str, Declaration]) -> dict[tuple[str, str], str]:
+    """(function, a name of its prototype) -> the header's name for that parameter, where they differ."""
+    out: dict[tuple[str, str], str] = {}
+    for fn in doc.functions:
+        decl = seen.get(fn.workspace_name)
+        if decl is not None:
+            header = [(p.name, p.c_type) for p in decl.prototype.params]
+            out |= {(fn.name, p.name): h for p, (h, _) in _pairs(fn.params, header) if p.name != h}
+    return out
+
+
+def _one_per_rename(findings: list[Finding], renames: dict[tuple[str, str], str]) -> list[Finding]:
+    """A prototype name that differs from the header's while the table's row writes the
+    header's: one finding at the prototype, which holds the slip (header-param-name, naming
+    both spellings), not also doc-param-unknown for the row and doc-param-undocumented."""
+    rows = {(f.function, f.param) for f in findings if f.rule == Rule.DOC_PARAM_UNKNOWN}
+    agreed = {key: h for key, h in renames.items() if (key[0], h) in rows}
+    table_names = {(function, h) for (function, _), h in agreed.items()}
+    out = []
+    for f in findings:
+        key = (f.function or "", f.param or "")
+        if (f.rule == Rule.DOC_PARAM_UNKNOWN and key in table_names) or (
+            f.rule == Rule.DOC_PARAM_UNDOCUMENTED and key in agreed
+        ):
+            continue
+        if f.rule == Rule.HEADER_PARAM_NAME and key in agreed:
+            f = replace(f, message=f"{f.message}; the table writes {agreed[key]!r} as the header does")
+        out.append(f)
+    return out
 
 
 def _once_per_parameter(findings: list[Finding]) -> list[Finding]:
