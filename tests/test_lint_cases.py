@@ -83,11 +83,24 @@ def line_of(text: str, needle: str) -> int:
 
 
 def test_plain_words_are_not_parameter_typos(write_doc):
-    """aclnnStack / aclnnChunkCat: "tensor" is a word of the prose, not `tensors` misspelt."""
-    text = HEAD.replace("self", "tensors") + errors_table(
-        "tensors中tensor的维度不一致，或repeat不满足要求。", "Tensor的shape超过8维。"
+    """aclnnStack / aclnnChunkCat: "tensor" is a word of the prose, not `tensors` misspelt; nor
+    is "height" `weight`, "transpose" `transposed`, `x2Scale` the sibling `x1Scale` (ops-nn's
+    error tables). Neither lint nor the parse diagnostic name-typo reads them as parameters."""
+    text = HEAD.replace("self", "tensors").replace("other", "weight").replace("out（", "x1Scale（") + errors_table(
+        "tensors中tensor的维度不一致，或repeat不满足要求。",
+        "Tensor的shape超过8维。",
+        "height或width小于1，transpose模式不支持。",
+        "x2Scale与x1Scale的shape不一致。",
     )
     assert found(write_doc, text, "doc-error-unknown-name") == []
+    doc = parse_file(write_doc(text))
+    assert [d.message for d in doc.diagnostics if d.code == "name-typo"] == []
+    assert [r.params for r in doc.function("aclnnDemo").errors][:3] == [("tensors",), (), ()]
+    # a real slip is still read as its parameter, and said
+    slip = parse_file(write_doc(text.replace("tensors中tensor", "tensorss中tensor"), "aclnnSlip.md"))
+    assert [d.message for d in slip.diagnostics if d.code == "name-typo"] == [
+        "error condition names 'tensorss', read as parameter 'tensors'"
+    ]
 
 
 def test_real_misspellings_are_found_on_their_line(write_doc):

@@ -22,6 +22,7 @@ from specgen.codegen.writer import MANIFEST
 from specgen.config import LintConfig
 from specgen.diagnostics import INFO, WARNING, Code, Location
 from specgen.model import Function, OperatorDoc, Param
+from specgen.parse.classify.text import PLAIN_WORDS, differs_in_digits
 from specgen.review.findings import Declaration, Finding
 from specgen.review.lint_sample import sample_findings
 from specgen.review.lint_source import Source, clean_comments
@@ -395,7 +396,7 @@ def similar_names(a: str, b: str) -> bool:
     if shortest >= 6:
         return edit_distance(a, b) <= 2
     # `gird` for `grid`: one slip in a short name, but not `dim1` for `dim2`
-    return shortest >= 4 and edit_distance(a, b) == 1 and not _differs_in_digits(a, b)
+    return shortest >= 4 and edit_distance(a, b) == 1 and not differs_in_digits(a, b)
 
 
 MAX_NAME = 64  # longer "names" are damage; comparing them letter by letter costs quadratic time
@@ -494,21 +495,14 @@ def misspelt_parameter(word: str, names: set[str]) -> str | None:
     suffixed = [n for n in names if any(word == n + s for s in _NAME_SUFFIXES)]
     if len(suffixed) == 1:
         return suffixed[0]
-    close = [n for n in names if len(n) >= 6 and edit_distance(word, n) <= 2 and not _differs_in_digits(word, n)]
+    close = [n for n in names if len(n) >= 6 and edit_distance(word, n) <= 2 and not differs_in_digits(word, n)]
     return close[0] if len(close) == 1 else None
-
-
-# Words of the documents' prose that sit one letter from a parameter name somewhere.
-_PLAIN_WORDS = frozenset(
-    "float double int bool true false shape dtype format tensor scalar input output inputs outputs "
-    "mode axis axes dim dims size sizes value values index indices none null nullptr sum mean max min".split()
-)
 
 
 def _lowercase_typo(word: str, names: set[str]) -> str | None:
     """`alphaa` for `alpha`: one letter off a lowercase name; not `tensor` (for `tensors`), not
     an English word of the prose, not a plural of the name."""
-    if len(word) < 5 or word in _PLAIN_WORDS:
+    if len(word) < 5 or word in PLAIN_WORDS:
         return None
     close = [n for n in names if n.islower() and word not in (n + "s", n + "es") and edit_distance(word, n) == 1]
     return close[0] if len(close) == 1 else None
@@ -518,11 +512,6 @@ def _component(word: str, name: str) -> bool:
     """`paddingH` (of `paddings`), `kernelSize0`: one axis or element of parameter `name`."""
     stem = re.sub(r"(?<=[a-z])(?:[A-Z]|\d{1,2})$", "", word)
     return stem != word and len(stem) >= 3 and name.startswith(stem)
-
-
-def _differs_in_digits(a: str, b: str) -> bool:
-    """`x1Scale` vs `x2Scale`: numbered siblings, not a typo of each other."""
-    return re.sub(r"\d", "#", a) == re.sub(r"\d", "#", b)
 
 
 # ---------------------------------------------------------------- entry point
