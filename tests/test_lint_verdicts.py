@@ -22,10 +22,14 @@ NEAR = 2  # lines
 
 
 def write_headers(corpus: Path, folder: Path) -> Path:
-    """One header per operator folder, declaring what expected.json says its header declares."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """The corpus's documents (linked) with, in each operator folder, the header expected.json
+    says declares its functions, where the repository keeps it (`op_host/op_api/`): a mainline
+    operator and its `experimental/` copy each have their own."""
     execute = "(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);\n"
     for row in json.loads((corpus / "expected.json").read_text(encoding="utf-8")):
+        document = folder / "docs" / row["doc"]
+        document.parent.mkdir(parents=True, exist_ok=True)
+        document.symlink_to(corpus / "docs" / row["doc"])
         if not row["functions"]:
             continue
         text = '#include "aclnn/aclnn_base.h"\n'
@@ -33,7 +37,9 @@ def write_headers(corpus: Path, folder: Path) -> Path:
             declared = ",\n    ".join(f"{p['type']} {p['name']}" for p in params)
             text += f"aclnnStatus {name}GetWorkspaceSize(\n    {declared});\naclnnStatus {name}{execute}"
         first = sorted(row["functions"])[0].replace("Inplace", "")
-        with (folder / f"aclnn_{snake_case(first)}.h").open("a", encoding="utf-8") as out:
+        include = document.parent.parent / "op_host" / "op_api"
+        include.mkdir(parents=True, exist_ok=True)
+        with (include / f"aclnn_{snake_case(first)}.h").open("a", encoding="utf-8") as out:
             out.write(text)
     return folder
 
@@ -42,12 +48,12 @@ def write_headers(corpus: Path, folder: Path) -> Path:
 def findings(corpus, tmp_path_factory) -> dict[tuple[str, str], dict[str, list[Finding]]]:
     """(headers, document) -> rule -> findings, for the documents the verdicts are about."""
     documents = sorted({v["document"] for v in VERDICTS})
-    docs = [parse_file(corpus / d) for d in documents]
-    headers = write_headers(corpus, tmp_path_factory.mktemp("include"))
+    tree = write_headers(corpus, tmp_path_factory.mktemp("repository"))
+    docs = [parse_file(tree / d) for d in documents]
     out: dict[tuple[str, str], dict[str, list[Finding]]] = defaultdict(lambda: defaultdict(list))
-    for variant, folder in (("none", None), ("expected", headers)):
+    for variant, folder in (("none", None), ("expected", tree)):
         for f in lint(docs, folder):
-            out[variant, Path(f.path).relative_to(corpus).as_posix()][f.rule].append(f)
+            out[variant, Path(f.path).relative_to(tree).as_posix()][f.rule].append(f)
     return out
 
 
