@@ -27,36 +27,16 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.expected_headers import write_operator_headers  # noqa: E402
+
 CORPUS = ROOT.parent / "shared" / "corpus"
-EXECUTE = "(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);\n"
 # The rules that say a document and its header disagree; a table row naming a parameter the
 # prototype lacks (doc-param-unknown) counts for recall when it is the side that disagrees.
 HEADER_RULES = re.compile(r"^header-")
 MISMATCH_RULES = re.compile(r"^(header-|doc-param-unknown)")
 NEAR = 2
-
-
-def snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
-
-
-def write_headers(repo: Path, rows: list[dict]) -> int:
-    """One header per document, in its operator folder; returns how many were written."""
-    written = 0
-    for row in rows:
-        if not row["functions"] or not row["doc"].startswith("ops-nn/"):
-            continue
-        operator = (repo / row["doc"].removeprefix("ops-nn/")).parent.parent
-        text = '#include "aclnn/aclnn_base.h"\n'
-        for name, params in row["functions"].items():
-            declared = ",\n    ".join(f"{p['type']} {p['name']}" for p in params)
-            text += f"aclnnStatus {name}GetWorkspaceSize(\n    {declared});\naclnnStatus {name}{EXECUTE}"
-        first = sorted(row["functions"])[0].removeprefix("aclnn").replace("Inplace", "")
-        folder = operator / "op_host" / "op_api"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"aclnn_{snake(first)}.h").write_text(text, encoding="utf-8")
-        written += 1
-    return written
 
 
 def run_lint(repo: Path, code: Path) -> list[dict]:
@@ -83,7 +63,7 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="list the findings no mismatch accounts for")
     args = parser.parse_args()
     rows = json.loads(args.expected.read_text(encoding="utf-8"))
-    print(f"{write_headers(args.repo, rows)} headers written into {args.repo}")
+    print(f"{write_operator_headers(rows, args.repo, 'ops-nn/')} headers written into {args.repo}")
     known = {row["doc"].removeprefix("ops-nn/") for row in rows if row["functions"]}
     mismatches = json.loads(args.verdicts.read_text(encoding="utf-8"))["mismatches"]
     findings = [f for f in run_lint(args.repo, args.code) if MISMATCH_RULES.match(f["rule"])]
