@@ -202,7 +202,8 @@ def _order_finding(doc, src, fn, name, line, d_names, h_names, where) -> Iterabl
     theirs = [n for n in h_names if n in d_names]
     if mine == theirs:
         return
-    first = next(d for d, h in zip(mine, theirs, strict=True) if d != h)
+    # a name written twice (doc-param-duplicate) makes the two lists of different lengths
+    first = next((d for d, h in zip(mine, theirs, strict=False) if d != h), mine[0])
     yield Finding(
         Rule.HEADER_PARAM_ORDER,
         Location(doc.source, src.prototype_line(line, first)),
