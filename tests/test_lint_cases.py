@@ -450,6 +450,32 @@ def test_a_renamed_row_is_one_finding_naming_both(write_doc, tmp_path):
     ]
 
 
+def test_rows_renamed_unlike_their_parameters_are_paired_by_place(write_doc):
+    """aclnnMseLossGrad's row `predict` stands where the prototype has `self`: with a row for
+    every parameter, a renamed row is the parameter in its place, however unlike the names."""
+    text = HEAD.replace("<td>self（aclTensor*）</td>", "<td>input（aclTensor*）</td>").replace(
+        "<td>other（aclTensor*）</td>", "<td>src（aclTensor*）</td>"
+    )
+    findings = found(write_doc, text)
+    assert [(f.rule, f.param, f.line) for f in findings] == [
+        ("doc-param-unknown", "input", line_of(text, "<td>input")),
+        ("doc-param-unknown", "src", line_of(text, "<td>src")),
+    ]
+    assert "parameter self is documented as input" in findings[0].message
+    assert "parameter other is documented as src" in findings[1].message
+    # a row missing as well: no place to go by, so names decide and the rest is said apart
+    fewer = text.replace(
+        "    <tr><td>executor（aclOpExecutor**）</td><td>输出</td><td>op执行器。</td><td>-</td></tr>\n", ""
+    )
+    assert {(f.rule, f.param) for f in found(write_doc, fewer)} == {
+        ("doc-param-unknown", "input"),
+        ("doc-param-unknown", "src"),
+        ("doc-param-undocumented", "self"),
+        ("doc-param-undocumented", "other"),
+        ("doc-param-undocumented", "executor"),
+    }
+
+
 def test_a_slip_in_the_prototype_is_found_at_the_prototype(write_doc, tmp_path):
     """aclnnGRUBackward: the prototype says `bidirectional`, the table and the header
     `bidirection`. With the header, one finding at the prototype line naming both."""

@@ -344,17 +344,33 @@ def _parameter_names(doc: OperatorDoc, src: Source, fn: Function, hidden_by_fenc
             continue  # the second phase is often not documented at all: boilerplate
         if hidden_by_fence and len(missing) == len(params):
             continue  # a broken fence swallowed the section: that fence is the finding
-        yield from _name_findings(doc, src, fn, phase, line, missing, documented_here, first_names)
+        renamed = _renamed_rows(params, missing, documented_here)
+        yield from _name_findings(doc, src, fn, phase, line, missing, documented_here, renamed, first_names)
 
 
-def _name_findings(doc, src, fn, phase, line, missing, documented_here, first_names) -> Iterable[Finding]:
-    """A row naming no parameter of the prototype is paired with an undocumented parameter
-    of a similar name, or with the only one when it is the only such row: one renamed row,
-    one finding naming both names."""
+def _renamed_rows(params: Sequence[Param], missing: list[Param], rows: list[tuple[str, int]]) -> dict[str, Param]:
+    """The undocumented parameter each row naming no parameter of the prototype stands for:
+    the one in its place when the table has a row per parameter, else one of a similar name,
+    or the only one when it is the only such row. A renamed row is one finding naming both."""
+    table = sorted([(p.line, None) for p in params if p.documented] + [(at, name) for name, at in rows])
+    if len(table) == len(params):
+        by_place = {name: p for (_, name), p in zip(table, params, strict=True) if name and p in missing}
+        if len(by_place) == len(rows):
+            return by_place
+    out: dict[str, Param] = {}
+    alone = len(rows) == 1 and len(missing) == 1
+    for name, _ in rows:
+        left = [p for p in missing if p not in out.values()]
+        match = next((p for p in left if alone or similar_names(name, p.name)), None)
+        if match is not None:
+            out[name] = match
+    return out
+
+
+def _name_findings(doc, src, fn, phase, line, missing, documented_here, renamed, first_names) -> Iterable[Finding]:
     paired = set()
-    alone = len(documented_here) == 1 and len(missing) == 1
     for name, at in documented_here:
-        match = next((p for p in missing if p.name not in paired and (alone or similar_names(name, p.name))), None)
+        match = renamed.get(name)
         if match is not None:
             paired.add(match.name)
             message = f"{phase}: the prototype's parameter {match.name} is documented as {name}"
