@@ -537,7 +537,7 @@ def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from specgen.review.lint import HeadersError, configure, lint
+    from specgen.review.lint import HeadersError, configure, lint, skipped_note
     from specgen.review.rules import RULES, SEVERITY_ORDER
 
     settings: Config = args.settings
@@ -549,7 +549,11 @@ def cmd_lint(args: argparse.Namespace) -> int:
     headers = Path(chosen_headers) if chosen_headers else None
     if headers is not None and not headers.is_dir():
         raise UsageError(f"--headers: no such folder: {headers}")
-    docs = chosen(_parsed(_select(_paths(args, ["."]), settings)), settings, trim=False)
+    # Every document, set-aside `experimental/` copies included: a copy is published too.
+    paths = _paths(args, ["."])
+    docs = _parsed(_select(paths, settings))
+    if (note := skipped_note(settings.selection, paths)) and not STDERR.quiet:
+        print(f"specgen lint: {note}", file=sys.stderr)
     try:
         found = configure(lint(docs, headers), options, settings.root)
     except (HeadersError, ValueError) as exc:

@@ -83,11 +83,24 @@ def line_of(text: str, needle: str) -> int:
 
 
 def test_plain_words_are_not_parameter_typos(write_doc):
-    """aclnnStack / aclnnChunkCat: "tensor" is a word of the prose, not `tensors` misspelt."""
-    text = HEAD.replace("self", "tensors") + errors_table(
-        "tensors中tensor的维度不一致，或repeat不满足要求。", "Tensor的shape超过8维。"
+    """aclnnStack / aclnnChunkCat: "tensor" is a word of the prose, not `tensors` misspelt; nor
+    is "height" `weight`, "transpose" `transposed`, `x2Scale` the sibling `x1Scale` (ops-nn's
+    error tables). Neither lint nor the parse diagnostic name-typo reads them as parameters."""
+    text = HEAD.replace("self", "tensors").replace("other", "weight").replace("out（", "x1Scale（") + errors_table(
+        "tensors中tensor的维度不一致，或repeat不满足要求。",
+        "Tensor的shape超过8维。",
+        "height或width小于1，transpose模式不支持。",
+        "x2Scale与x1Scale的shape不一致。",
     )
     assert found(write_doc, text, "doc-error-unknown-name") == []
+    doc = parse_file(write_doc(text))
+    assert [d.message for d in doc.diagnostics if d.code == "name-typo"] == []
+    assert [r.params for r in doc.function("aclnnDemo").errors][:3] == [("tensors",), (), ()]
+    # a real slip is still read as its parameter, and said
+    slip = parse_file(write_doc(text.replace("tensors中tensor", "tensorss中tensor"), "aclnnSlip.md"))
+    assert [d.message for d in slip.diagnostics if d.code == "name-typo"] == [
+        "error condition names 'tensorss', read as parameter 'tensors'"
+    ]
 
 
 def test_real_misspellings_are_found_on_their_line(write_doc):
@@ -396,6 +409,84 @@ def test_cosmetic_header_differences_are_information(write_doc, tmp_path):
     }
 
 
+def _header(folder, *params: str) -> object:
+    """A header declaring aclnnDemoGetWorkspaceSize with `params` (before the workspace pair)."""
+    folder.mkdir(exist_ok=True)
+    (folder / "aclnn_demo.h").write_text(
+        f"aclnnStatus aclnnDemoGetWorkspaceSize({', '.join(params)}, uint64_t* workspaceSize, "
+        "aclOpExecutor** executor);\n"
+        "aclnnStatus aclnnDemo(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream);\n"
+    )
+    return folder
+
+
+def test_another_order_is_said_beside_other_differences(write_doc, tmp_path):
+    """aclnnMlaPrologV3WeightNz: the same parameters in another order, and a type besides;
+    once one parameter more, too. Each difference is said, the order at the first moved line."""
+    headers = _header(tmp_path / "typed", "const aclTensor* other", "const aclTensor* self", "const aclTensor* out")
+    findings = found(write_doc, HEAD, headers=headers)
+    assert {(f.rule, f.param, f.line) for f in findings} == {
+        ("header-param-order", "self", line_of(HEAD, "const aclTensor* self,")),
+        ("header-param-const", "out", line_of(HEAD, "aclTensor*       out,")),
+    }
+    order = next(f.message for f in findings if f.rule == "header-param-order")
+    assert "ordered self, other, out, workspaceSize, executor in the document, other, self, out," in order
+    more = _header(
+        tmp_path / "more", "const aclTensor* other", "const aclTensor* self", "int64_t dim", "aclTensor* out"
+    )
+    assert {f.rule for f in found(write_doc, HEAD, headers=more)} == {"header-param-count", "header-param-order"}
+
+
+def test_a_renamed_row_is_one_finding_naming_both(write_doc, tmp_path):
+    """`grid` written `gird` in the row: one finding at the row, not doc-param-unknown for gird
+    and doc-param-undocumented for grid (a short name, one letter swapped)."""
+    text = HEAD.replace("other", "grid").replace("<td>grid（aclTensor*）</td>", "<td>gird（aclTensor*）</td>")
+    findings = found(write_doc, text)
+    assert [(f.rule, f.line) for f in findings] == [("doc-param-unknown", line_of(text, "<td>gird"))]
+    assert "the prototype's parameter grid is documented as gird" in findings[0].message
+    headers = _header(tmp_path / "grid", "const aclTensor* self", "const aclTensor* grid", "aclTensor* out")
+    assert [(f.rule, f.line) for f in found(write_doc, text, headers=headers)] == [
+        ("doc-param-unknown", line_of(text, "<td>gird"))
+    ]
+
+
+def test_rows_renamed_unlike_their_parameters_are_paired_by_place(write_doc):
+    """aclnnMseLossGrad's row `predict` stands where the prototype has `self`: with a row for
+    every parameter, a renamed row is the parameter in its place, however unlike the names."""
+    text = HEAD.replace("<td>self（aclTensor*）</td>", "<td>input（aclTensor*）</td>").replace(
+        "<td>other（aclTensor*）</td>", "<td>src（aclTensor*）</td>"
+    )
+    findings = found(write_doc, text)
+    assert [(f.rule, f.param, f.line) for f in findings] == [
+        ("doc-param-unknown", "input", line_of(text, "<td>input")),
+        ("doc-param-unknown", "src", line_of(text, "<td>src")),
+    ]
+    assert "parameter self is documented as input" in findings[0].message
+    assert "parameter other is documented as src" in findings[1].message
+    # a row missing as well: no place to go by, so names decide and the rest is said apart
+    fewer = text.replace(
+        "    <tr><td>executor（aclOpExecutor**）</td><td>输出</td><td>op执行器。</td><td>-</td></tr>\n", ""
+    )
+    assert {(f.rule, f.param) for f in found(write_doc, fewer)} == {
+        ("doc-param-unknown", "input"),
+        ("doc-param-unknown", "src"),
+        ("doc-param-undocumented", "self"),
+        ("doc-param-undocumented", "other"),
+        ("doc-param-undocumented", "executor"),
+    }
+
+
+def test_a_slip_in_the_prototype_is_found_at_the_prototype(write_doc, tmp_path):
+    """aclnnGRUBackward: the prototype says `bidirectional`, the table and the header
+    `bidirection`. With the header, one finding at the prototype line naming both."""
+    text = HEAD.replace("const aclTensor* other,", "const aclTensor* gird,")
+    headers = _header(tmp_path / "grid", "const aclTensor* self", "const aclTensor* other", "aclTensor* out")
+    findings = found(write_doc, text, headers=headers)
+    assert [(f.rule, f.line) for f in findings] == [("header-param-name", line_of(text, "const aclTensor* gird,"))]
+    assert "parameter 'gird' is 'other' in" in findings[0].message
+    assert "the table writes 'other' as the header does" in findings[0].message
+
+
 # ---------------------------------------------------------------- samples
 
 
@@ -444,6 +535,22 @@ def test_a_marked_snippet_is_not_a_program(write_doc):
     body = "aclnnDemoGetWorkspaceSize(self, other, out, &workspaceSize, &executor);\naclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);"
     text = f'{HEAD}\n## 调用示例\n\n核心调用片段：\n\n```cpp\n#include "aclnn_demo.h"\n{body}\n```\n'
     assert found(write_doc, text) == []
+
+
+def test_a_fragment_marked_inside_its_fence_is_not_a_program(write_doc):
+    """aclnnBinaryCrossEntropyWithLogitsBackward (experimental/): `// 省略输出回拷与资源释放`
+    inside the code; what is left out is no leak and no missing copy-back."""
+    body = (
+        "  // 省略 aclInit / stream 初始化与 aclTensor 构造\n"
+        "  ret = aclnnDemoGetWorkspaceSize(self, other, out, &workspaceSize, &executor);\n"
+        "  ret = aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST);\n"
+        "  ret = aclnnDemo(workspaceAddr, workspaceSize, executor, stream);\n"
+        "  // 省略输出回拷与资源释放"
+    )
+    assert found(write_doc, sample(body)) == []
+    # the same program without its markers leaks and copies nothing back
+    unmarked = "\n".join(line for line in body.split("\n") if "省略" not in line)
+    assert {f.rule for f in found(write_doc, sample(unmarked))} == {"sample-leak-memory", "sample-no-output"}
 
 
 def test_members_and_helpers_release_memory(write_doc):

@@ -10,31 +10,27 @@ from pathlib import Path
 
 import pytest
 
-from specgen.codegen.names import snake_case
 from specgen.parse import parse_file
 from specgen.review.findings import Finding
 from specgen.review.lint import lint
 from specgen.review.rules import SEVERITY_ORDER
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_main
+from tests.expected_headers import write_operator_headers
+from tests.test_repo_ops_nn import _clone
 
 VERDICTS = json.loads((ROOT / "tests" / "lint_verdicts.json").read_text(encoding="utf-8"))["verdicts"]
 NEAR = 2  # lines
 
 
 def write_headers(corpus: Path, folder: Path) -> Path:
-    """One header per operator folder, declaring what expected.json says its header declares."""
-    folder.mkdir(parents=True, exist_ok=True)
-    execute = "(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);\n"
-    for row in json.loads((corpus / "expected.json").read_text(encoding="utf-8")):
-        if not row["functions"]:
-            continue
-        text = '#include "aclnn/aclnn_base.h"\n'
-        for name, params in row["functions"].items():
-            declared = ",\n    ".join(f"{p['type']} {p['name']}" for p in params)
-            text += f"aclnnStatus {name}GetWorkspaceSize(\n    {declared});\naclnnStatus {name}{execute}"
-        first = sorted(row["functions"])[0].replace("Inplace", "")
-        with (folder / f"aclnn_{snake_case(first)}.h").open("a", encoding="utf-8") as out:
-            out.write(text)
+    """The corpus's documents (linked) under `folder/docs`, each operator folder with its own
+    header written from expected.json (tests/expected_headers.py)."""
+    rows = json.loads((corpus / "expected.json").read_text(encoding="utf-8"))
+    for row in rows:
+        document = folder / "docs" / row["doc"]
+        document.parent.mkdir(parents=True, exist_ok=True)
+        document.symlink_to(corpus / "docs" / row["doc"])
+    write_operator_headers(rows, folder / "docs")
     return folder
 
 
@@ -42,18 +38,19 @@ def write_headers(corpus: Path, folder: Path) -> Path:
 def findings(corpus, tmp_path_factory) -> dict[tuple[str, str], dict[str, list[Finding]]]:
     """(headers, document) -> rule -> findings, for the documents the verdicts are about."""
     documents = sorted({v["document"] for v in VERDICTS})
-    docs = [parse_file(corpus / d) for d in documents]
-    headers = write_headers(corpus, tmp_path_factory.mktemp("include"))
+    tree = write_headers(corpus, tmp_path_factory.mktemp("repository"))
+    docs = [parse_file(tree / d) for d in documents]
     out: dict[tuple[str, str], dict[str, list[Finding]]] = defaultdict(lambda: defaultdict(list))
-    for variant, folder in (("none", None), ("expected", headers)):
+    for variant, folder in (("none", None), ("expected", tree)):
         for f in lint(docs, folder):
-            out[variant, Path(f.path).relative_to(corpus).as_posix()][f.rule].append(f)
+            out[variant, Path(f.path).relative_to(tree).as_posix()][f.rule].append(f)
     return out
 
 
 def _near(findings, verdict) -> list[Finding]:
     line = verdict.get("now_line", verdict["line"])
-    return [f for f in findings[verdict["headers"], verdict["document"]][verdict["rule"]] if abs(f.line - line) <= NEAR]
+    rule = verdict.get("now_rule", verdict["rule"])
+    return [f for f in findings[verdict["headers"], verdict["document"]][rule] if abs(f.line - line) <= NEAR]
 
 
 def _where(v) -> str:
@@ -92,3 +89,37 @@ def test_true_errors_judged_too_severe_are_no_longer_errors(findings):
         and any(f.severity == "error" for f in _near(findings, v))
     ]
     assert still == []
+
+
+MISMATCHES = json.loads((ROOT / "tests" / "lint_verdicts.json").read_text(encoding="utf-8"))["mismatches"]
+
+
+@pytest.mark.slow
+def test_the_whole_repository_finds_every_mismatch_and_only_them(corpus, tmp_path, capsys, monkeypatch):
+    """`specgen lint . --headers .` in a clone of ops-nn with its headers where the repository
+    keeps them, as a user runs it: every document/header mismatch read by hand is found at
+    the line that disagrees (experimental/ copies included), and every warning or error of the
+    header rules is about one of them (benchmarks/lint_recall.py prints the same figures)."""
+    repo = _clone(tmp_path / "ops-nn")
+    rows = json.loads((corpus / "expected.json").read_text(encoding="utf-8"))
+    write_operator_headers(rows, repo, "ops-nn/")
+    _, out, _ = run_main(["lint", ".", "--headers", ".", "--format", "json"], repo, capsys, monkeypatch)
+    findings = [f for f in json.loads(out)["findings"] if f["rule"].startswith(("header-", "doc-param-unknown"))]
+    where = {(m["document"].removeprefix("docs/ops-nn/"), m["function"]): m["line"] for m in MISMATCHES}
+    found = {
+        (f["path"], f["function"])
+        for f in findings
+        if abs(f["line"] - where.get((f["path"], f["function"]), 0)) <= NEAR
+    }
+    assert sorted(set(where) - found) == []
+    assert any(path.startswith("experimental/") for path, _ in where)
+    known = {row["doc"].removeprefix("ops-nn/") for row in rows if row["functions"]}
+    unexplained = [
+        f"{f['path']}:{f['line']}: {f['message']}"
+        for f in findings
+        if f["rule"].startswith("header-")
+        and f["severity"] != "info"
+        and f["path"] in known
+        and (f["path"], f["function"]) not in where
+    ]
+    assert unexplained == []

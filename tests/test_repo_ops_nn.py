@@ -143,8 +143,15 @@ def test_the_mainline_document_wins_over_its_experimental_copy_everywhere(ops_nn
     assert "experimental" not in header
     notes = [line for line in err.splitlines() if "[duplicate-document]" in line]
     assert len(notes) == 1 and notes[0].startswith(f"{KL_DIV_COPY}/docs/aclnnKlDivBackward.md:")
-    code, out_json, _ = run(["lint", KL_DIV_COPY, KL_DIV, "--format", "json"], ops_nn_copy, capsys, monkeypatch)
-    assert not [f for f in json.loads(out_json)["findings"] if f["path"].startswith("experimental/")]
+    # lint reads every document, the set-aside copy too, and locates its findings there
+    mainline = (ops_nn_copy / KL_DIV / "docs/aclnnKlDivBackward.md").read_text(encoding="utf-8")
+    prototype = mainline[mainline.index("aclnnStatus aclnnKlDivBackwardGetWorkspaceSize(") :]
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include/aclnn_kl_div_backward.h").write_text(prototype[: prototype.index(")") + 1] + ";\n")
+    args = ["lint", KL_DIV_COPY, KL_DIV, "--headers", str(tmp_path / "include"), "--format", "json"]
+    code, out_json, _ = run(args, ops_nn_copy, capsys, monkeypatch)
+    typed = [f for f in json.loads(out_json)["findings"] if f["rule"] == "header-param-type"]
+    assert [f["path"] for f in typed] == [f"{KL_DIV_COPY}/docs/aclnnKlDivBackward.md"]
     code, out_json, _ = run(["diff", "--git", "HEAD", "--format", "json"], ops_nn_copy, capsys, monkeypatch)
     assert code == 0 and json.loads(out_json)["changes"] == []  # the copy is set aside on both sides
 

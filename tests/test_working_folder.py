@@ -60,13 +60,6 @@ def test_parse_and_lint_agree_from_every_folder(repo, capsys, monkeypatch, comma
     assert results["elsewhere"][0] in (0, 1)  # 1: lint's findings on the seed (no header given)
 
 
-def test_lint_sets_the_copy_aside_from_every_folder(repo, capsys, monkeypatch):
-    for where, cwd in _folders(repo).items():
-        _, _, err = run_main(["lint", str(repo), "-v"], cwd, capsys, monkeypatch)  # the note is info
-        notes = [line for line in err.splitlines() if "[duplicate-document]" in line]
-        assert len(notes) == 1 and notes[0].startswith(f"{repo / COPY}:"), (where, notes)
-
-
 def test_diff_agrees_from_every_folder(repo, tmp_path, capsys, monkeypatch):
     new = tmp_path / "new"
     new_doc = new / MAINLINE

@@ -41,6 +41,9 @@ _RUNTIME_HEADERS = {"aclnn_base.h"}
 _DEFINITION = re.compile(r"\b(\w+)\s*\([^;{}()]*\)\s*(?:const\s*)?\{")
 _OUTPUT_WORDS = re.compile(r"出参|输出|in-?place|原地", re.I)
 _SNIPPET_WORDS = re.compile(r"片段|节选|省略|伪代码|部分代码|关键代码|示意|snippet|excerpt", re.I)
+# Inside the code only a comment saying what is left out: `示意` there is about a signature.
+_LEFT_OUT = re.compile(r"省略|略去|此处略|片段|节选|omitted|snippet|excerpt|^\W*\.\.\.\W*$", re.I)
+_COMMENT = re.compile(r"//([^\n]*)|/\*(.*?)\*/", re.S)
 
 
 def sample_findings(
@@ -60,11 +63,14 @@ def sample_findings(
 
 
 def is_snippet(sample: Sample, src: Source) -> bool:
-    """A fragment, not a program: no `main`, or the lines before it call it a fragment."""
+    """A fragment, not a program: no `main`, the lines before it call it a fragment, or a
+    comment inside it says code is left out (`// 省略输出回拷与资源释放`)."""
     if not re.search(r"\bmain\s*\(", sample.code):
         return True
     before = src.lines[max(0, sample.line - 5) : max(0, sample.line - 1)]
-    return any(_SNIPPET_WORDS.search(line) for line in before)
+    return any(_SNIPPET_WORDS.search(line) for line in before) or any(
+        _LEFT_OUT.search(m.group(1) or m.group(2) or "") for m in _COMMENT.finditer(sample.code)
+    )
 
 
 def _arity(doc: OperatorDoc, code: str, line_of) -> Generator[Finding, None, dict[str, list[str]]]:

@@ -37,20 +37,38 @@ class Context:
         return tuple(p for p in names_in(text, self.params) if p != self.subject)
 
 
+# Words of the documents' prose (English words, C types) that sit one letter from a parameter
+# name somewhere and mean themselves: "tensor" is no misspelt `tensors`, "height" no `weight`.
+# Seen in the error tables and prose of the ops-nn documents.
+PLAIN_WORDS = frozenset(
+    """float double int bool true false shape shapes dtype dtypes format formats tensor tensors scalar
+    scalars input inputs output outputs result results mode modes axis axes dim dims size sizes value
+    values index indices none null nullptr sum mean max min update updates height width weight length
+    kernel kernels transpose scaled scale limit limits gradient gradients repeat repeats other others
+    buffer buffers number numbers stride strides offset offsets group groups""".split()
+)
+
+
 def names_in(text: str, params: Iterable[str], typos: dict[str, str] | None = None) -> list[str]:
     """Parameters named in `text`, in order. A word one edit away from exactly one parameter
-    name (`gradIOutput`) counts as that parameter; `typos` collects such readings."""
+    name (`gradIOutput`) counts as that parameter, unless it is a plain word ("tensor" for
+    `tensors`) or a numbered sibling (`x1Scale` for `x2Scale`); `typos` collects such readings."""
     names = set(params)
     seen: dict[str, None] = {}
     for word in IDENT.findall(text):
         if word in names:
             seen.setdefault(word, None)
-        elif len(word) >= 6 and typos is not None:
-            close = [n for n in names if _one_edit(word, n)]
+        elif len(word) >= 6 and typos is not None and word.lower() not in PLAIN_WORDS:
+            close = [n for n in names if _one_edit(word, n) and not differs_in_digits(word, n)]
             if len(close) == 1:
                 typos[word] = close[0]
                 seen.setdefault(close[0], None)
     return list(seen)
+
+
+def differs_in_digits(a: str, b: str) -> bool:
+    """`x1Scale` vs `x2Scale`: numbered siblings, not a typo of each other."""
+    return re.sub(r"\d", "#", a) == re.sub(r"\d", "#", b)
 
 
 def _one_edit(a: str, b: str) -> bool:
