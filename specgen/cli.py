@@ -51,8 +51,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         args.settings = _settings(getattr(args, "config", None))
         return args.run(args)
-    except UsageError as exc:
-        print(f"specgen: error: {exc}", file=sys.stderr)
+    except (UsageError, ConfigError) as exc:
+        print(terminal_safe(f"specgen: error: {exc}"), file=sys.stderr)
         return ERROR
     except NothingToDo as exc:
         print(f"specgen: {exc}", file=sys.stderr)
@@ -75,9 +75,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def _settings(explicit: str | None) -> Config:
     try:
-        return load_config(explicit)
+        settings = load_config(explicit)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    for warning in settings.warnings:
+        print(terminal_safe(f"specgen: warning: {warning}"), file=sys.stderr)
+    return settings
 
 
 def _positive(text: str) -> int:

@@ -5,14 +5,20 @@ in the same folder; a `pyproject.toml` without `[tool.specgen]` is passed over),
 `--config`. Paths in it are relative to the folder that holds it (the configuration root).
 Command-line flags override it. Unknown keys are errors, so that a typo is never silently
 ignored. The README documents every key.
+
+A configuration is as untrusted as the documents (a pull request can change it): the search
+stops at the repository root (the folder holding `.git`), passes over files another user
+owns or others can write (said as warnings), and every path in it must resolve, links
+followed, inside the repository (`Config.path`). Templates it names render in Jinja's sandbox.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, overload
 
@@ -65,6 +71,7 @@ class Config:
     lint: LintConfig = field(default_factory=LintConfig)
     diff: DiffConfig = field(default_factory=DiffConfig)
     package: PackageConfig = field(default_factory=PackageConfig)
+    warnings: tuple[str, ...] = ()  # configuration files passed over, and why
 
     @property
     def selection(self) -> Selection:
@@ -72,8 +79,14 @@ class Config:
 
     def path(self, value: str) -> str:
         """A path of the configuration as the commands take it: relative to the working
-        directory when the configuration root is inside it, else absolute."""
+        directory when the configuration root is inside it, else absolute. It must resolve
+        (links followed) inside the repository holding the configuration (its root without
+        one): a path given on the command line may go anywhere, one from a file may not."""
         absolute = (self.root / value).resolve()
+        inside = repository_root(self.root) or self.root.resolve()
+        if not absolute.is_relative_to(inside):
+            where = self.file or "the configuration"
+            raise ConfigError(f"{where}: {value!r} is outside the repository {inside} (give it on the command line)")
         try:
             return os.path.relpath(absolute)
         except ValueError:  # another drive on Windows
@@ -89,12 +102,53 @@ def load(explicit: str | None = None, cwd: Path | None = None) -> Config:
             raise ConfigError(f"--config: no such file: {explicit}")
         table = _table(path, required=True)
         return parse(table or {}, path.resolve().parent, path)
-    for folder in (cwd, *cwd.parents):
+    warnings: list[str] = []
+    for folder in _up_to_repository(cwd):
         for name in (CONFIG_FILE, PYPROJECT):
             path = folder / name
-            if path.is_file() and (table := _table(path, required=False)) is not None:
-                return parse(table, folder, path)
-    return Config(root=cwd)
+            if not path.is_file():
+                continue
+            if untrusted := _untrusted(path):
+                warnings.append(f"{path}: ignored: {untrusted}")
+            elif (table := _table(path, required=False)) is not None:
+                return replace(parse(table, folder, path), warnings=tuple(warnings))
+    return Config(root=cwd, warnings=tuple(warnings))
+
+
+def repository_root(folder: Path) -> Path | None:
+    """The nearest folder at or above `folder` holding `.git`, else None."""
+    folder = folder.resolve()
+    return next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)
+
+
+def _up_to_repository(cwd: Path) -> list[Path]:
+    """The folders searched: `cwd` and its parents up to the repository root (all of them
+    outside a repository)."""
+    top = repository_root(cwd)
+    return [f for f in (cwd, *cwd.parents) if top is None or f.is_relative_to(top)]
+
+
+def _caller() -> int:
+    return os.getuid()
+
+
+def _untrusted(path: Path) -> str | None:
+    """Why a configuration file found by the search is not the caller's to trust (as git's
+    safe.directory): another user owns it (or the link to it), group or others can write it,
+    or its folder lets others replace it (writable by others, not sticky). None when trusted."""
+    try:
+        found, target, folder = os.lstat(path), os.stat(path), os.stat(path.parent)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    trusted = (_caller(), 0)
+    for info in (found, target):
+        if info.st_uid not in trusted:
+            return f"owned by uid {info.st_uid}, neither you nor root"
+    if target.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"writable by group or others (mode {stat.S_IMODE(target.st_mode):o})"
+    if folder.st_mode & stat.S_IWOTH and not folder.st_mode & stat.S_ISVTX:
+        return f"its folder {path.parent} is writable by others"
+    return None
 
 
 def _table(path: Path, *, required: bool) -> dict[str, Any] | None:

@@ -1,0 +1,128 @@
+"""A pull request is untrusted too: its configuration, its file names, its blobs and what it
+plants in the output folder (issue 26). Each test replays one attack of the issue.
+
+The CI recipe of the README runs `specgen generate --check` and `specgen diff --git` on a
+checkout of the pull request: everything in the repository is the attacker's, including
+`pyproject.toml`, the committed output folder and the file names.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from specgen import config
+from specgen.config import ConfigError, load
+from tests.conftest import SPECS
+from tests.conftest import run_main as run
+
+TANH = "aclnnTanhBackward.md"
+PAYLOAD = "{{ cycler.__init__.__globals__.os.system('touch PWNED') }}"
+
+
+def repository(root: Path, pyproject: str = "") -> Path:
+    """A checkout: `.git`, one document under docs/, a pyproject with `[tool.specgen]`."""
+    (root / ".git").mkdir(parents=True)
+    (root / "docs").mkdir()
+    shutil.copy(SPECS / TANH, root / "docs" / TANH)
+    (root / "pyproject.toml").write_text(f'[project]\nname = "ops"\n\n[tool.specgen]\n{pyproject}', encoding="utf-8")
+    return root
+
+
+def not_the_callers(path: Path, monkeypatch) -> None:
+    """Make `path` another user's, as planted in a shared folder."""
+    if os.getuid() == 0:
+        os.chown(path, 12345, -1)
+    else:  # cannot give a file away: pretend to be someone else
+        monkeypatch.setattr(config, "_caller", lambda: os.getuid() + 1)
+
+
+# ---------------------------------------------------------------- 1. configuration cannot run code
+
+
+def test_templates_from_the_configuration_cannot_run_code(tmp_path, capsys, monkeypatch):
+    repo = repository(tmp_path / "repo", 'templates = "evil"\n')
+    (repo / "evil").mkdir()
+    (repo / "evil" / "header.h.jinja").write_text(PAYLOAD + "\n", encoding="utf-8")
+    code, _, err = run(["generate", "docs", "-o", "generated", "--check"], repo, capsys, monkeypatch)
+    assert not (repo / "PWNED").exists()
+    assert code == 2 and "evil/header.h.jinja" in err and "unsafe" in err
+
+
+def test_templates_given_on_the_command_line_are_sandboxed_too(tmp_path, capsys, monkeypatch):
+    repo = repository(tmp_path / "repo")
+    (repo / "evil").mkdir()
+    (repo / "evil" / "header.h.jinja").write_text(PAYLOAD + "\n", encoding="utf-8")
+    code, _, _ = run(["generate", "docs", "-o", "out", "--templates", "evil"], repo, capsys, monkeypatch)
+    assert code == 2 and not (repo / "PWNED").exists()
+
+
+def test_harmless_custom_templates_still_render(tmp_path, capsys, monkeypatch):
+    repo = repository(tmp_path / "repo", 'templates = "mine"\n')
+    (repo / "mine").mkdir()
+    (repo / "mine" / "header.h.jinja").write_text(
+        "// {{ op.snake }}: {{ op.functions | length }} functions\n", encoding="utf-8"
+    )
+    code, _, err = run(["generate", "docs", "-o", "out"], repo, capsys, monkeypatch)
+    assert code == 0, err
+    header = (repo / "out/include/aclnnop/aclnn_tanh_backward.h").read_text(encoding="utf-8")
+    assert header == "// tanh_backward: 1 functions\n"
+
+
+def test_the_search_stops_at_the_repository_root(tmp_path):
+    (tmp_path / "specgen.toml").write_text('output = "../../planted"\n', encoding="utf-8")  # above the checkout
+    repo = repository(tmp_path / "repo")
+    (repo / "pyproject.toml").write_text('[project]\nname = "ops"\n', encoding="utf-8")  # no [tool.specgen]
+    (repo / "docs" / "sub").mkdir()
+    settings = load(cwd=repo / "docs" / "sub")
+    assert settings.file is None
+
+
+def test_a_configuration_of_another_user_is_ignored(tmp_path, monkeypatch):
+    planted = tmp_path / "specgen.toml"  # as in /tmp, mode 1777, by another user
+    planted.write_text('templates = "evil"\n', encoding="utf-8")
+    not_the_callers(planted, monkeypatch)
+    (tmp_path / "project").mkdir()
+    settings = load(cwd=tmp_path / "project")
+    assert settings.file is None and settings.templates is None
+    assert any("specgen.toml" in w and "owned by" in w for w in settings.warnings)
+
+
+@pytest.mark.parametrize("mode", [0o666, 0o664])
+def test_a_configuration_others_can_write_is_ignored(tmp_path, mode):
+    planted = tmp_path / "specgen.toml"
+    planted.write_text('templates = "evil"\n', encoding="utf-8")
+    planted.chmod(mode)
+    settings = load(cwd=tmp_path)
+    assert settings.file is None
+    assert any("writable" in w for w in settings.warnings)
+
+
+@pytest.mark.parametrize(
+    "key", ['output = "../outside"', 'templates = "/etc"', 'paths = ["/"]', '[tool.specgen.lint]\nheaders = "../../x"']
+)
+def test_paths_of_the_configuration_stay_inside_the_repository(tmp_path, key):
+    repo = repository(tmp_path / "repo", key + "\n")
+    settings = load(cwd=repo)
+    with pytest.raises(ConfigError, match="outside the repository"):
+        value = settings.output or settings.templates or settings.lint.headers or settings.paths[0]
+        settings.path(value)
+
+
+def test_a_committed_link_cannot_take_a_configured_path_outside(tmp_path, capsys, monkeypatch):
+    (tmp_path / "outside").mkdir()
+    repo = repository(tmp_path / "repo", 'output = "build/generated"\n')
+    (repo / "build").symlink_to(tmp_path / "outside")
+    code, _, err = run(["generate", "docs"], repo, capsys, monkeypatch)
+    assert code == 2 and "outside the repository" in err
+    assert list((tmp_path / "outside").iterdir()) == []
+
+
+def test_paths_given_on_the_command_line_go_anywhere(tmp_path, capsys, monkeypatch):
+    repo = repository(tmp_path / "repo", 'output = "build/generated"\n')
+    code, _, err = run(["generate", "docs", "-o", str(tmp_path / "elsewhere")], repo, capsys, monkeypatch)
+    assert code == 0, err
+    assert (tmp_path / "elsewhere/include/aclnnop/aclnn_tanh_backward.h").is_file()
