@@ -370,6 +370,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             root=settings.root if settings.file else None,
             package=settings.package,
             user_files=settings.user_files,
+            ignore=settings.output_ignore,
             waiting=lambda message: print(f"specgen: {message}", file=sys.stderr),
             sources=sources,
         )

@@ -68,6 +68,7 @@ class Config:
     output: str | None = None
     templates: str | None = None
     user_files: tuple[str, ...] = ()
+    output_ignore: tuple[str, ...] = ()  # the user's build products in the output folder
     lint: LintConfig = field(default_factory=LintConfig)
     diff: DiffConfig = field(default_factory=DiffConfig)
     package: PackageConfig = field(default_factory=PackageConfig)
@@ -186,6 +187,7 @@ def parse(table: Mapping[str, Any], root: Path, file: Path | None = None) -> Con
         output=reader.string("output"),
         templates=reader.string("templates"),
         user_files=reader.strings("user-files") or (),
+        output_ignore=reader.strings("output-ignore") or (),
         lint=LintConfig(
             headers=lint.string("headers"),
             select=lint.strings("select") or ("*",),

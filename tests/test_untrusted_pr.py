@@ -126,3 +126,60 @@ def test_paths_given_on_the_command_line_go_anywhere(tmp_path, capsys, monkeypat
     code, _, err = run(["generate", "docs", "-o", str(tmp_path / "elsewhere")], repo, capsys, monkeypatch)
     assert code == 0, err
     assert (tmp_path / "elsewhere/include/aclnnop/aclnn_tanh_backward.h").is_file()
+
+
+# ---------------------------------------------------------------- 2. --check sees everything
+
+
+PLANTED = (
+    "python/aclnn_ops/__pycache__/tanh_backward.cpython-311.pyc",  # an unchecked-hash .pyc runs instead
+    "python/build/lib/aclnn_ops/tanh_backward.py",  # ships in the wheel built from python/
+    "python/aclnn_ops.egg-info/PKG-INFO",
+    "python/dist/aclnn_ops-0.0.0-py3-none-any.whl",
+    ".github/workflows/x.yml",
+    ".specgen-cache/planted.py",
+    "stray.txt",
+)
+
+
+@pytest.fixture
+def generated_repo(tmp_path, capsys, monkeypatch) -> Path:
+    repo = repository(tmp_path / "repo")
+    code, _, err = run(["generate", "docs", "-o", "generated"], repo, capsys, monkeypatch)
+    assert code == 0, err
+    return repo
+
+
+@pytest.mark.parametrize("planted", PLANTED)
+def test_check_lists_every_file_the_manifest_does_not(generated_repo, planted, capsys, monkeypatch):
+    target = generated_repo / "generated" / planted
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(b"import os; os.system('touch PWNED')\n")
+    code, out, _ = run(["generate", "docs", "-o", "generated", "--check"], generated_repo, capsys, monkeypatch)
+    assert code == 3 and f"? {planted}" in out.splitlines()
+
+
+def test_a_configured_ignore_list_lets_the_users_build_products_be(generated_repo, capsys, monkeypatch):
+    with (generated_repo / "pyproject.toml").open("a", encoding="utf-8") as file:
+        file.write('output-ignore = ["python/build/**", "python/*.egg-info/**"]\n')
+    for planted in PLANTED[1:3]:
+        (generated_repo / "generated" / planted).parent.mkdir(parents=True, exist_ok=True)
+        (generated_repo / "generated" / planted).write_text("", encoding="utf-8")
+    code, out, err = run(["generate", "docs", "-o", "generated", "--check"], generated_repo, capsys, monkeypatch)
+    assert code == 0 and out == "", err
+    (generated_repo / "generated/python/aclnn_ops/__pycache__").mkdir()
+    (generated_repo / "generated/python/aclnn_ops/__pycache__/x.pyc").write_text("", encoding="utf-8")
+    code, out, _ = run(["generate", "docs", "-o", "generated", "--check"], generated_repo, capsys, monkeypatch)
+    assert code == 3 and out == "? python/aclnn_ops/__pycache__/x.pyc\n"
+
+
+def test_user_files_and_the_ignore_list_are_part_of_the_cache_key(generated_repo, capsys, monkeypatch):
+    import json
+
+    with (generated_repo / "pyproject.toml").open("a", encoding="utf-8") as file:
+        file.write('user-files = ["tests/test_*.py"]\n')
+    code, _, err = run(["generate", "docs", "-o", "generated"], generated_repo, capsys, monkeypatch)
+    assert code == 0, err
+    manifest = json.loads((generated_repo / "generated/.specgen-manifest.json").read_text(encoding="utf-8"))
+    assert "tests/test_tanh_backward.py" in manifest["user"]
+    assert "tests/test_tanh_backward.py" not in manifest["generated"]

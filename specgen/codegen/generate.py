@@ -146,12 +146,14 @@ def generate(
     root: Path | None = None,
     package: PackageConfig | None = None,
     user_files: Sequence[str] = (),
+    ignore: Sequence[str] = (),
     waiting: Callable[[str], None] | None = None,
     sources: Sequence[Path] | None = None,
 ) -> GenerateResult:
     """`root`: what generated files name documents relative to (the configuration root);
     `user_files`: globs of output files that belong to the user (created once if specgen has
-    them, never overwritten, deleted, or counted as foreign); `waiting`: told when another run
+    them, never overwritten, deleted, or counted as foreign); `ignore`: globs of output files
+    that are the user's build products (neither drift for --check nor foreign); `waiting`: told when another run
     holds the output folder and this one waits for it; `sources`: the documents `paths` select,
     when the caller has found them already."""
     code_digest()  # once, before any worker forks
@@ -162,7 +164,7 @@ def generate(
             result, docs, operators = _generate(
                 paths, sources, out, state, templates=templates, check=check, force=force, workers=workers,
                 selection=selection or Selection.default(), root=root or display_root(paths),
-                package=package, user_files=user_files, since=since,
+                package=package, user_files=user_files, ignore=ignore, since=since,
             )  # fmt: skip
         notes += [(str(out / writer.MANIFEST), _note(Code.MANIFEST_IGNORED, w)) for w in result.plan.warnings]
         if key is not None and not check:
@@ -173,10 +175,10 @@ def generate(
 
 def _generate(
     paths, sources, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files,
-    since: int | None,
+    ignore, since: int | None,
 ) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:  # fmt: skip
     """`since`: the file system's time when this run took the output folder (`writer.locked`)."""
-    context = _sha(f"{code_digest()}\0{layout.template_digest(templates)}")
+    context = _context(templates, user_files, ignore)
     found = discover(paths, selection) if sources is None else list(sources)
     docs = _parse(found, state.get("docs", {}), workers, templates)
     choice = selection.choose([(d.source, d.functions) for d in docs if d.functions])
@@ -199,7 +201,10 @@ def _generate(
         user = [path for op in stale for path in op.user_files]
         user_kept = {path for op in operators.values() if op not in stale for path in op.user_paths}
         held = {path: snake for snake in _held(docs, operators.values()) for path in layout.operator_paths(snake)}
-        plan = writer.plan(out, staging, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned)
+        plan = writer.plan(
+            out, staging, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned,
+            ignored=Globs(ignore), check=check,
+        )  # fmt: skip
         if not check:
             writer.apply(plan)
     diagnostics: list[tuple[str, Diagnostic]] = [
@@ -212,6 +217,13 @@ def _generate(
         len(docs), plan, generated, diagnostics, rendered=len(stale), held=sorted({held[p] for p in plan.held})
     )
     return result, docs, list(operators.values())
+
+
+def _context(templates: Path | None, user_files: Sequence[str], ignore: Sequence[str]) -> str:
+    """What every operator's key starts from: specgen's code, the templates, and the settings
+    that change what a run records (which files are the user's, which are left alone)."""
+    settings = json.dumps([list(user_files), list(ignore)])
+    return _sha(f"{code_digest()}\0{layout.template_digest(templates)}\0{settings}")
 
 
 @contextmanager
