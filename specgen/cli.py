@@ -21,7 +21,7 @@ from specgen.config import load as load_config
 from specgen.diagnostics import Location
 from specgen.model import Diagnostic, OperatorDoc, json_schema
 from specgen.review.report import problem_code, terminal_safe
-from specgen.text import escape_unsafe, json_escape
+from specgen.text import escape_unsafe, json_escape, printable
 
 OK, FOUND, ERROR, OUT_OF_DATE = 0, 1, 2, 3
 
@@ -55,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
         print(terminal_safe(f"specgen: error: {exc}"), file=sys.stderr)
         return ERROR
     except NothingToDo as exc:
-        print(f"specgen: {exc}", file=sys.stderr)
+        print(printable(f"specgen: {exc}"), file=sys.stderr)
         return OK
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
@@ -67,7 +67,7 @@ def _run(args: argparse.Namespace) -> int:
         if specgen.debugging():
             raise
         print(
-            f"specgen: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+            terminal_safe(f"specgen: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)"),
             file=sys.stderr,
         )
         return ERROR
@@ -231,7 +231,7 @@ def say(source: str, d: Diagnostic) -> None:
 
 def _diagnostic_line(source: str, d: Diagnostic) -> str:
     # Paths and messages quote documents: no escape sequence or bidi control reaches the terminal.
-    where = Location(source, d.line)
+    where = Location(printable(source), d.line)
     return terminal_safe(f"{where}: {d.severity}: {d.message} [{problem_code(d.code)}]") + "\n"
 
 
@@ -328,7 +328,7 @@ def _print_one(job: tuple[str, str]) -> tuple[str, str, bool]:
 
 def describe(doc: OperatorDoc) -> str:
     """A short human-readable summary of a model."""
-    out = [f"{doc.source}: {doc.name}"]
+    out = [f"{printable(doc.source)}: {doc.name}"]
     for fn in doc.functions:
         out.append(f"  {fn.name} (line {fn.line})")
         for p in fn.params:
@@ -371,7 +371,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             package=settings.package,
             user_files=settings.user_files,
             ignore=settings.output_ignore,
-            waiting=lambda message: print(f"specgen: {message}", file=sys.stderr),
+            waiting=lambda message: print(printable(f"specgen: {message}"), file=sys.stderr),
             sources=sources,
         )
     except (OutputError, FormatterError, TemplateFault) as exc:
@@ -397,9 +397,12 @@ def _report_generation(result, check: bool, command: str) -> None:
     plan = result.plan
     if check:
         for line in plan.changes:
-            print(line)
+            print(printable(line))
         if not plan.empty:
-            print(f"specgen: the output is out of date ({len(plan.changes)} changes); run `{command}`", file=sys.stderr)
+            print(
+                printable(f"specgen: the output is out of date ({len(plan.changes)} changes); run `{command}`"),
+                file=sys.stderr,
+            )
     else:
         print(
             f"specgen: {len(result.operators)} operators from {result.documents} documents; "
@@ -409,7 +412,8 @@ def _report_generation(result, check: bool, command: str) -> None:
         )
     if result.held:
         print(
-            f"specgen: kept the earlier output of {', '.join(result.held)}: fix the errors above to regenerate it",
+            printable(f"specgen: kept the earlier output of {', '.join(result.held)}: ")
+            + "fix the errors above to regenerate it",
             file=sys.stderr,
         )
 

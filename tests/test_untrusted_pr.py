@@ -183,3 +183,136 @@ def test_user_files_and_the_ignore_list_are_part_of_the_cache_key(generated_repo
     manifest = json.loads((generated_repo / "generated/.specgen-manifest.json").read_text(encoding="utf-8"))
     assert "tests/test_tanh_backward.py" in manifest["user"]
     assert "tests/test_tanh_backward.py" not in manifest["generated"]
+
+
+# ---------------------------------------------------------------- 3. every name printed safely
+
+# GitHub Actions runs any line of a step's output that starts with `::` as a workflow command.
+WORKFLOW = "aclnnZ\n::error file=README.md,line=1::forged\n::stop-commands::tok\n.md"
+FORMAT_CHARACTERS = "\u0600\u0601\u0605\u06dd\u070f\u08e2\U000110bd\U00013430\U0001bca0"
+
+
+def _workflow_commands(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.lstrip().startswith("::")]
+
+
+def test_every_format_character_is_unsafe_as_a_class():
+    import unicodedata
+
+    from specgen.text import UNSAFE
+
+    for ch in FORMAT_CHARACTERS:
+        assert UNSAFE.match(ch), f"U+{ord(ch):04X}"
+    # The table is frozen (output must not change with the Python running specgen); this keeps
+    # it the whole class: every format, control and line/paragraph separator of this Python's
+    # Unicode database.
+    missing = [
+        f"U+{c:04X}"
+        for c in range(0x110000)
+        if unicodedata.category(chr(c)) in ("Cf", "Cc", "Zl", "Zp") and chr(c) not in "\t\n"
+        if not UNSAFE.match(chr(c))
+    ]
+    assert missing == []
+
+
+@pytest.fixture
+def workflow_repo(tmp_path) -> Path:
+    repo = repository(tmp_path / "repo")
+    shutil.copy(SPECS / TANH, repo / "docs" / WORKFLOW)
+    (repo / "docs" / TANH).unlink()
+    shutil.copy(SPECS / "aclnnHardshrinkBackward.md", repo / "docs" / "aclnnHardshrinkBackward.md")
+    return repo
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["generate", "docs", "-o", "out"],
+        ["generate", "docs", "-o", "out", "--check"],
+        ["parse", "docs"],
+        ["parse", "docs", "-q"],
+        ["lint", "docs"],
+        ["lint", "docs", "--format", "markdown"],
+        ["diff", "docs", "docs", "--format", "markdown"],
+    ],
+)
+def test_a_file_name_cannot_print_a_workflow_command(workflow_repo, command, capsys, monkeypatch):
+    (workflow_repo / "docs" / WORKFLOW).write_text("# broken\n", encoding="utf-8")  # diagnostics name it
+    _, out, err = run(command, workflow_repo, capsys, monkeypatch)
+    assert _workflow_commands(out) == [] and _workflow_commands(err) == []
+    assert "::error file=README.md" in out + err or "markdown" in command  # the name is there, escaped
+
+
+def test_github_format_prints_only_its_own_annotations(workflow_repo, capsys, monkeypatch):
+    (workflow_repo / "docs" / WORKFLOW).write_text(
+        (SPECS / TANH).read_text(encoding="utf-8").replace("aclnnStatus aclnnTanhBackward", "int aclnnTanhBackward"),
+        encoding="utf-8",
+    )
+    _, out, err = run(["lint", "docs", "--format", "github"], workflow_repo, capsys, monkeypatch)
+    commands = _workflow_commands(out)
+    assert commands and all(
+        line.startswith(("::error file=", "::warning file=", "::notice file=")) for line in commands
+    )
+    assert all(line.count("::") == 2 for line in commands), commands  # the forged ones are inside, escaped
+    assert _workflow_commands(err) == []
+
+
+def test_a_document_whose_name_is_not_utf8_is_reported_and_the_others_generated(tmp_path, capsys, monkeypatch):
+    repo = repository(tmp_path / "repo")
+    bad = os.path.join(os.fsencode(repo / "docs"), b"aclnnBad\xff.md")
+    shutil.copy(SPECS / "aclnnHardshrinkBackward.md", bad)
+    code, _, err = run(["generate", "docs", "-o", "out"], repo, capsys, monkeypatch)
+    assert (repo / "out/include/aclnnop/aclnn_tanh_backward.h").is_file(), err
+    assert code == 1 and "aclnnBad\\udcff.md" in err and "not UTF-8" in err
+    assert "\udcff" not in err
+
+
+def test_check_lists_planted_names_escaped(generated_repo, capsys, monkeypatch):
+    (generated_repo / "generated" / "x\x1b]0;owned\x07\n::error::y").write_text("", encoding="utf-8")
+    code, out, _ = run(["generate", "docs", "-o", "generated", "--check"], generated_repo, capsys, monkeypatch)
+    assert code == 3 and "? x\\x1b]0;owned\\x07\\n::error::y\n" in out
+    code, _, err = run(["generate", "docs", "-o", "generated"], generated_repo, capsys, monkeypatch)
+    assert code == 2 and "x\\x1b]0;owned\\x07\\n::error::y" in err and "\x1b" not in err
+
+
+HOSTILE_TEXT = "a\x1b[31m\x07\u202e\u0600\n::error::b &#91;x&#93;&#40;https://evil&#41; [y](https://e) @octocat"
+
+
+def test_accept_entries_are_valid_toml_without_a_raw_control(tmp_path):
+    import tomllib
+
+    from specgen.diagnostics import Location
+    from specgen.review.accept import entries_toml
+    from specgen.review.diff import Change, ChangeId
+    from specgen.text import UNSAFE
+
+    change = Change(
+        ChangeId.DTYPE_REMOVED, "aclnnX", HOSTILE_TEXT, None, None, Location("d.md", 1), None, (HOSTILE_TEXT,)
+    )
+    text = entries_toml([change])
+    assert UNSAFE.search(text) is None and _workflow_commands(text) == []
+    entry = tomllib.loads(text)["accept"][0]
+    assert entry["param"] == HOSTILE_TEXT and entry["values"] == [HOSTILE_TEXT]
+
+
+def test_markdown_escapes_links_and_mentions():
+    from specgen.diagnostics import Location
+    from specgen.review.report import Item, markdown
+
+    text = markdown([Item("rule", "error", HOSTILE_TEXT, Location(HOSTILE_TEXT, 1))], "t", ["error"])
+    assert "&#91;" not in text.replace("&amp;#91;", "") and "[y]" not in text
+    assert "@octocat" not in text and "\x1b" not in text and _workflow_commands(text) == []
+
+
+def test_sarif_and_text_reports_escape_names():
+    import json
+
+    from specgen.diagnostics import Location
+    from specgen.review.report import Item, sarif, text
+    from specgen.text import UNSAFE
+
+    item = Item("rule", "error", HOSTILE_TEXT, Location(HOSTILE_TEXT, 1))
+    log = sarif([item], {"rule": ("error", "a rule")})
+    assert UNSAFE.search(log) is None and json.loads(log)["runs"][0]["results"][0]["message"]["text"] == HOSTILE_TEXT
+    printed = text([item], colour=False)
+    assert UNSAFE.search(printed) is None and _workflow_commands(printed) == []

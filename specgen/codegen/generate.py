@@ -41,6 +41,7 @@ from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import SourceError, discover, failed, parse_document, preload, read_source
 from specgen.selection import Choice, Globs, Resolver, Selection
+from specgen.text import is_utf8
 
 CACHE = Path(".specgen-cache")
 STATE_FILE = CACHE / "state.json"
@@ -102,7 +103,8 @@ def code_digest() -> str:
 
 
 def _sha(text: str | bytes) -> str:
-    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
+    """sha256 of text or bytes (a file name that is not UTF-8 as its bytes)."""
+    return hashlib.sha256(text.encode(errors="surrogateescape") if isinstance(text, str) else text).hexdigest()
 
 
 @dataclass
@@ -408,6 +410,7 @@ def _state(docs: list[_Doc], operators: list[_Operator]) -> dict:
                 "functions": d.functions,
             }
             for d in docs
+            if is_utf8(d.source)  # one that is not was not read: nothing to record
         },
         "ops": {
             op.snake: {

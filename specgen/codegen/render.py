@@ -37,7 +37,7 @@ from specgen.codegen.lower import operator_code
 from specgen.codegen.views import FunctionCode, OperatorCode, RenamedOperatorCode
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
-from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape
+from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape, markdown_cell
 
 # ---------------------------------------------------------------- escaping filters
 
@@ -92,8 +92,7 @@ def py_docstring(text: object) -> str:
 
 
 def md_cell(text: object) -> str:
-    flat = escape_unsafe(" ".join(str(text).split()))
-    return flat.replace("|", "\\|").replace("<", "&lt;")
+    return markdown_cell(str(text))
 
 
 # ---------------------------------------------------------------- environment

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from specgen.files import walk
 from specgen.selection import Globs
+from specgen.text import printable
 
 MANIFEST = ".specgen-manifest.json"
 LOCK = ".specgen-lock"
@@ -281,7 +282,7 @@ def plan(
 def _refuse_foreign(out: Path, known: set[str], set_aside: list[Globs]) -> None:
     foreign = [p for p in foreign_files(out, known) if not any(g.match([p]) for g in set_aside)]
     if foreign:
-        listed = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        listed = ", ".join(map(printable, foreign[:5])) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
         raise OutputError(
             f"{out} holds files specgen did not generate ({listed}); choose another output folder or use --force"
         )

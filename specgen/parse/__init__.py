@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Iterable
 from pathlib import Path
 
 import specgen
 from specgen.diagnostics import Code
+from specgen.files import ReadError, read_bounded
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.selection import Selection
+from specgen.text import is_utf8
 
 __all__ = ["SourceError", "discover", "parse_document", "parse_file", "parse_paths", "preload", "read_source"]
 
@@ -45,24 +45,16 @@ def _too_large(size: str) -> SourceError:
 def read_source(path: str | Path) -> bytes:
     """A document's bytes, of which never more than MAX_DOCUMENT are read: the size is checked
     before the first byte (stat, then a bounded read), so that a huge file, a device or a FIFO
-    given as a document (or behind a link) costs nothing. Raises SourceError."""
+    given as a document (or behind a link) costs nothing. A file whose name is not UTF-8 is
+    not read: no output could name it. Raises SourceError."""
+    if not is_utf8(str(path)):
+        raise SourceError("the file name is not UTF-8; not read (rename it)")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO does not block the open
-    except OSError as exc:
-        raise SourceError(f"cannot read the file: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise SourceError("not a regular file (a folder, a device or a FIFO); not read")
-        if info.st_size > MAX_DOCUMENT:
-            raise _too_large(f"{info.st_size / 2**20:.1f} MiB")
-        try:
-            data = file.read(MAX_DOCUMENT + 1)  # it may have grown since
-        except OSError as exc:
-            raise SourceError(f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > MAX_DOCUMENT:
-        raise _too_large(f"over {MAX_DOCUMENT // 2**20} MiB")
-    return data
+        return read_bounded(path, MAX_DOCUMENT)
+    except ReadError as exc:
+        if exc.too_large:
+            raise _too_large(str(exc)) from None
+        raise SourceError(str(exc)) from None
 
 
 def parse_document(path: str, data: bytes) -> OperatorDoc:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from specgen.review.diff import CATALOGUE, Change
+from specgen.text import escape_unsafe, printable
 
 MATCHED_KEYS = ("id", "function", "param", "values", "before", "after")
 KEYS = {*MATCHED_KEYS, "reason"}
@@ -96,7 +97,7 @@ def entries_toml(changes: Sequence[Change]) -> str:
 def _comment(change: Change) -> str:
     from specgen.review.diff import summary
 
-    return " ".join(summary(change).split())[:160]
+    return printable(" ".join(summary(change).split())[:160])
 
 
 def _toml(value: Any) -> str:
@@ -116,8 +117,14 @@ def _toml(value: Any) -> str:
 
 
 def _string(value: str) -> str:
-    """A TOML basic string: JSON's escapes are TOML's, plus DEL, which TOML wants escaped."""
-    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007F")
+    """A TOML basic string: JSON's escapes are TOML's; every other unsafe character (DEL and
+    C1, bidi and format characters) as TOML's `\\uXXXX` / `\\UXXXXXXXX`, which read back to it."""
+    return escape_unsafe(json.dumps(value, ensure_ascii=False), _toml_escape)
+
+
+def _toml_escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\u{code:04X}" if code < 0x10000 else f"\\U{code:08X}"
 
 
 def _key(key: str) -> str:
