@@ -22,10 +22,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, overload
 
+from specgen.files import ReadError, read_bounded
 from specgen.selection import DEFAULT_DEFER, DEFAULT_INCLUDE, Selection
 
 CONFIG_FILE = "specgen.toml"
 PYPROJECT = "pyproject.toml"
+MAX_CONFIG = 16 * 2**20  # far above any pyproject.toml: read bounded, as documents are
 LINT_LEVELS = ("error", "warning", "info")
 DIFF_LEVELS = ("breaking", "non-breaking", "info")
 
@@ -155,8 +157,8 @@ def _untrusted(path: Path) -> str | None:
 def _table(path: Path, *, required: bool) -> dict[str, Any] | None:
     """The specgen table of a file: the whole of a specgen.toml, `[tool.specgen]` of a pyproject."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_bounded(path, MAX_CONFIG).decode("utf-8"))
+    except (ReadError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from exc
     if path.name != PYPROJECT:
         return data

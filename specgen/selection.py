@@ -23,6 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from specgen.diagnostics import INFO, WARNING, Code
+from specgen.files import walk
 from specgen.model import Diagnostic
 
 DEFAULT_INCLUDE = ("**/docs/aclnn*.md", "**/doc/aclnn*.md", "aclnn*.md")
@@ -229,7 +230,6 @@ class Resolver:
 def walk_markdown(folder: Path) -> list[Path]:
     """Every `*.md` under `folder`, hidden folders (.git, caches) aside, in sorted order."""
     found = []
-    for current, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+    for current, names in walk(str(folder), lambda d: not d.startswith(".")):  # no recursion on depth
         found += [Path(current) / n for n in names if n.endswith(".md")]
     return sorted(found)

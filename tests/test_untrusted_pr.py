@@ -316,3 +316,146 @@ def test_sarif_and_text_reports_escape_names():
     assert UNSAFE.search(log) is None and json.loads(log)["runs"][0]["results"][0]["message"]["text"] == HOSTILE_TEXT
     printed = text([item], colour=False)
     assert UNSAFE.search(printed) is None and _workflow_commands(printed) == []
+
+
+# ---------------------------------------------------------------- 4. bounded reads
+
+
+def _git(repo: Path, *args: str) -> None:
+    import subprocess
+
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env | {"GIT_COMMITTER_EMAIL": "t@t"})
+
+
+def test_diff_git_never_reads_a_blob_larger_than_a_document(tmp_path, monkeypatch):
+    from specgen.parse import MAX_DOCUMENT
+    from specgen.review import gitsource
+    from specgen.selection import Selection
+
+    repo = tmp_path / "repo"
+    (repo / "docs").mkdir(parents=True)
+    shutil.copy(SPECS / TANH, repo / "docs" / TANH)
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "base")
+    (repo / "docs" / "aclnnHuge.md").write_bytes(b"# huge\n" * (MAX_DOCUMENT // 7 + 10))
+    (repo / "docs" / TANH).write_text((SPECS / TANH).read_text(encoding="utf-8") + "\nmore\n", encoding="utf-8")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "head")
+    asked: list[bytes] = []
+    real = gitsource._git
+
+    def spy(*args, cwd, stdin=None):
+        if "--batch" in args:
+            asked.append(stdin or b"")
+        return real(*args, cwd=cwd, stdin=stdin)
+
+    monkeypatch.setattr(gitsource, "_git", spy)
+    old, new = gitsource.documents_between("HEAD~1..HEAD", "docs", Selection.default(), cwd=repo, jobs=1)
+    huge = next(d for d in new if d.source.endswith("aclnnHuge.md"))
+    assert [d.code for d in huge.diagnostics] == ["too-large"]
+    huge_blob = gitsource.Repository(repo).listing(
+        gitsource.Repository(repo).commit("HEAD"), "docs", Selection.default()
+    )
+    assert huge_blob["docs/aclnnHuge.md"].encode() not in b"".join(asked)
+    assert any(d.source.endswith(TANH) and d.functions for d in new)  # the others are read
+
+
+def _special(kind: str, path: Path) -> None:
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+
+
+def _run_cli(args: list[str], cwd: Path) -> tuple[int, str]:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "specgen", *args], cwd=cwd, capture_output=True, text=True, timeout=120, check=False
+    )
+    return done.returncode, done.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_header_that_is_a_fifo_or_dev_zero_is_refused_unread(tmp_path, kind):
+    repo = repository(tmp_path / "repo")
+    (repo / "include").mkdir()
+    _special(kind, repo / "include" / "aclnn_tanh_backward.h")
+    code, err = _run_cli(["lint", "docs", "--headers", "include"], repo)
+    assert code == 2 and "not a regular file" in err, err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_an_accept_file_that_is_a_fifo_or_dev_zero_is_refused_unread(tmp_path, kind):
+    repo = repository(tmp_path / "repo")
+    _special(kind, repo / "accepted.toml")
+    code, err = _run_cli(["diff", "docs", "docs", "--accept", "accepted.toml"], repo)
+    assert code == 2 and "not a regular file" in err, err
+
+
+DEPTH = 1100
+
+
+def _remove_deep(folder: Path) -> None:
+    """Remove a chain of DEPTH folders `d/d/d...` without recursion (shutil.rmtree recurses)."""
+    os.chdir(folder)
+    for _ in range(DEPTH):
+        os.chdir("d")
+    for name in os.listdir("."):
+        os.unlink(name)
+    for _ in range(DEPTH):
+        os.chdir("..")
+        os.rmdir("d")
+
+
+def test_a_folder_tree_thousands_of_levels_deep_is_walked(capsys, monkeypatch):
+    import tempfile
+
+    # Not under tmp_path: pytest removes old ones with shutil.rmtree, which recurses.
+    top = Path(tempfile.mkdtemp(prefix="specgen-deep-"))
+    repo = repository(top / "repo")
+    monkeypatch.chdir(repo / "docs")
+    for _ in range(DEPTH):  # each level made from the last: no path handed to the kernel is long
+        os.mkdir("d")
+        os.chdir("d")
+    shutil.copy(SPECS / "aclnnHardshrinkBackward.md", "aclnnHardshrinkBackward.md")
+    try:
+        code, _, err = run(["generate", "docs", "-o", "out"], repo, capsys, monkeypatch)
+        assert code == 0, err
+        assert (repo / "out/include/aclnnop/aclnn_tanh_backward.h").is_file()
+    finally:
+        _remove_deep(repo / "docs")
+        shutil.rmtree(top)
+
+
+def _headers(folder: Path, count: int) -> Path:
+    folder.mkdir()
+    body = "".join(
+        f"/* {i} */\naclnnStatus aclnnOp{i}GetWorkspaceSize(const aclTensor *self, aclTensor *out, "
+        f"uint64_t *workspaceSize, aclOpExecutor **executor);\n"
+        for i in range(count)
+    )
+    (folder / "aclnn_many.h").write_text(body, encoding="utf-8")
+    return folder
+
+
+def test_reading_headers_is_linear_in_the_number_of_prototypes(tmp_path):
+    import time
+
+    from specgen.review.lint import read_headers
+
+    def seconds(count: int) -> float:
+        folder = _headers(tmp_path / str(count), count)
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            declared, _ = read_headers(folder)
+            best = min(best, time.perf_counter() - start)
+        assert len(declared) == count and declared[f"aclnnOp{count - 1}GetWorkspaceSize"].location.line == 2 * count
+        return best
+
+    small, large = seconds(2000), seconds(8000)
+    assert large < 6 * small + 0.2, (small, large)  # quadratic: 16 times (0.9 s -> 7 s before)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import keyword
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 from specgen import __version__
+from specgen.files import walk
 
 BUILTIN_TEMPLATES = next(
     p for p in (Path(__file__).parent / "templates", Path(__file__).resolve().parents[2] / "templates") if p.is_dir()
@@ -90,7 +90,7 @@ def template_digest(override: Path | None = None) -> str:
 def _files_under(folder: Path) -> list[str]:
     """Every file under `folder`, '/'-separated, as the templates loader names them."""
     return [
-        (Path(parent) / name).relative_to(folder).as_posix() for parent, _, files in os.walk(folder) for name in files
+        (Path(parent) / name).relative_to(folder).as_posix() for parent, files in walk(str(folder)) for name in files
     ]
 
 

@@ -529,8 +529,7 @@ def clean_leftovers(out: Path, hidden: Iterable[str] = ()) -> list[str]:
             _remove_entry(out / entry)
             removed.append(entry)
     searched = set(hidden)
-    for folder, dirs, names in os.walk(out):
-        dirs[:] = [d for d in dirs if not _tool_folder(d) or d in searched]
+    for folder, names in walk(str(out), lambda d: not _tool_folder(d) or d in searched):
         for name in names:
             if _OLD_STAGED.match(name):
                 _remove_entry(Path(folder) / name)

@@ -35,7 +35,7 @@ class SourceError(Exception):
         self.code = code
 
 
-def _too_large(size: str) -> SourceError:
+def too_large(size: str) -> SourceError:
     return SourceError(
         f"the file is {size}: expected an operator document of at most {MAX_DOCUMENT // 2**20} MiB; not read",
         code=Code.TOO_LARGE,
@@ -53,7 +53,7 @@ def read_source(path: str | Path) -> bytes:
         return read_bounded(path, MAX_DOCUMENT)
     except ReadError as exc:
         if exc.too_large:
-            raise _too_large(str(exc)) from None
+            raise too_large(str(exc)) from None
         raise SourceError(str(exc)) from None
 
 
@@ -63,7 +63,7 @@ def parse_document(path: str, data: bytes) -> OperatorDoc:
     from specgen.parse.build import read_document  # the parser, imported when first needed
 
     if len(data) > MAX_DOCUMENT:
-        return failed(path, str(_too_large(f"{len(data) / 2**20:.1f} MiB")), code=Code.TOO_LARGE)
+        return failed(path, str(too_large(f"{len(data) / 2**20:.1f} MiB")), code=Code.TOO_LARGE)
     try:
         return read_document(path, data)
     except Exception as exc:  # noqa: BLE001 - one document must not stop the others

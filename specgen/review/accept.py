@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from specgen.files import ReadError, read_bounded
 from specgen.review.diff import CATALOGUE, Change
 from specgen.text import escape_unsafe, printable
 
@@ -29,13 +30,18 @@ class AcceptError(Exception):
     """A file of accepted changes cannot be read or holds a malformed entry."""
 
 
+MAX_ACCEPT = 16 * 2**20  # far above any file of accepted changes
+
+
 def load(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
+    """The entries of files of accepted changes, each read as documents are (bounded: a link
+    to /dev/zero or a FIFO is refused unread)."""
     entries = []
     for path in paths:
         try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise AcceptError(f"{path}: {exc}") from exc
+            data = tomllib.loads(read_bounded(path, MAX_ACCEPT).decode("utf-8"))
+        except (ReadError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise AcceptError(printable(f"{path}: {exc}")) from exc
         unknown = sorted(set(data) - {"accept"})
         if unknown or not isinstance(data.get("accept", []), list):
             raise AcceptError(f"{path}: expected only [[accept]] entries, found {', '.join(unknown) or 'accept'}")

@@ -19,12 +19,14 @@ from pathlib import Path
 from specgen.cdecl import PrototypeError, find_prototype_spans, parse_prototype
 from specgen.config import LintConfig
 from specgen.diagnostics import INFO, WARNING, Code, Location
+from specgen.files import ReadError, read_bounded, walk
 from specgen.model import Function, OperatorDoc, Param
 from specgen.review.findings import Declaration, Finding
 from specgen.review.lint_sample import sample_findings
 from specgen.review.lint_source import Source, clean_comments
 from specgen.review.rules import PROBLEM_CODES, RULES, Rule
 from specgen.selection import Globs, relative
+from specgen.text import printable
 
 # Parse diagnostics lint reports as they are, under their rule's name.
 _DIAGNOSTIC_RULES: dict[str, Rule] = {
@@ -43,18 +45,32 @@ class HeadersError(ValueError):
 _PREPROCESSOR = re.compile(r"^[ \t]*#.*$", re.M)
 
 
+MAX_HEADER = 16 * 2**20  # far above any header (the largest of CANN's are some 100 KB)
+
+
 def read_headers(folder: Path) -> tuple[dict[str, Declaration], list[Finding]]:
-    """Every `aclnnStatus aclnnXxx(...)` declared in the `aclnn_*.h` files under `folder`."""
+    """Every `aclnnStatus aclnnXxx(...)` declared in the `aclnn_*.h` files under `folder`.
+    Each is read as documents are (`files.read_bounded`: a link to /dev/zero, a FIFO or a huge
+    file is refused unread), and in time linear in its size."""
     declared: dict[str, Declaration] = {}
     problems = []
-    paths = sorted(folder.rglob("aclnn_*.h"))
+    paths = sorted(
+        Path(parent) / name
+        for parent, names in walk(str(folder))
+        for name in names
+        if fnmatch.fnmatchcase(name, "aclnn_*.h")
+    )
     if not paths:
         raise HeadersError(f"--headers: no aclnn_*.h file under {folder}")
     for path in paths:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = read_bounded(path, MAX_HEADER).decode("utf-8", errors="replace")
+        except ReadError as exc:
+            raise HeadersError(f"--headers: {printable(str(path))}: {exc}") from None
         code = _PREPROCESSOR.sub(lambda m: " " * len(m.group(0)), text)
+        line, counted = 1, 0  # the spans come in order: count the lines between them only
         for start, end, name in find_prototype_spans(clean_comments(code)):
-            line = text.count("\n", 0, start) + 1
+            line, counted = line + text.count("\n", counted, start), start
             try:
                 proto = parse_prototype(code[start:end])
             except PrototypeError as exc:
