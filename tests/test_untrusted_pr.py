@@ -459,3 +459,97 @@ def test_reading_headers_is_linear_in_the_number_of_prototypes(tmp_path):
 
     small, large = seconds(2000), seconds(8000)
     assert large < 6 * small + 0.2, (small, large)  # quadratic: 16 times (0.9 s -> 7 s before)
+
+
+# ---------------------------------------------------------------- 5. the smaller items
+
+
+def test_a_hard_link_at_the_lock_is_refused_and_its_file_kept(tmp_path, capsys, monkeypatch):
+    repo = repository(tmp_path / "repo")
+    secret = tmp_path / "secret"
+    secret.write_text("precious\n", encoding="utf-8")
+    (repo / "generated").mkdir()
+    os.link(secret, repo / "generated" / ".specgen-lock")
+    code, _, err = run(["generate", "docs", "-o", "generated"], repo, capsys, monkeypatch)
+    assert secret.read_text(encoding="utf-8") == "precious\n"
+    assert code == 2 and "hard link" in err
+
+
+def test_a_manifest_listing_specgens_own_files_cannot_delete_them(generated_repo):
+    import json
+
+    from specgen.codegen import writer
+
+    out = generated_repo / "generated"
+    manifest = json.loads((out / writer.MANIFEST).read_text(encoding="utf-8"))
+    own = [writer.LOCK, writer.MANIFEST, ".specgen-cache/state.json", ".specgen-cache/CACHEDIR.TAG"]
+    manifest["generated"] += own
+    (out / writer.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    (out / writer.LOCK).write_text("", encoding="utf-8")
+    plan = writer.plan(out, tmp := out / "staged-nothing", [], [])
+    assert not set(own) & set(plan.delete)
+    assert any("specgen's own" in w for w in plan.warnings)
+    assert not tmp.exists()
+
+
+def test_a_linked_folder_on_the_way_to_the_output_is_refused(tmp_path, capsys, monkeypatch):
+    (tmp_path / "outside").mkdir()
+    repo = repository(tmp_path / "repo")
+    (repo / "build").symlink_to("../outside")  # committed by the pull request
+    code, _, err = run(["generate", "docs", "-o", "build/generated"], repo, capsys, monkeypatch)
+    assert code == 2 and "symbolic link" in err
+    assert list((tmp_path / "outside").iterdir()) == []
+
+
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path, monkeypatch):
+    import specgen
+
+    monkeypatch.setenv("XDG_CACHE_HOME", "generated/.keys")  # a committed key would re-sign a forged record
+    assert specgen.user_cache_folder() == Path.home() / ".cache" / "specgen"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert specgen.user_cache_folder() == tmp_path / "specgen"
+
+
+def _two_phase(name: str, params: str) -> str:
+    return (
+        f"# {name}\n\n## 函数原型\n\n```Cpp\naclnnStatus {name}GetWorkspaceSize({params}, aclTensor* out, "
+        "uint64_t* workspaceSize, aclOpExecutor** executor)\n"
+        f"aclnnStatus {name}(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)\n"
+        "```\n"
+    )
+
+
+def test_generated_names_never_shadow_the_modules_own(tmp_path, capsys, monkeypatch):
+    import ast
+
+    repo = repository(tmp_path / "repo")
+    for name in ("aclnnCheck", "aclnnRt", "aclnnCtypes"):
+        (repo / "docs" / f"{name}.md").write_text(
+            _two_phase(name, "const aclTensor* call, const aclTensor* rt, const aclTensor* check"), encoding="utf-8"
+        )
+    code, _, err = run(["generate", "docs", "-o", "out"], repo, capsys, monkeypatch)
+    assert code in (0, 1), err
+    modules = sorted((repo / "out/python/aclnn_ops").glob("*.py"))
+    bindings = [m for m in modules if m.stem in ("check", "rt", "ctypes") or m.stem.rstrip("_") in ("check", "rt")]
+    assert len(bindings) == 3, [m.name for m in modules]
+    for module in bindings:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        imported = {
+            a.asname or a.name for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom) for a in n.names
+        }
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        assert not imported & defined, module
+        for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+            params = {a.arg for a in (*fn.args.args, *fn.args.kwonlyargs)}
+            bound = {t.id for node in ast.walk(fn) for t in _targets(node)}
+            assert not params & (bound | imported), (module.name, fn.name, params & (bound | imported))
+
+
+def _targets(node) -> list:
+    import ast
+
+    if isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
+        return [node.optional_vars]
+    if isinstance(node, ast.Assign):
+        return [t for t in node.targets if isinstance(t, ast.Name)]
+    return []

@@ -90,15 +90,19 @@ class Plan:
 
 def check_output_folder(out: Path) -> None:
     """The output folder itself: a real folder, or nothing yet (never a link, which would send
-    every write elsewhere)."""
-    try:
-        mode = os.lstat(out).st_mode
-    except FileNotFoundError:
-        return
-    if stat.S_ISLNK(mode):
-        raise OutputError(f"{out} is a symbolic link: give the folder it points to ({out.resolve()}) instead")
-    if not stat.S_ISDIR(mode):
-        raise OutputError(f"{out} is not a folder")
+    every write elsewhere). A relative one (in the checkout, where a pull request can commit
+    a link) has no link on its way either: `build -> ../outside` would take `build/generated`
+    out of the repository. An absolute path is the user's own choice."""
+    folders = [out] if out.is_absolute() else [Path(*out.parts[:n]) for n in range(len(out.parts), 0, -1)]
+    for folder in folders:
+        try:
+            mode = os.lstat(folder).st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(mode):
+            raise OutputError(f"{folder} is a symbolic link: give the folder it points to ({out.resolve()}) instead")
+        if not stat.S_ISDIR(mode):
+            raise OutputError(f"{folder} is not a folder")
 
 
 def checked_path(out: Path, relative: str) -> Path:
@@ -223,8 +227,17 @@ def _read_manifest(out: Path) -> tuple[set[str], set[str], list[str]]:
         bad = [e for e in entries if e not in good]
         if bad:
             warnings.append(f"{MANIFEST} lists {len(bad)} paths outside the output folder (e.g. {bad[0]!r}); ignored")
-        kept.append(good)
+        own = sorted(e for e in good if _own_file(e))  # a run would delete its own lock, or its cache
+        if own:
+            warnings.append(f"{MANIFEST} lists {len(own)} of specgen's own files (e.g. {own[0]!r}); ignored")
+        kept.append(good - set(own))
     return kept[0], kept[1], warnings
+
+
+def _own_file(relative: str) -> bool:
+    """A file of specgen's own bookkeeping, never a generated one."""
+    top = relative.split("/")[0]
+    return relative in (MANIFEST, LOCK) or top == _CACHE_FOLDER or top.startswith(STAGING_PREFIX)
 
 
 def plan(
@@ -319,7 +332,8 @@ def _specgens(relative: str, known: set[str]) -> bool:
 
 
 # specgen's own files in its cache folder (generate.CACHE_FILES and the record).
-_CACHE_FILES = {f".specgen-cache/{name}" for name in (".gitignore", "CACHEDIR.TAG", "state.json")}
+_CACHE_FOLDER = ".specgen-cache"
+_CACHE_FILES = {f"{_CACHE_FOLDER}/{name}" for name in (".gitignore", "CACHEDIR.TAG", "state.json")}
 
 
 def _not_tool_folder(name: str) -> bool:
@@ -629,9 +643,13 @@ def _open_lock(out: Path, shared: bool) -> int | None:
         if exc.errno == errno.ELOOP:
             raise OutputError(f"{out / LOCK} is a symbolic link; remove it") from None
         raise OutputError(f"cannot lock {out}: {_reason(exc)}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         raise OutputError(f"{out / LOCK} is not a regular file; remove it")
+    if info.st_nlink > 1:  # writing the PID would overwrite the file it is linked to
+        os.close(fd)
+        raise OutputError(f"{out / LOCK} is a hard link to a file elsewhere; remove it")
     return fd
 
 
