@@ -152,10 +152,17 @@ def printable(text: str, *, multiline: bool = False) -> str:
     `\u202e`), newlines and tabs too unless `multiline` (a file name is one line: a newline
     in it must not start a line of its own), and no line starting with `::`, which a GitHub
     Actions runner would run as a workflow command (its first colon as `\x3a`)."""
-    safe = escape_unsafe(text)
+    safe = escape_unsafe(text, _shown)
     if not multiline and ("\n" in safe or "\t" in safe):
         safe = safe.replace("\n", "\\n").replace("\t", "\\t")
     return _COMMAND.sub(r"\1\\x3a", safe) if "::" in safe else safe
+
+
+def _shown(ch: str) -> str:
+    """`python_escape`, but a byte of a file name that is not UTF-8 (os.fsdecode made it a lone
+    surrogate, U+DC80-DCFF) as that byte: `\\xff`, as `ls -b` shows it."""
+    code = ord(ch)
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else python_escape(ch)
 
 
 def markdown_cell(text: str) -> str:

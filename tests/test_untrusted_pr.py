@@ -263,7 +263,7 @@ def test_a_document_whose_name_is_not_utf8_is_reported_and_the_others_generated(
     shutil.copy(SPECS / "aclnnHardshrinkBackward.md", bad)
     code, _, err = run(["generate", "docs", "-o", "out"], repo, capsys, monkeypatch)
     assert (repo / "out/include/aclnnop/aclnn_tanh_backward.h").is_file(), err
-    assert code == 1 and "aclnnBad\\udcff.md" in err and "not UTF-8" in err
+    assert code == 1 and "aclnnBad\\xff.md" in err and "not UTF-8" in err
     assert "\udcff" not in err
 
 
@@ -553,3 +553,32 @@ def _targets(node) -> list:
     if isinstance(node, ast.Assign):
         return [t for t in node.targets if isinstance(t, ast.Name)]
     return []
+
+
+def test_a_name_that_is_not_utf8_is_an_error_in_every_format(tmp_path, capsys, monkeypatch):
+    import json
+
+    repo = repository(tmp_path / "repo")
+    shutil.copy(SPECS / "aclnnHardshrinkBackward.md", os.path.join(os.fsencode(repo / "docs"), b"aclnnBad\xff.md"))
+    code, out, _ = run(["parse", "docs", "--format", "json"], repo, capsys, monkeypatch)
+    models = json.loads(out)
+    assert code == 1 and [m["source"] for m in models] == ["docs/aclnnBad\\xff.md", f"docs/{TANH}"]
+    for fmt in ("json", "sarif", "junit", "markdown", "github", "text"):
+        code, out, err = run(["lint", "docs", "--format", fmt], repo, capsys, monkeypatch)
+        assert code == 1 and "internal error" not in err and "\udcff" not in out + err, fmt
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "outside"])
+def test_a_template_that_is_a_link_or_a_fifo_is_refused_unread(tmp_path, kind):
+    repo = repository(tmp_path / "repo", 'templates = "mine"\n')
+    (repo / "mine").mkdir()
+    if kind == "outside":
+        (tmp_path / "secret").write_text("TOKEN\n", encoding="utf-8")
+        (repo / "mine" / "header.h.jinja").symlink_to(tmp_path / "secret")
+    else:
+        _special(kind, repo / "mine" / "header.h.jinja")
+    code, err = _run_cli(["generate", "docs", "-o", "out"], repo)
+    assert code == 2 and "header.h.jinja" in err, err
+    assert not (repo / "out").exists() or "TOKEN" not in "".join(
+        p.read_text(encoding="utf-8") for p in (repo / "out").rglob("*.h")
+    )

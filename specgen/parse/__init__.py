@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -88,9 +89,12 @@ def parse_file(path: str | Path) -> OperatorDoc:
 
 
 def failed(source: str, message: str, code: Code = Code.UNREADABLE) -> OperatorDoc:
-    """The model of a document that could not be read at all."""
+    """The model of a document that could not be read at all. A name that is not UTF-8 is
+    kept with its other bytes as `\\xff` (no output, JSON least of all, can hold them raw)."""
     from specgen.text import plain
 
+    if not is_utf8(source):
+        source = os.fsencode(source).decode("utf-8", errors="backslashreplace")
     return OperatorDoc(
         source=source,
         name=plain(Path(source).stem) or "?",
