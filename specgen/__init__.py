@@ -17,8 +17,11 @@ DEBUG_VARIABLE = "SPECGEN_DEBUG"
 
 def user_cache_folder() -> Path:
     """specgen's folder in the user's cache ($XDG_CACHE_HOME/specgen, else ~/.cache/specgen):
-    the signing key of the output records, the compiled templates."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "specgen"
+    the signing key of the output records, the compiled templates. A relative XDG_CACHE_HOME
+    is ignored, as the XDG rules say (it would name a folder of the checkout, where a pull
+    request could commit a key)."""
+    value = os.environ.get("XDG_CACHE_HOME", "")
+    return Path(value if os.path.isabs(value) else Path.home() / ".cache") / "specgen"
 
 
 def debugging() -> bool:

@@ -23,7 +23,7 @@ from specgen.config import load as load_config
 from specgen.diagnostics import Location
 from specgen.model import Diagnostic, OperatorDoc, json_schema
 from specgen.review.report import problem_code, terminal_safe
-from specgen.text import escape_unsafe, json_escape
+from specgen.text import escape_unsafe, json_escape, printable
 
 OK, FOUND, ERROR, OUT_OF_DATE = 0, 1, 2, 3
 
@@ -54,11 +54,11 @@ def _run(args: argparse.Namespace) -> int:
         args.settings = _settings(getattr(args, "config", None))
         STDERR.reset(args, args.settings.ignore)
         return args.run(args)
-    except UsageError as exc:
-        print(f"specgen: error: {exc}", file=sys.stderr)
+    except (UsageError, ConfigError) as exc:
+        print(terminal_safe(f"specgen: error: {exc}"), file=sys.stderr)
         return ERROR
     except NothingToDo as exc:
-        print(f"specgen: {exc}", file=sys.stderr)
+        print(printable(f"specgen: {exc}"), file=sys.stderr)
         return OK
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
@@ -70,7 +70,7 @@ def _run(args: argparse.Namespace) -> int:
         if specgen.debugging():
             raise
         print(
-            f"specgen: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+            terminal_safe(f"specgen: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)"),
             file=sys.stderr,
         )
         return ERROR
@@ -78,9 +78,12 @@ def _run(args: argparse.Namespace) -> int:
 
 def _settings(explicit: str | None) -> Config:
     try:
-        return load_config(explicit)
+        settings = load_config(explicit)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    for warning in settings.warnings:
+        print(terminal_safe(f"specgen: warning: {warning}"), file=sys.stderr)
+    return settings
 
 
 def _positive(text: str) -> int:
@@ -265,7 +268,7 @@ class Stderr:
         hidden = self.counts["info"] if self.level > 0 else 0
         line = f"{', '.join(parts)} in {_plural(documents, 'document')}"
         line += f" ({hidden} info not shown; -v shows them)" if hidden else ""
-        print("specgen: " + "; ".join([line, *[m for m in more if m]]), file=sys.stderr)
+        print(printable("specgen: " + "; ".join([line, *[m for m in more if m]])), file=sys.stderr)
 
 
 _LEVELS = {"info": 0, "warning": 1, "error": 2}
@@ -282,7 +285,7 @@ def say(source: str, d: Diagnostic) -> None:
 
 def _diagnostic_line(source: str, d: Diagnostic) -> str:
     # Paths and messages quote documents: no escape sequence or bidi control reaches the terminal.
-    where = Location(source, d.line)
+    where = Location(printable(source), d.line)
     return terminal_safe(f"{where}: {d.severity}: {d.message} [{problem_code(d.code)}]") + "\n"
 
 
@@ -381,7 +384,7 @@ def _print_one(job: tuple[str, str]) -> tuple[str, list[tuple[str, Diagnostic]],
 
 def describe(doc: OperatorDoc) -> str:
     """A short human-readable summary of a model."""
-    out = [f"{doc.source}: {doc.name}"]
+    out = [f"{printable(doc.source)}: {doc.name}"]
     for fn in doc.functions:
         out.append(f"  {fn.name} (line {fn.line})")
         for p in fn.params:
@@ -423,7 +426,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
             root=settings.root if settings.file else None,
             package=settings.package,
             user_files=settings.user_files,
-            waiting=lambda message: print(f"specgen: {message}", file=sys.stderr),
+            ignore=settings.output_ignore,
+            waiting=lambda message: print(printable(f"specgen: {message}"), file=sys.stderr),
             sources=sources,
         )
     except (OutputError, FormatterError, TemplateFault) as exc:
@@ -453,7 +457,7 @@ def _report_generation(result, check: bool, command: str) -> None:
     kept = f"kept the earlier output of {', '.join(result.held)} (fix the errors above to regenerate it)"
     if check:
         for line in plan.changes:
-            print(terminal_safe(line))
+            print(printable(line))
         status = "output current" if plan.empty else f"the output is out of date ({len(plan.changes)} changes)"
         advice = "" if plan.empty else f"run `{command}`"
         if failing and not plan.empty:  # regenerating would not bring a failing document's operator back

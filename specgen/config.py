@@ -5,21 +5,29 @@ in the same folder; a `pyproject.toml` without `[tool.specgen]` is passed over),
 `--config`. Paths in it are relative to the folder that holds it (the configuration root).
 Command-line flags override it. Unknown keys are errors, so that a typo is never silently
 ignored. The README documents every key.
+
+A configuration is as untrusted as the documents (a pull request can change it): the search
+stops at the repository root (the folder holding `.git`), passes over files another user
+owns or others can write (said as warnings), and every path in it must resolve, links
+followed, inside the repository (`Config.path`). Templates it names render in Jinja's sandbox.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, overload
 
+from specgen.files import ReadError, read_bounded
 from specgen.selection import DEFAULT_DEFER, DEFAULT_INCLUDE, Selection, repository_root
 
 CONFIG_FILE = "specgen.toml"
 PYPROJECT = "pyproject.toml"
+MAX_CONFIG = 16 * 2**20  # far above any pyproject.toml: read bounded, as documents are
 LINT_LEVELS = ("error", "warning", "info")
 DIFF_LEVELS = ("breaking", "non-breaking", "info")
 
@@ -63,9 +71,11 @@ class Config:
     templates: str | None = None
     user_files: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()  # diagnostic codes and lint rules (globs) no command reports
+    output_ignore: tuple[str, ...] = ()  # the user's build products in the output folder
     lint: LintConfig = field(default_factory=LintConfig)
     diff: DiffConfig = field(default_factory=DiffConfig)
     package: PackageConfig = field(default_factory=PackageConfig)
+    warnings: tuple[str, ...] = ()  # configuration files passed over, and why
 
     @property
     def selection(self) -> Selection:
@@ -73,8 +83,14 @@ class Config:
 
     def path(self, value: str) -> str:
         """A path of the configuration as the commands take it: relative to the working
-        directory when the configuration root is inside it, else absolute."""
+        directory when the configuration root is inside it, else absolute. It must resolve
+        (links followed) inside the repository holding the configuration (its root without
+        one): a path given on the command line may go anywhere, one from a file may not."""
         absolute = (self.root / value).resolve()
+        inside = repository_root(self.root) or self.root.resolve()
+        if not absolute.is_relative_to(inside):
+            where = self.file or "the configuration"
+            raise ConfigError(f"{where}: {value!r} is outside the repository {inside} (give it on the command line)")
         try:
             return os.path.relpath(absolute)
         except ValueError:  # another drive on Windows
@@ -90,19 +106,54 @@ def load(explicit: str | None = None, cwd: Path | None = None) -> Config:
             raise ConfigError(f"--config: no such file: {explicit}")
         table = _table(path, required=True)
         return parse(table or {}, path.resolve().parent, path)
-    for folder in (cwd, *cwd.parents):
+    warnings: list[str] = []
+    for folder in _up_to_repository(cwd):
         for name in (CONFIG_FILE, PYPROJECT):
             path = folder / name
-            if path.is_file() and (table := _table(path, required=False)) is not None:
-                return parse(table, folder, path)
-    return Config(root=repository_root(cwd) or cwd)
+            if not path.is_file():
+                continue
+            if untrusted := _untrusted(path):
+                warnings.append(f"{path}: ignored: {untrusted}")
+            elif (table := _table(path, required=False)) is not None:
+                return replace(parse(table, folder, path), warnings=tuple(warnings))
+    return Config(root=repository_root(cwd) or cwd, warnings=tuple(warnings))
+
+
+def _up_to_repository(cwd: Path) -> list[Path]:
+    """The folders searched: `cwd` and its parents up to the repository root (all of them
+    outside a repository)."""
+    top = repository_root(cwd)
+    return [f for f in (cwd, *cwd.parents) if top is None or f.is_relative_to(top)]
+
+
+def _caller() -> int:
+    return os.getuid()
+
+
+def _untrusted(path: Path) -> str | None:
+    """Why a configuration file found by the search is not the caller's to trust (as git's
+    safe.directory): another user owns it (or the link to it), group or others can write it,
+    or its folder lets others replace it (writable by others, not sticky). None when trusted."""
+    try:
+        found, target, folder = os.lstat(path), os.stat(path), os.stat(path.parent)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    trusted = (_caller(), 0)
+    for info in (found, target):
+        if info.st_uid not in trusted:
+            return f"owned by uid {info.st_uid}, neither you nor root"
+    if target.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"writable by group or others (mode {stat.S_IMODE(target.st_mode):o})"
+    if folder.st_mode & stat.S_IWOTH and not folder.st_mode & stat.S_ISVTX:
+        return f"its folder {path.parent} is writable by others"
+    return None
 
 
 def _table(path: Path, *, required: bool) -> dict[str, Any] | None:
     """The specgen table of a file: the whole of a specgen.toml, `[tool.specgen]` of a pyproject."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        data = tomllib.loads(read_bounded(path, MAX_CONFIG).decode("utf-8"))
+    except (ReadError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from exc
     if path.name != PYPROJECT:
         return data
@@ -134,6 +185,7 @@ def parse(table: Mapping[str, Any], root: Path, file: Path | None = None) -> Con
         templates=reader.string("templates"),
         user_files=reader.strings("user-files") or (),
         ignore=reader.strings("ignore") or (),
+        output_ignore=reader.strings("output-ignore") or (),
         lint=LintConfig(
             headers=lint.string("headers"),
             select=lint.strings("select") or ("*",),

@@ -5,8 +5,8 @@ CHANGELOG, guides, design notes, PR templates) and `experimental/` copies of mai
 operators. By default only `aclnn*.md` files in `docs/` (or `doc/`) folders are read, plus
 `aclnn*.md` files directly in a folder given on the command line, plus files named
 explicitly; when two documents declare the same function, the mainline one is used and the
-`experimental/` one is set aside, said once as an info diagnostic. `generate`, `lint` and
-`diff` all take this one choice.
+`experimental/` one is set aside, said once as an info diagnostic. `generate` and `diff`
+both take this one choice (lint reads every document, copies included).
 
 Globs are matched against a file's path relative to the folder searched, to the configuration
 root and to its repository (the nearest folder above it holding `.git`; the file system's root
@@ -26,6 +26,7 @@ from functools import cached_property
 from pathlib import Path
 
 from specgen.diagnostics import INFO, WARNING, Code
+from specgen.files import walk
 from specgen.model import Diagnostic
 
 DEFAULT_INCLUDE = ("**/docs/aclnn*.md", "**/doc/aclnn*.md", "aclnn*.md")
@@ -255,7 +256,6 @@ def repository_root(folder: Path) -> Path | None:
 def walk_markdown(folder: Path) -> list[Path]:
     """Every `*.md` under `folder`, hidden folders (.git, caches) aside, in sorted order."""
     found = []
-    for current, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+    for current, names in walk(str(folder), lambda d: not d.startswith(".")):  # no recursion on depth
         found += [Path(current) / n for n in names if n.endswith(".md")]
     return sorted(found)

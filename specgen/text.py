@@ -97,13 +97,23 @@ def lines(fragment: str) -> tuple[str, ...]:
 # Characters that are invisible or reorder the text on screen (Trojan Source, CVE-2021-42574:
 # bidi embeddings, overrides and isolates, marks), and control characters (terminal escape
 # sequences start with ESC or C1 CSI/OSC). Never written raw into generated files or to a
-# terminal. A fixed list, not `unicodedata` categories, so output does not depend on the
-# Unicode version of the Python running specgen. Tab and newline are not in it.
+# terminal. The whole of Unicode's classes Cc (controls), Cf (format characters: bidi, zero
+# width, Arabic number signs U+0600-0605, Egyptian hieroglyph controls...), Zl and Zp, plus the
+# invisible fillers and variation selectors; a frozen table of Unicode 15 rather than a
+# lookup of `unicodedata` at run time, so that output does not change with the Python running
+# specgen (tests/test_untrusted_pr.py checks it holds every such character of this Python's
+# Unicode database). Tab and newline are not in it.
 UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
-    "\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
-    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+    "["
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2"
+    "\u115f-\u1160\u17b4-\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+    "\ud800-\udfff"  # lone surrogates: the bytes of a file name that is not UTF-8
+    "]"
 )
+# A line a GitHub Actions runner would run as a workflow command (`::error ...`, `::stop-commands::`).
+_COMMAND = re.compile(r"^([ \t]*):(?=:)", re.M)
 
 
 def python_escape(ch: str) -> str:
@@ -126,6 +136,44 @@ def escape_unsafe(text: str, escape=python_escape) -> str:
     if text.isascii() and text.isprintable():  # the common case (every repr of ASCII data): nothing to escape
         return text
     return UNSAFE.sub(lambda m: escape(m.group()), text) if UNSAFE.search(text) else text
+
+
+def is_utf8(name: str) -> bool:
+    """A file name that was valid UTF-8 (os.fsdecode makes other bytes lone surrogates)."""
+    return name.isascii() or not _SURROGATE.search(name)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str, *, multiline: bool = False) -> str:
+    r"""Text safe to print anywhere specgen prints (terminal, text reports, TOML comments,
+    Markdown, annotations): every unsafe character escaped as Python writes it (`\x1b`,
+    `\u202e`), newlines and tabs too unless `multiline` (a file name is one line: a newline
+    in it must not start a line of its own), and no line starting with `::`, which a GitHub
+    Actions runner would run as a workflow command (its first colon as `\x3a`)."""
+    safe = escape_unsafe(text, _shown)
+    if not multiline and ("\n" in safe or "\t" in safe):
+        safe = safe.replace("\n", "\\n").replace("\t", "\\t")
+    return _COMMAND.sub(r"\1\\x3a", safe) if "::" in safe else safe
+
+
+def _shown(ch: str) -> str:
+    """`python_escape`, but a byte of a file name that is not UTF-8 (os.fsdecode made it a lone
+    surrogate, U+DC80-DCFF) as that byte: `\\xff`, as `ls -b` shows it."""
+    code = ord(ch)
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else python_escape(ch)
+
+
+def markdown_cell(text: str) -> str:
+    """Text inside one cell of a Markdown table, shown as written: on one line, no `|` ending
+    the cell, no HTML, no entity (`&#91;x&#93;&#40;url&#41;` would render as a live link), no
+    link or image (`[x](url)`), no @mention (the `@` in a code span: GitHub mentions nobody
+    from code)."""
+    flat = printable(" ".join(text.split()))
+    for raw, escaped in (("&", "&amp;"), ("<", "&lt;"), ("|", "\\|"), ("[", "\\["), ("]", "\\]"), ("@", "`@`")):
+        flat = flat.replace(raw, escaped)
+    return flat
 
 
 def code_point(ch: str) -> str:

@@ -41,6 +41,7 @@ from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import SourceError, discover, failed, parse_document, preload, read_source
 from specgen.selection import Choice, Globs, Resolver, Selection, repository_root
+from specgen.text import is_utf8
 
 CACHE = Path(".specgen-cache")
 STATE_FILE = CACHE / "state.json"
@@ -99,7 +100,8 @@ def code_digest() -> str:
 
 
 def _sha(text: str | bytes) -> str:
-    return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
+    """sha256 of text or bytes (a file name that is not UTF-8 as its bytes)."""
+    return hashlib.sha256(text.encode(errors="surrogateescape") if isinstance(text, str) else text).hexdigest()
 
 
 @dataclass
@@ -143,12 +145,14 @@ def generate(
     root: Path | None = None,
     package: PackageConfig | None = None,
     user_files: Sequence[str] = (),
+    ignore: Sequence[str] = (),
     waiting: Callable[[str], None] | None = None,
     sources: Sequence[Path] | None = None,
 ) -> GenerateResult:
     """`root`: what generated files name documents relative to (the configuration root);
     `user_files`: globs of output files that belong to the user (created once if specgen has
-    them, never overwritten, deleted, or counted as foreign); `waiting`: told when another run
+    them, never overwritten, deleted, or counted as foreign); `ignore`: globs of output files
+    that are the user's build products (neither drift for --check nor foreign); `waiting`: told when another run
     holds the output folder and this one waits for it; `sources`: the documents `paths` select,
     when the caller has found them already."""
     code_digest()  # once, before any worker forks
@@ -159,7 +163,7 @@ def generate(
             result, docs, operators = _generate(
                 paths, sources, out, state, templates=templates, check=check, force=force, workers=workers,
                 selection=selection or Selection.default(), root=root or display_root(paths),
-                package=package, user_files=user_files, since=since,
+                package=package, user_files=user_files, ignore=ignore, since=since,
             )  # fmt: skip
         notes += [(str(out / writer.MANIFEST), _note(Code.MANIFEST_IGNORED, w)) for w in result.plan.warnings]
         if key is not None and not check:
@@ -170,11 +174,11 @@ def generate(
 
 def _generate(
     paths, sources, out: Path, state: dict, *, templates, check, force, workers, selection, root, package, user_files,
-    since: int | None,
+    ignore, since: int | None,
 ) -> tuple[GenerateResult, list[_Doc], list[_Operator]]:  # fmt: skip
     """`since`: the file system's time when this run took the output folder (`writer.locked`)."""
     style = layout.repository_style(out)
-    context = _sha(f"{code_digest()}\0{layout.template_digest(templates)}\0{layout.style_digest(style)}")
+    context = _context(templates, user_files, ignore, style)
     found = discover(paths, selection) if sources is None else list(sources)
     docs = _parse(found, state.get("docs", {}), workers, templates)
     choice = selection.choose([(d.source, d.functions) for d in docs if d.functions])
@@ -197,7 +201,10 @@ def _generate(
         user = [path for op in stale for path in op.user_files]
         user_kept = {path for op in operators.values() if op not in stale for path in op.user_paths}
         held = {path: snake for snake in _held(docs, operators.values()) for path in layout.operator_paths(snake)}
-        plan = writer.plan(out, staging, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned)
+        plan = writer.plan(
+            out, staging, files, user, force=force, kept=kept | user_kept, held=set(held), owned=owned,
+            ignored=Globs(ignore), check=check,
+        )  # fmt: skip
         if not check:
             writer.apply(plan)
     diagnostics: list[tuple[str, Diagnostic]] = [
@@ -210,6 +217,14 @@ def _generate(
         len(docs), plan, generated, diagnostics, rendered=len(stale), held=sorted({held[p] for p in plan.held})
     )
     return result, docs, list(operators.values())
+
+
+def _context(templates: Path | None, user_files: Sequence[str], ignore: Sequence[str], style: Path | None) -> str:
+    """What every operator's key starts from: specgen's code, the templates, the repository's
+    C/C++ style, and the settings that change what a run records (which files are the user's,
+    which are left alone)."""
+    settings = json.dumps([list(user_files), list(ignore)])
+    return _sha(f"{code_digest()}\0{layout.template_digest(templates)}\0{layout.style_digest(style)}\0{settings}")
 
 
 @contextmanager
@@ -389,6 +404,7 @@ def _state(docs: list[_Doc], operators: list[_Operator]) -> dict:
                 "functions": d.functions,
             }
             for d in docs
+            if is_utf8(d.source)  # one that is not was not read: nothing to record
         },
         "ops": {
             op.snake: {

@@ -14,6 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from specgen import __version__
+from specgen.codegen.errors import TemplateFault
+from specgen.files import ReadError, read_bounded, walk
+from specgen.text import printable
 
 BUILTIN_TEMPLATES = next(
     p for p in (Path(__file__).parent / "templates", Path(__file__).resolve().parents[2] / "templates") if p.is_dir()
@@ -107,15 +110,29 @@ def template_digest(override: Path | None = None) -> str:
     folders = ([override] if override else []) + [BUILTIN_TEMPLATES]
     digest = hashlib.sha256(__version__.encode())
     for name in sorted({name for folder in folders for name in _files_under(folder)}):
-        source = next(folder / name for folder in folders if (folder / name).is_file())
-        digest.update(name.encode() + b"\0" + source.read_bytes() + b"\0")
+        source = next(folder / name for folder in folders if os.path.lexists(folder / name))
+        digest.update(name.encode() + b"\0" + _template_bytes(source) + b"\0")
     return digest.hexdigest()
+
+
+MAX_TEMPLATE = 16 * 2**20  # far above any template
+
+
+def _template_bytes(path: Path) -> bytes:
+    """A template's bytes: a regular file of the folder, never a link (a pull request's link to
+    a secret would render it into the output), a FIFO or a device; read bounded."""
+    try:
+        if os.path.islink(path):
+            raise ReadError("a symbolic link; templates must be files of their folder")
+        return read_bounded(path, MAX_TEMPLATE)
+    except ReadError as exc:
+        raise TemplateFault(f"{printable(str(path))}: {exc}; not read") from None
 
 
 def _files_under(folder: Path) -> list[str]:
     """Every file under `folder`, '/'-separated, as the templates loader names them."""
     return [
-        (Path(parent) / name).relative_to(folder).as_posix() for parent, _, files in os.walk(folder) for name in files
+        (Path(parent) / name).relative_to(folder).as_posix() for parent, files in walk(str(folder)) for name in files
     ]
 
 

@@ -24,7 +24,12 @@ C_KEYWORDS = frozenset(
     xor xor_eq main""".split()
 )
 # Names the generated Python wrapper itself uses; a parameter may not shadow them.
-RESERVED = frozenset({"rt", "np", "ctypes", "runtime", "workspace", "stream", "product", "status", "check", "shape"})
+RESERVED = frozenset(
+    {"rt", "np", "ctypes", "runtime", "workspace", "stream", "product", "status", "check", "shape", "call"}
+)
+# Names the binding module imports (templates/binding.py.jinja): a function wrapper of such a
+# name would replace them for the whole module (`def check` breaks every validator).
+MODULE_NAMES = frozenset({"annotations", "ctypes", "rt", "check", "Sequence", "ParamSpec", "Rule", "Spec"})
 # Names the generated sample program uses besides its parameters' variables (and `acl*`).
 SAMPLE_RESERVED = frozenset(
     """runtime workspaceSize executor workspace itemShape itemData Runtime DeviceMemory DeviceTensor DeviceTensorList
@@ -66,9 +71,10 @@ def python_name(c_name: str, taken: set[str]) -> str:
 
 
 def function_snake(function_name: str) -> str:
-    """The Python name of a function's wrapper (`validate_<snake>` is its validator): never a keyword."""
+    """The Python name of a function's wrapper (`validate_<snake>` is its validator): never a
+    keyword, nor a name the binding module imports."""
     name = snake_case(function_name)
-    return name + "_" if keyword.iskeyword(name) or keyword.issoftkeyword(name) else name
+    return name + "_" if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name in MODULE_NAMES else name
 
 
 def operator_snake(doc: OperatorDoc) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jinja2
 import jinja2.bccache
+import jinja2.sandbox
 
 import specgen
 from specgen import __version__
@@ -36,7 +37,7 @@ from specgen.codegen.lower import operator_code
 from specgen.codegen.views import FunctionCode, OperatorCode, RenamedOperatorCode
 from specgen.diagnostics import Code
 from specgen.model import Diagnostic, OperatorDoc
-from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape
+from specgen.text import UNSAFE, code_point, escape_unsafe, json_escape, markdown_cell
 
 # ---------------------------------------------------------------- escaping filters
 
@@ -91,8 +92,7 @@ def py_docstring(text: object) -> str:
 
 
 def md_cell(text: object) -> str:
-    flat = escape_unsafe(" ".join(str(text).split()))
-    return flat.replace("|", "\\|").replace("<", "&lt;")
+    return markdown_cell(str(text))
 
 
 # ---------------------------------------------------------------- environment
@@ -110,7 +110,12 @@ def load_templates(override: Path | None = None) -> None:
 
 
 def environment(override: Path | None = None) -> jinja2.Environment:
-    """The one environment; a folder given with --templates overrides templates by name."""
+    """The one environment; a folder given with --templates overrides templates by name.
+
+    With an override, every template renders in Jinja's sandbox: a pull request can change the
+    configuration that names the folder, and the templates in it, so they must not reach
+    Python (`cycler.__init__.__globals__.os`...). The sandbox refuses such an attribute with
+    a SecurityError (a TemplateError, said with the template's file and line)."""
     return _environment(str(override) if override else None)
 
 
@@ -142,7 +147,8 @@ def _template_cache() -> jinja2.BytecodeCache | None:
 @lru_cache(maxsize=4)
 def _environment(override: str | None) -> jinja2.Environment:
     search = ([override] if override else []) + [str(BUILTIN_TEMPLATES)]
-    env = jinja2.Environment(
+    kind = jinja2.sandbox.SandboxedEnvironment if override else jinja2.Environment
+    env = kind(
         loader=jinja2.FileSystemLoader(search),
         bytecode_cache=_template_cache(),
         undefined=jinja2.StrictUndefined,

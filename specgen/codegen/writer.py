@@ -38,7 +38,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from specgen.files import walk
 from specgen.selection import Globs
+from specgen.text import printable
 
 MANIFEST = ".specgen-manifest.json"
 LOCK = ".specgen-lock"
@@ -67,6 +69,7 @@ class Plan:
     held: list[str] = field(default_factory=list)  # earlier output of failed operators, kept
     manifest: str = ""
     warnings: list[str] = field(default_factory=list)  # manifest entries ignored, and why
+    untracked: list[str] = field(default_factory=list)  # --check: files no manifest accounts for
 
     @property
     def changes(self) -> list[str]:
@@ -74,11 +77,12 @@ class Plan:
         lines = [f"{'~' if os.path.lexists(self.out / p) else '+'} {p}" for p in sorted(self.write)]
         lines += [f"+ {p}" for p in sorted(self.create)]
         lines += [f"- {p}" for p in sorted(self.delete)]
+        lines += [f"? {p}" for p in sorted(self.untracked)]
         return sorted(lines, key=lambda line: line[2:])
 
     @property
     def empty(self) -> bool:
-        return not (self.write or self.create or self.delete)
+        return not (self.write or self.create or self.delete or self.untracked)
 
 
 # ---------------------------------------------------------------- paths inside the output folder
@@ -86,15 +90,19 @@ class Plan:
 
 def check_output_folder(out: Path) -> None:
     """The output folder itself: a real folder, or nothing yet (never a link, which would send
-    every write elsewhere)."""
-    try:
-        mode = os.lstat(out).st_mode
-    except FileNotFoundError:
-        return
-    if stat.S_ISLNK(mode):
-        raise OutputError(f"{out} is a symbolic link: give the folder it points to ({out.resolve()}) instead")
-    if not stat.S_ISDIR(mode):
-        raise OutputError(f"{out} is not a folder")
+    every write elsewhere). A relative one (in the checkout, where a pull request can commit
+    a link) has no link on its way either: `build -> ../outside` would take `build/generated`
+    out of the repository. An absolute path is the user's own choice."""
+    folders = [out] if out.is_absolute() else [Path(*out.parts[:n]) for n in range(len(out.parts), 0, -1)]
+    for folder in folders:
+        try:
+            mode = os.lstat(folder).st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(mode):
+            raise OutputError(f"{folder} is a symbolic link: give the folder it points to ({out.resolve()}) instead")
+        if not stat.S_ISDIR(mode):
+            raise OutputError(f"{folder} is not a folder")
 
 
 def checked_path(out: Path, relative: str) -> Path:
@@ -219,8 +227,17 @@ def _read_manifest(out: Path) -> tuple[set[str], set[str], list[str]]:
         bad = [e for e in entries if e not in good]
         if bad:
             warnings.append(f"{MANIFEST} lists {len(bad)} paths outside the output folder (e.g. {bad[0]!r}); ignored")
-        kept.append(good)
+        own = sorted(e for e in good if _own_file(e))  # a run would delete its own lock, or its cache
+        if own:
+            warnings.append(f"{MANIFEST} lists {len(own)} of specgen's own files (e.g. {own[0]!r}); ignored")
+        kept.append(good - set(own))
     return kept[0], kept[1], warnings
+
+
+def _own_file(relative: str) -> bool:
+    """A file of specgen's own bookkeeping, never a generated one."""
+    top = relative.split("/")[0]
+    return relative in (MANIFEST, LOCK) or top == _CACHE_FOLDER or top.startswith(STAGING_PREFIX)
 
 
 def plan(
@@ -233,6 +250,8 @@ def plan(
     kept: frozenset[str] | set[str] = frozenset(),
     held: frozenset[str] | set[str] = frozenset(),
     owned: Globs | None = None,
+    ignored: Globs | None = None,
+    check: bool = False,
 ) -> Plan:
     """What must change in `out` so that it holds exactly `files` (plus the user's files),
     whose content is staged in `staged`.
@@ -240,14 +259,22 @@ def plan(
     `kept` are generated (or user) files known to be current without their content: they stay,
     unread and unwritten. `held` are files of operators that failed this run: those generated
     earlier stay as they were. `owned` match files the configuration gives to the user: they
-    are never foreign, never deleted. Every path is checked (`checked_path`) here, before
-    anything is written."""
+    are never foreign, never deleted; `ignored` match the user's own build products, which
+    neither `--check` nor the refusal of foreign files sees. With `check`, every other file
+    no manifest accounts for is drift (`untracked`): tool folders too, since a pull request
+    can plant a `.pyc` or a `build/` there. Every path is checked (`checked_path`) here,
+    before anything is written."""
     check_output_folder(out)
     previous, previous_user, warnings = _read_manifest(out)
     result = Plan(out=out, staged=staged, held=sorted(set(held) & (previous | previous_user)), warnings=warnings)
     kept = set(kept) | set(result.held)
-    if not force:
-        _refuse_foreign(out, previous | previous_user, owned)
+    set_aside = [g for g in (owned, ignored) if g is not None]
+    if check:
+        known = previous | previous_user | set(files) | set(user_files) | kept
+        untracked = foreign_files(out, known, everything=True)
+        result.untracked = [p for p in untracked if not any(g.match([p]) for g in set_aside)]
+    elif not force:
+        _refuse_foreign(out, previous | previous_user, set_aside)
     for path in sorted(files):
         if _same_content(out, path, staged / path):
             result.unchanged += 1
@@ -265,10 +292,10 @@ def plan(
     return result
 
 
-def _refuse_foreign(out: Path, known: set[str], owned: Globs | None) -> None:
-    foreign = [p for p in foreign_files(out, known) if not (owned and owned.match([p]))]
+def _refuse_foreign(out: Path, known: set[str], set_aside: list[Globs]) -> None:
+    foreign = [p for p in foreign_files(out, known) if not any(g.match([p]) for g in set_aside)]
     if foreign:
-        listed = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        listed = ", ".join(map(printable, foreign[:5])) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
         raise OutputError(
             f"{out} holds files specgen did not generate ({listed}); choose another output folder or use --force"
         )
@@ -278,23 +305,43 @@ def _refuse_foreign(out: Path, known: set[str], owned: Globs | None) -> None:
 _TOOL_FOLDERS = ("__pycache__", "build", "dist")
 
 
-def foreign_files(out: Path, known: set[str]) -> list[str]:
-    """Files in `out` that no manifest accounts for; caches and build folders
-    (`__pycache__`, hidden folders such as .pytest_cache, specgen's own cache and staging,
-    `build`, `dist`, `*.egg-info`), the manifest, and what a killed run of specgen left
-    aside."""
+def foreign_files(out: Path, known: set[str], *, everything: bool = False) -> list[str]:
+    """Files in `out` that no manifest accounts for, specgen's own aside (the manifest, the
+    lock, its cache files, its staging folders and what a killed run of it left); unless
+    `everything`, caches and build folders too (`__pycache__`, hidden folders such as
+    .pytest_cache, `build`, `dist`, `*.egg-info`). Links to folders are listed, not entered."""
     if not out.is_dir():
         return []
     found = []
     top = os.fspath(out)
-    for folder, dirs, names in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if not _tool_folder(d))  # links to folders are not entered
+    enter = _not_staging if everything else _not_tool_folder
+    for folder, names in walk(top, enter):
         prefix = "" if folder == top else Path(os.path.relpath(folder, top)).as_posix() + "/"
-        for name in sorted(names):
-            relative = prefix + name
-            if relative not in (MANIFEST, LOCK) and relative not in known and not _OLD_STAGED.match(name):
-                found.append(relative)
+        found += [prefix + name for name in names if not _specgens(prefix + name, known)]
     return found
+
+
+def _specgens(relative: str, known: set[str]) -> bool:
+    """A file specgen accounts for: generated (`known`), or one of its own."""
+    return (
+        relative in known
+        or relative in (MANIFEST, LOCK)
+        or relative in _CACHE_FILES
+        or bool(_OLD_STAGED.match(relative.rpartition("/")[2]))
+    )
+
+
+# specgen's own files in its cache folder (generate.CACHE_FILES and the record).
+_CACHE_FOLDER = ".specgen-cache"
+_CACHE_FILES = {f"{_CACHE_FOLDER}/{name}" for name in (".gitignore", "CACHEDIR.TAG", "state.json")}
+
+
+def _not_tool_folder(name: str) -> bool:
+    return not _tool_folder(name)
+
+
+def _not_staging(name: str) -> bool:
+    return not name.startswith(STAGING_PREFIX)
 
 
 def _tool_folder(name: str) -> bool:
@@ -496,8 +543,7 @@ def clean_leftovers(out: Path, hidden: Iterable[str] = ()) -> list[str]:
             _remove_entry(out / entry)
             removed.append(entry)
     searched = set(hidden)
-    for folder, dirs, names in os.walk(out):
-        dirs[:] = [d for d in dirs if not _tool_folder(d) or d in searched]
+    for folder, names in walk(str(out), lambda d: not _tool_folder(d) or d in searched):
         for name in names:
             if _OLD_STAGED.match(name):
                 _remove_entry(Path(folder) / name)
@@ -597,9 +643,13 @@ def _open_lock(out: Path, shared: bool) -> int | None:
         if exc.errno == errno.ELOOP:
             raise OutputError(f"{out / LOCK} is a symbolic link; remove it") from None
         raise OutputError(f"cannot lock {out}: {_reason(exc)}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         raise OutputError(f"{out / LOCK} is not a regular file; remove it")
+    if info.st_nlink > 1:  # writing the PID would overwrite the file it is linked to
+        os.close(fd)
+        raise OutputError(f"{out / LOCK} is a hard link to a file elsewhere; remove it")
     return fd
 
 

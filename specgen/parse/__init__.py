@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Iterable
 from pathlib import Path
 
 import specgen
 from specgen.diagnostics import Code
+from specgen.files import ReadError, read_bounded
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.selection import Selection
+from specgen.text import is_utf8
 
 __all__ = ["SourceError", "discover", "parse_document", "parse_file", "parse_paths", "preload", "read_source"]
 
@@ -35,7 +36,7 @@ class SourceError(Exception):
         self.code = code
 
 
-def _too_large(size: str) -> SourceError:
+def too_large(size: str) -> SourceError:
     return SourceError(
         f"the file is {size}: expected an operator document of at most {MAX_DOCUMENT // 2**20} MiB; not read",
         code=Code.TOO_LARGE,
@@ -45,24 +46,16 @@ def _too_large(size: str) -> SourceError:
 def read_source(path: str | Path) -> bytes:
     """A document's bytes, of which never more than MAX_DOCUMENT are read: the size is checked
     before the first byte (stat, then a bounded read), so that a huge file, a device or a FIFO
-    given as a document (or behind a link) costs nothing. Raises SourceError."""
+    given as a document (or behind a link) costs nothing. A file whose name is not UTF-8 is
+    not read: no output could name it. Raises SourceError."""
+    if not is_utf8(str(path)):
+        raise SourceError("the file name is not UTF-8; not read (rename it)")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO does not block the open
-    except OSError as exc:
-        raise SourceError(f"cannot read the file: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise SourceError("not a regular file (a folder, a device or a FIFO); not read")
-        if info.st_size > MAX_DOCUMENT:
-            raise _too_large(f"{info.st_size / 2**20:.1f} MiB")
-        try:
-            data = file.read(MAX_DOCUMENT + 1)  # it may have grown since
-        except OSError as exc:
-            raise SourceError(f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > MAX_DOCUMENT:
-        raise _too_large(f"over {MAX_DOCUMENT // 2**20} MiB")
-    return data
+        return read_bounded(path, MAX_DOCUMENT)
+    except ReadError as exc:
+        if exc.too_large:
+            raise too_large(str(exc)) from None
+        raise SourceError(str(exc)) from None
 
 
 def parse_document(path: str, data: bytes) -> OperatorDoc:
@@ -71,7 +64,7 @@ def parse_document(path: str, data: bytes) -> OperatorDoc:
     from specgen.parse.build import read_document  # the parser, imported when first needed
 
     if len(data) > MAX_DOCUMENT:
-        return failed(path, str(_too_large(f"{len(data) / 2**20:.1f} MiB")), code=Code.TOO_LARGE)
+        return failed(path, str(too_large(f"{len(data) / 2**20:.1f} MiB")), code=Code.TOO_LARGE)
     try:
         return read_document(path, data)
     except Exception as exc:  # noqa: BLE001 - one document must not stop the others
@@ -96,9 +89,12 @@ def parse_file(path: str | Path) -> OperatorDoc:
 
 
 def failed(source: str, message: str, code: Code = Code.UNREADABLE) -> OperatorDoc:
-    """The model of a document that could not be read at all."""
+    """The model of a document that could not be read at all. A name that is not UTF-8 is
+    kept with its other bytes as `\\xff` (no output, JSON least of all, can hold them raw)."""
     from specgen.text import plain
 
+    if not is_utf8(source):
+        source = os.fsencode(source).decode("utf-8", errors="backslashreplace")
     return OperatorDoc(
         source=source,
         name=plain(Path(source).stem) or "?",

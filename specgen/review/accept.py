@@ -18,7 +18,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from specgen.files import ReadError, read_bounded
 from specgen.review.diff import CATALOGUE, Change
+from specgen.text import escape_unsafe, printable
 
 MATCHED_KEYS = ("id", "function", "param", "values", "before", "after")
 KEYS = {*MATCHED_KEYS, "reason"}
@@ -28,13 +30,18 @@ class AcceptError(Exception):
     """A file of accepted changes cannot be read or holds a malformed entry."""
 
 
+MAX_ACCEPT = 16 * 2**20  # far above any file of accepted changes
+
+
 def load(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
+    """The entries of files of accepted changes, each read as documents are (bounded: a link
+    to /dev/zero or a FIFO is refused unread)."""
     entries = []
     for path in paths:
         try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise AcceptError(f"{path}: {exc}") from exc
+            data = tomllib.loads(read_bounded(path, MAX_ACCEPT).decode("utf-8"))
+        except (ReadError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise AcceptError(printable(f"{path}: {exc}")) from exc
         unknown = sorted(set(data) - {"accept"})
         if unknown or not isinstance(data.get("accept", []), list):
             raise AcceptError(f"{path}: expected only [[accept]] entries, found {', '.join(unknown) or 'accept'}")
@@ -96,7 +103,7 @@ def entries_toml(changes: Sequence[Change]) -> str:
 def _comment(change: Change) -> str:
     from specgen.review.diff import summary
 
-    return " ".join(summary(change).split())[:160]
+    return printable(" ".join(summary(change).split())[:160])
 
 
 def _toml(value: Any) -> str:
@@ -116,8 +123,14 @@ def _toml(value: Any) -> str:
 
 
 def _string(value: str) -> str:
-    """A TOML basic string: JSON's escapes are TOML's, plus DEL, which TOML wants escaped."""
-    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007F")
+    """A TOML basic string: JSON's escapes are TOML's; every other unsafe character (DEL and
+    C1, bidi and format characters) as TOML's `\\uXXXX` / `\\UXXXXXXXX`, which read back to it."""
+    return escape_unsafe(json.dumps(value, ensure_ascii=False), _toml_escape)
+
+
+def _toml_escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\u{code:04X}" if code < 0x10000 else f"\\U{code:08X}"
 
 
 def _key(key: str) -> str:

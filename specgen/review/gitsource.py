@@ -3,8 +3,10 @@
 Only documents whose blobs differ between the two sides are parsed, with the documents that
 share a file name with one of them (their `experimental/` copies and other duplicates), so
 that the choice between duplicates is the same as on the whole tree. Blobs are read through
-one `git cat-file --batch`; revisions are resolved to commits first, after
-`--end-of-options`, so that no revision is ever read as an option.
+one `git cat-file --batch`, after `git cat-file --batch-check` has given their sizes: a blob
+larger than any document is never read (a pull request can commit a 600 MB one); files of
+the working tree are read as documents are (`read_source`, bounded). Revisions are resolved
+to commits first, after `--end-of-options`, so that no revision is ever read as an option.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from pathlib import Path
 
 from specgen import parallel
 from specgen.model import OperatorDoc
-from specgen.parse import parse_document, preload
+from specgen.parse import MAX_DOCUMENT, SourceError, failed, parse_document, preload, read_source, too_large
 from specgen.selection import Selection, walk_markdown
+
+Content = bytes | SourceError  # a document's bytes, or why they were not read
 
 
 class GitError(Exception):
@@ -90,25 +94,46 @@ class Repository:
             return not selection.excluded(path)
         return selection.takes(path, given)
 
-    def worktree(self, folder: str, selection: Selection) -> dict[str, tuple[str, bytes]]:
+    def worktree(self, folder: str, selection: Selection) -> dict[str, tuple[str, Content]]:
         """Selected documents under `folder` on disk: repository path -> (blob id, content)."""
         base = self.cwd / folder
         if base.exists() and not base.resolve().is_relative_to(self.top):
             raise GitError(f"{folder} is outside the repository {self.top}")
-        found = {}
+        found: dict[str, tuple[str, Content]] = {}
         for path in walk_markdown(base) if base.is_dir() else [base] if base.is_file() else []:
             if not self._wanted(path, base, selection):
                 continue
-            data = path.read_bytes()
             name = path.resolve().relative_to(self.top).as_posix()
+            try:
+                data = read_source(path)
+            except SourceError as exc:  # reported on the document; never the same as a blob
+                found[name] = (f"unreadable {exc}", exc)
+                continue
             found[name] = (hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest(), data)
         return found
 
-    def read(self, blobs: set[str]) -> dict[str, bytes]:
-        """The content of every blob, through one `git cat-file --batch`."""
-        order = sorted(blobs)
+    def sizes(self, blobs: list[str]) -> dict[str, int]:
+        """The size of every blob, through one `git cat-file --batch-check` (nothing is read)."""
+        out = _git("cat-file", "--batch-check", cwd=self.cwd, stdin="".join(f"{b}\n" for b in blobs).encode())
+        found = {}
+        for blob, line in zip(blobs, out.decode(errors="replace").splitlines(), strict=False):
+            header = line.split()
+            if len(header) != 3 or not header[2].isdigit():
+                raise GitError(f"git cat-file: cannot read blob {blob}")
+            found[blob] = int(header[2])
+        return found
+
+    def read(self, blobs: set[str]) -> dict[str, Content]:
+        """The content of every blob, through one `git cat-file --batch`; a blob larger than
+        any document is not read (its size is asked first): a SourceError in its place."""
+        sizes = self.sizes(sorted(blobs))
+        large = {b: too_large(f"{size / 2**20:.1f} MiB") for b, size in sizes.items() if size > MAX_DOCUMENT}
+        order = sorted(set(blobs) - set(large))
+        if not order:
+            return dict(large)
         out = _git("cat-file", "--batch", cwd=self.cwd, stdin="".join(f"{b}\n" for b in order).encode())
-        contents, at = {}, 0
+        contents: dict[str, Content] = {}
+        at = 0
         for blob in order:
             end = out.index(b"\n", at)
             header = out[at:end].split()
@@ -117,7 +142,7 @@ class Repository:
             size = int(header[2])
             contents[blob] = out[end + 1 : end + 1 + size]
             at = end + 1 + size + 1  # the content is followed by a newline
-        return contents
+        return contents | large
 
 
 def documents_between(
@@ -141,8 +166,11 @@ def documents_between(
     old_jobs = [(n, blobs[old[n]]) for n in sorted(names) if n in old]
     new_jobs = [(n, disk[n][1] if n in disk else blobs[new[n]]) for n in sorted(names) if n in new]
     preload()
-    parsed = parallel.run(_parse, old_jobs + new_jobs, jobs=jobs, label="parsing")
-    return parsed[: len(old_jobs)], parsed[len(old_jobs) :]
+    every: list[tuple[str, Content]] = old_jobs + new_jobs  # errors become models here, not in workers
+    readable = [(n, c) for n, c in every if isinstance(c, bytes)]
+    parsed = iter(parallel.run(_parse, readable, jobs=jobs, label="parsing"))
+    docs = [next(parsed) if isinstance(c, bytes) else failed(n, str(c), code=c.code) for n, c in every]
+    return docs[: len(old_jobs)], docs[len(old_jobs) :]
 
 
 def _parse(job: tuple[str, bytes]) -> OperatorDoc:

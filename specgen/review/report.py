@@ -13,7 +13,7 @@ from urllib.parse import quote
 from specgen import __version__
 from specgen.diagnostics import Location
 from specgen.review.rules import PROBLEM_CODES
-from specgen.text import escape_unsafe, json_escape
+from specgen.text import escape_unsafe, json_escape, markdown_cell, printable
 
 COLOURS = {"breaking": "31", "error": "31", "non-breaking": "33", "warning": "33", "info": "2"}
 # Every severity of diff and lint, as CI formats know them.
@@ -55,8 +55,9 @@ class Item:
 def terminal_safe(text: str) -> str:
     """Text quoting documents, safe to print: control characters (ESC, CSI, OSC: terminal
     escape sequences), bidi controls and invisible characters as `\\x1b`, `\\u202e`... A
-    newline is kept (messages span lines); a carriage return is not."""
-    return escape_unsafe(text)
+    newline is kept (messages span lines), but no line starts with `::` (a GitHub workflow
+    command); a carriage return is not. Names go through `printable`, newlines escaped."""
+    return printable(text, multiline=True)
 
 
 def text(items: Sequence[Item], colour: bool) -> str:
@@ -65,8 +66,8 @@ def text(items: Sequence[Item], colour: bool) -> str:
         tag = terminal_safe(item.severity)
         if colour:
             tag = f"\033[{COLOURS.get(item.severity, '0')}m{tag}\033[0m"
-        where = terminal_safe(f"{item.where}: ") if item.location else ""
-        lines.append(f"{where}{tag}: {terminal_safe(item.message + _status(item))} [{terminal_safe(item.id)}]")
+        where = printable(f"{item.where}: ") if item.location else ""
+        lines.append(f"{where}{tag}: {terminal_safe(item.message + _status(item))} [{printable(item.id)}]")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -96,7 +97,7 @@ def markdown(items: Sequence[Item], title: str, severities: Sequence[str], nothi
 
 
 def _cell(text: str) -> str:
-    return terminal_safe(" ".join(text.split())).replace("|", "\\|").replace("<", "&lt;")
+    return markdown_cell(text)
 
 
 def github(items: Sequence[Item]) -> str:
