@@ -158,7 +158,7 @@ def _parser() -> argparse.ArgumentParser:
         help="compare git revisions: BASE..HEAD, BASE...HEAD (from the merge base), "
         "or BASE alone (against the working tree)",
     )
-    formats = ["text", "markdown", "json", "github", "sarif", "junit", "accept"]
+    formats = ["text", "markdown", "json", "github", "sarif", "junit", "accept", "html"]
     p.add_argument("--format", choices=formats, default="text")
     p.add_argument(
         "--fail-on",
@@ -187,6 +187,17 @@ def _parser() -> argparse.ArgumentParser:
         help="also show findings silenced by a <!-- specgen-lint: disable=RULE --> comment (they never fail)",
     )
     p.set_defaults(run=cmd_lint)
+
+    p = command("report", "write the operator catalogue (and, with --git, the review report) as a static site")
+    p.add_argument("paths", nargs="*", metavar="PATH", help=documents)
+    p.add_argument("-o", "--output", default="site", help="the site's folder (default: site)")
+    p.add_argument("--git", metavar="BASE[..HEAD]", help="also write the review report of this range (diff.html)")
+    p.add_argument(
+        "--accept", metavar="FILE", action="append", default=[], help="a file of accepted changes (repeatable)"
+    )
+    p.add_argument("--source-url", metavar="URL", help="link documents here: {path} and {line} are filled in")
+    p.add_argument("-j", "--jobs", type=_positive, help="worker processes, 1 or more (default: one per core)")
+    p.set_defaults(run=cmd_report)
 
     p = command("schema", "print the JSON Schema of the operator model")
     p.set_defaults(run=cmd_schema)
@@ -414,20 +425,27 @@ def _report_generation(result, check: bool, command: str) -> None:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from specgen.review import accept, diff
+    from specgen.review import diff
 
     settings: Config = args.settings
-    old, new = _diff_sides(args, settings)
-    try:
-        entries = accept.load([settings.path(p) for p in settings.diff.accept] + args.accept)
-    except accept.AcceptError as exc:
-        raise UsageError(str(exc)) from None
-    changes = accept.mark(diff.diff(old, new), entries)
+    changes = _changes(args, settings)
     fail_on = args.fail_on or settings.diff.fail_on
     sys.stdout.write(_diff_report(args.format, changes, fail_on))
     bar = diff.SEVERITY_ORDER[fail_on] if fail_on else None
     failing = bar is not None and any(not c.accepted and diff.SEVERITY_ORDER[c.severity] >= bar for c in changes)
     return FOUND if failing else OK
+
+
+def _changes(args: argparse.Namespace, settings: Config) -> list:
+    """The changes between the two sides, those a file of accepted changes lists marked."""
+    from specgen.review import accept, diff
+
+    old, new = _diff_sides(args, settings)
+    try:
+        entries = accept.load([settings.path(p) for p in settings.diff.accept] + args.accept)
+    except accept.AcceptError as exc:
+        raise UsageError(str(exc)) from None
+    return accept.mark(diff.diff(old, new), entries)
 
 
 def _diff_sides(args: argparse.Namespace, settings: Config) -> tuple[list[OperatorDoc], list[OperatorDoc]]:
@@ -472,6 +490,10 @@ def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
         return report.sarif(items, diff.CATALOGUE)
     if fmt == "junit":
         return report.junit("specgen diff", items, [], lambda i: not i.status and order[i.severity] >= bar)
+    if fmt == "html":
+        from specgen.site.diffpage import diff_html
+
+        return diff_html(changes, f"specgen diff: {len(changes)} changes")
     if fmt == "accept":
         return accept.entries_toml([c for c in changes if not c.accepted and order[c.severity] >= bar])
     return report.text(items, colour=sys.stdout.isatty())
@@ -522,6 +544,46 @@ def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int)
         fails = lambda i: not i.status and SEVERITY_ORDER[i.severity] >= bar  # noqa: E731 - one use, read in place
         return report.junit("specgen lint", items, sources, fails)
     return report.text(items, colour=sys.stdout.isatty())
+
+
+# ---------------------------------------------------------------- report
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from specgen.codegen.generate import display_root
+    from specgen.review.lint import configure, lint
+    from specgen.site.build import SiteError, build_site
+    from specgen.site.diffpage import diff_page
+
+    settings: Config = args.settings
+    paths = _paths(args, ["."])
+    parsed = _parsed(_select(paths, settings))
+    docs = chosen(parsed, settings, trim=True)  # the documents generate would use, as it says
+    report_diagnostics(docs)
+    try:
+        findings = configure(lint(chosen(parsed, settings, trim=False, quiet=True)), settings.lint, settings.root)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    review = None
+    if args.git:
+        args.paths = paths[:1]  # the range is read under the first folder
+        changes = _changes(args, settings)
+        review = diff_page(changes, f"specgen diff --git {args.git}: {len(changes)} changes")
+    root = settings.root if settings.file else display_root(paths)
+    try:
+        result = build_site(
+            docs, findings, Path(args.output), root=root, url=args.source_url, review=review, jobs=args.jobs
+        )
+    except SiteError as exc:
+        raise UsageError(str(exc)) from None
+    for source, d in result.diagnostics:
+        say(source, d)
+    print(
+        f"specgen: {result.pages} operator pages in {args.output}; {result.written} files written, "
+        f"{result.removed} removed",
+        file=sys.stderr,
+    )
+    return FOUND if result.has_errors or any(d.has_errors for d in docs) else OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
