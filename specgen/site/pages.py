@@ -359,7 +359,7 @@ def index_row(page: OperatorPage) -> IndexRow:
         page=page.page,
         summary=summary if len(summary) <= MAX_SUMMARY else summary[: MAX_SUMMARY - 1] + "…",
         products=", ".join(pid for pid, _, supported in page.products if supported),
-        functions=len(page.functions),
+        functions=tuple(f.name for f in page.functions),
         findings=page.live_findings,
         enforced=page.enforced,
         unchecked=page.unchecked,

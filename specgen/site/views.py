@@ -135,7 +135,7 @@ class IndexRow:
     page: str
     summary: str
     products: str
-    functions: int
+    functions: tuple[str, ...]
     findings: int
     enforced: int
     unchecked: int
