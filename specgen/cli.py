@@ -551,8 +551,7 @@ def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int)
 
 def cmd_report(args: argparse.Namespace) -> int:
     from specgen.codegen.generate import display_root
-    from specgen.review.lint import configure, lint
-    from specgen.site.build import SiteError, build_site
+    from specgen.site.build import SiteError, build_site, lint_findings
     from specgen.site.diffpage import diff_page
 
     settings: Config = args.settings
@@ -561,7 +560,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     docs = chosen(parsed, settings, trim=True)  # the documents generate would use, as it says
     report_diagnostics(docs)
     try:
-        findings = configure(lint(chosen(parsed, settings, trim=False, quiet=True)), settings.lint, settings.root)
+        findings = lint_findings(
+            chosen(parsed, settings, trim=False, quiet=True), settings.lint, settings.root, args.jobs
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     review = None

@@ -186,7 +186,8 @@ def test_a_parameter_shows_its_shape_rule_once_the_model_has_one():
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
-        ('s = "</script>";', '<span class="s">&#34;&lt;/script&gt;&#34;</span>'),
+        ('s = "</script>";', '<span class="s">"&lt;/script&gt;"</span>'),
+        ("a && b < c", "a &amp;&amp; b &lt; c"),
         ("// <b>x</b>", '<span class="c">// &lt;b&gt;x&lt;/b&gt;</span>'),
         ("aclTensor* t", '<span class="t">aclTensor</span>* t'),
     ],

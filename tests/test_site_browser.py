@@ -196,7 +196,7 @@ def test_the_corpus_site_lists_every_function_of_its_documents(browser, corpus, 
     assert main(["report", str(docs), "-o", str(tmp_path / "site")]) in (0, 1)  # some documents have errors
     show(browser, tmp_path / "site" / "index.html")
     shown = browser.evaluate(
-        "Array.from(document.querySelectorAll('#operators tbody td.functions')).flatMap((c) => c.innerText.split(', '))"
+        "Array.from(document.querySelectorAll('#operators tbody td.functions')).flatMap((c) => c.innerText.split(', ')).filter(Boolean)"
     )
     prototype = re.compile(r"aclnnStatus\s+(aclnn\w+?)GetWorkspaceSize\s*\(")
     written = {m for path in docs.rglob("*.md") for m in prototype.findall(path.read_text(errors="replace"))}

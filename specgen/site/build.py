@@ -18,8 +18,10 @@ from pathlib import Path
 from specgen import parallel
 from specgen.codegen import writer
 from specgen.codegen.layout import display_path
+from specgen.config import LintConfig
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.review.findings import Finding
+from specgen.review.lint import configure, lint
 from specgen.selection import Resolver
 from specgen.site.pages import index_row, linker, lower, operator_page
 from specgen.site.render import render
@@ -94,6 +96,20 @@ def build_site(
     result = SiteResult(len(rows), diagnostics=lowering)
     result.written, result.removed = _write(out, contents)
     return result
+
+
+def lint_findings(
+    docs: Sequence[OperatorDoc], options: LintConfig, root: Path, jobs: int | None = None
+) -> list[Finding]:
+    """What `specgen lint` finds in `docs` (no headers), configured as it configures them;
+    each document linted by a worker (lint has no finding that spans documents without headers)."""
+    found = parallel.run(_lint_one, list(docs), jobs=jobs, label="linting")
+    every = sorted({f for findings in found for f in findings}, key=lambda f: (f.path, f.line, f.rule, f.message))
+    return configure(every, options, root)
+
+
+def _lint_one(doc: OperatorDoc) -> list[Finding]:
+    return lint([doc])
 
 
 def page_names(docs: Sequence[OperatorDoc]) -> dict[str, str]:
