@@ -72,7 +72,7 @@ def side_text(value: Any) -> str:
     if isinstance(value, dict):
         if {"code", "name", "condition"} <= value.keys():
             return f"{value['code']} {value['name']}\n{value['condition']}"
-        return "\n".join(f"{key}: {side_text(v)}" for key, v in value.items())
+        return "\n".join(f"{key}: {side_text(v)}" for key, v in value.items() if v is not None)
     if isinstance(value, list | tuple):
         return ", ".join(side_text(v) for v in value)
     return str(value)

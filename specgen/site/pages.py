@@ -149,6 +149,7 @@ def _function(doc: OperatorDoc, fn: Function, link: Linker, lowered: Lowered) ->
         implied=implied,
         document_call=_document_call(fn, link),
         generated_call=tuple(_generated_arg(a) for a in code.sample.args) if code else (),
+        calls=_calls(fn, code),
         sample_note=_sample_note(code),
         enforced=sum(r.host for r in rules),
         unchecked=sum(not r.host for r in rules),
@@ -301,6 +302,16 @@ def _document_call(fn: Function, link: Linker) -> tuple[CallRow, ...]:
     names = [p.name for p in fn.params] + [""] * max(0, len(call.args) - len(fn.params))
     return tuple(
         CallRow(name, a.text, _call_facts(a), link.at(a.line)) for name, a in zip(names, call.args, strict=True)
+    )
+
+
+def _calls(fn: Function, code: FunctionCode | None) -> tuple[str, str]:
+    """The document's call and the generated sample's, as C code."""
+    written = [a.text for a in fn.sample_call.args] if fn.sample_call else []
+    made = [f"{a.var or a.name}.get()" if a.held else (a.var or a.name) for a in code.sample.args] if code else []
+    made += ["&workspaceSize", "&executor"] if code else []
+    return tuple(  # type: ignore[return-value]
+        c_markup(f"{fn.workspace_name}({', '.join(args)});") if args else "" for args in (written, made)
     )
 
 

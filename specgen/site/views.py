@@ -96,6 +96,7 @@ class FunctionView:
     implied: tuple[CheckRow, ...]  # parameter constraints checked without an error rule of their own
     document_call: tuple[CallRow, ...]
     generated_call: tuple[CallRow, ...]
+    calls: tuple[str, str]  # the two calls as code, highlighted markup (empty when there is none)
     sample_note: str  # where the generated sample's call comes from
     enforced: int
     unchecked: int
