@@ -551,40 +551,31 @@ def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int)
 
 def cmd_report(args: argparse.Namespace) -> int:
     from specgen.codegen.generate import display_root
-    from specgen.site.build import SiteError, build_site, lint_findings
+    from specgen.site.build import Options, SiteError, build_site
     from specgen.site.diffpage import diff_page
 
     settings: Config = args.settings
     paths = _paths(args, ["."])
-    parsed = _parsed(_select(paths, settings))
-    docs = chosen(parsed, settings, trim=True)  # the documents generate would use, as it says
-    report_diagnostics(docs)
-    try:
-        findings = lint_findings(
-            chosen(parsed, settings, trim=False, quiet=True), settings.lint, settings.root, args.jobs
-        )
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    sources = _select(paths, settings)
     review = None
     if args.git:
         args.paths = paths[:1]  # the range is read under the first folder
         changes = _changes(args, settings)
         review = diff_page(changes, f"specgen diff --git {args.git}: {len(changes)} changes")
     root = settings.root if settings.file else display_root(paths)
+    options = Options(root=root, url=args.source_url, lint=settings.lint, lint_root=settings.root)
     try:
-        result = build_site(
-            docs, findings, Path(args.output), root=root, url=args.source_url, review=review, jobs=args.jobs
-        )
+        result = build_site(sources, Path(args.output), settings.selection, options, review=review, jobs=args.jobs)
     except SiteError as exc:
         raise UsageError(str(exc)) from None
     for source, d in result.diagnostics:
         say(source, d)
     print(
-        f"specgen: {result.pages} operator pages in {args.output}; {result.written} files written, "
-        f"{result.removed} removed",
+        f"specgen: {result.pages} operator pages from {result.documents} documents in {args.output} "
+        f"({result.remade} made, the others current); {result.written} files written, {result.removed} removed",
         file=sys.stderr,
     )
-    return FOUND if result.has_errors or any(d.has_errors for d in docs) else OK
+    return FOUND if result.has_errors else OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
