@@ -561,7 +561,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.git:
         args.paths = paths[:1]  # the range is read under the first folder
         changes = _changes(args, settings)
-        review = diff_page(changes, f"specgen diff --git {args.git}: {len(changes)} changes")
+        review = diff_page(changes, f"specgen diff --git {args.git}: {len(changes)} changes", args.source_url)
     root = settings.root if settings.file else display_root(paths)
     options = Options(root=root, url=args.source_url, lint=settings.lint, lint_root=settings.root)
     try:

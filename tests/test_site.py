@@ -223,3 +223,10 @@ def test_a_warm_run_remakes_only_what_changed(tmp_path, capsys, monkeypatch):
     record = site / ".specgen-cache" / "report.json"
     record.write_bytes(record.read_bytes().replace(b'"hash": "', b'"hash": "0'))
     assert made(report(args, tmp_path, capsys, monkeypatch)[2]) == 3 and tree(site) == tree(fresh)
+
+
+def test_source_links_follow_a_url_template(tmp_path, capsys, monkeypatch):
+    url = "https://example.invalid/blob/main/{path}#L{line}"
+    report([str(SPECS), "-o", str(tmp_path / "site"), "--source-url", url], tmp_path, capsys, monkeypatch)
+    page = (tmp_path / "site" / "ops" / "aclnnTanhBackward.html").read_text(encoding="utf-8")
+    assert '<a class="source" href="https://example.invalid/blob/main/specs/aclnnTanhBackward.md#L44"' in page

@@ -207,3 +207,7 @@ def test_the_corpus_site_lists_every_function_of_its_documents(browser, corpus, 
     assert cell(browser, "self", "BFLOAT16", "910") == "✗"
     assert cell(browser, "self", "BFLOAT16", "910b") == "✓"
     assert cell(browser, "self", "FLOAT", "310p") == "—"  # line 20: not supported on Atlas 推理系列产品
+    browser.screenshot(shots / "corpus-operator.png", full_page=False)
+    for page in sorted((tmp_path / "site" / "ops").glob("*.html"))[::10]:  # a sample of the pages, in full
+        show(browser, page)
+        assert browser.evaluate(STRUCTURE)["jumps"] == 0, page

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from itertools import groupby
 from pathlib import PurePosixPath
 from typing import Any
-from urllib.parse import quote
 
 from specgen.diagnostics import Location
 from specgen.review.diff import SEVERITY_ORDER, Change, summary
@@ -17,12 +16,12 @@ from specgen.site.views import ChangeGroup, ChangeRow, DiffPage, Source
 ACCEPTED = "accepted"
 
 
-def diff_page(changes: Sequence[Change], title: str) -> DiffPage:
+def diff_page(changes: Sequence[Change], title: str, url: str | None = None) -> DiffPage:
     """The changes grouped: by severity (breaking first), operator, function; accepted ones
     stay in their group, marked, and are counted apart."""
     ordered = sorted(changes, key=_order)
     groups = [
-        ChangeGroup(severity, operator, function, tuple(_row(c) for c in members))
+        ChangeGroup(severity, operator, function, tuple(_row(c, url) for c in members))
         for (_, severity, operator, function), members in groupby(ordered, key=_group_key)
     ]
     live = [c for c in changes if not c.accepted]
@@ -52,15 +51,15 @@ def _order(change: Change) -> tuple:
     return (*_group_key(change), change.param or "", change.id.value)
 
 
-def _row(change: Change) -> ChangeRow:
+def _row(change: Change, url: str | None) -> ChangeRow:
     return ChangeRow(
         id=change.id.value,
         severity=change.severity,
         summary=summary(change),
         before=side_text(change.before),
         after=side_text(change.after),
-        old=_source(change.old),
-        new=_source(change.new),
+        old=_source(change.old, url),
+        new=_source(change.new, url),
         accepted=change.accepted,
     )
 
@@ -78,7 +77,7 @@ def side_text(value: Any) -> str:
     return str(value)
 
 
-def _source(where: Location | None) -> Source | None:
-    if where is None:
-        return None
-    return Source(str(where), f"{quote(where.path)}#L{where.line}")
+def _source(where: Location | None, url: str | None) -> Source | None:
+    """A change's document line: through `url` (a template with {path} and {line}), else a
+    link to the path as the diff names it (relative to where the diff ran)."""
+    return Source.of(where.path, where.line, url, where.path) if where is not None else None

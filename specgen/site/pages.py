@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import quote
 
 import specgen
 from specgen.codegen.errors import LowerError
@@ -53,11 +52,7 @@ class Linker:
     url: str | None = None
 
     def at(self, line: int) -> Source:
-        if self.url:
-            href = self.url.replace("{path}", quote(self.shown)).replace("{line}", str(line))
-        else:
-            href = f"{quote(self.relative)}#L{line}"
-        return Source(f"{self.shown}:{line}", href)
+        return Source.of(self.shown, line, self.url, self.relative)
 
 
 def linker(source: str, shown: str, page_folder: str, url: str | None) -> Linker:

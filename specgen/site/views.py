@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 
 @dataclass(frozen=True)
@@ -11,6 +12,15 @@ class Source:
 
     text: str
     href: str
+    line: int = 0
+
+    @classmethod
+    def of(cls, path: str, line: int, url: str | None, relative: str) -> Source:
+        """`path:line`, linked through `url` (a template with {path} and {line}, filled with
+        `path`) when given, else to the file at `relative` (from the page)."""
+        if url:
+            return cls(f"{path}:{line}", url.replace("{path}", quote(path)).replace("{line}", str(line)), line)
+        return cls(f"{path}:{line}", f"{quote(relative)}#L{line}", line)
 
 
 @dataclass(frozen=True)
