@@ -33,8 +33,9 @@ def diff_page(changes: Sequence[Change], title: str, url: str | None = None) -> 
     return DiffPage(title, tuple(counts), tuple(groups))
 
 
-def diff_html(changes: Sequence[Change], title: str, root: str = "") -> str:
-    return render("diff.html.jinja", page=diff_page(changes, title), root=root)
+def diff_html(changes: Sequence[Change], title: str) -> str:
+    """The review page on its own (no catalogue to link back to)."""
+    return render("diff.html.jinja", page=diff_page(changes, title), root=None)
 
 
 def operator_of(change: Change) -> str:

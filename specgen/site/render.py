@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import hashlib
 from functools import lru_cache
-from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
@@ -55,6 +54,3 @@ def _hash(text: str) -> str:
 def render(template: str, **context: object) -> str:
     return environment().get_template(template).render(**context)
 
-
-def template_files() -> list[Path]:
-    return sorted(SITE_TEMPLATES.iterdir())
