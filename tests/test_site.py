@@ -230,3 +230,20 @@ def test_source_links_follow_a_url_template(tmp_path, capsys, monkeypatch):
     report([str(SPECS), "-o", str(tmp_path / "site"), "--source-url", url], tmp_path, capsys, monkeypatch)
     page = (tmp_path / "site" / "ops" / "aclnnTanhBackward.html").read_text(encoding="utf-8")
     assert '<a class="source" href="https://example.invalid/blob/main/specs/aclnnTanhBackward.md#L44"' in page
+
+
+def test_a_fault_while_lowering_one_document_leaves_its_page_and_the_others(tmp_path, capsys, monkeypatch):
+    from specgen.site import pages
+
+    def broken(doc, shown):
+        if doc.name == "aclnnTanhBackward":
+            raise RuntimeError("boom")
+        return real(doc, shown)
+
+    real = pages.operator_code
+    monkeypatch.setattr(pages, "operator_code", broken)
+    code, _, err = report([str(SPECS), "-o", str(tmp_path / "site"), "-j", "1"], tmp_path, capsys, monkeypatch)
+    assert code == 1 and "aclnnTanhBackward.md:1: error: internal error while generating from" in err
+    assert len(list((tmp_path / "site" / "ops").glob("*.html"))) == 3
+    page = (tmp_path / "site" / "ops" / "aclnnTanhBackward.html").read_text(encoding="utf-8")
+    assert "no validator" in page and "RuntimeError: boom" in page

@@ -80,6 +80,12 @@ def lower(doc: OperatorDoc, shown: str) -> Lowered:
         code = operator_code(doc, shown)
     except LowerError as exc:
         return _lower_each(doc, shown, exc)
+    except Exception as exc:  # noqa: BLE001 - one document must not stop the others (as in generate)
+        if specgen.debugging():
+            raise
+        message = specgen.internal_error_message(exc, "generating from")
+        failures = {fn.name: message for fn in doc.functions}
+        return Lowered({}, failures, [Diagnostic.at(1, Code.INTERNAL_ERROR, message)], "")
     return Lowered(
         {f.name: f for f in code.functions},
         {},

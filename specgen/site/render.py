@@ -53,4 +53,3 @@ def _hash(text: str) -> str:
 
 def render(template: str, **context: object) -> str:
     return environment().get_template(template).render(**context)
-
