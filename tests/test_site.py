@@ -4,6 +4,7 @@ diagnostics as generate. (tests/test_site_browser.py looks at the pages in Chrom
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -168,6 +169,9 @@ def test_report_of_a_git_range_links_its_review_page(tmp_path, capsys, monkeypat
     assert 'href="diff.html"' in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     review = (tmp_path / "site" / "diff.html").read_text(encoding="utf-8")
     assert "dtype-removed" in review and "<dt>breaking</dt><dd>3</dd>" in review
+    _, listed, _ = run_main(["diff", "--git", "HEAD", "--format", "json"], repo, capsys, monkeypatch)
+    shown = re.findall(r"<code>([a-z-]+)</code><br>", review)
+    assert sorted(shown) == sorted(c["id"] for c in json.loads(listed)["changes"])  # what diff says, all of it
 
 
 def test_a_parameter_shows_its_shape_rule_once_the_model_has_one():
