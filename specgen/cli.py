@@ -169,7 +169,7 @@ def _parser() -> argparse.ArgumentParser:
         help="compare git revisions: BASE..HEAD, BASE...HEAD (from the merge base), "
         "or BASE alone (against the working tree)",
     )
-    formats = ["text", "markdown", "json", "github", "sarif", "junit", "accept"]
+    formats = ["text", "markdown", "json", "github", "sarif", "junit", "accept", "html"]
     p.add_argument("--format", choices=formats, default="text")
     p.add_argument(
         "--fail-on",
@@ -198,6 +198,17 @@ def _parser() -> argparse.ArgumentParser:
         help="also show findings silenced by a <!-- specgen-lint: disable=RULE --> comment (they never fail)",
     )
     p.set_defaults(run=cmd_lint)
+
+    p = command("report", "write the operator catalogue (and, with --git, the review report) as a static site")
+    p.add_argument("paths", nargs="*", metavar="PATH", help=documents)
+    p.add_argument("-o", "--output", default="site", help="the site's folder (default: site)")
+    p.add_argument("--git", metavar="BASE[..HEAD]", help="also write the review report of this range (diff.html)")
+    p.add_argument(
+        "--accept", metavar="FILE", action="append", default=[], help="a file of accepted changes (repeatable)"
+    )
+    p.add_argument("--source-url", metavar="URL", help="link documents here: {path} and {line} are filled in")
+    p.add_argument("-j", "--jobs", type=_positive, help="worker processes, 1 or more (default: one per core)")
+    p.set_defaults(run=cmd_report)
 
     p = command("schema", "print the JSON Schema of the operator model")
     p.set_defaults(run=cmd_schema)
@@ -473,21 +484,29 @@ def _report_generation(result, check: bool, command: str) -> None:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from specgen.review import accept, diff
+    from specgen.review import diff
 
     settings: Config = args.settings
+    changes, documents = _changes(args, settings)
+    fail_on = args.fail_on or settings.diff.fail_on
+    sys.stdout.write(_diff_report(args.format, changes, fail_on))
+    bar = diff.SEVERITY_ORDER[fail_on] if fail_on else None
+    failing = [c for c in changes if bar is not None and not c.accepted and diff.SEVERITY_ORDER[c.severity] >= bar]
+    _close("change", [c.severity for c in changes if not c.accepted], documents, failing, fail_on)
+    return FOUND if failing else OK
+
+
+def _changes(args: argparse.Namespace, settings: Config) -> tuple[list, int]:
+    """The changes between the two sides, those a file of accepted changes lists marked, and
+    the number of documents of the new side."""
+    from specgen.review import accept, diff
+
     old, new = _diff_sides(args, settings)
     try:
         entries = accept.load([settings.path(p) for p in settings.diff.accept] + args.accept)
     except accept.AcceptError as exc:
         raise UsageError(str(exc)) from None
-    changes = accept.mark(diff.diff(old, new), entries)
-    fail_on = args.fail_on or settings.diff.fail_on
-    sys.stdout.write(_diff_report(args.format, changes, fail_on))
-    bar = diff.SEVERITY_ORDER[fail_on] if fail_on else None
-    failing = [c for c in changes if bar is not None and not c.accepted and diff.SEVERITY_ORDER[c.severity] >= bar]
-    _close("change", [c.severity for c in changes if not c.accepted], len(new), failing, fail_on)
-    return FOUND if failing else OK
+    return accept.mark(diff.diff(old, new), entries), len(new)
 
 
 def _diff_sides(args: argparse.Namespace, settings: Config) -> tuple[list[OperatorDoc], list[OperatorDoc]]:
@@ -532,6 +551,10 @@ def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
         return report.sarif(items, diff.CATALOGUE)
     if fmt == "junit":
         return report.junit("specgen diff", items, [], lambda i: not i.status and order[i.severity] >= bar)
+    if fmt == "html":
+        from specgen.site.diffpage import diff_html
+
+        return diff_html(changes, f"specgen diff: {len(changes)} changes")
     if fmt == "accept":
         return accept.entries_toml([c for c in changes if not c.accepted and order[c.severity] >= bar])
     return report.text(items, colour=sys.stdout.isatty())
@@ -582,7 +605,7 @@ def _close(noun: str, severities: Sequence[str], documents: int, failing: Sequen
     line = f"specgen: {_plural(len(severities), noun)} ({counts or 'none'}) in {_plural(documents, 'document')}"
     if failing:
         line += f"; failing: {len(failing)} at or above {fail_on} (--fail-on {fail_on})"
-    print(line, file=sys.stderr)
+    print(printable(line), file=sys.stderr)
 
 
 _RANK = {"breaking": 3, "error": 3, "non-breaking": 2, "warning": 2, "info": 1}
@@ -608,6 +631,35 @@ def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int)
         fails = lambda i: not i.status and SEVERITY_ORDER[i.severity] >= bar  # noqa: E731 - one use, read in place
         return report.junit("specgen lint", items, sources, fails)
     return report.text(items, colour=sys.stdout.isatty())
+
+
+# ---------------------------------------------------------------- report
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from specgen.codegen.generate import display_root
+    from specgen.site.build import Options, SiteError, build_site
+    from specgen.site.diffpage import diff_page
+
+    settings: Config = args.settings
+    paths = _paths(args, ["."])
+    sources = _select(paths, settings)
+    review = None
+    if args.git:
+        args.paths = paths[:1]  # the range is read under the first folder
+        changes, _ = _changes(args, settings)
+        review = diff_page(changes, f"specgen diff --git {args.git}: {len(changes)} changes", args.source_url)
+    root = settings.root if settings.file else display_root(paths)
+    options = Options(root=root, url=args.source_url, lint=settings.lint, lint_root=settings.root)
+    try:
+        result = build_site(sources, Path(args.output), settings.selection, options, review=review, jobs=args.jobs)
+    except SiteError as exc:
+        raise UsageError(str(exc)) from None
+    for source, d in result.diagnostics:
+        say(source, d)
+    made = f"{result.pages} operator pages in {args.output} ({result.remade} made, the others current)"
+    STDERR.summary(result.documents, made, f"{result.written} files written, {result.removed} removed")
+    return FOUND if STDERR.counts["error"] else OK
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
