@@ -135,3 +135,12 @@ def test_product_ids_are_the_vocabulary():
     from specgen.vocab import PRODUCT_NAMES
 
     assert set(validator.PRODUCTS) == set(PRODUCT_NAMES)
+
+
+def test_generated_tests_skip_without_ml_dtypes(monkeypatch):
+    from specgen.codegen.runtime import _testing
+
+    monkeypatch.setitem(__import__("sys").modules, "ml_dtypes", None)  # import ml_dtypes fails
+    with pytest.raises(pytest.skip.Exception, match="ml_dtypes"):
+        _testing.sample_array("x", (2,), "BFLOAT16")
+    assert _testing.sample_array("x", (2,), "FLOAT").dtype == np.float32
