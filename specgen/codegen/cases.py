@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Literal
 
 from specgen.codegen.runtime import _validate as validator
-from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc
 from specgen.codegen.runtime._validate import Rule
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
@@ -249,10 +249,16 @@ def call_values(fn: Function, call: SampleCall) -> dict[str, object] | None:
     if not call.resolved or len(call.args) != len(fn.params):
         return None
     return {
-        p.name: _call_value(arg)
+        p.name: _integer_dtype(p.kind, _call_value(arg))
         for p, arg in zip(fn.params, call.args, strict=True)
         if p.kind not in ("workspace_size", "executor")
     }
+
+
+def _integer_dtype(kind: str, value: object) -> object:
+    """A dtype a sample names (ACL_INT8) for an integer parameter: its aclDataType value, as a
+    Python caller passes it (aclnn_ops.DataType.INT8)."""
+    return ACL_DTYPES[value] if kind == "int" and isinstance(value, str) and value in ACL_DTYPES else value
 
 
 def _call_value(arg: CallArg) -> object:
@@ -273,7 +279,11 @@ NULL = NullArg()
 
 def _valid_args(wrapper: tuple[WrapperArg, ...], sample: SamplePlan) -> Args:
     plan = {a.name: a for a in sample.args}
-    return {a.code.name: _case_arg(plan.get(a.code.name)) for a in wrapper}
+    return {a.code.name: _case_value(a, _case_arg(plan.get(a.code.name))) for a in wrapper}
+
+
+def _case_value(arg: WrapperArg, case: CaseArg) -> CaseArg:
+    return ValueArg(_integer_dtype(arg.code.param.kind, case.value)) if isinstance(case, ValueArg) else case
 
 
 def _case_arg(sample: SampleArg | None) -> CaseArg:

@@ -63,11 +63,11 @@ DTYPE_TABLE = (
     DType("UINT1", 30, "ACL_UINT1", 1),
     DType("COMPLEX32", 33, "ACL_COMPLEX32", 32),
     DType("HIFLOAT8", 34, "ACL_HIFLOAT8", 8),
-    DType("FLOAT8_E5M2", 35, "ACL_FLOAT8_E5M2", 8),
-    DType("FLOAT8_E4M3FN", 36, "ACL_FLOAT8_E4M3FN", 8),
-    DType("FLOAT8_E8M0", 37, "ACL_FLOAT8_E8M0", 8),
-    DType("FLOAT6_E3M2", 38, "ACL_FLOAT6_E3M2", 8),  # held in a byte each
-    DType("FLOAT6_E2M3", 39, "ACL_FLOAT6_E2M3", 8),
+    DType("FLOAT8_E5M2", 35, "ACL_FLOAT8_E5M2", 8, "float8_e5m2"),
+    DType("FLOAT8_E4M3FN", 36, "ACL_FLOAT8_E4M3FN", 8, "float8_e4m3fn"),
+    DType("FLOAT8_E8M0", 37, "ACL_FLOAT8_E8M0", 8, "float8_e8m0fnu"),
+    DType("FLOAT6_E3M2", 38, "ACL_FLOAT6_E3M2", 8, "float6_e3m2fn"),  # a byte each
+    DType("FLOAT6_E2M3", 39, "ACL_FLOAT6_E2M3", 8, "float6_e2m3fn"),
     DType("FLOAT4_E2M1", 40, "ACL_FLOAT4_E2M1", 4),
     DType("FLOAT4_E1M2", 41, "ACL_FLOAT4_E1M2", 4),
 )
@@ -76,6 +76,16 @@ DTYPES = {d.name: d for d in DTYPE_TABLE}
 ACL_DTYPES = {d.name: d.acl for d in DTYPE_TABLE}
 # NumPy dtype names and the aclnn dtype each stands for.
 NUMPY_NAMES = {d.numpy: d.name for d in DTYPE_TABLE if d.numpy}
+# Those of the ml_dtypes package (one byte or two an element, as aclnn stores them; 4-bit
+# dtypes are left out: ml_dtypes gives them a byte each where aclnn packs two).
+ML_DTYPES = (
+    "bfloat16",
+    "float8_e5m2",
+    "float8_e4m3fn",
+    "float8_e8m0fnu",
+    "float6_e3m2fn",
+    "float6_e2m3fn",
+)
 # aclFormat values (CANN's aclnn headers); specgen.vocab reads the same table.
 ACL_FORMATS = {
     "NCHW": 0,

@@ -165,14 +165,15 @@ def _broken(
     spec: Spec, args: Mapping[str, object], product: str | None
 ) -> Iterator[tuple[Rule, str]]:
     ctx = _Context(spec, args, product_id(product))
-    check_types(spec, args, ctx)
     for rule in sorted(spec.rules, key=lambda r: r.kind != "not_null"):
         if rule.host and (problem := _CHECKS[rule.kind](ctx, rule)):
             yield rule, problem
 
 
 def check(spec: Spec, args: Mapping[str, object], product: str | None = None) -> None:
-    """Raise AclnnError for the first documented rule the arguments break."""
+    """Raise AclnnError for the first documented rule the arguments break; TypeError first
+    for an argument of the wrong type, ValueError for an unknown product."""
+    check_types(spec, args)
     broken = first_violation(spec, args, product)
     if broken:
         rule, problem = broken
@@ -184,12 +185,10 @@ def check(spec: Spec, args: Mapping[str, object], product: str | None = None) ->
 # ---------------------------------------------------------------- argument types
 
 
-def check_types(
-    spec: Spec, args: Mapping[str, object], ctx: _Context | None = None
-) -> None:
+def check_types(spec: Spec, args: Mapping[str, object]) -> None:
     """TypeError for an argument of the wrong Python type for its C parameter (None, a null
     pointer, is a rule's business): before any rule, as the C compiler would refuse it."""
-    ctx = ctx or _Context(spec, args, None)
+    ctx = _Context(spec, args, None)
     for p in spec.params:
         value = args.get(p.name)
         if value is None:

@@ -19,6 +19,7 @@ import numpy as np
 from ._tensor import (
     ACL_DTYPES,
     ACL_FORMATS,
+    ML_DTYPES,
     NUMPY_NAMES,
     AclnnError,
     DataType,
@@ -58,17 +59,19 @@ class LibraryNotFoundError(OSError):
 
 
 def numpy_dtype(name: str) -> np.dtype:
-    """The NumPy dtype of an aclnn dtype name; BFLOAT16 needs the ml_dtypes package."""
+    """The NumPy dtype of an aclnn dtype name; BFLOAT16 and the FLOAT8/FLOAT6 dtypes need the
+    ml_dtypes package."""
     name = dtype_name(name)
-    if name == "BFLOAT16":
+    for numpy_name, acl_name in NUMPY_NAMES.items():
+        if acl_name != name:
+            continue
+        if numpy_name not in ML_DTYPES:
+            return np.dtype(numpy_name)
         try:
             import ml_dtypes
         except ImportError as exc:
-            raise TypeError("BFLOAT16 arrays need the ml_dtypes package") from exc
-        return np.dtype(ml_dtypes.bfloat16)
-    for numpy_name, acl_name in NUMPY_NAMES.items():
-        if acl_name == name and numpy_name != "bfloat16":
-            return np.dtype(numpy_name)
+            raise TypeError(f"{name} arrays need the ml_dtypes package") from exc
+        return np.dtype(getattr(ml_dtypes, numpy_name))
     raise TypeError(f"aclnn dtype {name} has no NumPy equivalent")
 
 
