@@ -144,3 +144,20 @@ def test_generated_tests_skip_without_ml_dtypes(monkeypatch):
     with pytest.raises(pytest.skip.Exception, match="ml_dtypes"):
         _testing.sample_array("x", (2,), "BFLOAT16")
     assert _testing.sample_array("x", (2,), "FLOAT").dtype == np.float32
+
+
+def test_an_output_the_document_lists_as_an_input_is_returned():
+    # tril's document lists its `aclTensor* out` as 输入; here the seed's gradInput, renamed.
+    from specgen.codegen.lower import operator_code
+    from specgen.parse import parse_document
+    from tests.conftest import SPECS
+
+    seed = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
+    text = seed.replace("gradInput", "yOut").replace("  - yOut：", "  - yOut（aclTensor*，计算输入）：")
+    doc = parse_document("aclnnTanhBackward.md", text.encode("utf-8"))
+    assert doc.functions[0].param("yOut").direction == "in"
+    (code,) = operator_code(doc, doc.source).functions
+    (out,) = code.outputs
+    assert (out.name, out.keyword, out.direction, out.written) == ("yOut", True, "out", True)
+    # a writable input that is no output by name (BatchNorm's runningMean) is copied back only
+    assert [a.output for a in code.wrapper] == [False, False, True]

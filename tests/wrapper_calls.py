@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterable
@@ -29,7 +28,7 @@ from specgen.codegen.runtime._tensor import ACL_DTYPES, ACL_FORMATS, DTYPE_TABLE
 from specgen.codegen.views import FunctionCode, WrapperArg
 from specgen.model import CallArg, Function, OperatorDoc, Param
 from tests.conftest import STANDIN, STANDIN_LIBRARIES
-from tests.oracle import chosen_functions
+from tests.oracle import chosen_functions, run_in_package
 
 DTYPE_NAMES = {d.acl: d.name for d in DTYPE_TABLE}
 FORMAT_NAMES = {v: k for k, v in ACL_FORMATS.items()}
@@ -324,14 +323,10 @@ print(json.dumps(results))
 
 
 def run_calls(package: Path, root: Path, calls: list[WrapperCall]) -> list[dict]:
-    payload = json.dumps([{"function": c.function, "snake": c.snake, "args": c.args} for c in calls])
+    payload = [{"function": c.function, "snake": c.snake, "args": c.args} for c in calls]
     with tempfile.TemporaryDirectory() as scratch:
         env = {**os.environ, "ASCEND_HOME_PATH": str(root), "STANDIN_RECORD": str(Path(scratch) / "calls.jsonl")}
-        result = subprocess.run(
-            [sys.executable, "-c", _RUN, str(package)], input=payload, capture_output=True, text=True, env=env
-        )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout)
+        return run_in_package(_RUN, package, payload, env)
 
 
 # ---------------------------------------------------------------- comparing
