@@ -319,18 +319,17 @@ def scalar_dtype(
 def number_problem(value: object, dtype: str, strict: bool = False) -> str:
     """Why `value` cannot be held in `dtype` exactly ("" when it can): integer dtypes take
     integral numbers in their range (ints only when `strict`, as a C integer parameter
-    does), BOOL true/false or 0/1, float dtypes real numbers; a bool is no number."""
+    does; a bool is an int, as in C: documents pass `true` for an int64_t), BOOL true/false
+    or 0/1, float dtypes real numbers."""
     if isinstance(value, Scalar):
         value = value.value
     kind = number_kind(value)
     info = DTYPES[dtype]
     if dtype == "BOOL":
         return "" if kind == "bool" or value in (0, 1) else f"{value!r} is not a bool"
-    if kind == "bool":
-        return f"{value!r} is a bool, not a number of {dtype}"
     if info.printer == "integer":
         integral = kind == "float" and not strict and float(value).is_integer()  # type: ignore[arg-type]
-        if kind != "int" and not integral:
+        if kind not in ("int", "bool") and not integral:
             return f"{value!r} is not an integer"
         low, high = info.range or (-math.inf, math.inf)
         inside = low <= int(value) <= high  # type: ignore[call-overload]
