@@ -9,10 +9,11 @@ from dataclasses import replace
 
 import pytest
 
+from specgen.codegen.runtime._tensor import ACL_DTYPES, ACL_FORMATS
 from specgen.parse import parse_paths
 from tests.conftest import GENERATED, SPECS
 from tests.oracle import chosen_functions, generate_package
-from tests.wrapper_calls import build_recorder, compare, differences, document_wrapper_calls, run_calls
+from tests.wrapper_calls import WrapperCall, build_recorder, compare, differences, document_wrapper_calls, run_calls
 
 # Functions whose wrapper cannot make the document's call, each with the reason.
 _PACKED = "a 4-bit dtype ({}): ml_dtypes holds an element a byte where aclnn packs two, so no array carries it"
@@ -61,3 +62,23 @@ def test_corpus_wrappers_make_their_documents_calls(gcc, corpus, tmp_path):
     unexplained = {name: diff for name, diff in report.failures.items() if name not in EXCEPTIONS}
     assert unexplained == {}
     assert report.matched / resolved >= 0.9
+
+
+def test_a_0d_array_and_a_given_format_reach_the_library(gcc, tmp_path):
+    docs = parse_paths([SPECS])
+    root = build_recorder([fn for _, fn in chosen_functions(docs).values()], tmp_path / "cann")
+
+    def tensor(shape, fmt=None):
+        return {"array": [shape, "FLOAT"], "format": fmt}
+
+    args = [
+        {"py": "grad_output", "keyword": False, "value": tensor([])},  # 0-d: broadcasts
+        {"py": "self", "keyword": False, "value": tensor([2, 3], "NCHW")},  # Tensor(array, "NCHW")
+        {"py": "lambd", "keyword": False, "value": 1},  # an int for a FLOAT-only aclScalar
+    ]
+    call = WrapperCall("aclnnHardshrinkBackward", "hardshrink_backward", args, [], "")
+    (result,) = run_calls(GENERATED / "python", root, [call])
+    grad, x, lambd, grad_input = result["recorded"]
+    assert (grad["shape"], x["shape"], x["format"]) == ([], [2, 3], ACL_FORMATS["NCHW"])
+    assert lambd == {"k": "scalar", "dtype": ACL_DTYPES["FLOAT"], "value": 1.0}
+    assert (grad_input["shape"], grad_input["format"]) == ([2, 3], ACL_FORMATS["ND"])

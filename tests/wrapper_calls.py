@@ -202,11 +202,11 @@ def _expected(arg: CallArg) -> object:
     return arg.value
 
 
-def _tensor_value(arg: CallArg, p: Param, wrapper: WrapperArg | None) -> dict | None:
+def _tensor_value(arg: CallArg, wrapper: WrapperArg) -> dict | None:
     if arg.kind == "null":
         return None
     fmt = arg.format or "ND"
-    plain = fmt == (wrapper.format if wrapper else "ND")
+    plain = fmt == wrapper.format  # a user passes a Tensor only to give another format
     return {"array": [list(arg.shape or ()), arg.dtype], "format": None if plain else fmt}
 
 
@@ -224,9 +224,9 @@ def _value(arg: CallArg, p: Param, wrapper: WrapperArg) -> object:
     if arg.kind == "null":
         return None
     if arg.kind == "tensor":
-        return _tensor_value(arg, p, wrapper)
+        return _tensor_value(arg, wrapper)
     if arg.kind == "tensor_list":
-        return {"list": [_tensor_value(i, p, wrapper) for i in arg.items]}
+        return {"list": [_tensor_value(i, wrapper) for i in arg.items]}
     if arg.kind == "scalar":
         return _scalar(arg.value, arg.dtype)
     if arg.kind == "scalar_list":

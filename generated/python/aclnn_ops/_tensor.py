@@ -203,7 +203,7 @@ class TensorDesc:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays do not compare to one truth value
 class Tensor:
     """A tensor argument with its format given: `Tensor(array, "NCHW")`. A plain array is
     sent in the format the document gives the parameter when it allows one only, else ND."""
