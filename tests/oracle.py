@@ -51,10 +51,11 @@ print(json.dumps(results))
 Call = tuple[str, dict[str, object]]  # (function, arguments by C name)
 
 
-def generate_package(docs: Path, out: Path) -> Path:
-    """`specgen generate DOCS -o OUT`; the generated Python package's folder."""
+def generate_package(docs: Path, out: Path, config: Path | None = None) -> Path:
+    """`specgen generate DOCS -o OUT` (with `--config CONFIG`); the generated Python package's folder."""
+    options = ["--config", str(config)] if config else []
     subprocess.run(
-        [sys.executable, "-m", "specgen", "generate", str(docs), "-o", str(out), "--no-cache"],
+        [sys.executable, "-m", "specgen", *options, "generate", str(docs), "-o", str(out), "--no-cache"],
         capture_output=True,
         check=False,
     )
