@@ -301,7 +301,7 @@ def scalar_dtype(
     values = list(value) if isinstance(value, Sequence) else [value]
     given = {v.dtype for v in values if isinstance(v, Scalar)}
     if given:
-        return sorted(given)[0]
+        return min(given)
     kind = _list_kind(values)
     if like and (not allowed or like in allowed):
         return like
