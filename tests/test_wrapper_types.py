@@ -163,3 +163,12 @@ def test_an_output_the_document_lists_as_an_input_is_returned():
     assert (out.name, out.keyword, out.direction, out.written) == ("yOut", True, "out", True)
     # a writable input that is no output by name (BatchNorm's runningMean) is copied back only
     assert [a.output for a in code.wrapper] == [False, False, True]
+
+
+def test_a_validator_needs_every_required_argument(aclnn_ops):
+    validate = aclnn_ops.soft_margin_loss_backward.validate
+    with pytest.raises(TypeError, match="grad_input"):
+        validate(X, X, X, 1)  # an output left out is no null pointer: the C call has one
+    with pytest.raises(aclnn_ops.AclnnError) as info:
+        validate(X, X, X, 1, grad_input=None)  # None is
+    assert info.value.status == 161001

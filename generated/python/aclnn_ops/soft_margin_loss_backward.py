@@ -164,13 +164,14 @@ def validate_soft_margin_loss_backward(
     target: rt.ArrayLike,
     reduction: int,
     *,
-    grad_input: rt.ArrayLike | None = None,
+    grad_input: rt.ArrayLike | None,
     product: str | None = None,
 ) -> None:
     """Check the arguments of aclnnSoftMarginLossBackward as the library does; raise AclnnError with its status.
 
     Tensors are NumPy arrays, Tensor (with a format) or TensorDesc; scalars Python numbers or
-    Scalar (with a dtype); None a null pointer. TypeError for an argument of the wrong type;
+    Scalar (with a dtype); None a null pointer. TypeError for an argument missing or of the
+    wrong type (outputs too: None is a null pointer, and the wrapper allocates them);
     `product` (one of aclnn_ops.PRODUCTS) applies the document's per-product dtype rules.
     """
     check(
