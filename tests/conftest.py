@@ -11,6 +11,12 @@ from pathlib import Path
 
 import pytest
 
+# No bytecode beside the golden record: `specgen generate --check` lists any file its manifest
+# does not account for (a planted .pyc would run instead of its module), so the tests, which
+# import and run generated/, must not leave __pycache__ there (nor the processes they start).
+sys.dont_write_bytecode = True
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT / "specs"
 GENERATED = ROOT / "generated"

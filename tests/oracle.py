@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from specgen.codegen.cases import call_values, function_cases
 from specgen.codegen.errors import LowerError
@@ -50,10 +51,11 @@ print(json.dumps(results))
 Call = tuple[str, dict[str, object]]  # (function, arguments by C name)
 
 
-def generate_package(docs: Path, out: Path) -> Path:
-    """`specgen generate DOCS -o OUT`; the generated Python package's folder."""
+def generate_package(docs: Path, out: Path, config: Path | None = None) -> Path:
+    """`specgen generate DOCS -o OUT` (with `--config CONFIG`); the generated Python package's folder."""
+    options = ["--config", str(config)] if config else []
     subprocess.run(
-        [sys.executable, "-m", "specgen", "generate", str(docs), "-o", str(out), "--no-cache"],
+        [sys.executable, "-m", "specgen", *options, "generate", str(docs), "-o", str(out), "--no-cache"],
         capture_output=True,
         check=False,
     )
@@ -63,9 +65,20 @@ def generate_package(docs: Path, out: Path) -> Path:
 def validate_all(package: Path, calls: list[Call]) -> list[str | None]:
     """Each call through `aclnn_ops.validate` of the generated package at `package`, in a
     process of its own (another aclnn_ops may be imported in this one): None when accepted."""
-    payload = json.dumps([{"function": f, "args": {k: _encode(v) for k, v in a.items()}} for f, a in calls])
+    payload = [{"function": f, "args": {k: _encode(v) for k, v in a.items()}} for f, a in calls]
+    return run_in_package(_VALIDATE, package, payload)
+
+
+def run_in_package(script: str, package: Path, payload: object, env: dict[str, str] | None = None) -> Any:
+    """`script` run with the package folder as its argument and `payload` as JSON on its
+    standard input; what it prints, read as JSON."""
     result = subprocess.run(
-        [sys.executable, "-c", _VALIDATE, str(package)], input=payload, capture_output=True, text=True, check=False
+        [sys.executable, "-c", script, str(package)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout)

@@ -6,6 +6,7 @@ import re
 from typing import get_args
 
 import numpy as np
+import pytest
 
 from specgen import vocab
 from specgen.codegen.runtime import _tensor, _validate
@@ -28,8 +29,15 @@ def test_every_dtype_is_the_headers_enumerator_and_value():
 
 def test_numpy_names_are_numpys_with_the_same_width():
     for d in DTYPE_TABLE:
-        if d.numpy and d.numpy != "bfloat16":  # bfloat16 is ml_dtypes', not NumPy's
+        if d.numpy and d.numpy not in _tensor.ML_DTYPES:
             assert np.dtype(d.numpy).itemsize * 8 == d.bits, d.name
+
+
+def test_ml_dtypes_names_hold_an_element_as_aclnn_does():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    for d in DTYPE_TABLE:
+        if d.numpy in _tensor.ML_DTYPES:
+            assert np.dtype(getattr(ml_dtypes, d.numpy)).itemsize * 8 == d.bits, d.name
 
 
 def test_integer_ranges_are_numpys_but_the_lowest_value():

@@ -16,9 +16,9 @@ from dataclasses import replace
 from typing import Literal
 
 from specgen.codegen.runtime import _validate as validator
-from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.typemap import dtype_numpy
+from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
     Case,
@@ -68,7 +68,7 @@ def cases_for(
 ) -> FunctionCases:
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
-    param_specs = tuple(_param_spec(a.role, a.code.param) for a in wrapper)
+    param_specs = tuple(_param_spec(a) for a in wrapper)
     rules = _rules(function, params, unsupported_products)
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
     broken = _violations(validator_spec(param_specs, rules, function.name), valid.args)
@@ -113,14 +113,15 @@ def _general(p: Param, kind: str) -> list[Constraint]:
     return constraints if kind in ("dtypes", "formats") else [c for c in constraints if c.product is None]
 
 
-def _param_spec(role: str, p: Param) -> dict:
+def _param_spec(arg: WrapperArg) -> dict:
+    p = arg.code.param
     general = [c.values for c in p.of_kind("dtypes") if c.product is None]
     enum = tuple(v for c in _general(p, "enum") for v in c.values)
     ranges = _general(p, "range")
     spec = {
         "name": p.name,
-        "role": role,
-        "direction": p.direction,
+        "role": arg.role,
+        "direction": arg.direction,
         "optional": p.optional,
         "dtypes": tuple(p.dtypes),
         "general_dtypes": tuple(v for g in general for v in g) if general else None,
@@ -131,6 +132,9 @@ def _param_spec(role: str, p: Param) -> dict:
         "range": (ranges[0].min, ranges[0].max, ranges[0].min_inclusive, ranges[0].max_inclusive) if ranges else None,
         "empty": p.empty_tensor,
         "non_contiguous": p.non_contiguous,
+        "value_dtype": value_dtype(p.c_type) if arg.role == "value" else None,
+        "like": arg.scalar_like or None,
+        "format": arg.format if arg.format != "ND" else None,
     }
     return {k: v for k, v in spec.items() if v not in (None, (), {}, False) or k in ("name", "role", "direction")}
 
@@ -245,10 +249,16 @@ def call_values(fn: Function, call: SampleCall) -> dict[str, object] | None:
     if not call.resolved or len(call.args) != len(fn.params):
         return None
     return {
-        p.name: _call_value(arg)
+        p.name: _integer_dtype(p.kind, _call_value(arg))
         for p, arg in zip(fn.params, call.args, strict=True)
         if p.kind not in ("workspace_size", "executor")
     }
+
+
+def _integer_dtype(kind: str, value: object) -> object:
+    """A dtype a sample names (ACL_INT8) for an integer parameter: its aclDataType value, as a
+    Python caller passes it (aclnn_ops.DataType.INT8)."""
+    return ACL_DTYPES[value] if kind == "int" and isinstance(value, str) and value in ACL_DTYPES else value
 
 
 def _call_value(arg: CallArg) -> object:
@@ -269,7 +279,11 @@ NULL = NullArg()
 
 def _valid_args(wrapper: tuple[WrapperArg, ...], sample: SamplePlan) -> Args:
     plan = {a.name: a for a in sample.args}
-    return {a.code.name: _case_arg(plan.get(a.code.name)) for a in wrapper}
+    return {a.code.name: _case_value(a, _case_arg(plan.get(a.code.name))) for a in wrapper}
+
+
+def _case_value(arg: WrapperArg, case: CaseArg) -> CaseArg:
+    return ValueArg(_integer_dtype(arg.code.param.kind, case.value)) if isinstance(case, ValueArg) else case
 
 
 def _case_arg(sample: SampleArg | None) -> CaseArg:

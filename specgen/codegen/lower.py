@@ -8,14 +8,15 @@ go through the escaping filters of `specgen.codegen.render`).
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from specgen.codegen.cases import cases_for
 from specgen.codegen.errors import LowerError
 from specgen.codegen.names import c_identifier, checked_operator_snake, python_name
-from specgen.codegen.runtime._validate import Role
+from specgen.codegen.runtime._validate import ND_FAMILY, Role
 from specgen.codegen.sample_plan import relation_peers, sample_plan
-from specgen.codegen.typemap import PREFERRED_DTYPES, ctypes_type
+from specgen.codegen.typemap import ctypes_type
 from specgen.codegen.views import (
     FunctionCode,
     OperatorCode,
@@ -41,6 +42,9 @@ _ROLES: dict[str, Role] = {
     "bool": "value",
     "dtype": "dtype",
 }
+# The name of an output tensor (`out`, `yOut`, `output`): one the document lists as an input
+# but the prototype declares writable (`aclTensor* out`) is an output all the same.
+_OUTPUT_NAME = re.compile(r"^(?:out|output)$|[a-z0-9](?:Out|Output)$")
 
 
 def operator_code(doc: OperatorDoc, source: str) -> OperatorCode:
@@ -110,25 +114,45 @@ def _wrapper(params: tuple[ParamCode, ...]) -> tuple[WrapperArg, ...]:
         role = _ROLES.get(p.kind)
         if role is None:
             raise LowerError(p.line, f"parameter {p.name}: the Python wrapper cannot pass a {p.c_type!r}")
-        output = p.direction == "out" and p.kind in ("tensor", "tensor_list")
+        output = _is_output(p)
+        like = _scalar_peer(p, params) if role in ("scalar", "scalar_list") else None
         args.append(
             WrapperArg(
                 code=code,
                 role=role,
                 keyword=output or p.optional,
                 output=output,
-                scalar_dtype=_scalar_dtype(p) if role in ("scalar", "scalar_list") else "",
                 shape_rule=_shape_rule(p, py) if output else None,
                 dtype_from=_dtype_peer(p, params) if output else "",
                 dtype_fixed=p.dtypes[0] if output and len(p.dtypes) == 1 else "",
+                scalar_like=like.name if like else "",
+                scalar_like_py=like.py_name if like else "",
+                format=_default_format(p),
             )
         )
     return tuple(args)
 
 
-def _scalar_dtype(p: Param) -> str:
-    allowed = p.dtypes_on(None)
-    return next((d for d in PREFERRED_DTYPES if d in allowed), "FLOAT")
+def _is_output(p: Param) -> bool:
+    if p.kind not in ("tensor", "tensor_list"):
+        return False
+    mislabelled = p.direction == "in" and not p.c_type.startswith("const") and _OUTPUT_NAME.search(p.name)
+    return p.direction == "out" or bool(mislabelled)
+
+
+def _scalar_peer(p: Param, params: tuple[ParamCode, ...]) -> ParamCode | None:
+    """The tensor whose dtype the document says a scalar takes ("与self的数据类型一致")."""
+    by_name = {c.name: c for c in params}
+    peers = (by_name.get(n) for n in relation_peers(p, "same_dtype"))
+    return next((c for c in peers if c and c.param.kind == "tensor"), None)
+
+
+def _default_format(p: Param) -> str:
+    """The format a plain array is sent in: the one the document allows, when it allows one
+    only and it is a plain layout (NCHW, NCL...); else ND (private layouts are sent as ND
+    data of the logical shape, as the documents' samples do)."""
+    formats = p.formats
+    return formats[0] if len(formats) == 1 and formats[0] in ND_FAMILY else "ND"
 
 
 def _shape_rule(p: Param, py: dict[str, str]) -> ShapeRule | None:

@@ -84,15 +84,32 @@ ARRAY_CREATORS = {
 ANNOTATIONS = {
     "tensor": "rt.ArrayLike",
     "tensor_list": "Sequence[rt.ArrayLike]",
-    "scalar": "float",
-    "scalar_list": "Sequence[float]",
+    "scalar": "rt.ScalarLike",
+    "scalar_list": "Sequence[rt.ScalarLike]",
     "int_array": "Sequence[int]",
     "bool_array": "Sequence[bool]",
     "float_array": "Sequence[float]",
     "string": "str",
-    "value": "float",
-    "dtype": "str",
+    "dtype": "rt.DataType | str",
 }
+# Plain C values: the Python type of each C type's values.
+VALUE_ANNOTATIONS = {"bool": "bool", "float": "float", "double": "float"}
+
+
+def value_dtype(c_type: str) -> str:
+    """The dtype whose values a plain C value holds (int64_t: INT64, bool: BOOL); "" if none."""
+    base = c_type.replace("const", "").strip()
+    return "BOOL" if base == "bool" else VALUE_DTYPES.get(base, "")
+
+
+def annotation(role: str, c_type: str) -> str:
+    """The Python type a wrapper takes for a parameter of `role` and C type `c_type`."""
+    if role != "value":
+        return ANNOTATIONS[role]
+    base = c_type.replace("const", "").strip()
+    return VALUE_ANNOTATIONS.get(base, "int")
+
+
 _CTYPES_VALUE = {
     "bool": "ctypes.c_bool",
     "int": "ctypes.c_int",

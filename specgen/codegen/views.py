@@ -12,7 +12,7 @@ from typing import Literal
 from specgen.codegen.names import function_snake
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.codegen.runtime._validate import Role, Rule
-from specgen.codegen.typemap import ANNOTATIONS, ARRAY_CREATORS, DTYPE_HOST, SAMPLE_PRINTERS, Printer
+from specgen.codegen.typemap import ARRAY_CREATORS, DTYPE_HOST, SAMPLE_PRINTERS, Printer, annotation
 from specgen.model import Function, OperatorDoc, Param
 
 # ---------------------------------------------------------------- the sample program
@@ -128,11 +128,13 @@ class WrapperArg:
     code: ParamCode
     role: Role
     keyword: bool  # keyword-only with a None default (optional inputs and outputs)
-    output: bool  # allocated by the wrapper when not given, and returned
-    scalar_dtype: str = ""  # the dtype an aclScalar is created with
+    output: bool  # returned; allocated by the wrapper when not given, unless optional
     shape_rule: ShapeRule | None = None  # how an allocated output is shaped
     dtype_from: str = ""  # py name of the parameter whose dtype an output takes
     dtype_fixed: str = ""  # or the one dtype the document allows
+    scalar_like: str = ""  # a scalar: the C name of the tensor whose dtype it takes
+    scalar_like_py: str = ""  # and that tensor's Python name
+    format: str = "ND"  # a tensor: the format a plain array is sent in
 
     @property
     def py_name(self) -> str:
@@ -149,24 +151,41 @@ class WrapperArg:
 
     @property
     def is_scalar(self) -> bool:
-        """An aclScalar or a scalar list (made with `scalar_dtype`)."""
+        """An aclScalar or a scalar list (its dtype chosen by `rt.scalar_dtype`)."""
         return self.role in ("scalar", "scalar_list")
 
     @property
+    def allocated(self) -> bool:
+        """An output the wrapper allocates when not given (an optional one is left null)."""
+        return self.output and not self.code.param.optional
+
+    @property
+    def direction(self) -> str:
+        """As the validator sees it: an output the document lists as an input is an output."""
+        return "out" if self.output and self.code.param.direction == "in" else self.code.param.direction
+
+    @property
     def written(self) -> bool:
-        """The library writes it (an output or an in-out parameter)."""
-        return self.code.param.direction in ("out", "inout")
+        """The library may write it (an output, an in-out or a non-const tensor): copied back."""
+        non_const = self.is_tensor and not self.code.param.c_type.startswith("const")
+        return self.direction in ("out", "inout") or non_const
 
     @property
     def annotation(self) -> str:
         """The Python type the validator takes (names of aclnn_ops._runtime as `rt`)."""
-        base = ANNOTATIONS[self.role]
+        base = annotation(self.role, self.code.param.c_type)
         return f"{base} | None" if self.keyword else base
 
     @property
     def run_annotation(self) -> str:
-        """The Python type the wrapper takes: tensors as arrays, not descriptions."""
-        return self.annotation.replace("rt.ArrayLike", "rt.Array")
+        """The Python type the wrapper takes: tensors as arrays or Tensor, not descriptions."""
+        return self.annotation.replace("rt.ArrayLike", "rt.TensorArg")
+
+    @property
+    def return_annotation(self) -> str:
+        """The type the wrapper returns for an output: arrays; None for an optional one not given."""
+        base = "rt.Array" if self.role == "tensor" else "Sequence[rt.TensorArg]"
+        return f"{base} | None" if self.code.param.optional else base
 
 
 # ---------------------------------------------------------------- test-case arguments
@@ -349,8 +368,8 @@ class FunctionCode:
     @property
     def returns(self) -> str:
         """The wrapper's return annotation: its outputs."""
-        # an allocated output is always there; an optional in-out one comes back as given
-        outputs = [a.run_annotation.removesuffix(" | None") if a.output else a.run_annotation for a in self.outputs]
+        # an allocated output is always there; an optional one may be None
+        outputs = [a.return_annotation for a in self.outputs]
         if not outputs:
             return "None"
         return outputs[0] if len(outputs) == 1 else f"tuple[{', '.join(outputs)}]"

@@ -18,7 +18,17 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from ._tensor import ACL_DTYPES, AclnnError, TensorDesc, describe
+from ._tensor import (
+    ACL_DTYPES,
+    AclnnError,
+    DataType,
+    Scalar,
+    TensorDesc,
+    describe,
+    dtype_name,
+    number_problem,
+    scalar_dtype,
+)
 
 # How a wrapper takes each parameter, and which way data flow through it.
 Role = Literal[
@@ -35,6 +45,8 @@ ND_FAMILY = frozenset({"ND", "NCHW", "NHWC", "NCDHW", "NDHWC", "HWCN", "NC", "NC
 PRIVATE_FORMATS = frozenset(
     {"NC1HWC0", "NC1HWC0_C04", "FRACTAL_Z", "FRACTAL_NZ", "NDC1HWC0", "FRACTAL_Z_3D"}
 )
+# The product ids `product=` takes (the ids of the documents' npu="..." comments).
+PRODUCTS = ("950", "A3", "910b", "310b", "310p", "910")
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,9 @@ class ParamSpec:
     )
     empty: bool | None = None
     non_contiguous: bool | None = None
+    value_dtype: str = ""  # a plain C value: its C type's dtype (INT64, BOOL...)
+    like: str = ""  # a scalar: the tensor whose dtype the document says it takes
+    format: str = ""  # a tensor: the format a plain array is sent in (the one documented), else ND
 
     def dtypes_on(self, product: str | None) -> tuple[str, ...]:
         if product is None:
@@ -110,7 +125,8 @@ class _Context:
             value = args.get(p.name)
             if p.role in TENSOR_ROLES and value is not None:
                 items = list(value) if p.role == "tensor_list" else [value]  # type: ignore[call-overload]
-                self.descs[p.name] = [d for d in map(describe, items) if d is not None]
+                descs = (describe(v, p.format or "ND") for v in items)
+                self.descs[p.name] = [d for d in descs if d is not None]
 
     def tensors(self, names: Sequence[str]) -> list[tuple[str, TensorDesc]]:
         return [(n, d) for n in names for d in self.descs.get(n, [])]
@@ -133,23 +149,119 @@ def first_violation(
     return next(_broken(spec, args, product), None)
 
 
+def product_id(product: str | None) -> str | None:
+    """A product id as `PRODUCTS` spells it (any case); ValueError for an unknown one."""
+    if product is None:
+        return None
+    found = {p.lower(): p for p in PRODUCTS}.get(str(product).lower())
+    if found is None:
+        raise ValueError(
+            f"unknown product {product!r}; the known products are {', '.join(PRODUCTS)}"
+        )
+    return found
+
+
 def _broken(
     spec: Spec, args: Mapping[str, object], product: str | None
 ) -> Iterator[tuple[Rule, str]]:
-    ctx = _Context(spec, args, product)
+    ctx = _Context(spec, args, product_id(product))
     for rule in sorted(spec.rules, key=lambda r: r.kind != "not_null"):
         if rule.host and (problem := _CHECKS[rule.kind](ctx, rule)):
             yield rule, problem
 
 
 def check(spec: Spec, args: Mapping[str, object], product: str | None = None) -> None:
-    """Raise AclnnError for the first documented rule the arguments break."""
+    """Raise AclnnError for the first documented rule the arguments break; TypeError first
+    for an argument of the wrong type, ValueError for an unknown product."""
+    check_types(spec, args)
     broken = first_violation(spec, args, product)
     if broken:
         rule, problem = broken
         raise AclnnError(
             rule.code, spec.function, problem, rule.condition, rule.id or None
         )
+
+
+# ---------------------------------------------------------------- argument types
+
+
+def check_types(spec: Spec, args: Mapping[str, object]) -> None:
+    """TypeError for an argument of the wrong Python type for its C parameter (None, a null
+    pointer, is a rule's business): before any rule, as the C compiler would refuse it."""
+    ctx = _Context(spec, args, None)
+    for p in spec.params:
+        value = args.get(p.name)
+        if value is None:
+            continue
+        try:
+            problem = _TYPE_CHECKS[p.role](ctx, p, value)
+        except TypeError as exc:
+            problem = str(exc)
+        if problem:
+            raise TypeError(f"{spec.function}: {p.name}: {problem}")
+
+
+def _items(value: object, what: str) -> list[object]:
+    sequence = isinstance(value, Sequence | set | frozenset) or hasattr(
+        value, "__array__"
+    )
+    if isinstance(value, str | bytes | Mapping) or not sequence:
+        raise TypeError(f"{value!r} is not a sequence of {what}")
+    return list(value)  # type: ignore[call-overload]
+
+
+def _scalar_type(ctx: _Context, p: ParamSpec, value: object) -> str:
+    values = _items(value, "scalars") if p.role == "scalar_list" else [value]
+    like = ctx.descs.get(p.like, [None])[0] if p.like else None
+    dtype = scalar_dtype(value, p.dtypes, like.dtype if like else None)
+    return next(filter(None, (number_problem(v, dtype) for v in values)), "")
+
+
+def _tensor_type(ctx: _Context, p: ParamSpec, value: object) -> str:
+    items = _items(value, "tensors") if p.role == "tensor_list" else [value]
+    bad = next((v for v in items if isinstance(v, str | bytes | Scalar)), None)
+    return f"{bad!r} is not a tensor" if bad is not None else ""
+
+
+def _array_type(dtype: str) -> Callable[[_Context, ParamSpec, object], str]:
+    def check(ctx: _Context, p: ParamSpec, value: object) -> str:
+        items = _items(value, f"{dtype} values")
+        problems = (number_problem(v, dtype, strict=True) for v in items)
+        return next(filter(None, problems), "")
+
+    return check
+
+
+def _value_type(ctx: _Context, p: ParamSpec, value: object) -> str:
+    return number_problem(value, p.value_dtype, strict=True) if p.value_dtype else ""
+
+
+def _string_type(ctx: _Context, p: ParamSpec, value: object) -> str:
+    return "" if isinstance(value, str) else f"{value!r} is not a str"
+
+
+def _dtype_type(ctx: _Context, p: ParamSpec, value: object) -> str:
+    if isinstance(value, bool | int | float) and not isinstance(value, DataType):
+        return f"{value!r} is not a dtype (pass DataType.X or its name)"
+    dtype_name(value)  # TypeError for what is no aclnn dtype
+    return ""
+
+
+_TYPE_CHECKS: dict[str, Callable[[_Context, ParamSpec, object], str]] = {
+    "tensor": _tensor_type,
+    "tensor_list": _tensor_type,
+    "scalar": _scalar_type,
+    "scalar_list": _scalar_type,
+    "int_array": _array_type("INT64"),
+    "float_array": _array_type("FLOAT"),
+    "bool_array": _array_type("BOOL"),
+    "string": _string_type,
+    "value": _value_type,
+    "dtype": _dtype_type,
+}
+
+
+# ---------------------------------------------------------------- rules
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -279,6 +391,7 @@ def _numbers(value: object) -> list[float] | None:
         if isinstance(value, Sequence | set) and not isinstance(value, str)
         else [value]
     )
+    items = [v.value if isinstance(v, Scalar) else v for v in items]
     try:
         return [float(v) for v in items]  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -289,6 +402,10 @@ def _enum(ctx: _Context, rule: Rule) -> str:
     for name in rule.params:
         allowed = ctx.spec.param(name).enum
         value = ctx.args.get(name)
+        if isinstance(value, Scalar):
+            value = value.value
+        if isinstance(value, DataType):
+            value = value.name
         if (
             isinstance(value, str)
             and value in ACL_DTYPES

@@ -135,15 +135,17 @@ HARDSHRINK_BACKWARD_SPEC = Spec(
 def validate_hardshrink_backward(
     grad_output: rt.ArrayLike,
     self: rt.ArrayLike,
-    lambd: float,
+    lambd: rt.ScalarLike,
     *,
-    grad_input: rt.ArrayLike | None = None,
+    grad_input: rt.ArrayLike | None,
     product: str | None = None,
 ) -> None:
     """Check the arguments of aclnnHardshrinkBackward as the library does; raise AclnnError with its status.
 
-    Tensors are NumPy arrays or TensorDesc, scalars Python numbers, None a null pointer;
-    `product` (e.g. "910b") applies the document's per-product dtype rules.
+    Tensors are NumPy arrays, Tensor (with a format) or TensorDesc; scalars Python numbers or
+    Scalar (with a dtype); None a null pointer. TypeError for an argument missing or of the
+    wrong type (outputs too: None is a null pointer, and the wrapper allocates them);
+    `product` (one of aclnn_ops.PRODUCTS) applies the document's per-product dtype rules.
     """
     check(
         HARDSHRINK_BACKWARD_SPEC,
@@ -158,11 +160,11 @@ def validate_hardshrink_backward(
 
 
 def hardshrink_backward(
-    grad_output: rt.Array,
-    self: rt.Array,
-    lambd: float,
+    grad_output: rt.TensorArg,
+    self: rt.TensorArg,
+    lambd: rt.ScalarLike,
     *,
-    grad_input: rt.Array | None = None,
+    grad_input: rt.TensorArg | None = None,
 ) -> rt.Array:
     """aclnnHardshrinkBackward on NumPy arrays; returns grad_input.
 
@@ -186,7 +188,7 @@ def hardshrink_backward(
         lambd,
         grad_input,
     )
-    return grad_input
+    return rt.array_of(grad_input)
 
 
 def _run_hardshrink_backward(
@@ -203,7 +205,12 @@ def _run_hardshrink_backward(
             [
                 call.tensor(grad_output),
                 call.tensor(self),
-                call.scalar(lambd, "FLOAT"),
+                call.scalar(
+                    lambd,
+                    rt.scalar_dtype(
+                        lambd, HARDSHRINK_BACKWARD_SPEC.param("lambd").dtypes, None
+                    ),
+                ),
                 call.tensor(grad_input, output=True),
             ],
         )

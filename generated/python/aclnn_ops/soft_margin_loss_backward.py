@@ -77,6 +77,7 @@ SOFT_MARGIN_LOSS_BACKWARD_SPEC = Spec(
             role="value",
             direction="in",
             enum=(0, 1, 2),
+            value_dtype="INT64",
         ),
         ParamSpec(
             name="gradInput",
@@ -161,15 +162,17 @@ def validate_soft_margin_loss_backward(
     grad_output: rt.ArrayLike,
     self: rt.ArrayLike,
     target: rt.ArrayLike,
-    reduction: float,
+    reduction: int,
     *,
-    grad_input: rt.ArrayLike | None = None,
+    grad_input: rt.ArrayLike | None,
     product: str | None = None,
 ) -> None:
     """Check the arguments of aclnnSoftMarginLossBackward as the library does; raise AclnnError with its status.
 
-    Tensors are NumPy arrays or TensorDesc, scalars Python numbers, None a null pointer;
-    `product` (e.g. "910b") applies the document's per-product dtype rules.
+    Tensors are NumPy arrays, Tensor (with a format) or TensorDesc; scalars Python numbers or
+    Scalar (with a dtype); None a null pointer. TypeError for an argument missing or of the
+    wrong type (outputs too: None is a null pointer, and the wrapper allocates them);
+    `product` (one of aclnn_ops.PRODUCTS) applies the document's per-product dtype rules.
     """
     check(
         SOFT_MARGIN_LOSS_BACKWARD_SPEC,
@@ -185,12 +188,12 @@ def validate_soft_margin_loss_backward(
 
 
 def soft_margin_loss_backward(
-    grad_output: rt.Array,
-    self: rt.Array,
-    target: rt.Array,
-    reduction: float,
+    grad_output: rt.TensorArg,
+    self: rt.TensorArg,
+    target: rt.TensorArg,
+    reduction: int,
     *,
-    grad_input: rt.Array | None = None,
+    grad_input: rt.TensorArg | None = None,
 ) -> rt.Array:
     """aclnnSoftMarginLossBackward on NumPy arrays; returns grad_input.
 
@@ -217,7 +220,7 @@ def soft_margin_loss_backward(
         reduction,
         grad_input,
     )
-    return grad_input
+    return rt.array_of(grad_input)
 
 
 def _run_soft_margin_loss_backward(

@@ -135,13 +135,15 @@ def validate_tanh_backward(
     grad_output: rt.ArrayLike,
     output: rt.ArrayLike,
     *,
-    grad_input: rt.ArrayLike | None = None,
+    grad_input: rt.ArrayLike | None,
     product: str | None = None,
 ) -> None:
     """Check the arguments of aclnnTanhBackward as the library does; raise AclnnError with its status.
 
-    Tensors are NumPy arrays or TensorDesc, scalars Python numbers, None a null pointer;
-    `product` (e.g. "910b") applies the document's per-product dtype rules.
+    Tensors are NumPy arrays, Tensor (with a format) or TensorDesc; scalars Python numbers or
+    Scalar (with a dtype); None a null pointer. TypeError for an argument missing or of the
+    wrong type (outputs too: None is a null pointer, and the wrapper allocates them);
+    `product` (one of aclnn_ops.PRODUCTS) applies the document's per-product dtype rules.
     """
     check(
         TANH_BACKWARD_SPEC,
@@ -155,10 +157,10 @@ def validate_tanh_backward(
 
 
 def tanh_backward(
-    grad_output: rt.Array,
-    output: rt.Array,
+    grad_output: rt.TensorArg,
+    output: rt.TensorArg,
     *,
-    grad_input: rt.Array | None = None,
+    grad_input: rt.TensorArg | None = None,
 ) -> rt.Array:
     """aclnnTanhBackward on NumPy arrays; returns grad_input.
 
@@ -179,7 +181,7 @@ def tanh_backward(
         output,
         grad_input,
     )
-    return grad_input
+    return rt.array_of(grad_input)
 
 
 def _run_tanh_backward(

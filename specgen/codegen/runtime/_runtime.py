@@ -19,17 +19,27 @@ import numpy as np
 from ._tensor import (
     ACL_DTYPES,
     ACL_FORMATS,
+    ML_DTYPES,
     NUMPY_NAMES,
     AclnnError,
+    DataType,
+    Scalar,
+    Tensor,
     TensorDesc,
     contiguous_strides,
     dtype_name,
+    scalar_dtype,
 )
 
-# A tensor argument: a NumPy array (ml_dtypes for BFLOAT16), or for validators a TensorDesc;
-# and a tensor result.
-ArrayLike: TypeAlias = "np.ndarray | TensorDesc"
+__all__ = ["DataType", "Scalar", "Tensor", "TensorDesc", "scalar_dtype"]
+
+# A tensor argument of a wrapper: a NumPy array (ml_dtypes for BFLOAT16), or a Tensor giving
+# its format; validators also take a TensorDesc. A tensor result is an array.
+TensorArg: TypeAlias = "np.ndarray | Tensor"
+ArrayLike: TypeAlias = "np.ndarray | Tensor | TensorDesc"
 Array: TypeAlias = np.ndarray
+# An aclScalar argument: a Python number, or a Scalar giving its dtype.
+ScalarLike: TypeAlias = "bool | int | float | Scalar"
 
 ROOT_VARIABLES = ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME")
 LIBRARY_DIRS = ("lib64", "lib", ".")
@@ -49,30 +59,44 @@ class LibraryNotFoundError(OSError):
 
 
 def numpy_dtype(name: str) -> np.dtype:
-    """The NumPy dtype of an aclnn dtype name; BFLOAT16 needs the ml_dtypes package."""
+    """The NumPy dtype of an aclnn dtype name; BFLOAT16 and the FLOAT8/FLOAT6 dtypes need the
+    ml_dtypes package."""
     name = dtype_name(name)
-    if name == "BFLOAT16":
+    for numpy_name, acl_name in NUMPY_NAMES.items():
+        if acl_name != name:
+            continue
+        if numpy_name not in ML_DTYPES:
+            return np.dtype(numpy_name)
         try:
             import ml_dtypes
         except ImportError as exc:
-            raise TypeError("BFLOAT16 arrays need the ml_dtypes package") from exc
-        return np.dtype(ml_dtypes.bfloat16)
-    for numpy_name, acl_name in NUMPY_NAMES.items():
-        if acl_name == name and numpy_name != "bfloat16":
-            return np.dtype(numpy_name)
+            raise TypeError(f"{name} arrays need the ml_dtypes package") from exc
+        return np.dtype(getattr(ml_dtypes, numpy_name))
     raise TypeError(f"aclnn dtype {name} has no NumPy equivalent")
 
 
+def array_of(value: Any) -> Any:
+    """The data of a tensor argument (a Tensor's array)."""
+    return value.array if isinstance(value, Tensor) else value
+
+
 def broadcast_shape(*values: Any) -> tuple[int, ...]:
-    return tuple(np.broadcast_shapes(*(np.shape(v) for v in values if v is not None)))
+    return tuple(
+        np.broadcast_shapes(*(np.shape(array_of(v)) for v in values if v is not None))
+    )
 
 
 def shape_of(value: Any) -> tuple[int, ...]:
-    return tuple(np.shape(value))
+    return tuple(np.shape(array_of(value)))
 
 
 def dtype_of(value: object) -> str:
-    return dtype_name(np.asarray(value).dtype)
+    return dtype_name(np.asarray(array_of(value)).dtype)
+
+
+def dtype_or_none(value: object) -> str | None:
+    """The dtype of a tensor argument; None for a null one."""
+    return None if value is None else dtype_of(value)
 
 
 def empty(shape: Sequence[int], dtype: str) -> np.ndarray:
@@ -308,15 +332,23 @@ class Call:
         return pointer
 
     def tensor(
-        self, value: object, *, output: bool = False, owned: bool = True
+        self,
+        value: object,
+        *,
+        output: bool = False,
+        owned: bool = True,
+        format: str = "ND",
     ) -> ctypes.c_void_p | None:
-        """A device tensor holding `value`; an output is copied back into `value` after the call.
-        A tensor put in a list is not `owned`: aclDestroyTensorList destroys it."""
+        """A device tensor holding `value` (an array in `format`, or a Tensor with its own); an
+        output is copied back into the array after the call. A 0-d array stays 0-d. A
+        tensor put in a list is not `owned`: aclDestroyTensorList destroys it."""
         if value is None:
             return None
+        if isinstance(value, Tensor):
+            format, value = value.format, value.array
         if not isinstance(value, np.ndarray):
             value = np.asarray(value)
-        host = np.ascontiguousarray(value)
+        host = np.asarray(value, order="C")  # ascontiguousarray would make 0-d (1,)
         pointer = self._device_copy(host)
         shape = (ctypes.c_int64 * max(host.ndim, 1))(*host.shape)
         strides = (ctypes.c_int64 * max(host.ndim, 1))(*contiguous_strides(host.shape))
@@ -326,7 +358,7 @@ class Call:
             ACL_DTYPES[dtype_name(host.dtype)],
             strides,
             0,
-            ACL_FORMATS["ND"],
+            ACL_FORMATS[format],
             shape,
             host.ndim,
             pointer,
@@ -342,11 +374,17 @@ class Call:
         return ctypes.c_void_p(handle)
 
     def tensor_list(
-        self, values: Iterable[object] | None, *, output: bool = False
+        self,
+        values: Iterable[object] | None,
+        *,
+        output: bool = False,
+        format: str = "ND",
     ) -> ctypes.c_void_p | None:
         if values is None:
             return None
-        handles = [self.tensor(v, output=output, owned=False) for v in values]
+        handles = [
+            self.tensor(v, output=output, owned=False, format=format) for v in values
+        ]
         array = (ctypes.c_void_p * max(len(handles), 1))(
             *(h.value if h else None for h in handles)
         )
@@ -359,6 +397,8 @@ class Call:
     ) -> ctypes.c_void_p | None:
         if value is None:
             return None
+        if isinstance(value, Scalar):
+            value = value.value
         buffer = np.array(value, dtype=numpy_dtype(dtype))
         self._keep.append(buffer)
         handle = self.library.aclCreateScalar(buffer.ctypes.data, ACL_DTYPES[dtype])

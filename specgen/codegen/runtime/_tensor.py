@@ -6,7 +6,9 @@ Pure Python: NumPy is imported only when a NumPy array or dtype is described.
 
 from __future__ import annotations
 
+import enum
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -61,11 +63,11 @@ DTYPE_TABLE = (
     DType("UINT1", 30, "ACL_UINT1", 1),
     DType("COMPLEX32", 33, "ACL_COMPLEX32", 32),
     DType("HIFLOAT8", 34, "ACL_HIFLOAT8", 8),
-    DType("FLOAT8_E5M2", 35, "ACL_FLOAT8_E5M2", 8),
-    DType("FLOAT8_E4M3FN", 36, "ACL_FLOAT8_E4M3FN", 8),
-    DType("FLOAT8_E8M0", 37, "ACL_FLOAT8_E8M0", 8),
-    DType("FLOAT6_E3M2", 38, "ACL_FLOAT6_E3M2", 8),  # held in a byte each
-    DType("FLOAT6_E2M3", 39, "ACL_FLOAT6_E2M3", 8),
+    DType("FLOAT8_E5M2", 35, "ACL_FLOAT8_E5M2", 8, "float8_e5m2"),
+    DType("FLOAT8_E4M3FN", 36, "ACL_FLOAT8_E4M3FN", 8, "float8_e4m3fn"),
+    DType("FLOAT8_E8M0", 37, "ACL_FLOAT8_E8M0", 8, "float8_e8m0fnu"),
+    DType("FLOAT6_E3M2", 38, "ACL_FLOAT6_E3M2", 8, "float6_e3m2fn"),  # a byte each
+    DType("FLOAT6_E2M3", 39, "ACL_FLOAT6_E2M3", 8, "float6_e2m3fn"),
     DType("FLOAT4_E2M1", 40, "ACL_FLOAT4_E2M1", 4),
     DType("FLOAT4_E1M2", 41, "ACL_FLOAT4_E1M2", 4),
 )
@@ -74,6 +76,16 @@ DTYPES = {d.name: d for d in DTYPE_TABLE}
 ACL_DTYPES = {d.name: d.acl for d in DTYPE_TABLE}
 # NumPy dtype names and the aclnn dtype each stands for.
 NUMPY_NAMES = {d.numpy: d.name for d in DTYPE_TABLE if d.numpy}
+# Those of the ml_dtypes package (one byte or two an element, as aclnn stores them; 4-bit
+# dtypes are left out: ml_dtypes gives them a byte each where aclnn packs two).
+ML_DTYPES = (
+    "bfloat16",
+    "float8_e5m2",
+    "float8_e4m3fn",
+    "float8_e8m0fnu",
+    "float6_e3m2fn",
+    "float6_e2m3fn",
+)
 # aclFormat values (CANN's aclnn headers); specgen.vocab reads the same table.
 ACL_FORMATS = {
     "NCHW": 0,
@@ -91,6 +103,8 @@ ACL_FORMATS = {
     "NC": 35,
     "NCL": 47,
 }
+# The aclDataType enumeration, for parameters of that C type (`DataType.FLOAT16`).
+DataType = enum.IntEnum("DataType", {d.name: d.acl for d in DTYPE_TABLE})  # type: ignore[misc]
 # Names users write for dtypes (not the documents' spellings: "INT" here is NumPy's, not INT32).
 _ALIASES = {
     "FLOAT32": "FLOAT",
@@ -133,6 +147,8 @@ class AclnnError(RuntimeError):
 
 def dtype_name(dtype: object) -> str:
     """The aclnn dtype name of a dtype name (FLOAT32 -> FLOAT) or of a NumPy dtype."""
+    if isinstance(dtype, DataType):
+        return dtype.name
     if isinstance(dtype, str):
         upper = _ALIASES.get(dtype.upper(), dtype.upper())
         if upper in ACL_DTYPES:
@@ -187,14 +203,137 @@ class TensorDesc:
         )
 
 
-def describe(value: object) -> TensorDesc | None:
-    """The description of a tensor argument: a NumPy array (or array-like), a TensorDesc, or None."""
+@dataclass(frozen=True, eq=False)  # arrays do not compare to one truth value
+class Tensor:
+    """A tensor argument with its format given: `Tensor(array, "NCHW")`. A plain array is
+    sent in the format the document gives the parameter when it allows one only, else ND."""
+
+    array: object  # a NumPy array (ml_dtypes for BFLOAT16)
+    format: str = "ND"
+
+    def __post_init__(self) -> None:
+        fmt = str(self.format).upper()
+        if fmt not in ACL_FORMATS:
+            known = ", ".join(ACL_FORMATS)
+            raise ValueError(f"unknown tensor format {self.format!r}; known: {known}")
+        object.__setattr__(self, "format", fmt)
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """An aclScalar argument with its dtype given: `Scalar(3, "INT32")`. A plain Python
+    number takes the dtype the document gives the parameter, else one from its type."""
+
+    value: bool | int | float | complex
+    dtype: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dtype", dtype_name(self.dtype))
+
+
+def describe(value: object, default_format: str = "ND") -> TensorDesc | None:
+    """The description of a tensor argument: a NumPy array (or array-like, in
+    `default_format`), a Tensor, a TensorDesc, or None."""
     if value is None or isinstance(value, TensorDesc):
         return value
+    if isinstance(value, Tensor):
+        default_format, value = value.format, value.array
     import numpy as np
 
     array = np.asarray(value)
     strides = (
         tuple(s // array.itemsize for s in array.strides) if array.itemsize else None
     )
-    return TensorDesc(array.shape, dtype_name(array.dtype), strides)
+    return TensorDesc(array.shape, dtype_name(array.dtype), strides, default_format)
+
+
+# ---------------------------------------------------------------- scalar dtypes
+
+# The dtypes a Python number takes, most preferred first, by its kind.
+_KIND_DTYPES = {
+    "bool": ("BOOL",),
+    "int": ("INT64", "INT32", "INT16", "INT8", "UINT8", "UINT16", "UINT32", "UINT64"),
+    "float": ("FLOAT", "DOUBLE", "FLOAT16", "BFLOAT16"),
+    "complex": ("COMPLEX64", "COMPLEX128"),
+}
+# A number of one kind may be held in the dtypes of the kinds after it.
+_WIDER = {
+    "bool": ("bool",),
+    "int": ("int", "float", "complex"),
+    "float": ("float", "complex"),
+    "complex": ("complex",),
+}
+
+
+def number_kind(value: object) -> str:
+    """bool, int, float or complex; TypeError for anything else."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return "bool"
+    for kind, base in (
+        ("int", numbers.Integral),
+        ("float", numbers.Real),
+        ("complex", numbers.Complex),
+    ):
+        if isinstance(value, base):
+            return kind
+    raise TypeError(f"{value!r} is not a number")
+
+
+def _list_kind(values: Sequence[object]) -> str:
+    kinds = [number_kind(v) for v in values]
+    order = tuple(_KIND_DTYPES)
+    return max(kinds, key=order.index) if kinds else "float"
+
+
+def scalar_dtype(
+    value: object, allowed: Sequence[str] = (), like: str | None = None
+) -> str:
+    """The dtype an aclScalar (or a scalar list) is made with: given explicitly (Scalar),
+    the dtype of the tensor the document says it follows (`like`), the one dtype the
+    document allows, else the first allowed dtype of the Python value's kind (int: INT64,
+    float: FLOAT, bool: BOOL), an int taking a float dtype when no integer one is allowed.
+    TypeError when the value is not a number or no allowed dtype holds it; "" for None (a
+    null pointer has no dtype)."""
+    if value is None:
+        return ""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{value!r} is not a number")
+    values = list(value) if isinstance(value, Sequence) else [value]
+    given = {v.dtype for v in values if isinstance(v, Scalar)}
+    if given:
+        return min(given)
+    kind = _list_kind(values)
+    if like and (not allowed or like in allowed):
+        return like
+    if len(allowed) == 1:
+        return allowed[0]
+    for wider in _WIDER[kind]:
+        fits = [d for d in _KIND_DTYPES[wider] if not allowed or d in allowed]
+        if fits:
+            return fits[0]
+    raise TypeError(
+        f"{value!r} is a {kind}; the document allows {', '.join(allowed)} (pass Scalar(value, dtype))"
+    )
+
+
+def number_problem(value: object, dtype: str, strict: bool = False) -> str:
+    """Why `value` cannot be held in `dtype` exactly ("" when it can): integer dtypes take
+    integral numbers in their range (ints only when `strict`, as a C integer parameter
+    does; a bool is an int, as in C: documents pass `true` for an int64_t), BOOL true/false
+    or 0/1, float dtypes real numbers."""
+    if isinstance(value, Scalar):
+        value = value.value
+    kind = number_kind(value)
+    info = DTYPES[dtype]
+    if dtype == "BOOL":
+        return "" if kind == "bool" or value in (0, 1) else f"{value!r} is not a bool"
+    if info.printer == "integer":
+        integral = kind == "float" and not strict and float(value).is_integer()  # type: ignore[arg-type]
+        if kind not in ("int", "bool") and not integral:
+            return f"{value!r} is not an integer"
+        low, high = info.range or (-math.inf, math.inf)
+        inside = low <= int(value) <= high  # type: ignore[call-overload]
+        return "" if inside else f"{value!r} is outside {dtype} [{low}, {high}]"
+    if info.printer == "complex":
+        return ""
+    return f"{value!r} is a complex number" if kind == "complex" else ""

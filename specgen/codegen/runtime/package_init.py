@@ -19,13 +19,18 @@ from pathlib import Path as _Path
 from types import ModuleType as _ModuleType
 
 from ._runtime import LibraryNotFoundError, available, load
-from ._tensor import AclnnError, TensorDesc
+from ._tensor import AclnnError, DataType, Scalar, Tensor, TensorDesc
+from ._validate import PRODUCTS
 from ._validate import Spec as _Spec
 from ._validate import check as _check
 
 __all__ = [
+    "PRODUCTS",
     "AclnnError",
+    "DataType",
     "LibraryNotFoundError",
+    "Scalar",
+    "Tensor",
     "TensorDesc",
     "available",
     "load",
@@ -43,9 +48,11 @@ def validate(function: str, /, *, product: str | None = None, **args: object) ->
     """Check a call of `function` ("aclnnAdd" or "aclnnAddGetWorkspaceSize") on the host.
 
     Arguments go by their C parameter names as the document writes them; tensors are NumPy
-    arrays or TensorDesc, arrays sequences, None a null pointer. Raises AclnnError (with the
-    status, the rule's id and its documented condition) for the first rule the call breaks,
-    KeyError for a function no generated module documents, TypeError for an unknown argument.
+    arrays, Tensor or TensorDesc, arrays sequences, None a null pointer; an optional
+    parameter left out is None. Raises AclnnError (with the status, the rule's id and its
+    documented condition) for the first rule the call breaks, KeyError for a function no
+    generated module documents, TypeError for an unknown, missing or wrong-typed argument,
+    ValueError for an unknown product.
     """
     spec = _spec(function.removesuffix(_WORKSPACE))
     unknown = sorted(set(args) - {p.name for p in spec.params})
@@ -53,6 +60,12 @@ def validate(function: str, /, *, product: str | None = None, **args: object) ->
         known = ", ".join(p.name for p in spec.params)
         raise TypeError(
             f"{function}: no parameter {', '.join(unknown)}; its parameters are {known}"
+        )
+    missing = [p.name for p in spec.params if not p.optional and p.name not in args]
+    if missing:
+        raise TypeError(
+            f"{function}: missing required argument(s) {', '.join(missing)} "
+            "(pass None for a null pointer)"
         )
     _check(spec, args, product)
 
