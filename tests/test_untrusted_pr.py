@@ -582,3 +582,18 @@ def test_a_template_that_is_a_link_or_a_fifo_is_refused_unread(tmp_path, kind):
     assert not (repo / "out").exists() or "TOKEN" not in "".join(
         p.read_text(encoding="utf-8") for p in (repo / "out").rglob("*.h")
     )
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "json", "markdown", "text", "github", "junit"])
+def test_diff_git_reports_a_committed_name_that_is_not_utf8(tmp_path, fmt, capsys, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / "docs").mkdir(parents=True)
+    shutil.copy(SPECS / TANH, repo / "docs" / TANH)
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "base")
+    shutil.copy(SPECS / "aclnnHardshrinkBackward.md", os.path.join(os.fsencode(repo / "docs"), b"aclnnBad\xff.md"))
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "head")
+    code, out, err = run(["diff", "--git", "HEAD~1..HEAD", "docs", "--format", fmt], repo, capsys, monkeypatch)
+    assert code == 0 and "internal error" not in err and "\udcff" not in out + err, err
