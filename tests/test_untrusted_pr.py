@@ -329,21 +329,29 @@ def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env | {"GIT_COMMITTER_EMAIL": "t@t"})
 
 
+def _commit(repo: Path, message: str) -> None:
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", message)
+
+
+def _base_commit(repo: Path) -> Path:
+    """A git repository with one document, committed."""
+    (repo / "docs").mkdir(parents=True)
+    shutil.copy(SPECS / TANH, repo / "docs" / TANH)
+    _git(repo, "init", "-q")
+    _commit(repo, "base")
+    return repo
+
+
 def test_diff_git_never_reads_a_blob_larger_than_a_document(tmp_path, monkeypatch):
     from specgen.parse import MAX_DOCUMENT
     from specgen.review import gitsource
     from specgen.selection import Selection
 
-    repo = tmp_path / "repo"
-    (repo / "docs").mkdir(parents=True)
-    shutil.copy(SPECS / TANH, repo / "docs" / TANH)
-    _git(repo, "init", "-q")
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-qm", "base")
+    repo = _base_commit(tmp_path / "repo")
     (repo / "docs" / "aclnnHuge.md").write_bytes(b"# huge\n" * (MAX_DOCUMENT // 7 + 10))
     (repo / "docs" / TANH).write_text((SPECS / TANH).read_text(encoding="utf-8") + "\nmore\n", encoding="utf-8")
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-qm", "head")
+    _commit(repo, "head")
     asked: list[bytes] = []
     real = gitsource._git
 
@@ -583,3 +591,12 @@ def test_a_template_that_is_a_link_or_a_fifo_is_refused_unread(tmp_path, kind):
     assert not (repo / "out").exists() or "TOKEN" not in "".join(
         p.read_text(encoding="utf-8") for p in (repo / "out").rglob("*.h")
     )
+
+
+@pytest.mark.parametrize("fmt", ["sarif", "json", "markdown", "text", "github", "junit"])
+def test_diff_git_reports_a_committed_name_that_is_not_utf8(tmp_path, fmt, capsys, monkeypatch):
+    repo = _base_commit(tmp_path / "repo")
+    shutil.copy(SPECS / "aclnnHardshrinkBackward.md", os.path.join(os.fsencode(repo / "docs"), b"aclnnBad\xff.md"))
+    _commit(repo, "head")
+    code, out, err = run(["diff", "--git", "HEAD~1..HEAD", "docs", "--format", fmt], repo, capsys, monkeypatch)
+    assert code == 0 and "internal error" not in err and "\udcff" not in out + err, err

@@ -20,6 +20,7 @@ from specgen import parallel
 from specgen.model import OperatorDoc
 from specgen.parse import MAX_DOCUMENT, SourceError, failed, parse_document, preload, read_source, too_large
 from specgen.selection import Selection, walk_markdown
+from specgen.text import is_utf8
 
 Content = bytes | SourceError  # a document's bytes, or why they were not read
 
@@ -166,11 +167,17 @@ def documents_between(
     old_jobs = [(n, blobs[old[n]]) for n in sorted(names) if n in old]
     new_jobs = [(n, disk[n][1] if n in disk else blobs[new[n]]) for n in sorted(names) if n in new]
     preload()
-    every: list[tuple[str, Content]] = old_jobs + new_jobs  # errors become models here, not in workers
+    every: list[tuple[str, Content]] = [(n, _named(n, c)) for n, c in old_jobs + new_jobs]
+    # Errors become models here, not in workers.
     readable = [(n, c) for n, c in every if isinstance(c, bytes)]
     parsed = iter(parallel.run(_parse, readable, jobs=jobs, label="parsing"))
     docs = [next(parsed) if isinstance(c, bytes) else failed(n, str(c), code=c.code) for n, c in every]
     return docs[: len(old_jobs)], docs[len(old_jobs) :]
+
+
+def _named(name: str, content: Content) -> Content:
+    """The content of a document, or an error when its name is not UTF-8 (no output names it)."""
+    return content if is_utf8(name) else SourceError("the file name is not UTF-8; not read (rename it)")
 
 
 def _parse(job: tuple[str, bytes]) -> OperatorDoc:
