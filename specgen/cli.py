@@ -360,15 +360,15 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
     preload()
     results = parallel.run(_print_one, [(str(p), fmt) for p in sources], label="parsing", cost=_file_size)
-    for _, diagnostics, _ in results:
+    for _, diagnostics in results:
         for source, d in diagnostics:
             say(source, d)
     if fmt == "none":
         pass
     elif args.format == "json":
-        sys.stdout.write("[\n" + ",\n".join(text for text, _, _ in results) + "\n]\n")  # indented by the workers
+        sys.stdout.write("[\n" + ",\n".join(text for text, _ in results) + "\n]\n")  # indented by the workers
     else:
-        sys.stdout.write("".join(text for text, _, _ in results))
+        sys.stdout.write("".join(text for text, _ in results))
     STDERR.summary(len(results))
     return FOUND if STDERR.counts["error"] else OK
 
@@ -380,8 +380,8 @@ def _file_size(job: tuple[str, str]) -> int:
         return 0
 
 
-def _print_one(job: tuple[str, str]) -> tuple[str, list[tuple[str, Diagnostic]], bool]:
-    """(the document as printed, its diagnostics, whether it has errors)."""
+def _print_one(job: tuple[str, str]) -> tuple[str, list[tuple[str, Diagnostic]]]:
+    """(the document as printed, its diagnostics): the models never travel back."""
     from specgen.parse import parse_file
 
     source, fmt = job
@@ -390,7 +390,7 @@ def _print_one(job: tuple[str, str]) -> tuple[str, list[tuple[str, Diagnostic]],
     text = escape_unsafe(text, json_escape) if fmt == "json" else terminal_safe(text)  # no escape sequences
     if fmt == "json":  # an element of the printed array; JSON has no blank line to leave alone
         text = "  " + text.replace("\n", "\n  ")
-    return text, [(doc.source, d) for d in doc.diagnostics], doc.has_errors
+    return text, [(doc.source, d) for d in doc.diagnostics]
 
 
 def describe(doc: OperatorDoc) -> str:
