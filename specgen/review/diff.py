@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from specgen import vocab
 from specgen.diagnostics import Catalogued, Location
-from specgen.model import ErrorRule, Function, OperatorDoc, Param
+from specgen.model import Check, ErrorRule, Function, OperatorDoc, Param
+from specgen.text import plain
 
 BREAKING, NON_BREAKING, INFO = "breaking", "non-breaking", "info"
 SEVERITY_ORDER = {INFO: 0, NON_BREAKING: 1, BREAKING: 2}
@@ -72,11 +74,41 @@ class ChangeId(Catalogued):
     EMPTY_TENSOR_ADDED = "empty-tensor-added", NON_BREAKING, "empty tensors are supported"
     ERROR_RULE_ADDED = "error-rule-added", BREAKING, "a new documented error condition (a call may now be rejected)"
     ERROR_RULE_REMOVED = "error-rule-removed", NON_BREAKING, "a documented error condition is gone"
-    ERROR_RULE_CHANGED = "error-rule-changed", INFO, "an error condition was reworded or changed"
+    ERROR_RULE_TIGHTENED = (
+        "error-rule-tightened",
+        BREAKING,
+        "an error condition rejects more: a new alternative, a narrower set or range, same shape for "
+        "broadcast, or made unconditional (a call valid before may now fail)",
+    )
+    ERROR_RULE_LOOSENED = (
+        "error-rule-loosened",
+        NON_BREAKING,
+        "an error condition rejects less: an alternative dropped, a wider set or range, or made conditional",
+    )
+    ERROR_RULE_REWORDED = (
+        "error-rule-reworded",
+        INFO,
+        "an error condition's text changed while its typed checks are the same (no call changes fate)",
+    )
     PRODUCT_SUPPORT_ADDED = "product-support-added", NON_BREAKING, "a product is supported"
     PRODUCT_SUPPORT_REMOVED = "product-support-removed", BREAKING, "a product is no longer supported"
     PRODUCTS_DOCUMENTED = "products-documented", INFO, "product support is documented for the first time"
     CONSTRAINT_DOCUMENTED = "constraint-documented", INFO, "a fact absent before is now documented (format, rank, ...)"
+    CONSTRAINT_TEXT_CHANGED = (
+        "constraint-text-changed",
+        INFO,
+        "a statement the parser cannot type was edited (both texts given, to be read: it may tighten)",
+    )
+    CONSTRAINT_TEXT_ADDED = (
+        "constraint-text-added",
+        INFO,
+        "a statement the parser cannot type was added (to be read: it may restrict calls)",
+    )
+    CONSTRAINT_TEXT_REMOVED = (
+        "constraint-text-removed",
+        INFO,
+        "a statement the parser cannot type, or a stated limit, is gone (to be read: it may loosen)",
+    )
     DESCRIPTION_CHANGED = "description-changed", INFO, "a parameter's description changed"
     SUMMARY_CHANGED = "summary-changed", INFO, "the operator's summary changed"
     FORMULA_CHANGED = "formula-changed", INFO, "the formula changed"
@@ -213,6 +245,7 @@ def _compare_document(out: _Collector, old: OperatorDoc, new: OperatorDoc) -> No
         if a and b and normalise(a.text) != normalise(b.text):
             out.add(change, side_old, side_new, before=a.text, after=b.text, old_line=a.line, new_line=b.line)
     _compare_products(out, side_old, side_new)
+    _compare_statements(out, side_old, side_new, None, _note_statements(old), _note_statements(new))
 
 
 def _compare_products(out: _Collector, old: _Side, new: _Side) -> None:
@@ -347,6 +380,8 @@ def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) 
     _compare_flag(add, a.empty_tensor, b.empty_tensor, "empty_tensor")
     if a.description and b.description and normalise(a.description) != normalise(b.description):
         add(ChangeId.DESCRIPTION_CHANGED, a.description, b.description)
+    _compare_statements(out, old, new, b.name, _untyped(a), _untyped(b), (_typed(a), _typed(b)))
+    _unstated_limits(out, old, new, a, b)
 
 
 def _dtype_source(param: Param, fn: Function) -> Param:
@@ -361,35 +396,53 @@ def _dtype_source(param: Param, fn: Function) -> Param:
 
 
 def _compare_dtypes(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
-    """Per dtype, on every product either version names; a product-specific change is only
-    reported when it differs from the change on all products."""
+    """The dtypes of each product supported on both sides (a product on one side only is a
+    product-support change, not a change of its every dtype): a change the same on all of them
+    is reported once, for every product; otherwise for the products it holds on."""
     name, line_a, line_b = b.name, a.line, b.line
     a, b = _dtype_source(a, old.fn), _dtype_source(b, new.fn)
     if a.kind not in _TYPED_DTYPES or b.kind not in _TYPED_DTYPES:  # a C value type has no dtype list
         a, b = (a if a.kind in _TYPED_DTYPES else _no_dtypes(a)), (b if b.kind in _TYPED_DTYPES else _no_dtypes(b))
-    general_added = set(b.dtypes) - set(a.dtypes)
-    general_removed = set(a.dtypes) - set(b.dtypes)
-    for product in [None, *sorted(a.product_dtypes.keys() | b.product_dtypes.keys())]:
-        listed_a, listed_b = list(a.dtypes_on(product)), list(b.dtypes_on(product))
-        added, removed = set(listed_b) - set(listed_a), set(listed_a) - set(listed_b)
-        if product is not None:
-            added, removed = added - general_added, removed - general_removed
-            if not a.dtypes or not b.dtypes:
-                continue
-        sides = ((ChangeId.DTYPE_ADDED, added, listed_b), (ChangeId.DTYPE_REMOVED, removed, listed_a))
-        for id, dtypes, listed in sides:
-            if dtypes:
-                out.add(
-                    id,
-                    old,
-                    new,
-                    param=name,
-                    before={"product": product, "dtypes": listed_a},
-                    after={"product": product, "dtypes": listed_b},
-                    values=[d for d in listed if d in dtypes],
-                    old_line=line_a,
-                    new_line=line_b,
-                )
+    products = _common_products(old.doc, new.doc) if a.dtypes and b.dtypes else [None]
+    for id, grown in ((ChangeId.DTYPE_ADDED, True), (ChangeId.DTYPE_REMOVED, False)):
+        groups: dict[tuple[str, ...], list[str | None]] = {}
+        for product in products:
+            listed_a, listed_b = a.dtypes_on(product), b.dtypes_on(product)
+            more, fewer = (listed_b, listed_a) if grown else (listed_a, listed_b)
+            if changed := tuple(d for d in more if d not in fewer):
+                groups.setdefault(changed, []).append(product)
+        everywhere = len(groups) == 1 and len(next(iter(groups.values()))) == len(products)
+        for dtypes, where in groups.items():
+            scope: list[str | None] = [None] if everywhere else where
+            out.add(
+                id,
+                old,
+                new,
+                param=name,
+                before=_dtypes_json(a, scope),
+                after=_dtypes_json(b, scope),
+                values=list(dtypes),
+                old_line=line_a,
+                new_line=line_b,
+            )
+
+
+def _common_products(old: OperatorDoc, new: OperatorDoc) -> list[str | None]:
+    """The products supported on both sides, or [None] (every product) when either side
+    documents none."""
+    was = {p.id for p in old.products if p.supported}
+    now = {p.id for p in new.products if p.supported}
+    common: list[str | None] = [*sorted(was & now)]
+    return common or [None]
+
+
+def _dtypes_json(param: Param, scope: list[str | None]) -> dict[str, Any]:
+    """`{"product", "dtypes"}` (`product` null: every product), with `"products"` when the
+    change holds on several products but not all; the dtypes are those of the first."""
+    shown: dict[str, Any] = {"product": scope[0] if len(scope) == 1 else None, "dtypes": param.dtypes_on(scope[0])}
+    if len(scope) > 1:
+        shown["products"] = list(scope)
+    return shown
 
 
 def _no_dtypes(param: Param) -> Param:
@@ -472,6 +525,174 @@ def _compare_flag(add, before: bool | None, after: bool | None, fact: str) -> No
     else:
         grown, shrunk = _GROWN_SHRUNK[fact]
         add(grown if after else shrunk, before, after)
+
+
+# ---------------------------------------------------------------- statements the parser cannot type
+
+_TERM = re.compile(r"<term>(.*?)</term>", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.、)]|[（(]\d+[)）])\s+")
+
+
+@dataclass(frozen=True)
+class _Statement:
+    text: str  # as written, for the reader
+    line: int
+    product: str | None = None
+
+    @property
+    def key(self) -> str:
+        return _statement_key(self.text)
+
+
+def _statement_key(text: str) -> str:
+    """A statement as compared: product names as ids (`<term>` or not, old or new spelling),
+    tags, comments, bullets and emphasis dropped, then `normalise`d."""
+    text = _TERM.sub(lambda m: vocab.product_id(m.group(1)) or m.group(1), _COMMENT.sub("", text))
+    return normalise(_BULLET.sub("", plain(text)))
+
+
+_SENTENCE_END = re.compile(r"[。；;\n]")
+
+
+def _untyped(param: Param) -> list[_Statement]:
+    """The sentences of a parameter's cells that hold a clause the parser could not type,
+    whole (the parser splits `（n），（1，n）` into clauses: a sentence is what was edited)."""
+    fragments = [c for c in param.constraints if c.kind == "text"]
+    found = []
+    for sentence in _SENTENCE_END.split(param.text):
+        inside = [c for c in fragments if c.text and c.text in sentence]
+        if inside:
+            products = {c.product for c in inside}
+            found.append(_Statement(sentence.strip(), inside[0].line, products.pop() if len(products) == 1 else None))
+    return found
+
+
+def _typed(param: Param) -> list[_Statement]:
+    kinds = ("text", "dtypes", "formats", "rank")  # those of their own column are compared as sets
+    return [_Statement(c.text, c.line, c.product) for c in param.constraints if c.kind not in kinds]
+
+
+def _note_statements(doc: OperatorDoc) -> list[_Statement]:
+    """The lines of 约束说明 that no typed constraint was drawn from, one statement each."""
+    if doc.notes is None:
+        return []
+    typed = {c.line for fn in doc.functions for p in fn.params for c in p.constraints if c.kind != "text"}
+    found = []
+    for offset, raw in enumerate(doc.notes.text.split("\n")):
+        line = doc.notes.line + offset
+        heading = raw.rstrip().endswith(("：", ":"))  # `- 确定性计算：` introduces the lines below
+        if line not in typed and not heading and _statement_key(raw):
+            found.append(_Statement(raw.strip(), line))
+    return found
+
+
+def _haystack(doc: OperatorDoc, param: str | None = None) -> str:
+    """The statements of a document where one of `param`'s (or of the notes, when None) may
+    have moved, as one compared text: the notes, the error table, and the parameter's own
+    cells (every parameter's for a note)."""
+    parts = [doc.notes.text if doc.notes else ""]
+    for fn in doc.functions:
+        parts += [e.condition for e in fn.errors]
+        parts += [t for p in fn.params if param in (None, p.name) for t in (p.description, p.text)]
+    return "".join(_statement_key(line) for part in parts for line in part.split("\n"))
+
+
+def _compare_statements(
+    out: _Collector,
+    old: _Side,
+    new: _Side,
+    param: str | None,
+    before: list[_Statement],
+    after: list[_Statement],
+    typed: tuple[list[_Statement], list[_Statement]] = ([], []),
+) -> None:
+    """Untyped statements compared as normalised text: a statement whose text is still
+    anywhere in the other version moved (no change); an edited one pairs with its nearest new
+    text, typed or not (a parameter's statement with any of the same cell's); the rest were
+    added or removed. Information, for a reviewer to read."""
+    if not before and not after:
+        return
+    old_text, new_text = _haystack(old.doc, param), _haystack(new.doc, param)
+    removed = [st for st in before if st.key and st.key not in new_text]
+    added = [st for st in after if st.key and st.key not in old_text]
+    typed_gone = [st for st in typed[0] if st.key and st.key not in new_text]
+    typed_new = [st for st in typed[1] if st.key and st.key not in old_text]
+    gone, came = (
+        [(st, False) for st in removed] + [(st, True) for st in typed_gone],
+        [(st, False) for st in added] + [(st, True) for st in typed_new],
+    )
+    for (x, _), (y, _) in _pairs(gone, came, loose=param is not None):
+        if x in removed or y in added:
+            _changed(out, old, new, param, x, y)
+        removed, added = [st for st in removed if st is not x], [st for st in added if st is not y]
+    for st in removed:
+        out.add(ChangeId.CONSTRAINT_TEXT_REMOVED, old, new, param=param, before=_statement_json(st), old_line=st.line)
+    for st in added:
+        out.add(ChangeId.CONSTRAINT_TEXT_ADDED, old, new, param=param, after=_statement_json(st), new_line=st.line)
+
+
+def _pairs(gone: list, came: list, *, loose: bool) -> list[tuple]:
+    """Edited statements: the closest (old, new) pairs first, each statement in one pair, at
+    least one of them untyped. Two untyped statements of one parameter pair however far apart
+    (its cell was edited); otherwise they must be alike."""
+    scored = sorted(
+        (
+            (_ratio(x.key, y.key), i, j)
+            for i, (x, tx) in enumerate(gone)
+            for j, (y, ty) in enumerate(came)
+            if not (tx and ty)
+        ),
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
+    used_a, used_b, out = set(), set(), []
+    for ratio, i, j in scored:
+        both_untyped = not gone[i][1] and not came[j][1]
+        if i in used_a or j in used_b or ratio < (0.0 if loose and both_untyped else 0.6):
+            continue
+        used_a.add(i)
+        used_b.add(j)
+        out.append((gone[i], came[j]))
+    return out
+
+
+def _changed(out: _Collector, old: _Side, new: _Side, param: str | None, a: _Statement, b: _Statement) -> None:
+    out.add(
+        ChangeId.CONSTRAINT_TEXT_CHANGED,
+        old,
+        new,
+        param=param,
+        before=_statement_json(a),
+        after=_statement_json(b),
+        old_line=a.line,
+        new_line=b.line,
+    )
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+def _statement_json(st: _Statement) -> dict[str, Any]:
+    return {"text": st.text, "product": st.product}
+
+
+def _unstated_limits(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
+    """A limit stated before (`不支持空Tensor`) and not at all now: lifted, or only left out."""
+    for kind in ("empty_tensor", "non_contiguous"):
+        stated = [c for c in a.of_kind(kind) if c.supported is False]
+        if stated and not b.of_kind(kind):
+            st = _Statement(stated[-1].text, stated[-1].line, stated[-1].product)
+            if st.key not in _haystack(new.doc, b.name):
+                out.add(
+                    ChangeId.CONSTRAINT_TEXT_REMOVED,
+                    old,
+                    new,
+                    param=b.name,
+                    before=_statement_json(st),
+                    old_line=st.line,
+                    new_line=b.line,
+                )
 
 
 # ---------------------------------------------------------------- relations between parameters
@@ -565,7 +786,7 @@ def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, 
             unmatched_a.remove(rule)
             unmatched_b.remove(match)
             out.add(
-                ChangeId.ERROR_RULE_CHANGED,
+                _error_direction(old, new, rule, match, renames),
                 old,
                 new,
                 before=_rule_json(rule),
@@ -591,6 +812,108 @@ def _similarity(a: ErrorRule, b: ErrorRule, renames: dict[str, str]) -> float:
     return 1.0 if same_meaning else ratio
 
 
+# Kinds of one family, by strictness: the same parameters checked by a stricter kind reject more.
+_STRICTNESS = {
+    "broadcast": ("shape", 1),
+    "broadcast_result": ("shape", 2),
+    "same_shape": ("shape", 3),
+    "castable": ("dtype", 1),
+    "same_dtype": ("dtype", 2),
+}
+_SETS = ("dtypes", "formats", "enum")  # checks whose values are the accepted members
+_BOUNDS = ("range", "rank")  # checks whose min/max bound the accepted values
+
+
+# Checks that only point at the parameter tables ("数据类型不在支持的范围内"): the limits are the
+# parameters' own facts, compared there, so such a check adds no rejection of its own.
+_POINTERS = (*_SETS, *_BOUNDS, "constraints", "internal", "product")
+
+
+# Kinds that state a relation among their parameters; every other kind holds of each alone.
+_RELATIONS = {"same_shape", "broadcast", "broadcast_result", "same_dtype", "castable", "same_format", "axis"}
+
+
+def _checks(rule: ErrorRule, fn: Function, renames: dict[str, str]) -> set[tuple]:
+    """The rule's own checks, one per parameter unless a relation, on the names of `fn` (a
+    name the prototype lacks, say the snake_case spelling of a prose, is left out)."""
+    known = {p.name for p in fn.params} | {p.name.replace("_", "").lower() for p in fn.params}
+    out = set()
+    for c in rule.checks:
+        if c.kind in _POINTERS and not c.values and c.min is None and c.max is None:
+            continue
+        named = [p for p in c.params if p in known or p.replace("_", "").lower() in known]
+        params = [renames.get(p, p) for p in named or c.params]
+        groups = [params] if c.kind in _RELATIONS else [[p] for p in params] or [[]]
+        out |= {_check_key(c, group) for group in groups}
+    return out
+
+
+def _check_key(check: Check, params: list[str]) -> tuple:
+    names = tuple(sorted({p.replace("_", "").lower() for p in params}))  # grad_xyz1 is gradXyz1
+    return (check.kind, names, tuple(sorted(map(str, check.values))), check.min, check.max)
+
+
+def _compare_checks(a: tuple, b: tuple) -> int:
+    """+1 when check `b` rejects more than `a` on the same parameters, -1 when less, 0 when they
+    are not of one family (told apart by the caller)."""
+    (kind_a, _, values_a, min_a, max_a), (kind_b, _, values_b, min_b, max_b) = a, b
+    if kind_a in _STRICTNESS and kind_b in _STRICTNESS and _STRICTNESS[kind_a][0] == _STRICTNESS[kind_b][0]:
+        return 1 if _STRICTNESS[kind_b][1] > _STRICTNESS[kind_a][1] else -1
+    if kind_a != kind_b:
+        return 0
+    if kind_a in _SETS and values_a and values_b:
+        return 1 if not set(values_a) <= set(values_b) else -1
+    if kind_a in _BOUNDS:
+        return 1 if not _within((min_a, max_a), (min_b, max_b)) else -1
+    return 0
+
+
+def _error_direction(old_side: _Side, new_side: _Side, a: ErrorRule, b: ErrorRule, renames: dict[str, str]) -> ChangeId:
+    """Tightened when a call accepted by `a` may be rejected by `b`: a new check, a stricter one,
+    or the rule made unconditional; loosened for the reverse; reworded only when both rules have
+    the same checks and condition (the text alone differs)."""
+    old, new = _checks(a, old_side.fn, renames), _checks(b, new_side.fn, {})
+    # A parameter the other side's text already names (the parser keeps prototype names only,
+    # and a prose may spell one `grad_xyz1`) is the same check, not a new one.
+    old |= {c for c in new - old if c[0] not in _RELATIONS and _named_in(c, a.condition)}
+    new |= {c for c in old - new if c[0] not in _RELATIONS and _named_in(c, b.condition)}
+    tighter, looser = a.conditional and not b.conditional, b.conditional and not a.conditional
+    if old != new:
+        gone = old - new
+        for check in new - old:
+            peers = [g for g in gone if g[1] == check[1] and _compare_checks(g, check)]
+            if not peers:
+                tighter = True
+                continue
+            for peer in peers:
+                gone.discard(peer)
+                tighter |= _compare_checks(peer, check) > 0
+                looser |= _compare_checks(peer, check) < 0
+        looser |= bool(gone)
+    was, now = _alternatives(a.condition), _alternatives(b.condition)
+    if len(now) > len(was) and _kept(was, now):  # `A` became `A，或B`: one more way to be rejected
+        tighter = True
+    elif len(now) < len(was) and _kept(now, was) and not tighter:
+        looser = True
+    if tighter:
+        return ChangeId.ERROR_RULE_TIGHTENED
+    return ChangeId.ERROR_RULE_LOOSENED if looser else ChangeId.ERROR_RULE_REWORDED
+
+
+def _named_in(check: tuple, condition: str) -> bool:
+    return bool(check[1]) and all(name in normalise(condition).replace("_", "") for name in check[1])
+
+
+def _kept(fewer: set[str], more: set[str]) -> bool:
+    """Every alternative of `fewer` is still among `more`, maybe reworded."""
+    return all(any(difflib.SequenceMatcher(None, x, y).ratio() >= 0.6 for y in more) for x in fewer)
+
+
+def _alternatives(condition: str) -> set[str]:
+    """The alternatives of an untyped condition (`A，或B`): one more is one more rejection."""
+    return {normalise(part) for part in re.split(r"[，,；;]?\s*或者?|[；;]", condition) if normalise(part)}
+
+
 def _rule_json(rule: ErrorRule) -> dict[str, Any]:
     return {"code": rule.code, "name": rule.name, "condition": rule.condition}
 
@@ -614,8 +937,9 @@ def _clip(text: str, limit: int = 100) -> str:
 
 
 def _on(change: Change) -> str:
-    product = (change.after or change.before or {}).get("product")
-    return f" on {product}" if product else ""
+    fact = change.after or change.before or {}
+    products = fact.get("products") or ([fact["product"]] if fact.get("product") else [])
+    return f" on {_words(products)}" if products else ""
 
 
 def _rank(rank: dict) -> str:
@@ -643,6 +967,16 @@ _FACTS = {
     "non_contiguous": "non-contiguous support",
     "empty_tensor": "empty-tensor support",
 }
+
+
+def _quoted(text: str, limit: int) -> str:
+    return f"\u201c{_clip(text, limit)}\u201d"
+
+
+def _statement_of(change: Change) -> str:
+    """Whose statement: a parameter's (a table cell) or the notes' (约束说明)."""
+    where = f"a statement of parameter {change.param}" if change.param else "a note"
+    return f"{where} the parser cannot check"
 
 
 def _fact(change: Change) -> str:
@@ -711,11 +1045,24 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
     ChangeId.EMPTY_TENSOR_ADDED: lambda c: f"parameter {c.param} now accepts empty tensors",
     ChangeId.ERROR_RULE_ADDED: lambda c: f"new documented error: {_error(c.after)}",
     ChangeId.ERROR_RULE_REMOVED: lambda c: f"error no longer documented: {_error(c.before)}",
-    ChangeId.ERROR_RULE_CHANGED: lambda c: f"error {c.after['code']} reworded: now {_clip(c.after['condition'])}",
+    ChangeId.ERROR_RULE_TIGHTENED: lambda c: (
+        f"error {c.after['code']} now rejects more: {_clip(c.before['condition'], 60)} became "
+        f"{_clip(c.after['condition'])}"
+    ),
+    ChangeId.ERROR_RULE_LOOSENED: lambda c: (
+        f"error {c.after['code']} now rejects less: {_clip(c.before['condition'], 60)} became "
+        f"{_clip(c.after['condition'])}"
+    ),
+    ChangeId.ERROR_RULE_REWORDED: lambda c: f"error {c.after['code']} reworded: now {_clip(c.after['condition'])}",
     ChangeId.PRODUCT_SUPPORT_ADDED: lambda c: f"now supported on {_words(c.values)}",
     ChangeId.PRODUCT_SUPPORT_REMOVED: lambda c: f"no longer supported on {_words(c.values)}",
     ChangeId.PRODUCTS_DOCUMENTED: lambda c: f"product support documented for the first time: {_words(c.values)}",
     ChangeId.CONSTRAINT_DOCUMENTED: _fact,
+    ChangeId.CONSTRAINT_TEXT_CHANGED: lambda c: (
+        f"{_statement_of(c)} changed from {_quoted(c.before['text'], 60)} to {_quoted(c.after['text'], 80)}"
+    ),
+    ChangeId.CONSTRAINT_TEXT_ADDED: lambda c: f"{_statement_of(c)} added: {_quoted(c.after['text'], 90)}",
+    ChangeId.CONSTRAINT_TEXT_REMOVED: lambda c: f"{_statement_of(c)} removed: {_quoted(c.before['text'], 90)}",
     ChangeId.DESCRIPTION_CHANGED: lambda c: (
         f"the description of parameter {c.param} changed: now \u201c{_clip(c.after, 80)}\u201d"
     ),
