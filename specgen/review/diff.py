@@ -17,7 +17,7 @@ from typing import Any
 
 from specgen import vocab
 from specgen.diagnostics import Catalogued, Location
-from specgen.model import Check, ErrorRule, Function, OperatorDoc, Param
+from specgen.model import Check, Constraint, ErrorRule, Function, OperatorDoc, Param
 from specgen.text import plain
 
 BREAKING, NON_BREAKING, INFO = "breaking", "non-breaking", "info"
@@ -297,6 +297,7 @@ def _compare_function(out: _Collector, old: _Side, new: _Side) -> None:
         _compare_param(out, old, new, a, b)
     _compare_relations(out, old, new, renames)
     _compare_errors(out, old, new, renames)
+    _compare_remarks(out, old, new, renames)
 
 
 def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[Param, Param]], dict[str, str]]:
@@ -538,18 +539,52 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.、)]|[（(]\d+[)）])\s+")
 class _Statement:
     text: str  # as written, for the reader
     line: int
-    product: str | None = None
+    products: tuple[str, ...] = ()  # the products it holds on; () for every one
 
     @property
     def key(self) -> str:
-        return _statement_key(self.text)
+        products, body = _scoped(self.text)
+        return ",".join(products) + "|" + body if products else body
+
+    @property
+    def body(self) -> str:
+        """The statement without the products it is for: found in the other version's text
+        under a product heading, or in another column, it moved."""
+        return _scoped(self.text)[1]
+
+    def found_in(self, text: str) -> bool:
+        """In `text` as it is, or without its lead naming the parameter (`x参数中，…`, the
+        form a cell's statement takes when moved under a product heading)."""
+        body = self.body
+        head, comma, rest = body.partition(",")
+        return _inside(body, text) or bool(comma and len(head) <= 40 and "参" in head and _inside(rest, text))
+
+
+def _inside(part: str, text: str) -> bool:
+    """`part` occurs in `text`, not as the tail of its negation (`支持…` in `不支持…`)."""
+    at = text.find(part)
+    while at >= 0:
+        if text[at - 1 : at] != "不":
+            return True
+        at = text.find(part, at + 1)
+    return False
 
 
 def _statement_key(text: str) -> str:
-    """A statement as compared: product names as ids (`<term>` or not, old or new spelling),
-    tags, comments, bullets and emphasis dropped, then `normalise`d."""
-    text = _TERM.sub(lambda m: vocab.product_id(m.group(1)) or m.group(1), _COMMENT.sub("", text))
-    return normalise(_BULLET.sub("", plain(text)))
+    """A statement as compared: tags, comments, bullets and emphasis dropped, `normalise`d."""
+    return normalise(_BULLET.sub("", plain(_COMMENT.sub("", text))))
+
+
+def _scoped(text: str) -> tuple[list[str], str]:
+    """(product ids, the rest) of `<term>A2</term>、<term>A3</term>：…` or `A2/A3平台：…`."""
+    written = _BULLET.sub("", plain(_COMMENT.sub("", text)))
+    head, colon, rest = re.sub(r"[:：]", "：", written).partition("：")
+    if not colon or len(head) > 120:
+        return [], normalise(written)
+    ids = [vocab.product_id(part) for part in re.split(r"[、，,和/]", head) if part.strip()]
+    if not ids or None in ids:
+        return [], normalise(written)
+    return sorted({i for i in ids if i}), normalise(rest)
 
 
 _SENTENCE_END = re.compile(r"[。；;\n]")
@@ -564,13 +599,18 @@ def _untyped(param: Param) -> list[_Statement]:
         inside = [c for c in fragments if c.text and c.text in sentence]
         if inside:
             products = {c.product for c in inside}
-            found.append(_Statement(sentence.strip(), inside[0].line, products.pop() if len(products) == 1 else None))
+            only = products.pop() if len(products) == 1 else None
+            found.append(_Statement(sentence.strip(), inside[0].line, (only,) if only else ()))
     return found
 
 
 def _typed(param: Param) -> list[_Statement]:
     kinds = ("text", "dtypes", "formats", "rank")  # those of their own column are compared as sets
-    return [_Statement(c.text, c.line, c.product) for c in param.constraints if c.kind not in kinds]
+    return [_stated(c) for c in param.constraints if c.kind not in kinds]
+
+
+def _stated(c: Constraint) -> _Statement:
+    return _Statement(c.text, c.line, (c.product,) if c.product else ())
 
 
 def _note_statements(doc: OperatorDoc) -> list[_Statement]:
@@ -587,13 +627,34 @@ def _note_statements(doc: OperatorDoc) -> list[_Statement]:
     return found
 
 
+def _remarks(fn: Function) -> dict[str | None, list[_Statement]]:
+    """The per-product remarks of the parameter section that no typed constraint came from, by
+    the parameter they name (None: none, or several)."""
+    typed = {c.line for p in fn.params for c in p.constraints if c.kind != "text"}
+    out: dict[str | None, list[_Statement]] = {}
+    for r in fn.remarks:
+        if r.line in typed:
+            continue
+        st = _Statement(r.text, r.line, tuple(_scoped(r.text)[0]))
+        named = [p.name for p in fn.params if re.search(rf"(?<![\w]){re.escape(p.name)}(?![\w])", r.text, re.A)]
+        out.setdefault(named[0] if len(named) == 1 else None, []).append(st)
+    return out
+
+
+def _compare_remarks(out: _Collector, old: _Side, new: _Side, renames: dict[str, str]) -> None:
+    before, after = _remarks(old.fn), _remarks(new.fn)
+    before = {renames.get(k, k) if k else k: v for k, v in before.items()}
+    for param in sorted(before.keys() | after.keys(), key=lambda k: k or ""):
+        _compare_statements(out, old, new, param, before.get(param, []), after.get(param, []))
+
+
 def _haystack(doc: OperatorDoc, param: str | None = None) -> str:
     """The statements of a document where one of `param`'s (or of the notes, when None) may
     have moved, as one compared text: the notes, the error table, and the parameter's own
     cells (every parameter's for a note)."""
-    parts = [doc.notes.text if doc.notes else ""]
+    parts = [doc.notes.text if doc.notes else ""]  # and the parameter sections' remarks
     for fn in doc.functions:
-        parts += [e.condition for e in fn.errors]
+        parts += [e.condition for e in fn.errors] + [r.text for r in fn.remarks]
         parts += [t for p in fn.params if param in (None, p.name) for t in (p.description, p.text)]
     return "".join(_statement_key(line) for part in parts for line in part.split("\n"))
 
@@ -614,10 +675,10 @@ def _compare_statements(
     if not before and not after:
         return
     old_text, new_text = _haystack(old.doc, param), _haystack(new.doc, param)
-    removed = [st for st in before if st.key and st.key not in new_text]
-    added = [st for st in after if st.key and st.key not in old_text]
-    typed_gone = [st for st in typed[0] if st.key and st.key not in new_text]
-    typed_new = [st for st in typed[1] if st.key and st.key not in old_text]
+    removed = [st for st in before if st.body and not st.found_in(new_text)]
+    added = [st for st in after if st.body and not st.found_in(old_text)]
+    typed_gone = [st for st in typed[0] if st.body and not st.found_in(new_text)]
+    typed_new = [st for st in typed[1] if st.body and not st.found_in(old_text)]
     gone, came = (
         [(st, False) for st in removed] + [(st, True) for st in typed_gone],
         [(st, False) for st in added] + [(st, True) for st in typed_new],
@@ -674,7 +735,7 @@ def _ratio(a: str, b: str) -> float:
 
 
 def _statement_json(st: _Statement) -> dict[str, Any]:
-    return {"text": st.text, "product": st.product}
+    return {"text": st.text, "products": list(st.products or _scoped(st.text)[0])}
 
 
 def _unstated_limits(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
@@ -682,8 +743,8 @@ def _unstated_limits(out: _Collector, old: _Side, new: _Side, a: Param, b: Param
     for kind in ("empty_tensor", "non_contiguous"):
         stated = [c for c in a.of_kind(kind) if c.supported is False]
         if stated and not b.of_kind(kind):
-            st = _Statement(stated[-1].text, stated[-1].line, stated[-1].product)
-            if st.key not in _haystack(new.doc, b.name):
+            st = _stated(stated[-1])
+            if not st.found_in(_haystack(new.doc, b.name)):
                 out.add(
                     ChangeId.CONSTRAINT_TEXT_REMOVED,
                     old,
