@@ -62,6 +62,16 @@ class ChangeId(Catalogued):
     SHAPE_RULE_REMOVED = "shape-rule-removed", NON_BREAKING, "a shape relation between parameters was removed"
     SAME_DTYPE_RULE_ADDED = "same-dtype-rule-added", BREAKING, "parameters must now have the same dtype"
     SAME_DTYPE_RULE_REMOVED = "same-dtype-rule-removed", NON_BREAKING, "parameters no longer need the same dtype"
+    CASTABLE_RULE_ADDED = (
+        "castable-rule-added",
+        BREAKING,
+        "parameters' dtypes must now be castable or promotable together (数据类型推导规则, 可转换)",
+    )
+    CASTABLE_RULE_REMOVED = (
+        "castable-rule-removed",
+        NON_BREAKING,
+        "parameters' dtypes no longer need to be castable or promotable together",
+    )
     SAME_FORMAT_RULE_ADDED = "same-format-rule-added", BREAKING, "parameters must now have the same format"
     SAME_FORMAT_RULE_REMOVED = "same-format-rule-removed", NON_BREAKING, "parameters no longer need the same format"
     ENUM_VALUES_ADDED = "enum-values-added", NON_BREAKING, "a parameter accepts more values"
@@ -295,14 +305,28 @@ def _compare_function(out: _Collector, old: _Side, new: _Side) -> None:
     pairs, renames = _match_params(out, old, new)
     for a, b in pairs:
         _compare_param(out, old, new, a, b)
+    _compare_execute(out, old, new)
     _compare_relations(out, old, new, renames)
     _compare_errors(out, old, new, renames)
     _compare_remarks(out, old, new, renames)
 
 
-def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[Param, Param]], dict[str, str]]:
-    """Matched (old, new) parameters, and the renames (old name -> new name) found."""
-    a_params, b_params = list(old.fn.params), list(new.fn.params)
+def _compare_execute(out: _Collector, old: _Side, new: _Side) -> None:
+    """The second phase's parameters (`aclnnXxx(workspace, workspaceSize, executor, stream)`),
+    compared as the first phase's are: C callers pass them too."""
+    if not old.fn.execute_params or not new.fn.execute_params:
+        return
+    for a, b in _match_params(out, old, new, execute=True)[0]:
+        if change := _type_change(a.c_type, b.c_type):
+            out.add(change, old, new, param=b.name, before=a.c_type, after=b.c_type, old_line=a.line, new_line=b.line)
+
+
+def _match_params(
+    out: _Collector, old: _Side, new: _Side, *, execute: bool = False
+) -> tuple[list[tuple[Param, Param]], dict[str, str]]:
+    """Matched (old, new) parameters, and the renames (old name -> new name) found; of the
+    second phase when `execute` (no Python caller names those)."""
+    a_params, b_params = (list(s.fn.execute_params if execute else s.fn.params) for s in (old, new))
     b_names = {p.name for p in b_params}
     a_names = {p.name for p in a_params}
     renames: dict[str, str] = {}
@@ -312,7 +336,8 @@ def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[P
         b = b_params[i]
         if b.name not in a_names and _base_type(a.c_type) == _base_type(b.c_type):
             renames[a.name] = b.name
-            ids = [ChangeId.PARAM_RENAMED] + ([ChangeId.PYTHON_KEYWORD_RENAMED] if _python_argument(a) else [])
+            python = _python_argument(a) and not execute
+            ids = [ChangeId.PARAM_RENAMED] + ([ChangeId.PYTHON_KEYWORD_RENAMED] if python else [])
             for id in ids:
                 out.add(id, old, new, param=b.name, before=a.name, after=b.name, old_line=a.line, new_line=b.line)
     matched_new = set(renames.values()) | (a_names & b_names)
@@ -552,22 +577,21 @@ class _Statement:
         under a product heading, or in another column, it moved."""
         return _scoped(self.text)[1]
 
-    def found_in(self, text: str) -> bool:
-        """In `text` as it is, or without its lead naming the parameter (`x参数中，…`, the
-        form a cell's statement takes when moved under a product heading)."""
-        body = self.body
-        head, comma, rest = body.partition(",")
-        return _inside(body, text) or bool(comma and len(head) <= 40 and "参" in head and _inside(rest, text))
+    def found_in(self, keys: set[str]) -> bool:
+        """Every sentence of it is a sentence of the other version (`keys`): moved, not
+        changed, be it under a product heading or with a lead naming the parameter."""
+        sentences = _sentences(self.body)
+        return bool(sentences) and all(_variants(k) & keys for k in sentences)
 
 
-def _inside(part: str, text: str) -> bool:
-    """`part` occurs in `text`, not as the tail of its negation (`支持…` in `不支持…`)."""
-    at = text.find(part)
-    while at >= 0:
-        if text[at - 1 : at] != "不":
-            return True
-        at = text.find(part, at + 1)
-    return False
+def _sentences(body: str) -> list[str]:
+    return [k for k in re.split(r"[。;]", body) if k]
+
+
+def _variants(key: str) -> set[str]:
+    """A sentence, and the same without a lead naming the parameter (`x参数中，…`, `入参x，…`)."""
+    head, comma, rest = key.partition(",")
+    return {key, rest} if comma and rest and len(head) <= 40 and "参" in head else {key}
 
 
 def _statement_key(text: str) -> str:
@@ -648,15 +672,16 @@ def _compare_remarks(out: _Collector, old: _Side, new: _Side, renames: dict[str,
         _compare_statements(out, old, new, param, before.get(param, []), after.get(param, []))
 
 
-def _haystack(doc: OperatorDoc, param: str | None = None) -> str:
-    """The statements of a document where one of `param`'s (or of the notes, when None) may
-    have moved, as one compared text: the notes, the error table, and the parameter's own
-    cells (every parameter's for a note)."""
-    parts = [doc.notes.text if doc.notes else ""]  # and the parameter sections' remarks
+def _haystack(doc: OperatorDoc, param: str | None = None) -> set[str]:
+    """The sentences of a document where one of `param`'s (or of the notes, when None) may
+    have moved: the notes, the error table, the remarks, and the parameter's own cells (every
+    parameter's for a note)."""
+    parts = [doc.notes.text if doc.notes else ""]
     for fn in doc.functions:
         parts += [e.condition for e in fn.errors] + [r.text for r in fn.remarks]
         parts += [t for p in fn.params if param in (None, p.name) for t in (p.description, p.text)]
-    return "".join(_statement_key(line) for part in parts for line in part.split("\n"))
+    lines = (line for part in parts for line in part.split("\n"))
+    return {v for line in lines for k in _sentences(_scoped(line)[1]) for v in _variants(k)}
 
 
 def _compare_statements(
@@ -792,6 +817,7 @@ def _compare_relations(out: _Collector, old: _Side, new: _Side, renames: dict[st
         else:
             id = ChangeId.SHAPE_RULE_ADDED if b else ChangeId.SHAPE_RULE_REMOVED
         out.add(id, old, new, before={"params": sorted(edge), "rule": a}, after={"params": sorted(edge), "rule": b})
+    _compare_castable(out, old, new, renames)
     for kind, (added, removed) in _SAME_KINDS.items():
         # "Same as" is transitive: compare which parameters end up bound together.
         bound_a = _closure(_edges(old.fn, {kind: kind}, renames))
@@ -800,6 +826,20 @@ def _compare_relations(out: _Collector, old: _Side, new: _Side, renames: dict[st
             out.add(added, old, new, before=None, after=group)
         for group in _components(bound_a - bound_b):
             out.add(removed, old, new, before=group, after=None)
+
+
+def _compare_castable(out: _Collector, old: _Side, new: _Side, renames: dict[str, str]) -> None:
+    """Promotion and castability between parameters, as edges. A pair bound by the same dtype
+    on either side is left to the same-dtype rules (same dtype is castable: that change is a
+    same-dtype rule added or removed)."""
+    same_a = _closure(_edges(old.fn, {"same_dtype": "same_dtype"}, renames))
+    same_b = _closure(_edges(new.fn, {"same_dtype": "same_dtype"}, {}))
+    stated_a = set(_edges(old.fn, {"castable": "castable"}, renames))
+    stated_b = set(_edges(new.fn, {"castable": "castable"}, {}))
+    for group in _components(stated_b - stated_a - same_a - same_b):
+        out.add(ChangeId.CASTABLE_RULE_ADDED, old, new, before=None, after=group)
+    for group in _components(stated_a - stated_b - same_b - same_a):
+        out.add(ChangeId.CASTABLE_RULE_REMOVED, old, new, before=group, after=None)
 
 
 def _closure(edges: Iterable[frozenset[str]]) -> set[frozenset[str]]:
@@ -828,7 +868,7 @@ def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, 
         text = rule.condition
         for old_name, new_name in rename.items():
             text = re.sub(rf"\b{re.escape(old_name)}\b", new_name, text)
-        return normalise(text)
+        return normalise(text).replace("的", "")  # `selfRef的shape` or `selfRef shape`: one condition
 
     # 1. identical conditions (after normalisation and renames): no change
     remaining_b = {id(r): r for r in after}
@@ -1089,6 +1129,8 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
     ),
     ChangeId.SAME_DTYPE_RULE_ADDED: lambda c: f"{_words(c.after)} must now have the same dtype",
     ChangeId.SAME_DTYPE_RULE_REMOVED: lambda c: f"{_words(c.before)} no longer need the same dtype",
+    ChangeId.CASTABLE_RULE_ADDED: lambda c: f"{_words(c.after)} must now have castable or promotable dtypes",
+    ChangeId.CASTABLE_RULE_REMOVED: lambda c: f"{_words(c.before)} no longer need castable or promotable dtypes",
     ChangeId.SAME_FORMAT_RULE_ADDED: lambda c: f"{_words(c.after)} must now have the same format",
     ChangeId.SAME_FORMAT_RULE_REMOVED: lambda c: f"{_words(c.before)} no longer need the same format",
     ChangeId.ENUM_VALUES_ADDED: lambda c: f"parameter {c.param} now accepts the values {_words(c.values)}",
