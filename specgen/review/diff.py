@@ -569,6 +569,7 @@ class _Statement:
     @property
     def key(self) -> str:
         products, body = _scoped(self.text)
+        products = products or list(self.products)
         return ",".join(products) + "|" + body if products else body
 
     @property
@@ -605,10 +606,18 @@ def _scoped(text: str) -> tuple[list[str], str]:
     head, colon, rest = re.sub(r"[:：]", "：", written).partition("：")
     if not colon or len(head) > 120:
         return [], normalise(written)
-    ids = [vocab.product_id(part) for part in re.split(r"[、，,和/]", head) if part.strip()]
+    ids = [_product_ids(part) for part in re.split(r"[、，,和]", head) if part.strip()]
     if not ids or None in ids:
         return [], normalise(written)
-    return sorted({i for i in ids if i}), normalise(rest)
+    return sorted({i for group in ids for i in group or ()}), normalise(rest)
+
+
+def _product_ids(name: str) -> list[str] | None:
+    """`Atlas 200I/500 A2 推理产品` is one product, `A2/A3平台` two; None if not products."""
+    if pid := vocab.product_id(name):
+        return [pid]
+    ids = [vocab.product_id(part) for part in name.split("/")]
+    return None if None in ids else [i for i in ids if i]
 
 
 _SENTENCE_END = re.compile(r"[。；;\n]")
@@ -643,11 +652,17 @@ def _note_statements(doc: OperatorDoc) -> list[_Statement]:
         return []
     typed = {c.line for fn in doc.functions for p in fn.params for c in p.constraints if c.kind != "text"}
     found = []
+    scope: tuple[int, tuple[str, ...]] | None = None  # (indent, products) of a product heading
     for offset, raw in enumerate(doc.notes.text.split("\n")):
-        line = doc.notes.line + offset
-        heading = raw.rstrip().endswith(("：", ":"))  # `- 确定性计算：` introduces the lines below
-        if line not in typed and not heading and _statement_key(raw):
-            found.append(_Statement(raw.strip(), line))
+        line, indent = doc.notes.line + offset, len(raw) - len(raw.lstrip())
+        if raw.strip() and scope is not None and indent <= scope[0]:
+            scope = None
+        if raw.rstrip().endswith(("：", ":")):  # `- 确定性计算：` or `- <term>A2</term>：` heads the lines below
+            products = tuple(_scoped(raw)[0])
+            scope = (indent, products) if products else scope
+        elif line not in typed and _statement_key(raw):
+            products = scope[1] if scope is not None else ()
+            found.append(_Statement(raw.strip(), line, products))
     return found
 
 
