@@ -362,6 +362,13 @@ def test_an_edited_error_row_is_classed_by_what_it_rejects(write_doc, before, af
     assert ids == ([expected] if expected else [])
 
 
+def test_an_error_row_written_twice_is_one_rule(write_doc):
+    row = "selfRef和mask的shape无法做broadcast。"
+    twice = f"{row}</td></tr>\n<tr><td>ACLNN_ERR_PARAM_INVALID</td><td>161002</td><td>{row}"
+    assert diff([_demo(write_doc, "a.md", row=row)], [_demo(write_doc, "b.md", row=twice)]) == []
+    assert diff([_demo(write_doc, "b.md", row=twice)], [_demo(write_doc, "a.md", row=row)]) == []
+
+
 def test_an_error_row_made_unconditional_is_tightened(write_doc):
     conditional = {"row": "当mask为BOOL时，selfRef的数据类型不为FLOAT。"}
     always = {"row": "selfRef的数据类型不为FLOAT。"}

@@ -894,7 +894,10 @@ def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, 
             unmatched_a.append(rule)
         else:
             del remaining_b[id(match)]
-    unmatched_b = list(remaining_b.values())
+    # a row written twice on one side is the same rule, not a new or a lost one
+    keys_a, keys_b = {(r.code, key(r, renames)) for r in before}, {(r.code, key(r, {})) for r in after}
+    unmatched_a = [r for r in unmatched_a if (r.code, key(r, renames)) not in keys_b]
+    unmatched_b = [r for r in remaining_b.values() if (r.code, key(r, {})) not in keys_a]
     # 2. the same typed meaning, or a close text: a reworded or changed rule
     for rule in list(unmatched_a):
         match = max(unmatched_b, key=lambda r: _similarity(rule, r, renames), default=None)
