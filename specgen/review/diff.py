@@ -406,7 +406,10 @@ def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) 
     _compare_flag(add, a.empty_tensor, b.empty_tensor, "empty_tensor")
     if a.description and b.description and normalise(a.description) != normalise(b.description):
         add(ChangeId.DESCRIPTION_CHANGED, a.description, b.description)
-    _compare_statements(out, old, new, b.name, _untyped(a), _untyped(b), (_typed(a), _typed(b)))
+    # a parameter's cell sentences and the remarks naming it are compared together (a cell's
+    # statement moved under a product heading and reworded is one edit)
+    before, after = _untyped(a) + _remarks(old.fn).get(a.name, []), _untyped(b) + _remarks(new.fn).get(b.name, [])
+    _compare_statements(out, old, new, b.name, before, after, (_typed(a), _typed(b)))
     _unstated_limits(out, old, new, a, b)
 
 
@@ -565,6 +568,7 @@ class _Statement:
     text: str  # as written, for the reader
     line: int
     products: tuple[str, ...] = ()  # the products it holds on; () for every one
+    cell: bool = False  # a sentence of the parameter's table cells
 
     @property
     def key(self) -> str:
@@ -633,7 +637,7 @@ def _untyped(param: Param) -> list[_Statement]:
         if inside:
             products = {c.product for c in inside}
             only = products.pop() if len(products) == 1 else None
-            found.append(_Statement(sentence.strip(), inside[0].line, (only,) if only else ()))
+            found.append(_Statement(sentence.strip(), inside[0].line, (only,) if only else (), cell=True))
     return found
 
 
@@ -681,9 +685,11 @@ def _remarks(fn: Function) -> dict[str | None, list[_Statement]]:
 
 
 def _compare_remarks(out: _Collector, old: _Side, new: _Side, renames: dict[str, str]) -> None:
+    """Remarks naming no parameter matched on both sides (those are compared with its cells)."""
     before, after = _remarks(old.fn), _remarks(new.fn)
     before = {renames.get(k, k) if k else k: v for k, v in before.items()}
-    for param in sorted(before.keys() | after.keys(), key=lambda k: k or ""):
+    matched = {renames.get(p.name, p.name) for p in old.fn.params} & {p.name for p in new.fn.params}
+    for param in sorted((before.keys() | after.keys()) - matched, key=lambda k: k or ""):
         _compare_statements(out, old, new, param, before.get(param, []), after.get(param, []))
 
 
@@ -735,21 +741,16 @@ def _compare_statements(
 
 def _pairs(gone: list, came: list, *, loose: bool) -> list[tuple]:
     """Edited statements: the closest (old, new) pairs first, each statement in one pair, at
-    least one of them untyped. Two untyped statements of one parameter pair however far apart
-    (its cell was edited); otherwise they must be alike."""
+    least one of them untyped. Two untyped sentences of one parameter's cells pair however far
+    apart (its cell was edited); otherwise they must be alike."""
     scored = sorted(
-        (
-            (_ratio(x.key, y.key), i, j)
-            for i, (x, tx) in enumerate(gone)
-            for j, (y, ty) in enumerate(came)
-            if not (tx and ty)
-        ),
+        ((_alike(x, y), i, j) for i, (x, tx) in enumerate(gone) for j, (y, ty) in enumerate(came) if not (tx and ty)),
         key=lambda t: (-t[0], t[1], t[2]),
     )
     used_a, used_b, out = set(), set(), []
     for ratio, i, j in scored:
-        both_untyped = not gone[i][1] and not came[j][1]
-        if i in used_a or j in used_b or ratio < (0.0 if loose and both_untyped else 0.6):
+        one_cell = gone[i][0].cell and came[j][0].cell and not gone[i][1] and not came[j][1]
+        if i in used_a or j in used_b or ratio < (0.0 if loose and one_cell else 0.6):
             continue
         used_a.add(i)
         used_b.add(j)
@@ -768,6 +769,11 @@ def _changed(out: _Collector, old: _Side, new: _Side, param: str | None, a: _Sta
         old_line=a.line,
         new_line=b.line,
     )
+
+
+def _alike(a: _Statement, b: _Statement) -> float:
+    """How alike two statements read, a lead naming the parameter (`x参数中，`) set aside."""
+    return max(_ratio(x, y) for x in _variants(a.body) for y in _variants(b.body))
 
 
 def _ratio(a: str, b: str) -> float:
