@@ -156,6 +156,8 @@ def test_a_revert_is_the_inverse_change(history):
         "error-rule-added": "error-rule-removed",
         "error-rule-tightened": "error-rule-loosened",
         "constraint-text-added": "constraint-text-removed",
+        "shape-rule-added": "shape-rule-removed",
+        "same-dtype-rule-added": "same-dtype-rule-removed",
         "product-support-added": "product-support-removed",
     }
     inverse.update({v: k for k, v in list(inverse.items())})
@@ -416,3 +418,14 @@ def test_a_note_added_reworded_or_moved(write_doc):
     into_note = {"note": "确定性计算：默认确定性实现。\n- selfRef参数中，offset必须为4的倍数。"}
     changes = diff([_demo(write_doc, "a.md", **row, **moved)], [_demo(write_doc, "b.md", **row, **into_note)])
     assert [c.id for c in changes if c.id.startswith("constraint-text")] == []
+
+
+def test_a_relation_kept_by_an_error_row_is_not_removed(write_doc):
+    """aclnnTril: the cell's relation dropped while the 161002 row keeps it."""
+    row = "selfRef和mask的shape不一致。"
+    both = _demo(write_doc, "a.md", row=row, cell="shape与mask一致。")
+    assert any(c.kind == "same_shape" for p in both.functions[0].params for c in p.constraints)
+    kept = diff([both], [_demo(write_doc, "b.md", row=row)])
+    assert [c.id for c in kept if c.id.startswith("shape-rule")] == []
+    dropped = diff([both], [_demo(write_doc, "b.md", row="mask的数据类型不合法。")])
+    assert [c.id for c in dropped if c.id.startswith("shape-rule")] == ["shape-rule-removed"]

@@ -813,17 +813,23 @@ _SAME_KINDS = {
 
 
 def _edges(fn: Function, kinds: dict[str, str], rename: dict[str, str]) -> dict[frozenset[str], str]:
-    """Relations as undirected edges between parameters, with their (folded) kind."""
+    """Relations as undirected edges between parameters, with their (folded) kind: stated in
+    a parameter's cells, or by an unconditional error row (`self和out的shape不一致`) — the
+    same relation wherever it is written."""
     edges: dict[frozenset[str], str] = {}
     names = {p.name for p in fn.params}
-    for p in fn.params:
-        for c in p.constraints:
-            if c.kind not in kinds:
-                continue
-            for peer in c.params:
-                if peer in names and peer != p.name:
-                    edge = frozenset((rename.get(p.name, p.name), rename.get(peer, peer)))
-                    edges.setdefault(edge, kinds[c.kind])
+    stated: list[tuple[str, str, tuple[str, ...]]] = [
+        (p.name, c.kind, c.params) for p in fn.params for c in p.constraints
+    ]
+    checks = [c for e in fn.errors if not e.conditional for c in e.checks if c.params]
+    stated += [(c.params[0], c.kind, c.params[1:]) for c in checks]
+    for name, kind, peers in stated:
+        if kind not in kinds:
+            continue
+        for peer in peers:
+            if peer in names and name in names and peer != name:
+                edge = frozenset((rename.get(name, name), rename.get(peer, peer)))
+                edges.setdefault(edge, kinds[kind])
     return edges
 
 
