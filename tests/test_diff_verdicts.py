@@ -123,17 +123,20 @@ def test_verdicts_are_well_formed():
             assert verdict["severity"] in SEVERITY_ORDER and verdict["why"]
 
 
+@pytest.mark.slow
 def test_precision_and_recall_on_judged_changes(scored):
     figures = f"precision {scored.right}/{scored.reported}, recall {scored.found}/{scored.true}"
     assert scored.precision >= 0.9, "\n".join([figures, *scored.false])
     assert scored.recall >= 0.9, "\n".join([figures, *(str(m["why"]) for m in scored.misses)])
 
 
+@pytest.mark.slow
 def test_every_judged_breaking_change_is_reported_breaking(scored):
     broken = [str(m["why"]) for m in scored.misses if m["severity"] == "breaking"]
     assert not broken, "\n".join(broken)
 
 
+@pytest.mark.slow
 def test_no_report_on_a_document_whose_contract_did_not_change(scored):
     judged = {v["doc"] for r in VERDICTS["ranges"] for v in r["changes"]}
     invented = [f for f in scored.false if f.partition(":")[0] not in judged]
@@ -172,12 +175,14 @@ def _changes(repo: Path, spec: str) -> list[dict]:
     return json.loads(subprocess.run(run, cwd=repo, capture_output=True, text=True, check=True).stdout)["changes"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("commit", sorted(FORMAT_ONLY))
 def test_a_format_only_commit_gives_no_change(repo, commit):
     changes = _changes(repo, f"{commit}^..{commit}")
     assert changes == [], FORMAT_ONLY[commit]
 
 
+@pytest.mark.slow
 @pytest.mark.xfail(reason=FORMAT_ONLY_UNREAD["08aaf7d"], strict=True)
 def test_a_format_only_commit_the_parser_reads_differently(repo):
     assert _changes(repo, "08aaf7d^..08aaf7d") == []
