@@ -332,6 +332,10 @@ class Function(Frozen):
     execute_params: tuple[Param, ...] = ()
     execute_line: int | None = None
     errors: tuple[ErrorRule, ...] = ()
+    # The per-product remarks of the parameter section (`<term>产品</term>：…` outside the
+    # tables), one statement each as `<product ids>：<the statement as written>`; the typed
+    # ones also reach the parameters' constraints.
+    remarks: tuple[TextBlock, ...] = _sparse(())
     sample_call: SampleCall | None = None  # the document's own call, when its sample has one
 
     @property

@@ -294,6 +294,11 @@ def _function(
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
         errors=tuple(_error_rules(errors, params, diags)),
+        remarks=tuple(
+            TextBlock(text=f"{'、'.join(note.products)}：{st.text}", line=st.line)
+            for note in notes
+            for st in note.statements
+        ),
     )
 
 

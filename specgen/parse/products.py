@@ -18,6 +18,13 @@ _TERM_NOTE = re.compile(
     r"[:：]?\s*(?P<rest>.*)$"
 )
 _TERM = re.compile(r"<term>([^<]*)</term>")
+# The same note with the product names written plainly (`- Ascend 950PR/Ascend 950DT：不支持INT16`).
+_NAMES = sorted(vocab.PRODUCT_NAMES.values(), key=len, reverse=True)
+_NAME = "|".join(re.escape(n).replace(r"\ ", r"\s*") for n in _NAMES)
+_PLAIN_NOTE = re.compile(
+    rf"^(?P<indent>\s*)(?:[-*]\s+)?(?P<terms>(?:(?:{_NAME})\s*[、，,和]?\s*)+)[:：]\s*(?P<rest>.*)$"
+)
+_PLAIN_NAME = re.compile(_NAME)
 _BULLET = re.compile(r"^(?P<indent>\s*)[-*]\s+(?P<body>.*)$")
 _SUPPORTED = re.compile(r"^(?:√|✓|✔|支持)")
 _UNSUPPORTED = re.compile(r"^(?:×|x|X|✗|不支持)")
@@ -64,14 +71,12 @@ def notes_in(doc: Document, start: int, end: int, skip: list[tuple[int, int]]) -
     """`<term>` notes in lines [start, end), outside the line ranges in `skip` (tables)."""
     notes = []
     read_to = start  # lines before it are read (the nested bullets of a note)
-    for i in [k for k in range(start, end) if "<term>" in doc.lines[k]]:  # every note has one
-        if i < read_to or (m := _TERM_NOTE.match(doc.lines[i])) is None:
+    for i in [k for k in range(start, end) if "<term>" in doc.lines[k] or _PLAIN_NAME.search(doc.lines[k])]:
+        m = _TERM_NOTE.match(doc.lines[i]) or _PLAIN_NOTE.match(doc.lines[i])
+        if i < read_to or m is None or doc.in_fence(i) or any(a <= i < b for a, b in skip):
             continue
-        if doc.in_fence(i) or any(a <= i < b for a, b in skip):
-            continue
-        products = tuple(
-            dict.fromkeys(pid for name in _TERM.findall(m.group("terms")) if (pid := vocab.product_id(name)))
-        )
+        names = _TERM.findall(m.group("terms")) or _PLAIN_NAME.findall(m.group("terms"))
+        products = tuple(dict.fromkeys(pid for name in names if (pid := vocab.product_id(name))))
         note_line = i + 1
         statements = [Statement(t, note_line) for t in textmod.lines(m.group("rest"))]
         read_to = i + 1
@@ -83,7 +88,8 @@ def notes_in(doc: Document, start: int, end: int, skip: list[tuple[int, int]]) -
 
 
 def nested_bullets(doc: Document, i: int, end: int, indent: int) -> tuple[list[Statement], int]:
-    """Bullets indented deeper than `indent` from line i on; stops at the first shallower line."""
+    """Bullets, or indented paragraphs (a note's text on the lines below its products), deeper
+    than `indent` from line i on; stops at the first shallower line."""
     out: list[Statement] = []
     while i < end:
         raw = doc.lines[i]
@@ -91,8 +97,9 @@ def nested_bullets(doc: Document, i: int, end: int, indent: int) -> tuple[list[S
             i += 1
             continue
         m = _BULLET.match(raw)
-        if m is None or len(m.group("indent")) <= indent:
+        depth = len(m.group("indent")) if m else len(raw) - len(raw.lstrip())
+        if depth <= indent or (m is None and raw.lstrip().startswith(("|", "<", "#", "```"))):
             break
-        out.extend(Statement(t, i + 1) for t in textmod.lines(m.group("body")))
+        out.extend(Statement(t, i + 1) for t in textmod.lines(m.group("body") if m else raw))
         i += 1
     return out, i

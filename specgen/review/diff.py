@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from specgen import vocab
 from specgen.diagnostics import Catalogued, Location
-from specgen.model import ErrorRule, Function, OperatorDoc, Param
+from specgen.model import Check, Constraint, ErrorRule, Function, OperatorDoc, Param
+from specgen.text import plain
 
 BREAKING, NON_BREAKING, INFO = "breaking", "non-breaking", "info"
 SEVERITY_ORDER = {INFO: 0, NON_BREAKING: 1, BREAKING: 2}
@@ -60,6 +62,16 @@ class ChangeId(Catalogued):
     SHAPE_RULE_REMOVED = "shape-rule-removed", NON_BREAKING, "a shape relation between parameters was removed"
     SAME_DTYPE_RULE_ADDED = "same-dtype-rule-added", BREAKING, "parameters must now have the same dtype"
     SAME_DTYPE_RULE_REMOVED = "same-dtype-rule-removed", NON_BREAKING, "parameters no longer need the same dtype"
+    CASTABLE_RULE_ADDED = (
+        "castable-rule-added",
+        BREAKING,
+        "parameters' dtypes must now be castable or promotable together (数据类型推导规则, 可转换)",
+    )
+    CASTABLE_RULE_REMOVED = (
+        "castable-rule-removed",
+        NON_BREAKING,
+        "parameters' dtypes no longer need to be castable or promotable together",
+    )
     SAME_FORMAT_RULE_ADDED = "same-format-rule-added", BREAKING, "parameters must now have the same format"
     SAME_FORMAT_RULE_REMOVED = "same-format-rule-removed", NON_BREAKING, "parameters no longer need the same format"
     ENUM_VALUES_ADDED = "enum-values-added", NON_BREAKING, "a parameter accepts more values"
@@ -72,11 +84,41 @@ class ChangeId(Catalogued):
     EMPTY_TENSOR_ADDED = "empty-tensor-added", NON_BREAKING, "empty tensors are supported"
     ERROR_RULE_ADDED = "error-rule-added", BREAKING, "a new documented error condition (a call may now be rejected)"
     ERROR_RULE_REMOVED = "error-rule-removed", NON_BREAKING, "a documented error condition is gone"
-    ERROR_RULE_CHANGED = "error-rule-changed", INFO, "an error condition was reworded or changed"
+    ERROR_RULE_TIGHTENED = (
+        "error-rule-tightened",
+        BREAKING,
+        "an error condition rejects more: a new alternative, a narrower set or range, same shape for "
+        "broadcast, or made unconditional (a call valid before may now fail)",
+    )
+    ERROR_RULE_LOOSENED = (
+        "error-rule-loosened",
+        NON_BREAKING,
+        "an error condition rejects less: an alternative dropped, a wider set or range, or made conditional",
+    )
+    ERROR_RULE_REWORDED = (
+        "error-rule-reworded",
+        INFO,
+        "an error condition's text changed while its typed checks are the same (no call changes fate)",
+    )
     PRODUCT_SUPPORT_ADDED = "product-support-added", NON_BREAKING, "a product is supported"
     PRODUCT_SUPPORT_REMOVED = "product-support-removed", BREAKING, "a product is no longer supported"
     PRODUCTS_DOCUMENTED = "products-documented", INFO, "product support is documented for the first time"
     CONSTRAINT_DOCUMENTED = "constraint-documented", INFO, "a fact absent before is now documented (format, rank, ...)"
+    CONSTRAINT_TEXT_CHANGED = (
+        "constraint-text-changed",
+        INFO,
+        "a statement the parser cannot type was edited (both texts given, to be read: it may tighten)",
+    )
+    CONSTRAINT_TEXT_ADDED = (
+        "constraint-text-added",
+        INFO,
+        "a statement the parser cannot type was added (to be read: it may restrict calls)",
+    )
+    CONSTRAINT_TEXT_REMOVED = (
+        "constraint-text-removed",
+        INFO,
+        "a statement the parser cannot type, or a stated limit, is gone (to be read: it may loosen)",
+    )
     DESCRIPTION_CHANGED = "description-changed", INFO, "a parameter's description changed"
     SUMMARY_CHANGED = "summary-changed", INFO, "the operator's summary changed"
     FORMULA_CHANGED = "formula-changed", INFO, "the formula changed"
@@ -213,6 +255,7 @@ def _compare_document(out: _Collector, old: OperatorDoc, new: OperatorDoc) -> No
         if a and b and normalise(a.text) != normalise(b.text):
             out.add(change, side_old, side_new, before=a.text, after=b.text, old_line=a.line, new_line=b.line)
     _compare_products(out, side_old, side_new)
+    _compare_statements(out, side_old, side_new, None, _note_statements(old), _note_statements(new))
 
 
 def _compare_products(out: _Collector, old: _Side, new: _Side) -> None:
@@ -262,13 +305,28 @@ def _compare_function(out: _Collector, old: _Side, new: _Side) -> None:
     pairs, renames = _match_params(out, old, new)
     for a, b in pairs:
         _compare_param(out, old, new, a, b)
+    _compare_execute(out, old, new)
     _compare_relations(out, old, new, renames)
     _compare_errors(out, old, new, renames)
+    _compare_remarks(out, old, new, renames)
 
 
-def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[Param, Param]], dict[str, str]]:
-    """Matched (old, new) parameters, and the renames (old name -> new name) found."""
-    a_params, b_params = list(old.fn.params), list(new.fn.params)
+def _compare_execute(out: _Collector, old: _Side, new: _Side) -> None:
+    """The second phase's parameters (`aclnnXxx(workspace, workspaceSize, executor, stream)`),
+    compared as the first phase's are: C callers pass them too."""
+    if not old.fn.execute_params or not new.fn.execute_params:
+        return
+    for a, b in _match_params(out, old, new, execute=True)[0]:
+        if change := _type_change(a.c_type, b.c_type):
+            out.add(change, old, new, param=b.name, before=a.c_type, after=b.c_type, old_line=a.line, new_line=b.line)
+
+
+def _match_params(
+    out: _Collector, old: _Side, new: _Side, *, execute: bool = False
+) -> tuple[list[tuple[Param, Param]], dict[str, str]]:
+    """Matched (old, new) parameters, and the renames (old name -> new name) found; of the
+    second phase when `execute` (no Python caller names those)."""
+    a_params, b_params = (list(s.fn.execute_params if execute else s.fn.params) for s in (old, new))
     b_names = {p.name for p in b_params}
     a_names = {p.name for p in a_params}
     renames: dict[str, str] = {}
@@ -278,7 +336,8 @@ def _match_params(out: _Collector, old: _Side, new: _Side) -> tuple[list[tuple[P
         b = b_params[i]
         if b.name not in a_names and _base_type(a.c_type) == _base_type(b.c_type):
             renames[a.name] = b.name
-            ids = [ChangeId.PARAM_RENAMED] + ([ChangeId.PYTHON_KEYWORD_RENAMED] if _python_argument(a) else [])
+            python = _python_argument(a) and not execute
+            ids = [ChangeId.PARAM_RENAMED] + ([ChangeId.PYTHON_KEYWORD_RENAMED] if python else [])
             for id in ids:
                 out.add(id, old, new, param=b.name, before=a.name, after=b.name, old_line=a.line, new_line=b.line)
     matched_new = set(renames.values()) | (a_names & b_names)
@@ -347,6 +406,11 @@ def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) 
     _compare_flag(add, a.empty_tensor, b.empty_tensor, "empty_tensor")
     if a.description and b.description and normalise(a.description) != normalise(b.description):
         add(ChangeId.DESCRIPTION_CHANGED, a.description, b.description)
+    # a parameter's cell sentences and the remarks naming it are compared together (a cell's
+    # statement moved under a product heading and reworded is one edit)
+    before, after = _untyped(a) + _remarks(old.fn).get(a.name, []), _untyped(b) + _remarks(new.fn).get(b.name, [])
+    _compare_statements(out, old, new, b.name, before, after, (_typed(a), _typed(b)))
+    _unstated_limits(out, old, new, a, b)
 
 
 def _dtype_source(param: Param, fn: Function) -> Param:
@@ -361,35 +425,53 @@ def _dtype_source(param: Param, fn: Function) -> Param:
 
 
 def _compare_dtypes(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
-    """Per dtype, on every product either version names; a product-specific change is only
-    reported when it differs from the change on all products."""
+    """The dtypes of each product supported on both sides (a product on one side only is a
+    product-support change, not a change of its every dtype): a change the same on all of them
+    is reported once, for every product; otherwise for the products it holds on."""
     name, line_a, line_b = b.name, a.line, b.line
     a, b = _dtype_source(a, old.fn), _dtype_source(b, new.fn)
     if a.kind not in _TYPED_DTYPES or b.kind not in _TYPED_DTYPES:  # a C value type has no dtype list
         a, b = (a if a.kind in _TYPED_DTYPES else _no_dtypes(a)), (b if b.kind in _TYPED_DTYPES else _no_dtypes(b))
-    general_added = set(b.dtypes) - set(a.dtypes)
-    general_removed = set(a.dtypes) - set(b.dtypes)
-    for product in [None, *sorted(a.product_dtypes.keys() | b.product_dtypes.keys())]:
-        listed_a, listed_b = list(a.dtypes_on(product)), list(b.dtypes_on(product))
-        added, removed = set(listed_b) - set(listed_a), set(listed_a) - set(listed_b)
-        if product is not None:
-            added, removed = added - general_added, removed - general_removed
-            if not a.dtypes or not b.dtypes:
-                continue
-        sides = ((ChangeId.DTYPE_ADDED, added, listed_b), (ChangeId.DTYPE_REMOVED, removed, listed_a))
-        for id, dtypes, listed in sides:
-            if dtypes:
-                out.add(
-                    id,
-                    old,
-                    new,
-                    param=name,
-                    before={"product": product, "dtypes": listed_a},
-                    after={"product": product, "dtypes": listed_b},
-                    values=[d for d in listed if d in dtypes],
-                    old_line=line_a,
-                    new_line=line_b,
-                )
+    products = _common_products(old.doc, new.doc) if a.dtypes and b.dtypes else [None]
+    for id, grown in ((ChangeId.DTYPE_ADDED, True), (ChangeId.DTYPE_REMOVED, False)):
+        groups: dict[tuple[str, ...], list[str | None]] = {}
+        for product in products:
+            listed_a, listed_b = a.dtypes_on(product), b.dtypes_on(product)
+            more, fewer = (listed_b, listed_a) if grown else (listed_a, listed_b)
+            if changed := tuple(d for d in more if d not in fewer):
+                groups.setdefault(changed, []).append(product)
+        everywhere = len(groups) == 1 and len(next(iter(groups.values()))) == len(products)
+        for dtypes, where in groups.items():
+            scope: list[str | None] = [None] if everywhere else where
+            out.add(
+                id,
+                old,
+                new,
+                param=name,
+                before=_dtypes_json(a, scope),
+                after=_dtypes_json(b, scope),
+                values=list(dtypes),
+                old_line=line_a,
+                new_line=line_b,
+            )
+
+
+def _common_products(old: OperatorDoc, new: OperatorDoc) -> list[str | None]:
+    """The products supported on both sides, or [None] (every product) when either side
+    documents none."""
+    was = {p.id for p in old.products if p.supported}
+    now = {p.id for p in new.products if p.supported}
+    common: list[str | None] = [*sorted(was & now)]
+    return common or [None]
+
+
+def _dtypes_json(param: Param, scope: list[str | None]) -> dict[str, Any]:
+    """`{"product", "dtypes"}` (`product` null: every product), with `"products"` when the
+    change holds on several products but not all; the dtypes are those of the first."""
+    shown: dict[str, Any] = {"product": scope[0] if len(scope) == 1 else None, "dtypes": param.dtypes_on(scope[0])}
+    if len(scope) > 1:
+        shown["products"] = list(scope)
+    return shown
 
 
 def _no_dtypes(param: Param) -> Param:
@@ -474,6 +556,252 @@ def _compare_flag(add, before: bool | None, after: bool | None, fact: str) -> No
         add(grown if after else shrunk, before, after)
 
 
+# ---------------------------------------------------------------- statements the parser cannot type
+
+_TERM = re.compile(r"<term>(.*?)</term>", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.、)]|[（(]\d+[)）])\s+")
+
+
+@dataclass(frozen=True)
+class _Statement:
+    text: str  # as written, for the reader
+    line: int
+    products: tuple[str, ...] = ()  # the products it holds on; () for every one
+    cell: bool = False  # a sentence of the parameter's table cells
+
+    @property
+    def key(self) -> str:
+        products, body = _scoped(self.text)
+        products = products or list(self.products)
+        return ",".join(products) + "|" + body if products else body
+
+    @property
+    def body(self) -> str:
+        """The statement without the products it is for: found in the other version's text
+        under a product heading, or in another column, it moved."""
+        return _scoped(self.text)[1]
+
+    def found_in(self, keys: set[str]) -> bool:
+        """Every sentence of it is a sentence of the other version (`keys`): moved, not
+        changed, be it under a product heading or with a lead naming the parameter."""
+        sentences = _sentences(self.body)
+        return bool(sentences) and all(_variants(k) & keys for k in sentences)
+
+
+def _sentences(body: str) -> list[str]:
+    return [k for k in re.split(r"[。;]", body) if k]
+
+
+def _variants(key: str) -> set[str]:
+    """A sentence, and the same without a lead naming the parameter (`x参数中，…`, `入参x，…`)."""
+    head, comma, rest = key.partition(",")
+    return {key, rest} if comma and rest and len(head) <= 40 and "参" in head else {key}
+
+
+def _statement_key(text: str) -> str:
+    """A statement as compared: tags, comments, bullets and emphasis dropped, `normalise`d."""
+    return normalise(_BULLET.sub("", plain(_COMMENT.sub("", text))))
+
+
+def _scoped(text: str) -> tuple[list[str], str]:
+    """(product ids, the rest) of `<term>A2</term>、<term>A3</term>：…` or `A2/A3平台：…`."""
+    written = _BULLET.sub("", plain(_COMMENT.sub("", text)))
+    head, colon, rest = re.sub(r"[:：]", "：", written).partition("：")
+    if not colon or len(head) > 120:
+        return [], normalise(written)
+    ids = [_product_ids(part) for part in re.split(r"[、，,和]", head) if part.strip()]
+    if not ids or None in ids:
+        return [], normalise(written)
+    return sorted({i for group in ids for i in group or ()}), normalise(rest)
+
+
+def _product_ids(name: str) -> list[str] | None:
+    """`Atlas 200I/500 A2 推理产品` is one product, `A2/A3平台` two; None if not products."""
+    if pid := vocab.product_id(name):
+        return [pid]
+    ids = [vocab.product_id(part) for part in name.split("/")]
+    return None if None in ids else [i for i in ids if i]
+
+
+_SENTENCE_END = re.compile(r"[。；;\n]")
+
+
+def _untyped(param: Param) -> list[_Statement]:
+    """The sentences of a parameter's cells that hold a clause the parser could not type,
+    whole (the parser splits `（n），（1，n）` into clauses: a sentence is what was edited)."""
+    fragments = [c for c in param.constraints if c.kind == "text"]
+    found = []
+    for sentence in _SENTENCE_END.split(param.text):
+        inside = [c for c in fragments if c.text and c.text in sentence]
+        if inside:
+            products = {c.product for c in inside}
+            only = products.pop() if len(products) == 1 else None
+            found.append(_Statement(sentence.strip(), inside[0].line, (only,) if only else (), cell=True))
+    return found
+
+
+def _typed(param: Param) -> list[_Statement]:
+    kinds = ("text", "dtypes", "formats", "rank")  # those of their own column are compared as sets
+    return [_stated(c) for c in param.constraints if c.kind not in kinds]
+
+
+def _stated(c: Constraint) -> _Statement:
+    return _Statement(c.text, c.line, (c.product,) if c.product else ())
+
+
+def _note_statements(doc: OperatorDoc) -> list[_Statement]:
+    """The lines of 约束说明 that no typed constraint was drawn from, one statement each."""
+    if doc.notes is None:
+        return []
+    typed = {c.line for fn in doc.functions for p in fn.params for c in p.constraints if c.kind != "text"}
+    found = []
+    scope: tuple[int, tuple[str, ...]] | None = None  # (indent, products) of a product heading
+    for offset, raw in enumerate(doc.notes.text.split("\n")):
+        line, indent = doc.notes.line + offset, len(raw) - len(raw.lstrip())
+        if raw.strip() and scope is not None and indent <= scope[0]:
+            scope = None
+        if raw.rstrip().endswith(("：", ":")):  # `- 确定性计算：` or `- <term>A2</term>：` heads the lines below
+            products = tuple(_scoped(raw)[0])
+            scope = (indent, products) if products else scope
+        elif line not in typed and _statement_key(raw):
+            products = scope[1] if scope is not None else ()
+            found.append(_Statement(raw.strip(), line, products))
+    return found
+
+
+def _remarks(fn: Function) -> dict[str | None, list[_Statement]]:
+    """The per-product remarks of the parameter section that no typed constraint came from, by
+    the parameter they name (None: none, or several)."""
+    typed = {c.line for p in fn.params for c in p.constraints if c.kind != "text"}
+    out: dict[str | None, list[_Statement]] = {}
+    for r in fn.remarks:
+        if r.line in typed:
+            continue
+        st = _Statement(r.text, r.line, tuple(_scoped(r.text)[0]))
+        named = [p.name for p in fn.params if re.search(rf"(?<![\w]){re.escape(p.name)}(?![\w])", r.text, re.A)]
+        out.setdefault(named[0] if len(named) == 1 else None, []).append(st)
+    return out
+
+
+def _compare_remarks(out: _Collector, old: _Side, new: _Side, renames: dict[str, str]) -> None:
+    """Remarks naming no parameter matched on both sides (those are compared with its cells)."""
+    before, after = _remarks(old.fn), _remarks(new.fn)
+    before = {renames.get(k, k) if k else k: v for k, v in before.items()}
+    matched = {renames.get(p.name, p.name) for p in old.fn.params} & {p.name for p in new.fn.params}
+    for param in sorted((before.keys() | after.keys()) - matched, key=lambda k: k or ""):
+        _compare_statements(out, old, new, param, before.get(param, []), after.get(param, []))
+
+
+def _haystack(doc: OperatorDoc, param: str | None = None) -> set[str]:
+    """The sentences of a document where one of `param`'s (or of the notes, when None) may
+    have moved: the notes, the error table, the remarks, and the parameter's own cells (every
+    parameter's for a note)."""
+    parts = [doc.notes.text if doc.notes else ""]
+    for fn in doc.functions:
+        parts += [e.condition for e in fn.errors] + [r.text for r in fn.remarks]
+        parts += [t for p in fn.params if param in (None, p.name) for t in (p.description, p.text)]
+    lines = (line for part in parts for line in part.split("\n"))
+    return {v for line in lines for k in _sentences(_scoped(line)[1]) for v in _variants(k)}
+
+
+def _compare_statements(
+    out: _Collector,
+    old: _Side,
+    new: _Side,
+    param: str | None,
+    before: list[_Statement],
+    after: list[_Statement],
+    typed: tuple[list[_Statement], list[_Statement]] = ([], []),
+) -> None:
+    """Untyped statements compared as normalised text: a statement whose text is still
+    anywhere in the other version moved (no change); an edited one pairs with its nearest new
+    text, typed or not (a parameter's statement with any of the same cell's); the rest were
+    added or removed. Information, for a reviewer to read."""
+    if not before and not after:
+        return
+    old_text, new_text = _haystack(old.doc, param), _haystack(new.doc, param)
+    removed = [st for st in before if st.body and not st.found_in(new_text)]
+    added = [st for st in after if st.body and not st.found_in(old_text)]
+    typed_gone = [st for st in typed[0] if st.body and not st.found_in(new_text)]
+    typed_new = [st for st in typed[1] if st.body and not st.found_in(old_text)]
+    gone, came = (
+        [(st, False) for st in removed] + [(st, True) for st in typed_gone],
+        [(st, False) for st in added] + [(st, True) for st in typed_new],
+    )
+    for (x, _), (y, _) in _pairs(gone, came, loose=param is not None):
+        if x in removed or y in added:
+            _changed(out, old, new, param, x, y)
+        removed, added = [st for st in removed if st is not x], [st for st in added if st is not y]
+    for st in removed:
+        out.add(ChangeId.CONSTRAINT_TEXT_REMOVED, old, new, param=param, before=_statement_json(st), old_line=st.line)
+    for st in added:
+        out.add(ChangeId.CONSTRAINT_TEXT_ADDED, old, new, param=param, after=_statement_json(st), new_line=st.line)
+
+
+def _pairs(gone: list, came: list, *, loose: bool) -> list[tuple]:
+    """Edited statements: the closest (old, new) pairs first, each statement in one pair, at
+    least one of them untyped. Two untyped sentences of one parameter's cells pair however far
+    apart (its cell was edited); otherwise they must be alike."""
+    scored = sorted(
+        ((_alike(x, y), i, j) for i, (x, tx) in enumerate(gone) for j, (y, ty) in enumerate(came) if not (tx and ty)),
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
+    used_a, used_b, out = set(), set(), []
+    for ratio, i, j in scored:
+        one_cell = gone[i][0].cell and came[j][0].cell and not gone[i][1] and not came[j][1]
+        if i in used_a or j in used_b or ratio < (0.0 if loose and one_cell else 0.6):
+            continue
+        used_a.add(i)
+        used_b.add(j)
+        out.append((gone[i], came[j]))
+    return out
+
+
+def _changed(out: _Collector, old: _Side, new: _Side, param: str | None, a: _Statement, b: _Statement) -> None:
+    out.add(
+        ChangeId.CONSTRAINT_TEXT_CHANGED,
+        old,
+        new,
+        param=param,
+        before=_statement_json(a),
+        after=_statement_json(b),
+        old_line=a.line,
+        new_line=b.line,
+    )
+
+
+def _alike(a: _Statement, b: _Statement) -> float:
+    """How alike two statements read, a lead naming the parameter (`x参数中，`) set aside."""
+    return max(_ratio(x, y) for x in _variants(a.body) for y in _variants(b.body))
+
+
+def _ratio(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+def _statement_json(st: _Statement) -> dict[str, Any]:
+    return {"text": st.text, "products": list(st.products or _scoped(st.text)[0])}
+
+
+def _unstated_limits(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
+    """A limit stated before (`不支持空Tensor`) and not at all now: lifted, or only left out."""
+    for kind in ("empty_tensor", "non_contiguous"):
+        stated = [c for c in a.of_kind(kind) if c.supported is False]
+        if stated and not b.of_kind(kind):
+            st = _stated(stated[-1])
+            if not st.found_in(_haystack(new.doc, b.name)):
+                out.add(
+                    ChangeId.CONSTRAINT_TEXT_REMOVED,
+                    old,
+                    new,
+                    param=b.name,
+                    before=_statement_json(st),
+                    old_line=st.line,
+                    new_line=b.line,
+                )
+
+
 # ---------------------------------------------------------------- relations between parameters
 
 _SHAPE_KINDS = {"same_shape": "same", "broadcast": "broadcast", "broadcast_result": "broadcast"}
@@ -485,17 +813,23 @@ _SAME_KINDS = {
 
 
 def _edges(fn: Function, kinds: dict[str, str], rename: dict[str, str]) -> dict[frozenset[str], str]:
-    """Relations as undirected edges between parameters, with their (folded) kind."""
+    """Relations as undirected edges between parameters, with their (folded) kind: stated in
+    a parameter's cells, or by an unconditional error row (`self和out的shape不一致`) — the
+    same relation wherever it is written."""
     edges: dict[frozenset[str], str] = {}
     names = {p.name for p in fn.params}
-    for p in fn.params:
-        for c in p.constraints:
-            if c.kind not in kinds:
-                continue
-            for peer in c.params:
-                if peer in names and peer != p.name:
-                    edge = frozenset((rename.get(p.name, p.name), rename.get(peer, peer)))
-                    edges.setdefault(edge, kinds[c.kind])
+    stated: list[tuple[str, str, tuple[str, ...]]] = [
+        (p.name, c.kind, c.params) for p in fn.params for c in p.constraints
+    ]
+    checks = [c for e in fn.errors if not e.conditional for c in e.checks if c.params]
+    stated += [(c.params[0], c.kind, c.params[1:]) for c in checks]
+    for name, kind, peers in stated:
+        if kind not in kinds:
+            continue
+        for peer in peers:
+            if peer in names and name in names and peer != name:
+                edge = frozenset((rename.get(name, name), rename.get(peer, peer)))
+                edges.setdefault(edge, kinds[kind])
     return edges
 
 
@@ -510,6 +844,7 @@ def _compare_relations(out: _Collector, old: _Side, new: _Side, renames: dict[st
         else:
             id = ChangeId.SHAPE_RULE_ADDED if b else ChangeId.SHAPE_RULE_REMOVED
         out.add(id, old, new, before={"params": sorted(edge), "rule": a}, after={"params": sorted(edge), "rule": b})
+    _compare_castable(out, old, new, renames)
     for kind, (added, removed) in _SAME_KINDS.items():
         # "Same as" is transitive: compare which parameters end up bound together.
         bound_a = _closure(_edges(old.fn, {kind: kind}, renames))
@@ -518,6 +853,20 @@ def _compare_relations(out: _Collector, old: _Side, new: _Side, renames: dict[st
             out.add(added, old, new, before=None, after=group)
         for group in _components(bound_a - bound_b):
             out.add(removed, old, new, before=group, after=None)
+
+
+def _compare_castable(out: _Collector, old: _Side, new: _Side, renames: dict[str, str]) -> None:
+    """Promotion and castability between parameters, as edges. A pair bound by the same dtype
+    on either side is left to the same-dtype rules (same dtype is castable: that change is a
+    same-dtype rule added or removed)."""
+    same_a = _closure(_edges(old.fn, {"same_dtype": "same_dtype"}, renames))
+    same_b = _closure(_edges(new.fn, {"same_dtype": "same_dtype"}, {}))
+    stated_a = set(_edges(old.fn, {"castable": "castable"}, renames))
+    stated_b = set(_edges(new.fn, {"castable": "castable"}, {}))
+    for group in _components(stated_b - stated_a - same_a - same_b):
+        out.add(ChangeId.CASTABLE_RULE_ADDED, old, new, before=None, after=group)
+    for group in _components(stated_a - stated_b - same_b - same_a):
+        out.add(ChangeId.CASTABLE_RULE_REMOVED, old, new, before=group, after=None)
 
 
 def _closure(edges: Iterable[frozenset[str]]) -> set[frozenset[str]]:
@@ -546,7 +895,7 @@ def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, 
         text = rule.condition
         for old_name, new_name in rename.items():
             text = re.sub(rf"\b{re.escape(old_name)}\b", new_name, text)
-        return normalise(text)
+        return normalise(text).replace("的", "")  # `selfRef的shape` or `selfRef shape`: one condition
 
     # 1. identical conditions (after normalisation and renames): no change
     remaining_b = {id(r): r for r in after}
@@ -557,7 +906,10 @@ def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, 
             unmatched_a.append(rule)
         else:
             del remaining_b[id(match)]
-    unmatched_b = list(remaining_b.values())
+    # a row written twice on one side is the same rule, not a new or a lost one
+    keys_a, keys_b = {(r.code, key(r, renames)) for r in before}, {(r.code, key(r, {})) for r in after}
+    unmatched_a = [r for r in unmatched_a if (r.code, key(r, renames)) not in keys_b]
+    unmatched_b = [r for r in remaining_b.values() if (r.code, key(r, {})) not in keys_a]
     # 2. the same typed meaning, or a close text: a reworded or changed rule
     for rule in list(unmatched_a):
         match = max(unmatched_b, key=lambda r: _similarity(rule, r, renames), default=None)
@@ -565,7 +917,7 @@ def _compare_errors(out: _Collector, old: _Side, new: _Side, renames: dict[str, 
             unmatched_a.remove(rule)
             unmatched_b.remove(match)
             out.add(
-                ChangeId.ERROR_RULE_CHANGED,
+                _error_direction(old, new, rule, match, renames),
                 old,
                 new,
                 before=_rule_json(rule),
@@ -591,6 +943,108 @@ def _similarity(a: ErrorRule, b: ErrorRule, renames: dict[str, str]) -> float:
     return 1.0 if same_meaning else ratio
 
 
+# Kinds of one family, by strictness: the same parameters checked by a stricter kind reject more.
+_STRICTNESS = {
+    "broadcast": ("shape", 1),
+    "broadcast_result": ("shape", 2),
+    "same_shape": ("shape", 3),
+    "castable": ("dtype", 1),
+    "same_dtype": ("dtype", 2),
+}
+_SETS = ("dtypes", "formats", "enum")  # checks whose values are the accepted members
+_BOUNDS = ("range", "rank")  # checks whose min/max bound the accepted values
+
+
+# Checks that only point at the parameter tables ("数据类型不在支持的范围内"): the limits are the
+# parameters' own facts, compared there, so such a check adds no rejection of its own.
+_POINTERS = (*_SETS, *_BOUNDS, "constraints", "internal", "product")
+
+
+# Kinds that state a relation among their parameters; every other kind holds of each alone.
+_RELATIONS = {"same_shape", "broadcast", "broadcast_result", "same_dtype", "castable", "same_format", "axis"}
+
+
+def _checks(rule: ErrorRule, fn: Function, renames: dict[str, str]) -> set[tuple]:
+    """The rule's own checks, one per parameter unless a relation, on the names of `fn` (a
+    name the prototype lacks, say the snake_case spelling of a prose, is left out)."""
+    known = {p.name for p in fn.params} | {p.name.replace("_", "").lower() for p in fn.params}
+    out = set()
+    for c in rule.checks:
+        if c.kind in _POINTERS and not c.values and c.min is None and c.max is None:
+            continue
+        named = [p for p in c.params if p in known or p.replace("_", "").lower() in known]
+        params = [renames.get(p, p) for p in named or c.params]
+        groups = [params] if c.kind in _RELATIONS else [[p] for p in params] or [[]]
+        out |= {_check_key(c, group) for group in groups}
+    return out
+
+
+def _check_key(check: Check, params: list[str]) -> tuple:
+    names = tuple(sorted({p.replace("_", "").lower() for p in params}))  # grad_xyz1 is gradXyz1
+    return (check.kind, names, tuple(sorted(map(str, check.values))), check.min, check.max)
+
+
+def _compare_checks(a: tuple, b: tuple) -> int:
+    """+1 when check `b` rejects more than `a` on the same parameters, -1 when less, 0 when they
+    are not of one family (told apart by the caller)."""
+    (kind_a, _, values_a, min_a, max_a), (kind_b, _, values_b, min_b, max_b) = a, b
+    if kind_a in _STRICTNESS and kind_b in _STRICTNESS and _STRICTNESS[kind_a][0] == _STRICTNESS[kind_b][0]:
+        return 1 if _STRICTNESS[kind_b][1] > _STRICTNESS[kind_a][1] else -1
+    if kind_a != kind_b:
+        return 0
+    if kind_a in _SETS and values_a and values_b:
+        return 1 if not set(values_a) <= set(values_b) else -1
+    if kind_a in _BOUNDS:
+        return 1 if not _within((min_a, max_a), (min_b, max_b)) else -1
+    return 0
+
+
+def _error_direction(old_side: _Side, new_side: _Side, a: ErrorRule, b: ErrorRule, renames: dict[str, str]) -> ChangeId:
+    """Tightened when a call accepted by `a` may be rejected by `b`: a new check, a stricter one,
+    or the rule made unconditional; loosened for the reverse; reworded only when both rules have
+    the same checks and condition (the text alone differs)."""
+    old, new = _checks(a, old_side.fn, renames), _checks(b, new_side.fn, {})
+    # A parameter the other side's text already names (the parser keeps prototype names only,
+    # and a prose may spell one `grad_xyz1`) is the same check, not a new one.
+    old |= {c for c in new - old if c[0] not in _RELATIONS and _named_in(c, a.condition)}
+    new |= {c for c in old - new if c[0] not in _RELATIONS and _named_in(c, b.condition)}
+    tighter, looser = a.conditional and not b.conditional, b.conditional and not a.conditional
+    if old != new:
+        gone = old - new
+        for check in new - old:
+            peers = [g for g in gone if g[1] == check[1] and _compare_checks(g, check)]
+            if not peers:
+                tighter = True
+                continue
+            for peer in peers:
+                gone.discard(peer)
+                tighter |= _compare_checks(peer, check) > 0
+                looser |= _compare_checks(peer, check) < 0
+        looser |= bool(gone)
+    was, now = _alternatives(a.condition), _alternatives(b.condition)
+    if len(now) > len(was) and _kept(was, now):  # `A` became `A，或B`: one more way to be rejected
+        tighter = True
+    elif len(now) < len(was) and _kept(now, was) and not tighter:
+        looser = True
+    if tighter:
+        return ChangeId.ERROR_RULE_TIGHTENED
+    return ChangeId.ERROR_RULE_LOOSENED if looser else ChangeId.ERROR_RULE_REWORDED
+
+
+def _named_in(check: tuple, condition: str) -> bool:
+    return bool(check[1]) and all(name in normalise(condition).replace("_", "") for name in check[1])
+
+
+def _kept(fewer: set[str], more: set[str]) -> bool:
+    """Every alternative of `fewer` is still among `more`, maybe reworded."""
+    return all(any(difflib.SequenceMatcher(None, x, y).ratio() >= 0.6 for y in more) for x in fewer)
+
+
+def _alternatives(condition: str) -> set[str]:
+    """The alternatives of an untyped condition (`A，或B`): one more is one more rejection."""
+    return {normalise(part) for part in re.split(r"[，,；;]?\s*或者?|[；;]", condition) if normalise(part)}
+
+
 def _rule_json(rule: ErrorRule) -> dict[str, Any]:
     return {"code": rule.code, "name": rule.name, "condition": rule.condition}
 
@@ -614,8 +1068,9 @@ def _clip(text: str, limit: int = 100) -> str:
 
 
 def _on(change: Change) -> str:
-    product = (change.after or change.before or {}).get("product")
-    return f" on {product}" if product else ""
+    fact = change.after or change.before or {}
+    products = fact.get("products") or ([fact["product"]] if fact.get("product") else [])
+    return f" on {_words(products)}" if products else ""
 
 
 def _rank(rank: dict) -> str:
@@ -643,6 +1098,16 @@ _FACTS = {
     "non_contiguous": "non-contiguous support",
     "empty_tensor": "empty-tensor support",
 }
+
+
+def _quoted(text: str, limit: int) -> str:
+    return f"\u201c{_clip(text, limit)}\u201d"
+
+
+def _statement_of(change: Change) -> str:
+    """Whose statement: a parameter's (a table cell) or the notes' (约束说明)."""
+    where = f"a statement of parameter {change.param}" if change.param else "a note"
+    return f"{where} the parser cannot check"
 
 
 def _fact(change: Change) -> str:
@@ -694,6 +1159,8 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
     ),
     ChangeId.SAME_DTYPE_RULE_ADDED: lambda c: f"{_words(c.after)} must now have the same dtype",
     ChangeId.SAME_DTYPE_RULE_REMOVED: lambda c: f"{_words(c.before)} no longer need the same dtype",
+    ChangeId.CASTABLE_RULE_ADDED: lambda c: f"{_words(c.after)} must now have castable or promotable dtypes",
+    ChangeId.CASTABLE_RULE_REMOVED: lambda c: f"{_words(c.before)} no longer need castable or promotable dtypes",
     ChangeId.SAME_FORMAT_RULE_ADDED: lambda c: f"{_words(c.after)} must now have the same format",
     ChangeId.SAME_FORMAT_RULE_REMOVED: lambda c: f"{_words(c.before)} no longer need the same format",
     ChangeId.ENUM_VALUES_ADDED: lambda c: f"parameter {c.param} now accepts the values {_words(c.values)}",
@@ -711,11 +1178,24 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
     ChangeId.EMPTY_TENSOR_ADDED: lambda c: f"parameter {c.param} now accepts empty tensors",
     ChangeId.ERROR_RULE_ADDED: lambda c: f"new documented error: {_error(c.after)}",
     ChangeId.ERROR_RULE_REMOVED: lambda c: f"error no longer documented: {_error(c.before)}",
-    ChangeId.ERROR_RULE_CHANGED: lambda c: f"error {c.after['code']} reworded: now {_clip(c.after['condition'])}",
+    ChangeId.ERROR_RULE_TIGHTENED: lambda c: (
+        f"error {c.after['code']} now rejects more: {_clip(c.before['condition'], 60)} became "
+        f"{_clip(c.after['condition'])}"
+    ),
+    ChangeId.ERROR_RULE_LOOSENED: lambda c: (
+        f"error {c.after['code']} now rejects less: {_clip(c.before['condition'], 60)} became "
+        f"{_clip(c.after['condition'])}"
+    ),
+    ChangeId.ERROR_RULE_REWORDED: lambda c: f"error {c.after['code']} reworded: now {_clip(c.after['condition'])}",
     ChangeId.PRODUCT_SUPPORT_ADDED: lambda c: f"now supported on {_words(c.values)}",
     ChangeId.PRODUCT_SUPPORT_REMOVED: lambda c: f"no longer supported on {_words(c.values)}",
     ChangeId.PRODUCTS_DOCUMENTED: lambda c: f"product support documented for the first time: {_words(c.values)}",
     ChangeId.CONSTRAINT_DOCUMENTED: _fact,
+    ChangeId.CONSTRAINT_TEXT_CHANGED: lambda c: (
+        f"{_statement_of(c)} changed from {_quoted(c.before['text'], 60)} to {_quoted(c.after['text'], 80)}"
+    ),
+    ChangeId.CONSTRAINT_TEXT_ADDED: lambda c: f"{_statement_of(c)} added: {_quoted(c.after['text'], 90)}",
+    ChangeId.CONSTRAINT_TEXT_REMOVED: lambda c: f"{_statement_of(c)} removed: {_quoted(c.before['text'], 90)}",
     ChangeId.DESCRIPTION_CHANGED: lambda c: (
         f"the description of parameter {c.param} changed: now \u201c{_clip(c.after, 80)}\u201d"
     ),
