@@ -166,6 +166,10 @@ def test_a_configured_ignore_list_lets_the_users_build_products_be(generated_rep
         (generated_repo / "generated" / planted).parent.mkdir(parents=True, exist_ok=True)
         (generated_repo / "generated" / planted).write_text("", encoding="utf-8")
     code, out, err = run(["generate", "docs", "-o", "generated", "--check"], generated_repo, capsys, monkeypatch)
+    # What Python would run is drift whatever the (pull request's) configuration ignores.
+    assert code == 3 and out == f"? {PLANTED[1]}\n", err
+    (generated_repo / "generated" / PLANTED[1]).unlink()
+    code, out, err = run(["generate", "docs", "-o", "generated", "--check"], generated_repo, capsys, monkeypatch)
     assert code == 0 and out == "", err
     (generated_repo / "generated/python/aclnn_ops/__pycache__").mkdir()
     (generated_repo / "generated/python/aclnn_ops/__pycache__/x.pyc").write_text("", encoding="utf-8")
@@ -600,3 +604,15 @@ def test_diff_git_reports_a_committed_name_that_is_not_utf8(tmp_path, fmt, capsy
     _commit(repo, "head")
     code, out, err = run(["diff", "--git", "HEAD~1..HEAD", "docs", "--format", fmt], repo, capsys, monkeypatch)
     assert code == 0 and "internal error" not in err and "\udcff" not in out + err, err
+
+
+@pytest.mark.parametrize("key", ["output-ignore", "user-files"])
+def test_a_configuration_cannot_hide_planted_code_from_check(generated_repo, key, capsys, monkeypatch):
+    with (generated_repo / "pyproject.toml").open("a", encoding="utf-8") as file:
+        file.write(f'{key} = ["**"]\n')
+    assert run(["generate", "docs", "-o", "generated"], generated_repo, capsys, monkeypatch)[0] == 0
+    planted = generated_repo / "generated" / PLANTED[0]
+    planted.parent.mkdir(parents=True, exist_ok=True)
+    planted.write_bytes(b"planted")
+    code, out, _ = run(["generate", "docs", "-o", "generated", "--check"], generated_repo, capsys, monkeypatch)
+    assert code == 3 and f"? {PLANTED[0]}" in out.splitlines()

@@ -272,7 +272,7 @@ def plan(
     if check:
         known = previous | previous_user | set(files) | set(user_files) | kept
         untracked = foreign_files(out, known, everything=True)
-        result.untracked = [p for p in untracked if not any(g.match([p]) for g in set_aside)]
+        result.untracked = [p for p in untracked if _runnable(p) or not any(g.match([p]) for g in set_aside)]
     elif not force:
         _refuse_foreign(out, previous | previous_user, set_aside)
     for path in sorted(files):
@@ -290,6 +290,17 @@ def plan(
     if read_file(out, MANIFEST) != result.manifest.encode():
         result.write.append(MANIFEST)
     return result
+
+
+_RUNNABLE = (".py", ".pyc", ".pyo", ".pth", ".so")
+
+
+def _runnable(path: str) -> bool:
+    """A file Python would run or load (a module, bytecode, a path hook, an extension): drift
+    for --check whatever `user-files` and `output-ignore` say, since the configuration that
+    sets them is as much a pull request's as the file (`output-ignore = ["**"]` must not let
+    a planted `__pycache__/x.pyc` or `build/lib/x.py` through)."""
+    return path.endswith(_RUNNABLE) or "__pycache__/" in f"/{path}"
 
 
 def _refuse_foreign(out: Path, known: set[str], set_aside: list[Globs]) -> None:
