@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from specgen.files import ReadError, read_bounded
-from specgen.selection import DEFAULT_DEFER, DEFAULT_INCLUDE, Selection, repository_root
+from specgen.selection import DEFAULT_DEFER, DEFAULT_INCLUDE, Selection, compile_glob, repository_root
 
 CONFIG_FILE = "specgen.toml"
 PYPROJECT = "pyproject.toml"
@@ -199,7 +199,19 @@ def parse(table: Mapping[str, Any], root: Path, file: Path | None = None) -> Con
     )
     for r in (reader, precedence, lint, diff, package):
         r.finish()
+    _check_globs(config, where)
     return config
+
+
+def _check_globs(config: Config, where: str) -> None:
+    """Every glob compiles (one that would backtrack for seconds is refused here, a usage error)."""
+    globs = (*config.include, *config.exclude, *config.prefer, *config.defer, *config.user_files)
+    globs += (*config.output_ignore, *config.lint.per_file_ignores)
+    for glob in globs:
+        try:
+            compile_glob(glob)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
 
 
 class _Reader:

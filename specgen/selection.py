@@ -33,9 +33,17 @@ DEFAULT_INCLUDE = ("**/docs/aclnn*.md", "**/doc/aclnn*.md", "aclnn*.md")
 DEFAULT_DEFER = ("**/experimental/**",)
 
 
+MAX_WILDCARDS = 8  # more make a regular expression that backtracks for seconds on one long name
+
+
 def compile_glob(pattern: str) -> re.Pattern[str]:
-    """A glob as a regular expression over '/'-separated relative paths."""
-    pattern, out, i = pattern.lstrip("/"), [], 0
+    """A glob as a regular expression over '/'-separated relative paths. A configuration is
+    untrusted: repeated `**/` collapse into one, and a pattern with more than MAX_WILDCARDS
+    `*` is refused (ValueError) rather than left to backtrack."""
+    pattern = re.sub(r"(?:\*\*/)+", "**/", pattern.lstrip("/"))
+    if pattern.count("*") > MAX_WILDCARDS:
+        raise ValueError(f"glob {pattern!r} has more than {MAX_WILDCARDS} wildcards")
+    out, i = [], 0
     while i < len(pattern):
         if pattern.startswith("**/", i):
             out.append("(?:.*/)?")

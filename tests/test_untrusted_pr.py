@@ -616,3 +616,13 @@ def test_a_configuration_cannot_hide_planted_code_from_check(generated_repo, key
     planted.write_bytes(b"planted")
     code, out, _ = run(["generate", "docs", "-o", "generated", "--check"], generated_repo, capsys, monkeypatch)
     assert code == 3 and f"? {PLANTED[0]}" in out.splitlines()
+
+
+def test_a_glob_that_would_backtrack_is_refused_and_repeated_folders_collapse(tmp_path, capsys, monkeypatch):
+    from specgen.selection import compile_glob
+
+    assert compile_glob("**/**/**/docs/a*.md").pattern == compile_glob("**/docs/a*.md").pattern
+    repo = repository(tmp_path / "repo")
+    (repo / "specgen.toml").write_text('include = ["' + "*a" * 30 + 'b"]\n', encoding="utf-8")
+    code, _, err = run(["parse", "docs"], repo, capsys, monkeypatch)
+    assert code == 2 and "wildcards" in err  # refused before any path is matched against it
