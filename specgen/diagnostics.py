@@ -76,7 +76,11 @@ class Code(Catalogued):
         WARNING,
         "a GetWorkspaceSize function has no matching execute function; the convention's is assumed",
     )
-    SINGLE_PHASE = "single-phase", WARNING, "a function outside a GetWorkspaceSize/execute pair; not modelled"
+    SINGLE_PHASE = (
+        "single-phase",
+        INFO,
+        "a single-phase API (no GetWorkspaceSize/execute pair): modelled, compared and linted, not generated",
+    )
     NO_API = "no-api", INFO, "not an operator page: no `aclnnStatus aclnnXxx(...)` prototype (a placeholder, a guide)"
     NO_PARAM_SECTION = "no-param-section", WARNING, "no section documents the parameters of a function"
     DUPLICATE_PARAM = "duplicate-param", WARNING, "a parameter is documented twice"

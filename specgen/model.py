@@ -372,6 +372,9 @@ class OperatorDoc(Frozen):
     formula: TextBlock | None = None
     products: tuple[Product, ...] = ()
     functions: tuple[Function, ...] = ()
+    # Single-phase APIs (`aclnnStatus aclnnTransQuantParam(...)`, no executor): `params` is
+    # their prototype's, `line` theirs; modelled for diff and lint, not generated.
+    single_phase: tuple[Function, ...] = _sparse(())
     notes: TextBlock | None = None  # the constraints section (约束说明), verbatim
     samples: tuple[Sample, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()

@@ -429,3 +429,29 @@ def test_a_relation_kept_by_an_error_row_is_not_removed(write_doc):
     assert [c.id for c in kept if c.id.startswith("shape-rule")] == []
     dropped = diff([both], [_demo(write_doc, "b.md", row="mask的数据类型不合法。")])
     assert [c.id for c in dropped if c.id.startswith("shape-rule")] == ["shape-rule-removed"]
+
+
+SINGLE_PHASE = """# aclnnTransQuantParam
+
+## 函数原型
+
+```Cpp
+aclnnStatus aclnnTransQuantParam(const float* scaleArray, uint64_t scaleSize, uint64_t** quantParam, uint64_t* quantParamSize)
+```
+"""
+
+
+def test_single_phase_apis_are_modelled_and_compared(write_doc):
+    """A single-phase API (no executor) is part of the contract: a parameter it gains is a
+    change, and it is modelled with its own parameters, said once at info."""
+    old = parse_file(write_doc(SINGLE_PHASE, "old.md"))
+    assert [f.name for f in old.single_phase] == ["aclnnTransQuantParam"] and old.functions == ()
+    assert [p.name for p in old.single_phase[0].params] == ["scaleArray", "scaleSize", "quantParam", "quantParamSize"]
+    assert [(d.severity, d.code) for d in old.diagnostics] == [("info", "single-phase")]
+    new = parse_file(
+        write_doc(
+            SINGLE_PHASE.replace("uint64_t scaleSize,", "uint64_t scaleSize, const float* offsetArray,"), "new.md"
+        )
+    )
+    changes = diff([old], [new])
+    assert [(c.id, c.function, c.param) for c in changes] == [("param-added", "aclnnTransQuantParam", "offsetArray")]

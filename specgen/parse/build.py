@@ -72,7 +72,8 @@ def read_document(path: str, data: bytes) -> OperatorDoc:
     products, product_warnings = read_products(doc)
     diags += product_warnings
     samples = _samples(doc)
-    functions = _with_sample_calls(_functions(doc, decls, diags), samples)
+    two_phase, single_phase = _functions(doc, decls, diags)
+    functions = _with_sample_calls(two_phase, samples)
     return OperatorDoc(
         source=path,
         name=_doc_name(doc),
@@ -80,6 +81,7 @@ def read_document(path: str, data: bytes) -> OperatorDoc:
         formula=_formula(doc),
         products=tuple(products),
         functions=tuple(functions),
+        single_phase=tuple(single_phase),
         notes=_notes(doc),
         samples=tuple(samples),
         diagnostics=tuple(_on_a_line(d) for d in sorted(diags, key=lambda d: d.line)),
@@ -196,7 +198,10 @@ def _with_call(fn: Function, call: SampleCall) -> Function:
 # ---------------------------------------------------------------- functions
 
 
-def _functions(doc: Document, decls: list[Declaration], diags: list[Diagnostic]) -> list[Function]:
+def _functions(
+    doc: Document, decls: list[Declaration], diags: list[Diagnostic]
+) -> tuple[list[Function], list[Function]]:
+    """The two-phase functions, and the single-phase ones (declared outside a pair)."""
     by_name: dict[str, Declaration] = {}
     for d in decls:
         if d.error:
@@ -223,13 +228,24 @@ def _functions(doc: Document, decls: list[Declaration], diags: list[Diagnostic])
             diags.append(Diagnostic.at(gws.line, Code.NO_EXECUTE, message))
         paired.update({gws.name, exe.name if exe else ""})
         functions.append(_function(doc, base, gws, exe, len(phases), diags))
-    for name, d in by_name.items():
-        if name not in paired:
-            message = f"{name} is not part of a GetWorkspaceSize/execute pair; not modelled"
-            diags.append(Diagnostic.at(d.line, Code.SINGLE_PHASE, message))
+    single = [_single_phase(doc, d, diags) for name, d in by_name.items() if name not in paired]
     if not functions and not any(d.severity == "error" for d in diags):
         diags += _no_api(doc, {d.line for d in decls}, declared=bool(by_name))
-    return functions
+    return functions, single
+
+
+def _single_phase(doc: Document, d: Declaration, diags: list[Diagnostic]) -> Function:
+    """A function outside a GetWorkspaceSize/execute pair, with the parameters its own section
+    documents (the section headed with its name)."""
+    message = f"{d.name} is a single-phase API (no GetWorkspaceSize/execute pair): modelled, not generated"
+    diags.append(Diagnostic.at(d.line, Code.SINGLE_PHASE, message))
+    gws_region, exe_region = sec.function_regions(doc, d.name, 1)
+    facts, _, notes = _region_facts(doc, exe_region or gws_region)
+    proto = d.prototype.params if d.prototype else ()
+    params = _params(
+        proto, facts, notes, inplace=False, fallback_line=d.line, function=d.name, diags=diags, other_phase=set()
+    )
+    return Function(name=d.name, line=d.line, params=tuple(params))
 
 
 _CONVENTIONAL_EXECUTE = parse_prototype(

@@ -218,17 +218,17 @@ def diff(old_docs: Sequence[OperatorDoc], new_docs: Sequence[OperatorDoc]) -> li
 def _functions(docs: Iterable[OperatorDoc]) -> dict[str, _Side]:
     found: dict[str, _Side] = {}
     for doc in sorted(docs, key=lambda d: d.source):
-        for fn in doc.functions:
+        for fn in (*doc.functions, *doc.single_phase):  # a single-phase API is part of the contract too
             found.setdefault(fn.name, _Side(doc, fn))
     return found
 
 
 def _document_pairs(old_docs: Sequence[OperatorDoc], new_docs: Sequence[OperatorDoc]):
     """Documents of the two versions that share a function (the same operator's document)."""
-    new_by_fn = {fn.name: doc for doc in new_docs for fn in doc.functions}
+    new_by_fn = {fn.name: doc for doc in new_docs for fn in (*doc.functions, *doc.single_phase)}
     seen = set()
     for old in sorted(old_docs, key=lambda d: d.source):
-        for fn in old.functions:
+        for fn in (*old.functions, *old.single_phase):
             new = new_by_fn.get(fn.name)
             if new is not None and (old.source, new.source) not in seen:
                 seen.add((old.source, new.source))
@@ -248,8 +248,8 @@ def normalise(text: str) -> str:
 
 
 def _compare_document(out: _Collector, old: OperatorDoc, new: OperatorDoc) -> None:
-    side_old = _Side(old, old.functions[0])
-    side_new = _Side(new, new.functions[0])
+    side_old = _Side(old, (*old.functions, *old.single_phase)[0])
+    side_new = _Side(new, (*new.functions, *new.single_phase)[0])
     for attr, change in (("summary", ChangeId.SUMMARY_CHANGED), ("formula", ChangeId.FORMULA_CHANGED)):
         a, b = getattr(old, attr), getattr(new, attr)
         if a and b and normalise(a.text) != normalise(b.text):

@@ -273,14 +273,9 @@ def _undocumented(docs: Sequence[OperatorDoc], declared: Declarations) -> Iterab
                 )
 
 
-_SINGLE_PHASE = re.compile(r"^(aclnn\w+) is not part of a GetWorkspaceSize/execute pair")
-
-
 def single_phase_functions(doc: OperatorDoc) -> list[str]:
-    """Functions the document declares outside a two-phase pair (the parser does not model them)."""
-    return [
-        m.group(1) for d in doc.diagnostics if d.code == Code.SINGLE_PHASE and (m := _SINGLE_PHASE.match(d.message))
-    ]
+    """Functions the document declares outside a two-phase pair."""
+    return [fn.name for fn in doc.single_phase]
 
 
 def _check_headers_fit(docs: Sequence[OperatorDoc], declared: Declarations, folder: Path) -> None:
