@@ -175,6 +175,60 @@ class RankRange(Frozen):
     max: int | None = None
 
 
+ShapeRuleKind = Literal[
+    "same",  # params: the shape of the one tensor named
+    "broadcast",  # params: the broadcast of the tensors named
+    "explicit",  # dims: one expression per dimension (`{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`)
+    "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape
+    "not_derivable",  # reason: why no rule can be read (data-dependent, unstated, alternatives)
+]
+DtypeRuleKind = Literal[
+    "same",  # params: the dtype of the tensor named
+    "fixed",  # values: the one dtype the document allows
+    "one_of",  # values: any of these, whatever the inputs (index outputs: INT64 or INT32)
+    "not_derivable",  # reason
+]
+
+
+class SymbolDim(Frozen):
+    """Where a symbol of an explicit shape is read: `B` is dimension `axis` of `param`."""
+
+    symbol: str
+    param: str
+    axis: int
+
+
+# An output's shape as a function of the inputs and attributes, read from the document. Dims
+# are expressions over integers, symbols (`symbols` says where each is read), the shapes of
+# parameters (`self.shape[0]`, `x.shape[-1]`) and integer attributes, with + - * / // and
+# ceil(); codegen/runtime/_shapes.py evaluates them.
+class ShapeRule(Frozen):
+    kind: ShapeRuleKind
+    params: tuple[str, ...] = _sparse(())
+    dims: tuple[str, ...] = _sparse(())
+    symbols: tuple[SymbolDim, ...] = _sparse(())
+    reason: str = _sparse("")  # not_derivable: why
+    text: str = ""  # the statement the rule is read from, verbatim
+    line: int
+
+    @property
+    def derived(self) -> bool:
+        return self.kind != "not_derivable"
+
+
+class DtypeRule(Frozen):
+    kind: DtypeRuleKind
+    params: tuple[str, ...] = _sparse(())
+    values: tuple[str, ...] = _sparse(())
+    reason: str = _sparse("")
+    text: str = ""
+    line: int
+
+    @property
+    def derived(self) -> bool:
+        return self.kind != "not_derivable"
+
+
 _COMPUTED_PARAM_FIELDS = ("dtypes", "product_dtypes", "formats", "rank", "non_contiguous", "empty_tensor")
 
 
@@ -189,6 +243,9 @@ class Param(Frozen):
     constraints: tuple[Constraint, ...] = ()
     documented: bool = True  # False when only the prototype names it
     line: int
+    # outputs and in-out tensors: how the library shapes and types what it writes
+    shape_rule: ShapeRule | None = _sparse(None)
+    dtype_rule: DtypeRule | None = _sparse(None)
 
     @model_validator(mode="before")
     @classmethod

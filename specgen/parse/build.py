@@ -24,6 +24,8 @@ from specgen.model import (
 )
 from specgen.parse import classify as cons
 from specgen.parse import sections as sec
+from specgen.parse.classify.shapes import Statement as ShapeStatement
+from specgen.parse.classify.shapes import output_rules
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (
     STATUS_CODES,
@@ -266,14 +268,25 @@ def _function(
         execute=True,
         other_phase={p.name for p in gws_proto},
     )
+    error_rules = tuple(_error_rules(errors, params, diags))
     return Function(
         name=name,
         line=gws.line,
-        params=tuple(params),
+        params=output_rules(params, error_rules, _shape_statements(facts)),
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
-        errors=tuple(_error_rules(errors, params, diags)),
+        errors=error_rules,
     )
+
+
+def _shape_statements(facts: list[ParamFacts]) -> dict[str, list[ShapeStatement]]:
+    """What each parameter's row or bullet says, by statement, for the shape readers."""
+    out: dict[str, list[ShapeStatement]] = {}
+    for f in facts:
+        cell = f.cells.get("shape")
+        said = [*f.description, *f.statements, *([cell] if cell else [])]
+        out.setdefault(f.name, []).extend(ShapeStatement(s.text, s.line) for s in said)
+    return out
 
 
 def _region_facts(
