@@ -74,6 +74,8 @@ CheckKind = Literal[
     "empty_tensor",
     "non_contiguous",
     "shape",  # a shape rule the document states in prose only
+    "output_shape",  # params: an output and what its shape rule reads; the shape it must have
+    "output_dtype",  # params: an output and the input whose dtype it takes
     "value",  # a value rule the document states in prose only
     "product",  # the product (platform) is not supported
     "constraints",  # the parameter constraints as a whole ("不满足参数说明中的约束")
@@ -186,6 +188,8 @@ DtypeRuleKind = Literal[
     "same",  # params: the dtype of the tensor named
     "fixed",  # values: the one dtype the document allows
     "one_of",  # values: any of these, whatever the inputs (index outputs: INT64 or INT32)
+    "same_set",  # params: no rule stated, but the output allows exactly that input's dtypes:
+    # wrappers allocate in the input's dtype; validators do not enforce it
     "not_derivable",  # reason
 ]
 

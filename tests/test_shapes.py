@@ -36,3 +36,68 @@ def test_dtype_rules():
     assert _shapes.dtype_allowed({"kind": "one_of", "values": ["INT64", "INT32"]}, {}, "INT32")
     assert _shapes.dtype_allowed({"kind": "same", "params": ["self"]}, {"self": "FLOAT"}, "FLOAT16") is False
     assert _shapes.dtype_allowed({"kind": "same", "params": ["self"]}, {"self": None}, "FLOAT16") is None
+
+
+# Outputs whose derived shape the document's own sample call contradicts, each read by hand.
+SAMPLE_DISAGREES: dict[tuple[str, str], str] = {
+    ("aclnnConvTbcBackward", "gradWeight"): (
+        "the document gives weight and gradWeight the shape (Cout,Cin,K); its sample passes weight (1,2,2) with "
+        "bias (2,), i.e. (K,Cin,Cout) as conv_tbc takes it, so Cout is bound to 1 from weight"
+    ),
+    ("aclnnConvTbcBackward", "gradBias"): "as gradWeight: Cout read from weight's first dimension (1), bias has 2",
+    ("aclnnReluV3", "maskOut"): (
+        "'shape需要与x一致', but the sample passes a bit mask of x's last dimension / 8 ((1,1,1,1,2) for (1,1,1,1,16))"
+    ),
+    ("aclnnGroupNormSwishGrad", "dgammaOut"): "'数据类型和shape与gamma相同', but the sample passes gamma (3,), dgammaOut (3,1)",
+    ("aclnnGroupNormSwishGrad", "dbetaOut"): "'数据类型和shape与gamma相同', but the sample passes gamma (3,), dbetaOut (3,1)",
+}
+
+
+def sample_agreement(docs):
+    """For every output of a chosen function: (derived, total) and, on the resolved sample
+    calls, the shape and dtype disagreements by (function, output) with what was expected."""
+    from tests.oracle import chosen_functions
+
+    derived = total = shapes_agree = dtypes_agree = 0
+    disagree: dict[tuple[str, str], str] = {}
+    for name, (_, fn) in chosen_functions(docs).items():
+        call = fn.sample_call
+        known = call is not None and call.resolved and len(call.args) == len(fn.params)
+        args = dict(zip((p.name for p in fn.params), call.args, strict=True)) if known else {}
+        shapes = {n: tuple(a.shape or ()) for n, a in args.items() if a.kind == "tensor"}
+        dtypes = {n: a.dtype for n, a in args.items() if a.kind == "tensor"}
+        values = {n: a.value for n, a in args.items() if a.kind == "value"}
+        for p in fn.params:
+            if p.shape_rule is None or p.dtype_rule is None:
+                continue
+            total += 1
+            derived += p.shape_rule.derived
+            arg = args.get(p.name)
+            if arg is None or arg.kind != "tensor":
+                continue
+            expected = _shapes.output_shape(p.shape_rule.dump(), shapes, values)
+            if expected is not None:
+                shapes_agree += expected == shapes[p.name]
+                if expected != shapes[p.name]:
+                    disagree[(name, p.name)] = f"shape {expected} derived, {shapes[p.name]} in the sample"
+            allowed = _shapes.dtype_allowed(p.dtype_rule.dump(), dtypes, dtypes[p.name] or "")
+            dtypes_agree += allowed is True
+            if allowed is False:
+                disagree[(name, p.name)] = f"dtype {p.dtype_rule.kind} {p.dtype_rule.params or p.dtype_rule.values}"
+    return derived, total, shapes_agree, dtypes_agree, disagree
+
+
+@pytest.mark.slow
+def test_derived_rules_agree_with_the_documents_own_calls(corpus):
+    from specgen.parse import parse_paths
+
+    derived, total, shapes_agree, dtypes_agree, disagree = sample_agreement(parse_paths([corpus / "docs"]))
+    print(
+        f"\noutputs with a derived shape: {derived} of {total} ({derived / total:.1%}); on the sample calls, "
+        f"shapes agree {shapes_agree}, dtypes agree {dtypes_agree}; disagreements {len(disagree)}"
+    )
+    unexpected = {k: v for k, v in disagree.items() if k not in SAMPLE_DISAGREES}
+    stale = [k for k in SAMPLE_DISAGREES if k not in disagree]
+    assert unexpected == {}
+    assert stale == [], "listed disagreements that now agree: remove them"
+    assert derived / total >= 0.45

@@ -114,11 +114,13 @@ class ParamCode:
 
 
 @dataclass(frozen=True)
-class ShapeRule:
-    """How the wrapper shapes an output it allocates: like one input, or their broadcast."""
+class Allocation:
+    """How the wrapper allocates an output left out: the model's shape and dtype rules, as
+    plain data for aclnn_ops._shapes.allocate; or, when they derive nothing, why not."""
 
-    kind: Literal["same", "broadcast"]
-    peers: tuple[str, ...]  # the inputs' Python names
+    shape: dict | None = None
+    dtype: dict | None = None
+    refusal: str = ""  # the TypeError's message when the output must be passed
 
 
 @dataclass(frozen=True)
@@ -130,9 +132,7 @@ class WrapperArg:
     keyword: bool  # keyword-only with a None default (optional inputs and outputs)
     output: bool  # allocated by the wrapper when not given, and returned
     scalar_dtype: str = ""  # the dtype an aclScalar is created with
-    shape_rule: ShapeRule | None = None  # how an allocated output is shaped
-    dtype_from: str = ""  # py name of the parameter whose dtype an output takes
-    dtype_fixed: str = ""  # or the one dtype the document allows
+    allocation: Allocation | None = None  # outputs: how the wrapper allocates one left out
 
     @property
     def py_name(self) -> str:

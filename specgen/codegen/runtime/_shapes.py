@@ -169,7 +169,7 @@ def output_dtype(
 ) -> str | None:
     """The dtype `rule` gives the output (the first of a choice), or None when not settled."""
     kind = rule.get("kind")
-    if kind == "same":
+    if kind in ("same", "same_set"):
         return dtypes.get(_items(rule, "params")[0])
     if kind in ("fixed", "one_of"):
         return _items(rule, "values")[0]
@@ -185,3 +185,40 @@ def dtype_allowed(
         return dtype in _items(rule, "values")
     expected = output_dtype(rule, dtypes)
     return None if expected is None else dtype == expected
+
+
+def allocate(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> Any:
+    """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
+    the other arguments (`args`: by C name); TypeError when they do not settle it."""
+    from ._runtime import empty
+    from ._tensor import describe
+
+    descs = {n: _desc(describe, v) for n, v in args.items()}
+    shape = output_shape(
+        shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
+    )
+    dtype = output_dtype(
+        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}
+    )
+    if shape is None or dtype is None:
+        missing = "shape" if shape is None else "dtype"
+        why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
+        raise TypeError(
+            f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
+        )
+    return empty(shape, dtype)
+
+
+def _desc(describe: Any, value: object) -> Any:
+    """A tensor argument's description; None for anything else (values, lists, None)."""
+    if value is None or isinstance(value, bool | int | float | str | list | tuple):
+        return None
+    try:
+        return describe(value)
+    except (TypeError, ValueError):
+        return None

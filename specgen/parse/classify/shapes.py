@@ -447,6 +447,12 @@ def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -
                 return DtypeRule(kind="same", params=peers[:1], text=error.condition, line=error.line)
     if p.direction == "inout":
         return DtypeRule(kind="same", params=(p.name,), text="", line=p.line)
+    twins = [
+        q for q in params if q.name in readable and q.kind == "tensor" and p.dtypes and set(q.dtypes) == set(p.dtypes)
+    ]
+    if twins:
+        c = p.of_kind("dtypes")[0]
+        return DtypeRule(kind="same_set", params=(twins[0].name,), text=c.text, line=c.line)
     reason = (
         "the document allows " + "、".join(p.dtypes) + " and relates the dtype to no input"
         if p.dtypes

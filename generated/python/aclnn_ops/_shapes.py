@@ -1,0 +1,224 @@
+"""Output shapes and dtypes from the document's rules, evaluated on the arguments of a call.
+
+Part of the generated `aclnn_ops` package (copied from specgen as-is; do not edit there).
+A rule is plain data (`specgen.model.ShapeRule` / `DtypeRule` as a dict): wrappers allocate
+outputs with it, validators check outputs against it. Evaluation gives None whenever the
+arguments do not settle the answer (an input left out, a symbol read two ways, a division
+that leaves a remainder): the caller then neither allocates nor checks.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+Shape = tuple[int, ...]
+ShapeOf = Mapping[
+    str, Shape | None
+]  # parameter -> its shape (None: not a tensor, or null)
+
+
+def _items(rule: Mapping[str, object], key: str) -> tuple[Any, ...]:
+    value = rule.get(key, ())
+    return tuple(value) if isinstance(value, list | tuple) else ()
+
+
+def broadcast(*shapes: Shape) -> Shape | None:
+    """NumPy's broadcasting of shapes; None when they do not broadcast."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for dims in zip(*((1,) * (rank - len(s)) + tuple(s) for s in shapes), strict=True):
+        sizes = {d for d in dims if d != 1}
+        if len(sizes) > 1:
+            return None
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def output_shape(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    """The shape `rule` gives the output, or None when the arguments do not settle it."""
+    kind = rule.get("kind")
+    params: tuple[str, ...] = _items(rule, "params")
+    if kind in ("same", "in_place", "broadcast"):
+        known = [shapes.get(n) for n in params]
+        if not known or any(s is None for s in known):
+            return None
+        return known[0] if kind != "broadcast" else broadcast(*known)  # type: ignore[arg-type]
+    if kind == "explicit":
+        return _explicit(rule, shapes, values)
+    return None
+
+
+def _explicit(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    env: dict[str, int] = {}
+    for name, value in values.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            env[name] = value
+    for binding in _items(rule, "symbols"):
+        shape = shapes.get(binding["param"])
+        axis = binding["axis"]
+        if shape is None or not -len(shape) <= axis < len(shape):
+            return None
+        env[binding["symbol"]] = shape[axis]
+    dims: list[int] = []
+    try:
+        for element in _parsed(_items(rule, "dims")):
+            if isinstance(element, ast.Starred):  # `*x.shape[:-1]`: a shape spliced in
+                dims.extend(_shape_part(element.value, env, shapes))
+            else:
+                dims.append(_evaluate(element, env, shapes))
+    except (
+        KeyError,
+        ValueError,
+        IndexError,
+        TypeError,
+        ZeroDivisionError,
+        AttributeError,
+    ):
+        return None
+    return tuple(dims) if all(d >= 0 for d in dims) else None
+
+
+@lru_cache(maxsize=1024)
+def _parsed(dims: tuple[str, ...]) -> list[ast.expr]:
+    return ast.parse("[" + ", ".join(dims) + "]", mode="eval").body.elts  # type: ignore[attr-defined]
+
+
+def _shape_part(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Shape:
+    """`x.shape` or `x.shape[a:b]`."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.attr == "shape"
+    ):
+        shape = shapes.get(node.value.id)
+        if shape is None:
+            raise ValueError(f"{node.value.id} has no shape")
+        return tuple(shape)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        whole = _shape_part(node.value, env, shapes)
+        low, high = (
+            None if b is None else _evaluate(b, env, shapes)
+            for b in (node.slice.lower, node.slice.upper)
+        )
+        return whole[low:high]
+    raise ValueError(f"cannot splice {ast.unparse(node)}")
+
+
+def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
+    """An integer expression of the rule's small language (see specgen.parse.classify.shapes)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_evaluate(node.operand, env, shapes)
+    if isinstance(node, ast.BinOp):
+        a, b = _evaluate(node.left, env, shapes), _evaluate(node.right, env, shapes)
+        return _binary(node.op, a, b)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return _call(node.func.id, node.args, env, shapes)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
+        owner = node.value.value
+        shape = shapes.get(owner.id) if isinstance(owner, ast.Name) else None
+        if shape is not None:
+            return shape[_evaluate(node.slice, env, shapes)]
+    raise ValueError(f"cannot evaluate {ast.unparse(node)}")
+
+
+def _call(
+    name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
+) -> int:
+    """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole)."""
+    if name == "ceildiv" and len(args) == 2:
+        a, b = (_evaluate(x, env, shapes) for x in args)
+        return -(-a // b)
+    if name in ("ceil", "floor") and len(args) == 1:
+        [arg] = args
+        if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div):
+            a, b = _evaluate(arg.left, env, shapes), _evaluate(arg.right, env, shapes)
+            return -(-a // b) if name == "ceil" else a // b
+        return _evaluate(arg, env, shapes)
+    raise ValueError(f"cannot evaluate {name}()")
+
+
+def _binary(op: ast.operator, a: int, b: int) -> int:
+    if isinstance(op, ast.Add):
+        return a + b
+    if isinstance(op, ast.Sub):
+        return a - b
+    if isinstance(op, ast.Mult):
+        return a * b
+    if isinstance(op, ast.FloorDiv):
+        return a // b
+    if isinstance(op, ast.Div):
+        if a % b:
+            raise ValueError(f"{a}/{b} leaves a remainder")
+        return a // b
+    raise ValueError(f"operator {type(op).__name__}")
+
+
+def output_dtype(
+    rule: Mapping[str, object], dtypes: Mapping[str, str | None]
+) -> str | None:
+    """The dtype `rule` gives the output (the first of a choice), or None when not settled."""
+    kind = rule.get("kind")
+    if kind in ("same", "same_set"):
+        return dtypes.get(_items(rule, "params")[0])
+    if kind in ("fixed", "one_of"):
+        return _items(rule, "values")[0]
+    return None
+
+
+def dtype_allowed(
+    rule: Mapping[str, object], dtypes: Mapping[str, str | None], dtype: str
+) -> bool | None:
+    """Whether an output of `dtype` meets `rule`; None when the rule cannot tell."""
+    kind = rule.get("kind")
+    if kind in ("fixed", "one_of"):
+        return dtype in _items(rule, "values")
+    expected = output_dtype(rule, dtypes)
+    return None if expected is None else dtype == expected
+
+
+def allocate(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> Any:
+    """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
+    the other arguments (`args`: by C name); TypeError when they do not settle it."""
+    from ._runtime import empty
+    from ._tensor import describe
+
+    descs = {n: _desc(describe, v) for n, v in args.items()}
+    shape = output_shape(
+        shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
+    )
+    dtype = output_dtype(
+        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}
+    )
+    if shape is None or dtype is None:
+        missing = "shape" if shape is None else "dtype"
+        why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
+        raise TypeError(
+            f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
+        )
+    return empty(shape, dtype)
+
+
+def _desc(describe: Any, value: object) -> Any:
+    """A tensor argument's description; None for anything else (values, lists, None)."""
+    if value is None or isinstance(value, bool | int | float | str | list | tuple):
+        return None
+    try:
+        return describe(value)
+    except (TypeError, ValueError):
+        return None
