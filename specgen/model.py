@@ -181,6 +181,8 @@ ShapeRuleKind = Literal[
     "same",  # params: the shape of the one tensor named
     "broadcast",  # params: the broadcast of the tensors named
     "explicit",  # dims: one expression per dimension (`{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`)
+    "reduce",  # params: (tensor, axes, keepdim): the tensor reduced over the axes a value gives
+    "reduction",  # params: (reduction, tensors...): their broadcast when reduction is 0/"none", else dims
     "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape
     "not_derivable",  # reason: why no rule can be read (data-dependent, unstated, alternatives)
 ]
@@ -188,6 +190,8 @@ DtypeRuleKind = Literal[
     "same",  # params: the dtype of the tensor named
     "fixed",  # values: the one dtype the document allows
     "one_of",  # values: any of these, whatever the inputs (index outputs: INT64 or INT32)
+    "promote",  # params: the promoted dtype of these ("数据类型推导"): the output may be any dtype it
+    # casts to, so wrappers allocate in it and validators do not enforce it
     "same_set",  # params: no rule stated, but the output allows exactly that input's dtypes:
     # wrappers allocate in the input's dtype; validators do not enforce it
     "not_derivable",  # reason

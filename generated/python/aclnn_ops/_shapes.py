@@ -50,7 +50,35 @@ def output_shape(
         return known[0] if kind != "broadcast" else broadcast(*known)  # type: ignore[arg-type]
     if kind == "explicit":
         return _explicit(rule, shapes, values)
+    if kind == "reduce" and len(params) == 3:
+        return _reduce(
+            shapes.get(params[0]), values.get(params[1]), values.get(params[2])
+        )
+    if kind == "reduction" and len(params) >= 2:
+        reduction = values.get(params[0])
+        if reduction in (0, "none"):
+            known = [shapes.get(n) for n in params[1:]]
+            return None if any(s is None for s in known) else broadcast(*known)  # type: ignore[arg-type]
+        return (
+            _explicit(rule, shapes, values)
+            if isinstance(reduction, int | str)
+            else None
+        )
     return None
+
+
+def _reduce(shape: Shape | None, axes: object, keepdim: object) -> Shape | None:
+    """`shape` reduced over `axes` (an int or a sequence of them; none: every axis)."""
+    if shape is None or not isinstance(keepdim, bool):
+        return None
+    listed = axes if isinstance(axes, list | tuple) else [axes]
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in listed):
+        return None
+    rank = max(len(shape), 1)
+    chosen = {a % rank for a in listed} if listed else set(range(len(shape)))  # type: ignore[operator]
+    if keepdim:
+        return tuple(1 if i in chosen else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in chosen)
 
 
 def _explicit(
@@ -136,6 +164,11 @@ def _call(
     name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
 ) -> int:
     """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole)."""
+    if name == "rank" and len(args) == 1 and isinstance(args[0], ast.Name):
+        shape = shapes.get(args[0].id)
+        if shape is None:
+            raise ValueError(f"{args[0].id} has no shape")
+        return len(shape)
     if name == "ceildiv" and len(args) == 2:
         a, b = (_evaluate(x, env, shapes) for x in args)
         return -(-a // b)
@@ -157,6 +190,8 @@ def _binary(op: ast.operator, a: int, b: int) -> int:
         return a * b
     if isinstance(op, ast.FloorDiv):
         return a // b
+    if isinstance(op, ast.Mod):
+        return a % b
     if isinstance(op, ast.Div):
         if a % b:
             raise ValueError(f"{a}/{b} leaves a remainder")
@@ -169,10 +204,46 @@ def output_dtype(
 ) -> str | None:
     """The dtype `rule` gives the output (the first of a choice), or None when not settled."""
     kind = rule.get("kind")
+    if kind == "promote":
+        return promote(*(dtypes.get(n) for n in _items(rule, "params")))
     if kind in ("same", "same_set"):
         return dtypes.get(_items(rule, "params")[0])
     if kind in ("fixed", "one_of"):
         return _items(rule, "values")[0]
+    return None
+
+
+# The promotion order of the aclnn dtypes within each category (PyTorch's rules).
+_FLOATS = ("FLOAT16", "BFLOAT16", "FLOAT", "DOUBLE")
+_INTS = ("INT8", "INT16", "INT32", "INT64")
+
+
+def promote(*dtypes: str | None) -> str | None:
+    """The dtype PyTorch's type promotion gives tensors of these dtypes; None when one is
+    unknown or outside the simple cases (complex, unsigned wider than 8 bits, 8-bit floats)."""
+    known = set(dtypes)
+    if None in known or not known:
+        return None
+    if len(known) == 1:
+        return known.pop()
+    floats = [d for d in known if d in _FLOATS]
+    if floats:
+        if {"FLOAT16", "BFLOAT16"} == set(floats):
+            return "FLOAT"
+        return (
+            max(floats, key=_FLOATS.index)
+            if known <= {*_FLOATS, *_INTS, "UINT8", "BOOL"}
+            else None
+        )
+    ints = [d for d in known if d in _INTS]
+    if known <= {*_INTS, "UINT8", "BOOL"}:
+        if "UINT8" in known and ints:
+            return max(("INT16", *ints), key=_INTS.index)
+        return (
+            max(ints, key=_INTS.index)
+            if ints
+            else ("UINT8" if "UINT8" in known else "BOOL")
+        )
     return None
 
 

@@ -35,22 +35,46 @@ class Statement:
 
 
 @dataclass(frozen=True, slots=True)
+class ShapeContext:
+    """What a reader knows of the function: every parameter's name, the input tensors', the
+    subject's, and all the subject's statements (`其余维度与x一致` may stand apart)."""
+
+    params: tuple[str, ...]
+    inputs: tuple[str, ...] = ()
+    subject: str = ""
+    said: str = ""
+    tensors: tuple[str, ...] | None = None  # every tensor parameter (None: every parameter)
+
+    def is_tensor(self, name: str) -> bool:
+        return name in (self.params if self.tensors is None else self.tensors)
+
+
+# A reading: the rule's kind, the parameters it reads, its dims (see `ShapeRule`).
+Reading = tuple[ShapeRuleKind, tuple[str, ...], tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
 class ShapeExample:
-    """A phrase of a real document, with the function's parameter names and the rule it reads."""
+    """A phrase of a real document, with the function's other parameters (`others`, taken as
+    the input tensors) and what it must read (None: nothing)."""
 
     text: str
     subject: str
     others: tuple[str, ...]
-    dims: tuple[str, ...]
+    reading: Reading | None
+    attrs: tuple[str, ...] = ()  # the function's parameters that are not tensors
+
+    def context(self) -> ShapeContext:
+        return ShapeContext((self.subject, *self.others, *self.attrs), self.others, self.subject, self.text)
 
 
 @dataclass(frozen=True, slots=True)
 class ShapePhrase:
-    """One way documents state a shape: `read` turns a statement into the dims of its list."""
+    """One way documents state a shape: `read` turns a statement into a reading."""
 
     name: str
     trigger: re.Pattern[str]
-    read: Callable[[str, Sequence[str]], tuple[str, ...] | None]
+    read: Callable[[str, ShapeContext], Reading | None]
     examples: tuple[ShapeExample, ...]
 
 
@@ -61,8 +85,8 @@ _LIST_HEAD = re.compile(
     r"(?i)(?:shape|形状|维度)\s*(?:需要|必须|要求|固定)?\s*(?:为|是|=|：|:)\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
 )
 _DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_SIZE_CALL = re.compile(r"\b([A-Za-z_]\w*)\.size\((-?\d+)\)")
-_ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv"})
+_SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
+_ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank"})
 
 
 def _bracketed(text: str, start: int) -> str | None:
@@ -106,16 +130,6 @@ def dim_expression(text: str, params: Sequence[str]) -> str | None:
     return ast.unparse(tree) if _closed(tree.body, set(params)) else None
 
 
-def closed_dims(dims: Sequence[str], params: Sequence[str]) -> bool:
-    """Every dim an expression the evaluator reads (`*x.shape[:-1]` splices a shape)."""
-    try:
-        tree = ast.parse("[" + ", ".join(dims) + "]", mode="eval")
-    except SyntaxError:
-        return False
-    elements = tree.body.elts  # type: ignore[attr-defined]
-    return all(_closed(e.value if isinstance(e, ast.Starred) else e, set(params)) for e in elements)
-
-
 def _closed(node: ast.AST, params: set[str]) -> bool:
     """Integers, symbols, parameters' shapes, + - * / // and ceil/floor/ceildiv."""
     if isinstance(node, ast.Constant):
@@ -123,7 +137,7 @@ def _closed(node: ast.AST, params: set[str]) -> bool:
     if isinstance(node, ast.Name):
         return True
     if isinstance(node, ast.BinOp):
-        ops = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv)
+        ops = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
         return isinstance(node.op, ops) and _closed(node.left, params) and _closed(node.right, params)
     if isinstance(node, ast.UnaryOp):
         return isinstance(node.op, ast.USub) and _closed(node.operand, params)
@@ -140,24 +154,28 @@ def _closed(node: ast.AST, params: set[str]) -> bool:
     return False
 
 
-def read_list(statement: str, params: Sequence[str]) -> tuple[str, ...] | None:
+def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape为[B, N, S, 8]`, `shape为{self.shape[0], vec2.shape[0]}`: the dims of the one list
     the statement gives; None when it gives none, several, or one that is not closed."""
-    lists = [m for m in _LIST_HEAD.finditer(statement)]
+    lists = list(_LIST_HEAD.finditer(statement))
     if len(lists) != 1:
         return None
     found = _bracketed(statement, lists[0].end())
     if found is None or "或" in statement[lists[0].end() + len(found) :][:3]:
         return None
-    return _dims(found[1:-1], params)
+    return _explicit_reading(_dims(found[1:-1], ctx.params))
 
 
-def read_cell(cell: str, params: Sequence[str]) -> tuple[str, ...] | None:
+def read_cell(cell: str, ctx: ShapeContext) -> Reading | None:
     """A shape column holding nothing but a list: `(batch_size, hidden_size)`."""
     cell = cell.strip().strip("`").rstrip("。")
     if not cell or cell[0] not in _OPEN_CLOSE or _bracketed(cell, 0) != cell:
         return None
-    return _dims(cell[1:-1], params)
+    return _explicit_reading(_dims(cell[1:-1], ctx.params))
+
+
+def _explicit_reading(dims: tuple[str, ...] | None) -> Reading | None:
+    return ("explicit", (), dims) if dims is not None else None
 
 
 def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
@@ -168,36 +186,129 @@ def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
     return tuple(d for d in dims if d is not None) if parts and all(dims) else None
 
 
-_NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_]\w*)"
+_NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
 _SAME_AS = re.compile(
     r"shape\S{0,10}?(?:与|和|同|跟)\s*" + _NAME + r"\s*(?:的\s*shape\s*)?(?:保持|完全)?(?:一致|相同|一样|相等)"
 )
+# `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
+_SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
 _PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
 
 
-def read_same(statement: str, params: Sequence[str]) -> tuple[str, ...] | None:
-    """`shape需要与self一样`, `shape与入参x一致`: the whole shape of the tensor named."""
-    m = _SAME_AS.search(statement)
-    if m is None or m.group("name") not in params or _PARTIAL.search(statement):
+def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape需要与self一样`, `shape与入参x一致`: the whole shape of the tensor named (or of
+    the one input tensor, `输出shape与输入shape一致`)."""
+    if _PARTIAL.search(statement):
         return None
-    return (f"*{m.group('name')}.shape",)
+    if (m := _SAME_AS.search(statement)) and ctx.is_tensor(m.group("name")) and m.group("name") != ctx.subject:
+        return ("same", (m.group("name"),), ())
+    if _SAME_AS_INPUT.search(statement) and len(ctx.inputs) == 1:
+        return ("same", ctx.inputs, ())
+    return None
 
 
-_DROP_LAST = re.compile(r"shape为" + _NAME + r"的shape(?:剔除|去除|去掉)(?:掉)?最后一维")
+_DROP_LAST = re.compile(r"shape(?:维度)?为" + _NAME + r"的shape(?:剔除|去除|去掉)(?:掉)?最后一维")
 _WITHOUT_LAST = re.compile(
     r"shape需要与"
     + _NAME
-    + r"除最后一维(?:后|外)的shape一致|shape与(?:计算)?输入\s*(?P<n2>[A-Za-z_]\w*)相比，无最后一维"
+    + r"除最后一维(?:后|外)的shape一致|shape与(?:计算)?输入\s*(?P<n2>[A-Za-z_][A-Za-z0-9_]*)相比，无最后一维"
 )
 
 
-def read_drop_last(statement: str, params: Sequence[str]) -> tuple[str, ...] | None:
+def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape为输入x1的shape剔除掉最后一维`: the tensor's shape without its last dimension."""
     m = _DROP_LAST.search(statement) or _WITHOUT_LAST.search(statement)
     if m is None:
         return None
     name = m.groupdict().get("n2") or m.group("name")
-    return (f"*{name}.shape[:-1]",) if name in params else None
+    return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
+
+
+_HALF = r"(?:一半|二分之一|1/2)"
+_LAST_HALF = re.compile(
+    r"最后一维(?:的值|大小)?为(?:计算)?输入\s*(?P<name>(?!shape)[A-Za-z_][A-Za-z0-9_]*)?\s*(?:shape)?\s*的?最后一维(?:的值|值|大小)?的?"
+    + _HALF
+)
+_REST_SAME = re.compile(r"(?:其余|其他)(?:的)?维度.{0,30}?(?:一致|相同)")
+
+
+def read_last_half(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`最后一维为x最后一维的一半，其余维度与x一致`: half the last dimension, the others kept
+    (the rest may be said in another statement of the parameter)."""
+    m = _LAST_HALF.search(statement)
+    if m is None or not _REST_SAME.search(ctx.said):
+        return None
+    name = m.group("name") or (ctx.inputs[0] if len(ctx.inputs) == 1 else None)
+    if name is None or name not in ctx.params:
+        return None
+    return ("explicit", (), (f"*{name}.shape[:-1]", f"{name}.shape[-1] / 2"))
+
+
+_DIM_HALF = re.compile(
+    r"shape在入参(?P<dim>[A-Za-z_][A-Za-z0-9_]*)对应的维度上为(?P<name>[A-Za-z_][A-Za-z0-9_]*)的一半，其他维度上?与(?P=name)一致"
+    r"|除了(?P<dim2>[A-Za-z_][A-Za-z0-9_]*)指定的轴外需要保持一致，(?P=dim2)指定的轴为(?P<name2>[A-Za-z_][A-Za-z0-9_]*)的shape对应轴的一半"
+)
+
+
+def read_dim_half(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape在入参dim对应的维度上为x的一半，其他维度与x一致`: half along the axis `dim` names."""
+    m = _DIM_HALF.search(statement)
+    if m is None:
+        return None
+    dim, name = m.group("dim") or m.group("dim2"), m.group("name") or m.group("name2")
+    if dim not in ctx.params or name not in ctx.params:
+        return None
+    axis = f"{dim} % rank({name})"
+    return ("explicit", (), (f"*{name}.shape[:{axis}]", f"{name}.shape[{axis}] / 2", f"*{name}.shape[{axis} + 1:]"))
+
+
+_CHANNEL = re.compile(r"shape(?:的size|长度)?(?:需要)?与(?:入参|输入)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)中?的?channel轴")
+
+
+def read_channel(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape与入参input中channel轴保持一致`: one dimension, the input's channels (axis 1)."""
+    m = _CHANNEL.search(statement)
+    if m is None or m.group("name") not in ctx.params:
+        return None
+    return ("explicit", (), (f"{m.group('name')}.shape[1]",))
+
+
+_KEEPDIM = re.compile(r"(?i)keep_?dims?")
+_REDUCE = re.compile(
+    r"(?:除|在)(?P<dim>[A-Za-z_][A-Za-z0-9_]*)(?:指定维度)?(?:外|上)的?.{0,30}?(?:为1|一致)|依据(?P<k>[A-Za-z_][A-Za-z0-9_]*)与(?P<name>[A-Za-z_][A-Za-z0-9_]*)相对应"
+)
+
+
+def read_reduce(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`若keepDim为true，则shape需要与self的shape在除dim外的size一致，且在dim上的size为1，若
+    keepDim为false，则shape需要与self除dim外的shape一致`: a reduction over `dim`."""
+    keep = [n for n in ctx.params if _KEEPDIM.fullmatch(n)]
+    axes = [n for n in ctx.params if n in ("dim", "dims", "axis", "axes")]
+    m = _REDUCE.search(statement)
+    if m is None or len(keep) != 1 or len(axes) != 1 or len(ctx.inputs) != 1:
+        return None
+    return ("reduce", (ctx.inputs[0], axes[0], keep[0]), ())
+
+
+_NONE_CASE = re.compile(
+    r"(?:当\s*)?(?P<r>reduction[A-Za-z0-9_]*)\s*(?:的值)?\s*(?:为|=|取值为)\s*[\"“]?(?:0|none)[\"”]?\s*(?:（none）)?"
+    r"\s*时?，?[^；;]{0,30}?shape\s*(?:需)?(?:与|和)\s*(?P<names>[A-Za-z0-9_、/和 ]+?)\s*(?:的\s*shape)?\s*(?:进行)?"
+    r"(?P<b>broadcast后的shape)?\s*(?:相同|一致)"
+)
+_REDUCED = re.compile(r"[；;，,]\s*(?:当\s*)?.{0,30}?(?:(?P<scalar>标量|0维)|\(1,\)|\[1\])")
+
+
+def read_loss(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`当reduction为0（none）时，shape与target的shape相同，否则为(1,)`: the inputs' shape
+    without reduction, a scalar (or [1]) with it."""
+    m = _NONE_CASE.search(statement)
+    if m is None or m.group("r") not in ctx.params:
+        return None
+    names = tuple(n for n in re.split(r"[、/和 ]+", m.group("names")) if n in ctx.params)
+    rest = _REDUCED.search(statement, m.end())
+    if not names or rest is None or (len(names) > 1 and not m.group("b") and "/" not in m.group("names")):
+        return None
+    return ("reduction", (m.group("r"), *names), () if rest.group("scalar") else ("1",))
 
 
 SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
@@ -206,15 +317,23 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
         _LIST_HEAD,
         read_list,
         (
+            # aclnnGer (ops-math)
             ShapeExample(
-                "shape为{self.shape[0], vec2.shape[0]}", "out", ("self", "vec2"), ("self.shape[0]", "vec2.shape[0]")
-            ),  # aclnnGer (ops-math)
-            ShapeExample("shape为(B,N,2)", "gradXyz2", ("xyz2",), ("B", "N", "2")),  # aclnnChamferDistanceBackward
+                "shape为{self.shape[0], vec2.shape[0]}",
+                "out",
+                ("self", "vec2"),
+                ("explicit", (), ("self.shape[0]", "vec2.shape[0]")),
+            ),
             ShapeExample(
-                "shape为[M, 2N]", "y1Out", ("x",), ()
+                "shape为(B,N,2)", "gradXyz2", ("xyz2",), ("explicit", (), ("B", "N", "2"))
+            ),  # aclnnChamferDistanceBackward
+            ShapeExample(
+                "shape为[M, 2N]", "y1Out", ("x",), None
             ),  # aclnnSwigluBackwardMxQuantWithDualAxis: 2N is no expression
-            ShapeExample("shape为[1]", "out", ("self",), ("1",)),  # aclnnEqual (ops-math)
-            ShapeExample("shape为(N,Cin,Hin)", "gradInput", ("input",), ("N", "Cin", "Hin")),  # aclnnConvTbcBackward
+            ShapeExample("shape固定为[1]", "amax", ("x",), ("explicit", (), ("1",))),  # aclnnQuantMax
+            ShapeExample(
+                "shape为(N,Cin,Hin)", "gradInput", ("input",), ("explicit", (), ("N", "Cin", "Hin"))
+            ),  # aclnnConvTbcBackward
         ),
     ),
     ShapePhrase(
@@ -222,12 +341,13 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
         re.compile(r"^\s*[\[\(（{]"),
         read_cell,
         (
+            # aclnnThnnFusedLstmCell
             ShapeExample(
-                "(batch_size, hidden_size)", "hyOut", ("input",), ("batch_size", "hidden_size")
-            ),  # aclnnThnnFusedLstmCell
+                "(batch_size, hidden_size)", "hyOut", ("input",), ("explicit", (), ("batch_size", "hidden_size"))
+            ),
             ShapeExample(
-                "(batch_size, 4 * hidden_size)", "storageOut", (), ("batch_size", "4 * hidden_size")
-            ),  # aclnnThnnFusedLstmCell
+                "(batch_size, 4 * hidden_size)", "storageOut", (), ("explicit", (), ("batch_size", "4 * hidden_size"))
+            ),
         ),
     ),
     ShapePhrase(
@@ -235,13 +355,20 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
         re.compile(r"shape"),
         read_same,
         (
-            ShapeExample("shape需要与self一样", "gradInput", ("self",), ("*self.shape",)),  # aclnnGeGluBackward
+            ShapeExample("shape需要与self一样", "gradInput", ("self",), ("same", ("self",), ())),  # aclnnGeGluBackward
+            # aclnnAddRmsNormDynamicQuant: another output
+            ShapeExample("shape需要与scale1Out一致", "scale2Out", ("scale1Out",), ("same", ("scale1Out",), ())),
             ShapeExample(
-                "shape需要与scale1Out一致", "scale2Out", ("scale1Out",), ("*scale1Out.shape",)
-            ),  # aclnnAddRmsNormDynamicQuant
-            ShapeExample(
-                "shape需要与x除最后一维后的shape一致", "scaleOut", ("x",), ()
+                "shape需要与x除最后一维后的shape一致", "scaleOut", ("x",), None
             ),  # aclnnRmsNormDynamicQuant: a part
+            ShapeExample("输出shape与输入shape一致", "out", ("x",), ("same", ("x",), ())),  # aclnnSiluMul
+            ShapeExample(
+                "输出的数据类型、shape、数据格式与输入的数据类型、shape、数据格式保持一致",
+                "out",
+                ("x",),
+                ("same", ("x",), ()),
+            ),  # aclnnSquaredRelu
+            ShapeExample("输出shape和输入shape其他维度一致", "out", ("x",), None),  # aclnnGeluMul: a part
         ),
     ),
     ShapePhrase(
@@ -249,48 +376,176 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
         re.compile(r"最后一维"),
         read_drop_last,
         (
+            # aclnnAddLayerNormQuantV2
             ShapeExample(
-                "shape为输入x1的shape剔除掉最后一维", "outScales1Out", ("x1",), ("*x1.shape[:-1]",)
-            ),  # aclnnAddLayerNormQuantV2
+                "shape为输入x1的shape剔除掉最后一维", "outScales1Out", ("x1",), ("explicit", (), ("*x1.shape[:-1]",))
+            ),
+            # aclnnRmsNormDynamicQuant
             ShapeExample(
-                "shape需要与输入x除最后一维后的shape一致", "scaleOut", ("x",), ("*x.shape[:-1]",)
-            ),  # aclnnRmsNormDynamicQuant
+                "shape需要与输入x除最后一维后的shape一致", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
+            ),
+            # aclnnSwiGluQuantV2
             ShapeExample(
                 "计算输出scaleOut的shape与计算输入x相比，无最后一维，其余维度与计算输入x保持一致",
                 "scaleOut",
                 ("x",),
-                ("*x.shape[:-1]",),
-            ),  # aclnnSwiGluQuantV2
+                ("explicit", (), ("*x.shape[:-1]",)),
+            ),
+            ShapeExample(
+                "shape维度为x的shape剔除最后一维", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
+            ),  # aclnnDynamicQuant
+        ),
+    ),
+    ShapePhrase(
+        "last_half",
+        re.compile(_HALF),
+        read_last_half,
+        (
+            # aclnnSwiGluQuant
+            ShapeExample(
+                "计算输出yOut的shape最后一维大小为计算输入x最后一维的二分之一，其余维度与x保持一致",
+                "yOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 2")),
+            ),
+            # aclnnGeluMul (the rest in another statement: 输出shape和输入shape其他维度一致)
+            ShapeExample(
+                "最后一维的值为输入shape最后一维值的二分之一，其他维度一致",
+                "out",
+                ("input",),
+                ("explicit", (), ("*input.shape[:-1]", "input.shape[-1] / 2")),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "dim_half",
+        re.compile("一半"),
+        read_dim_half,
+        (
+            # aclnnSituGlu
+            ShapeExample(
+                "shape在入参dim对应的维度上为x的一半，其他维度与x一致",
+                "out",
+                ("x",),
+                (
+                    "explicit",
+                    (),
+                    ("*x.shape[:dim % rank(x)]", "x.shape[dim % rank(x)] / 2", "*x.shape[dim % rank(x) + 1:]"),
+                ),
+                ("dim",),
+            ),
+            # aclnnGeGlu
+            ShapeExample(
+                "out的shape跟self的shape除了dim指定的轴外需要保持一致，dim指定的轴为self的shape对应轴的一半",
+                "out",
+                ("self",),
+                (
+                    "explicit",
+                    (),
+                    (
+                        "*self.shape[:dim % rank(self)]",
+                        "self.shape[dim % rank(self)] / 2",
+                        "*self.shape[dim % rank(self) + 1:]",
+                    ),
+                ),
+                ("dim",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "channel",
+        re.compile("channel轴"),
+        read_channel,
+        (
+            ShapeExample(
+                "shape与入参input中channel轴保持一致", "meanAll", ("input",), ("explicit", (), ("input.shape[1]",))
+            ),  # aclnnBatchNormGatherStatsWithCounts
+            ShapeExample(
+                "shape长度与入参input中channel轴的长度相等",
+                "saveMean",
+                ("input",),
+                ("explicit", (), ("input.shape[1]",)),
+            ),  # aclnnBatchNorm
+        ),
+    ),
+    ShapePhrase(
+        "reduce",
+        re.compile(r"(?i)keep_?dim"),
+        read_reduce,
+        (
+            # aclnnNanMedianDim
+            ShapeExample(
+                "若keepDim为true，则shape需要与self的shape在除dim外的size一致，且在dim上的size为1，若keepDim为false，则shape需要与self除dim外的shape一致",
+                "valuesOut",
+                ("self",),
+                ("reduce", ("self", "dim", "keepDim"), ()),
+                ("dim", "keepDim"),
+            ),
+            ShapeExample(
+                "shape需要依据keepDim与self相对应",
+                "valuesOut",
+                ("self",),
+                ("reduce", ("self", "dim", "keepDim"), ()),
+                ("dim", "keepDim"),
+            ),  # aclnnMedianDim
+        ),
+    ),
+    ShapePhrase(
+        "loss",
+        re.compile(r"reduction"),
+        read_loss,
+        (
+            # aclnnNLLLoss2d
+            ShapeExample(
+                "当reduction为0（none）时，shape与target的shape相同，否则为(1,)",
+                "out",
+                ("self", "target"),
+                ("reduction", ("reduction", "target"), ("1",)),
+                ("reduction",),
+            ),
+            # aclnnSoftMarginLoss
+            ShapeExample(
+                "reduction=0 时 shape 与 self 相同；reduction=1 或 2 时为标量（0 维 tensor）",
+                "out",
+                ("self",),
+                ("reduction", ("reduction", "self"), ()),
+                ("reduction",),
+            ),
+            # aclnnMseLoss
+            ShapeExample(
+                "当reduction的值为0时，out的shape与self和targetbroadcast后的shape一致；当reduction的值不为0时，out的shape支持0维",
+                "out",
+                ("self", "target"),
+                ("reduction", ("reduction", "self", "target"), ()),
+                ("reduction",),
+            ),
         ),
     ),
 )
 
 
-def explicit_dims(statements: Iterable[Statement], params: Sequence[str]) -> tuple[tuple[str, ...], Statement] | str:
-    """The one list the statements give a parameter, with its statement; or why there is none
-    ("" when no statement gives a list)."""
-    found: dict[tuple[str, ...], Statement] = {}
+def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[Reading, Statement] | str:
+    """The one reading the statements give a parameter, with its statement; or why there is
+    none ("" when no statement gives one)."""
+    found: dict[Reading, Statement] = {}
     conditional = False
     for s in statements:
         for phrase in SHAPE_PHRASES:
             if not phrase.trigger.search(s.text):
                 continue
-            dims = phrase.read(s.text, params)
-            if dims is None:
+            reading = phrase.read(s.text, ctx)
+            if reading is None:
                 continue
-            if _CONDITION.search(s.text) or is_conditional(s.text):
+            if reading[0] != "reduction" and (_CONDITION.search(s.text) or is_conditional(s.text)):
                 conditional = True
                 continue
-            found.setdefault(dims, s)
+            found.setdefault(reading, s)
     if len(found) == 1:
-        [(dims, s)] = found.items()
-        return dims, s
+        [(reading, s)] = found.items()
+        return reading, s
     if len(found) > 1:
-        return "the document gives several shapes: " + "; ".join("[" + ", ".join(d) + "]" for d in found)
+        return "the document gives several shapes: " + "; ".join(f"{r[0]} {r[1] or ''}{list(r[2])}" for r in found)
     return "a shape is given only under a condition" if conditional else ""
-
-
-_WHOLE = re.compile(r"\*(\w+)\.shape")
 
 
 def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
@@ -302,15 +557,18 @@ def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
     return names
 
 
-def _bindings(inputs: Sequence[tuple[Param, list[Statement]]], names: Sequence[str]) -> dict[str, SymbolDim]:
+def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, SymbolDim]:
     """Symbols the inputs' own lists name one dimension each: `x` of shape `[B, N, S, D]` binds
     B to x.shape[0]. The first input that binds a symbol wins."""
+    names = tuple(q.name for q in params)
     bound: dict[str, SymbolDim] = {}
-    for p, statements in inputs:
-        found = explicit_dims(statements, names)
-        if isinstance(found, str):
+    for p in params:
+        if p.kind not in TENSORS or p.direction != "in":
             continue
-        for axis, dim in enumerate(found[0]):
+        found = explicit_dims(statements.get(p.name, []), ShapeContext(names, subject=p.name))
+        if isinstance(found, str) or found[0][0] != "explicit":
+            continue
+        for axis, dim in enumerate(found[0][2]):
             if _DIM_WORD.fullmatch(dim) and dim not in names:
                 bound.setdefault(dim, SymbolDim(symbol=dim, param=p.name, axis=axis))
     return bound
@@ -365,10 +623,13 @@ def shape_rule(
         c = p.of_kind("broadcast_result")[0]
         kind: ShapeRuleKind = "same" if len(peers) == 1 else "broadcast"
         return ShapeRule(kind=kind, params=peers, text=c.text, line=c.line)
-    names = [q.name for q in params]
-    found = explicit_dims(statements.get(p.name, []), names)
+    said = statements.get(p.name, [])
+    inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction == "in")
+    tensors = tuple(q.name for q in params if q.kind == "tensor")
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, "\n".join(x.text for x in said), tensors)
+    found = explicit_dims(said, ctx)
     if not isinstance(found, str):
-        return _explicit(p, params, statements, found)
+        return _from_reading(params, statements, *found)
     if rule := _from_errors(p, params, errors):
         return rule
     if p.direction == "inout":
@@ -377,26 +638,20 @@ def shape_rule(
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
-def _explicit(
-    p: Param,
-    params: Sequence[Param],
-    statements: dict[str, list[Statement]],
-    found: tuple[tuple[str, ...], Statement],
+def _from_reading(
+    params: Sequence[Param], statements: dict[str, list[Statement]], reading: Reading, statement: Statement
 ) -> ShapeRule:
-    dims, statement = found
+    kind, reads, dims = reading
     names = [q.name for q in params]
-    if len(dims) == 1 and (whole := _WHOLE.fullmatch(dims[0])) and whole.group(1) != p.name:
-        return ShapeRule(kind="same", params=(whole.group(1),), text=statement.text, line=statement.line)
-    inputs = [(q, statements.get(q.name, [])) for q in params if q.kind in TENSORS and q.direction == "in"]
-    bound = _bindings(inputs, names)
-    wanted = _symbols(dims, names)
-    scalars = {q.name for q in params if q.kind == "int"}
+    wanted = _symbols(dims, names) if dims else set()
+    bound = _bindings(params, statements) if wanted else {}
+    scalars = {q.name for q in params if q.kind in ("int", "bool")}
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
     if unbound:
         reason = f"the list [{', '.join(dims)}] names {', '.join(unbound)}, which no input's documented shape binds"
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
     symbols = tuple(bound[s] for s in sorted(wanted) if s in bound)
-    return ShapeRule(kind="explicit", dims=dims, symbols=symbols, text=statement.text, line=statement.line)
+    return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
 
 
 _UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
@@ -447,6 +702,9 @@ def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -
                 return DtypeRule(kind="same", params=peers[:1], text=error.condition, line=error.line)
     if p.direction == "inout":
         return DtypeRule(kind="same", params=(p.name,), text="", line=p.line)
+    for c in p.of_kind("castable"):
+        if (peers := tuple(n for n in c.params if n in readable)) and "推导" in c.text:
+            return DtypeRule(kind="promote", params=peers, text=c.text, line=c.line)
     twins = [
         q for q in params if q.name in readable and q.kind == "tensor" and p.dtypes and set(q.dtypes) == set(p.dtypes)
     ]
