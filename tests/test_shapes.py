@@ -80,7 +80,7 @@ def sample_agreement(docs):
         args = dict(zip((p.name for p in fn.params), call.args, strict=True)) if known else {}
         shapes = {n: tuple(a.shape or ()) for n, a in args.items() if a.kind == "tensor"}
         dtypes = {n: a.dtype for n, a in args.items() if a.kind == "tensor"}
-        values = {n: a.value for n, a in args.items() if a.kind in ("value", "string")}
+        values = {n: a.value if a.elements is None else a.elements for n, a in args.items() if a.kind != "tensor"}
         for p in fn.params:
             if p.shape_rule is None or p.dtype_rule is None:
                 continue

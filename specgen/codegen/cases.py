@@ -241,11 +241,7 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
             continue
         shape = p.shape_rule if ("output_shape", p.name) not in covered else None
         dtype = p.dtype_rule if ("output_dtype", p.name) not in covered else None
-        if (
-            shape is not None
-            and shape.kind in ("same", "broadcast", "explicit", "reduce", "reduction")
-            and _reads(shape, names)
-        ):
+        if shape is not None and shape.derived and shape.kind != "in_place" and _reads(shape, names):
             reads = (*shape.params, *(s.param for s in shape.symbols))
             rule_id = f"implied_output_shape_{p.name}"
             text = shape.text or f"the shape of {p.name}"

@@ -131,7 +131,7 @@ def _allocation(p: Param) -> Allocation:
     shape, dtype = p.shape_rule, p.dtype_rule
     if p.kind != "tensor":
         return Allocation(refusal="the wrapper allocates single tensors only, not tensor lists")
-    if shape is None or shape.kind not in ("same", "broadcast", "explicit", "reduce", "reduction"):
+    if shape is None or not shape.derived or shape.kind == "in_place":
         return Allocation(refusal="the document gives no rule for its shape" + _because(shape))
     if dtype is None or not dtype.derived:
         return Allocation(refusal="the document gives no rule for its dtype" + _because(dtype))

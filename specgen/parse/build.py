@@ -272,11 +272,16 @@ def _function(
     return Function(
         name=name,
         line=gws.line,
-        params=output_rules(params, error_rules, _shape_statements(facts)),
+        params=output_rules(params, error_rules, _shape_statements(facts), _formula_statement(doc)),
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
         errors=error_rules,
     )
+
+
+def _formula_statement(doc: Document) -> ShapeStatement | None:
+    formula = _formula(doc)
+    return ShapeStatement(formula.text, formula.line) if formula else None
 
 
 def _shape_statements(facts: list[ParamFacts]) -> dict[str, list[ShapeStatement]]:

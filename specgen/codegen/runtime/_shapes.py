@@ -50,6 +50,8 @@ def output_shape(
         return known[0] if kind != "broadcast" else broadcast(*known)  # type: ignore[arg-type]
     if kind == "explicit":
         return _explicit(rule, shapes, values)
+    if kind == "matmul" and len(params) == 2:
+        return matmul(shapes.get(params[0]), shapes.get(params[1]))
     if kind == "reduce" and len(params) == 3:
         return _reduce(
             shapes.get(params[0]), values.get(params[1]), values.get(params[2])
@@ -65,6 +67,21 @@ def output_shape(
             else None
         )
     return None
+
+
+def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
+    """The shape of a @ b (NumPy's and PyTorch's matmul: 1-d operands, broadcast batches)."""
+    if a is None or b is None or not a or not b:
+        return None
+    left, right = (1, *a) if len(a) == 1 else a, (*b, 1) if len(b) == 1 else b
+    if left[-1] != right[-2]:
+        return None
+    batch = broadcast(left[:-2], right[:-2])
+    if batch is None:
+        return None
+    rows = () if len(a) == 1 else (left[-2],)
+    cols = () if len(b) == 1 else (right[-1],)
+    return (*batch, *rows, *cols)
 
 
 def _reduce(shape: Shape | None, axes: object, keepdim: object) -> Shape | None:
@@ -88,6 +105,8 @@ def _explicit(
     for name, value in values.items():
         if isinstance(value, int) and not isinstance(value, bool):
             env[name] = value
+        elif isinstance(value, list | tuple):
+            env[f"len({name})"] = len(value)  # read by len(name)
     for binding in _items(rule, "symbols"):
         shape = shapes.get(binding["param"])
         axis = binding["axis"]
@@ -136,6 +155,12 @@ def _shape_part(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Shap
             for b in (node.slice.lower, node.slice.upper)
         )
         return whole[low:high]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "ones"
+    ):
+        return (1,) * _evaluate(node.args[0], env, shapes)  # `*ones(rank(gamma))`
     raise ValueError(f"cannot splice {ast.unparse(node)}")
 
 
@@ -164,6 +189,8 @@ def _call(
     name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
 ) -> int:
     """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole)."""
+    if name == "len" and len(args) == 1 and isinstance(args[0], ast.Name):
+        return env[f"len({args[0].id})"]
     if name == "rank" and len(args) == 1 and isinstance(args[0], ast.Name):
         shape = shapes.get(args[0].id)
         if shape is None:

@@ -18,14 +18,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
-from specgen.parse.classify.statements import is_conditional
+from specgen.parse.classify.statements import clauses, is_conditional
 
 TENSORS = ("tensor", "tensor_list")
 WRITTEN = ("out", "inout")
 # Index outputs: the library writes either integer type (the caller chooses by the tensor it passes).
 _INDEX_NAME = re.compile(r"(?i)ind(?:ices|ex)|argmax|argmin|position")
 _INDEX_DTYPES = ("INT64", "INT32")
-_CONDITION = re.compile(r"当|若|如果|时[，,]|场景|模式下|情况下|或")
+_CONDITION = re.compile(r"当|若|如果|时[，,]|场景|模式下|情况下|或|否则")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +86,7 @@ _LIST_HEAD = re.compile(
 )
 _DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
-_ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank"})
+_ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones"})
 
 
 def _bracketed(text: str, start: int) -> str | None:
@@ -262,7 +262,9 @@ def read_dim_half(statement: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), (f"*{name}.shape[:{axis}]", f"{name}.shape[{axis}] / 2", f"*{name}.shape[{axis} + 1:]"))
 
 
-_CHANNEL = re.compile(r"shape(?:的size|长度)?(?:需要)?与(?:入参|输入)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)中?的?channel轴")
+_CHANNEL = re.compile(
+    r"(?:shape)?(?:的size|长度)?(?:需要)?与(?:入参|输入)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)中?的?(?:channel轴|第二维的值)"
+)
 
 
 def read_channel(statement: str, ctx: ShapeContext) -> Reading | None:
@@ -309,6 +311,70 @@ def read_loss(statement: str, ctx: ShapeContext) -> Reading | None:
     if not names or rest is None or (len(names) > 1 and not m.group("b") and "/" not in m.group("names")):
         return None
     return ("reduction", (m.group("r"), *names), () if rest.group("scalar") else ("1",))
+
+
+_NORM_KEEP = re.compile(r"不需要norm的维度|需要norm的维度")
+_FIRST_N = re.compile(r"前(?P<n>\d)维")
+_ONES = re.compile(r"(?:均|大小|维度)为1|维度为1|-1轴是1|最后一维为1")
+_LAST_ONE = re.compile(
+    r"除最后一维外各维度与(?:入参)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)对应维度保持一致，最后一维为1|前几维指(?P<n2>[A-Za-z_][A-Za-z0-9_]*)的维度减去1.{0,30}?-1轴是1"
+)
+
+
+def read_norm(statement: str, ctx: ShapeContext) -> Reading | None:
+    """Statistics of a normalisation: the input's leading dimensions (those not normalised:
+    the input's rank less gamma's, or the first n), then 1s or nothing (`维度数与x保持一致，
+    其中不需要norm的维度与x对应维度保持一致，需要norm的维度（与gamma维度数相同的后几维）均为1`)."""
+    if m := _LAST_ONE.search(statement):
+        name = m.group("name") or m.group("n2")
+        return ("explicit", (), (f"*{name}.shape[:-1]", "1")) if name in ctx.inputs else None
+    named = [n for n in ctx.inputs if n != "gamma" and re.search(rf"(?<![A-Za-z0-9_]){n}(?![A-Za-z0-9_])", statement)]
+    if not _NORM_KEEP.search(statement) and not _FIRST_N.search(statement):
+        return None
+    if len(named) != 1:
+        return None
+    x = named[0]
+    ones = bool(_ONES.search(statement))
+    if not ones or re.match(r"其余|其他", statement):
+        return None  # the leading dimensions alone say nothing of the rank (aclnnGemmaRmsNorm writes (2, 1))
+    if m := _FIRST_N.search(statement):
+        n = m.group("n")
+        return ("explicit", (), (f"*{x}.shape[:{n}]", f"*ones(rank({x}) - {n})"))
+    if "gamma" not in ctx.inputs:
+        return None
+    keep = f"*{x}.shape[:rank({x}) - rank(gamma)]"
+    return ("explicit", (), (keep, "*ones(rank(gamma))"))
+
+
+_LAYER_NORM = re.compile(r"shape为\[A1,\s*\.\.\.,\s*Ai,\s*1,\s*\.\.\.,\s*1\]，Ai后共有j个1")
+
+
+def read_layer_norm(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为[A1,...,Ai,1,...,1]，Ai后共有j个1，与需要norm的轴长度保持相同`: j = the length
+    of normalizedShape."""
+    shapes = [n for n in ctx.params if n.lower() == "normalizedshape"]
+    if not _LAYER_NORM.search(statement) or len(shapes) != 1 or len(ctx.inputs) < 1:
+        return None
+    x, j = ctx.inputs[0], shapes[0]
+    return ("explicit", (), (f"*{x}.shape[:rank({x}) - len({j})]", f"*ones(len({j}))"))
+
+
+_MATMUL = re.compile(r"(?P<a>[A-Za-z_][A-Za-z0-9_]*)\s*@\s*(?P<b>[A-Za-z_][A-Za-z0-9_]*)(?!\s*\^)")
+
+
+def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
+    """The document's formula `out = self @ mat2`, `out = β self + α (mat1 @ mat2)`: the shape
+    of the product, when every product the formula writes is of the same two inputs and no
+    parameter transposes them."""
+    if "^T" in statement or any("trans" in n.lower() for n in ctx.params):
+        return None
+    if not re.search(r"=[^=]*@", statement) or "维" in statement:
+        return None  # a formula, not `shape要求与batch1@batch2的后两维shape保持一致`
+    pairs = {(m.group("a"), m.group("b")) for m in _MATMUL.finditer(statement)}
+    if len(pairs) != 1:
+        return None
+    [(a, b)] = pairs
+    return ("matmul", (a, b), ()) if a in ctx.inputs and b in ctx.inputs else None
 
 
 SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
@@ -454,18 +520,87 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "channel",
-        re.compile("channel轴"),
+        re.compile("channel轴|第二维"),
         read_channel,
         (
             ShapeExample(
                 "shape与入参input中channel轴保持一致", "meanAll", ("input",), ("explicit", (), ("input.shape[1]",))
             ),  # aclnnBatchNormGatherStatsWithCounts
             ShapeExample(
+                "shape需要与输入x的第二维的值一致", "sum", ("x",), ("explicit", (), ("x.shape[1]",))
+            ),  # aclnnBatchNormReduce
+            ShapeExample(
                 "shape长度与入参input中channel轴的长度相等",
                 "saveMean",
                 ("input",),
                 ("explicit", (), ("input.shape[1]",)),
             ),  # aclnnBatchNorm
+        ),
+    ),
+    ShapePhrase(
+        "norm",
+        re.compile(r"norm|前\d维|最后一维为1|-1轴是1"),
+        read_norm,
+        (
+            # aclnnRmsNorm
+            ShapeExample(
+                "维度数与x保持一致，其中不需要norm的维度与x对应维度保持一致，需要norm的维度（与gamma维度数相同的后几维）均为1",
+                "rstdOut",
+                ("x", "gamma"),
+                ("explicit", (), ("*x.shape[:rank(x) - rank(gamma)]", "*ones(rank(gamma))")),
+            ),
+            # aclnnGemmaRmsNorm: the leading dimensions only, and the sample writes (2, 1): no rank stated
+            ShapeExample(
+                "shape与入参x的shape前几维保持一致，前几维指x的维度减去gamma的维度，表示不需要norm的维度",
+                "rstdOut",
+                ("x", "gamma"),
+                None,
+            ),
+            # aclnnInstanceNorm
+            ShapeExample(
+                "shape与输入x满足broadcast关系（前2维的shape和输入x前2维的shape相同，前2维表示不需要norm的维度，其余维度大小为1）",
+                "mean",
+                ("x",),
+                ("explicit", (), ("*x.shape[:2]", "*ones(rank(x) - 2)")),
+            ),
+            # aclnnRmsNormDynamicMxQuant
+            ShapeExample(
+                "维度数与入参x保持一致，除最后一维外各维度与x对应维度保持一致，最后一维为1",
+                "rstdOut",
+                ("x", "gamma"),
+                ("explicit", (), ("*x.shape[:-1]", "1")),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "layer_norm",
+        re.compile(r"Ai后共有j个1"),
+        read_layer_norm,
+        (
+            # aclnnLayerNorm
+            ShapeExample(
+                "shape为[A1,...,Ai,1,...,1]，Ai后共有j个1，与需要norm的轴长度保持相同",
+                "meanOutOptional",
+                ("input",),
+                ("explicit", (), ("*input.shape[:rank(input) - len(normalizedShape)]", "*ones(len(normalizedShape))")),
+                ("normalizedShape",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "matmul",
+        re.compile("@"),
+        read_matmul,
+        (
+            ShapeExample(
+                "result=self @ mat2", "out", ("self", "mat2"), ("matmul", ("self", "mat2"), ())
+            ),  # aclnnMm (formula)
+            ShapeExample(
+                "out = β  self + α  (mat1 @ mat2)", "out", ("self", "mat1", "mat2"), ("matmul", ("mat1", "mat2"), ())
+            ),  # aclnnAddmm
+            ShapeExample(
+                "out = α  (A @ B) + β  C  out = α  (A^T @ B^T) + βC", "out", ("A", "B", "C"), None
+            ),  # aclnnGemm
         ),
     ),
     ShapePhrase(
@@ -524,6 +659,10 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
 )
 
 
+def _conditional(text: str) -> bool:
+    return bool(_CONDITION.search(text) or is_conditional(text))
+
+
 def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[Reading, Statement] | str:
     """The one reading the statements give a parameter, with its statement; or why there is
     none ("" when no statement gives one)."""
@@ -536,9 +675,13 @@ def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[R
             reading = phrase.read(s.text, ctx)
             if reading is None:
                 continue
-            if reading[0] != "reduction" and (_CONDITION.search(s.text) or is_conditional(s.text)):
-                conditional = True
-                continue
+            if reading[0] not in ("reduction", "reduce") and _conditional(s.text):
+                # `可选输出，如果inputG为True则输出，shape的size需要与input的channel轴的长度相等`:
+                # the reading holds when a clause without the condition gives it alone
+                plain = [c for c in clauses(s.text) if not _conditional(c)]
+                if not any(phrase.read(c, ctx) == reading for c in plain):
+                    conditional = True
+                    continue
             found.setdefault(reading, s)
     if len(found) == 1:
         [(reading, s)] = found.items()
@@ -555,6 +698,23 @@ def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
         if isinstance(node, ast.Name) and node.id not in params and node.id not in _ALLOWED_CALLS:
             names.add(node.id)
     return names
+
+
+_DEFINED = re.compile(
+    r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*(?:表示|与)\s*(?:入参|输入)?(?P<x>[A-Za-z_][A-Za-z0-9_]*)的?第(?P<axis>\d)维度?的?(?:大小|保持一致)"
+)
+
+
+def _defined(own: Sequence[Statement], params: Sequence[Param]) -> dict[str, SymbolDim]:
+    """Symbols the output's own statements define: `其中N表示x第0维度的大小` (0-based only when
+    the document counts from 第0维, which it then says)."""
+    tensors = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
+    out = {}
+    for s in own:
+        for m in _DEFINED.finditer(s.text):
+            if m.group("x") in tensors and "第0维" in s.text:
+                out[m.group("sym")] = SymbolDim(symbol=m.group("sym"), param=m.group("x"), axis=int(m.group("axis")))
+    return out
 
 
 def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, SymbolDim]:
@@ -612,7 +772,11 @@ def _first_constraint(
 
 
 def shape_rule(
-    p: Param, params: Sequence[Param], errors: Sequence[ErrorRule], statements: dict[str, list[Statement]]
+    p: Param,
+    params: Sequence[Param],
+    errors: Sequence[ErrorRule],
+    statements: dict[str, list[Statement]],
+    formula: Statement | None = None,
 ) -> ShapeRule:
     """The shape `p` is written in, by the first reading that holds (see the module's docstring)."""
     conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
@@ -624,12 +788,15 @@ def shape_rule(
         kind: ShapeRuleKind = "same" if len(peers) == 1 else "broadcast"
         return ShapeRule(kind=kind, params=peers, text=c.text, line=c.line)
     said = statements.get(p.name, [])
+    outputs = [q for q in params if q.direction == "out" and q.kind in TENSORS]
+    if formula is not None and outputs == [p]:
+        said = [*said, formula]  # the formula speaks of the only output
     inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction == "in")
     tensors = tuple(q.name for q in params if q.kind == "tensor")
     ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, "\n".join(x.text for x in said), tensors)
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
-        return _from_reading(params, statements, *found)
+        return _from_reading(params, statements, *found, own=said)
     if rule := _from_errors(p, params, errors):
         return rule
     if p.direction == "inout":
@@ -639,12 +806,16 @@ def shape_rule(
 
 
 def _from_reading(
-    params: Sequence[Param], statements: dict[str, list[Statement]], reading: Reading, statement: Statement
+    params: Sequence[Param],
+    statements: dict[str, list[Statement]],
+    reading: Reading,
+    statement: Statement,
+    own: Sequence[Statement] = (),
 ) -> ShapeRule:
     kind, reads, dims = reading
     names = [q.name for q in params]
     wanted = _symbols(dims, names) if dims else set()
-    bound = _bindings(params, statements) if wanted else {}
+    bound = {**_defined(own, params), **_bindings(params, statements)} if wanted else {}
     scalars = {q.name for q in params if q.kind in ("int", "bool")}
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
     if unbound:
@@ -720,14 +891,17 @@ def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -
 
 
 def output_rules(
-    params: Sequence[Param], errors: Sequence[ErrorRule], statements: dict[str, list[Statement]]
+    params: Sequence[Param],
+    errors: Sequence[ErrorRule],
+    statements: dict[str, list[Statement]],
+    formula: Statement | None = None,
 ) -> tuple[Param, ...]:
     """The parameters, each output and in-out tensor with its shape and dtype rule."""
     out = []
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
             rules = {
-                "shape_rule": shape_rule(p, params, errors, statements),
+                "shape_rule": shape_rule(p, params, errors, statements, formula),
                 "dtype_rule": dtype_rule(p, params, errors),
             }
             p = p.model_copy(update=rules)
