@@ -396,6 +396,11 @@ class OperatorCode:
         return ("from collections.abc import Sequence",) if "Sequence[" in spelled else ()
 
     @property
+    def allocates(self) -> bool:
+        """Some wrapper allocates an output by the model's rules (the module imports _shapes)."""
+        return any(a.allocation and a.allocation.shape for f in self.functions for a in f.wrapper)
+
+    @property
     def primary(self) -> FunctionCode:
         """The function named like the module, else the first one."""
         return next((f for f in self.functions if f.snake == self.snake), self.functions[0])

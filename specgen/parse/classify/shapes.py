@@ -44,6 +44,7 @@ class ShapeContext:
     subject: str = ""
     said: str = ""
     tensors: tuple[str, ...] | None = None  # every tensor parameter (None: every parameter)
+    rank: tuple[int, int | None] | None = None  # the subject's documented rank
 
     def is_tensor(self, name: str) -> bool:
         return name in (self.params if self.tensors is None else self.tensors)
@@ -63,9 +64,12 @@ class ShapeExample:
     others: tuple[str, ...]
     reading: Reading | None
     attrs: tuple[str, ...] = ()  # the function's parameters that are not tensors
+    rank: tuple[int, int | None] | None = None
 
     def context(self) -> ShapeContext:
-        return ShapeContext((self.subject, *self.others, *self.attrs), self.others, self.subject, self.text)
+        params = (self.subject, *self.others, *self.attrs)
+        tensors = (self.subject, *self.others)
+        return ShapeContext(params, self.others, self.subject, self.text, tensors, self.rank)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,12 +196,16 @@ _SAME_AS = re.compile(
 )
 # `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
 _SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
+# `shape的维度与x保持一致` (aclnnGroupedDynamicMxQuant): the sizes, not only the rank (维度数)
+_SAME_DIMS = re.compile(r"^shape的?维度与(?:输入|入参)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*保持一致$")
 _PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
 
 
 def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape需要与self一样`, `shape与入参x一致`: the whole shape of the tensor named (or of
     the one input tensor, `输出shape与输入shape一致`)."""
+    if (m := _SAME_DIMS.match(statement.rstrip("。"))) and ctx.is_tensor(m.group("name")):
+        return ("same", (m.group("name"),), ())
     if _PARTIAL.search(statement):
         return None
     if (m := _SAME_AS.search(statement)) and ctx.is_tensor(m.group("name")) and m.group("name") != ctx.subject:
@@ -209,7 +217,7 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
 
 _DROP_LAST = re.compile(r"shape(?:维度)?为" + _NAME + r"的shape(?:剔除|去除|去掉)(?:掉)?最后一维")
 _WITHOUT_LAST = re.compile(
-    r"shape需要与"
+    r"shape需要与(?P<n3>[A-Za-z_][A-Za-z0-9_]*)前n-1维一致|shape需要与"
     + _NAME
     + r"除最后一维(?:后|外)的shape一致|shape与(?:计算)?输入\s*(?P<n2>[A-Za-z_][A-Za-z0-9_]*)相比，无最后一维"
 )
@@ -220,13 +228,13 @@ def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
     m = _DROP_LAST.search(statement) or _WITHOUT_LAST.search(statement)
     if m is None:
         return None
-    name = m.groupdict().get("n2") or m.group("name")
+    name = m.groupdict().get("n2") or m.groupdict().get("n3") or m.group("name")
     return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
 
 
 _HALF = r"(?:一半|二分之一|1/2)"
 _LAST_HALF = re.compile(
-    r"最后一维(?:的值|大小)?为(?:计算)?输入\s*(?P<name>(?!shape)[A-Za-z_][A-Za-z0-9_]*)?\s*(?:shape)?\s*的?最后一维(?:的值|值|大小)?的?"
+    r"最后一维(?:的值|大小)?为(?:计算)?(?:输入)?\s*(?P<name>(?!shape)[A-Za-z_][A-Za-z0-9_]*)?\s*(?:shape)?\s*的?最后一维(?:的值|值|大小)?的?"
     + _HALF
 )
 _REST_SAME = re.compile(r"(?:其余|其他)(?:的)?维度.{0,30}?(?:一致|相同)")
@@ -317,6 +325,7 @@ _NORM_KEEP = re.compile(r"不需要norm的维度|需要norm的维度")
 _FIRST_N = re.compile(r"前(?P<n>\d)维")
 _ONES = re.compile(r"(?:均|大小|维度)为1|维度为1|-1轴是1|最后一维为1")
 _LAST_ONE = re.compile(
+    r"最后一维固定为1，其他维度大小和(?P<n3>[A-Za-z_][A-Za-z0-9_]*)一致|"
     r"除最后一维外各维度与(?:入参)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)对应维度保持一致，最后一维为1|前几维指(?P<n2>[A-Za-z_][A-Za-z0-9_]*)的维度减去1.{0,30}?-1轴是1"
 )
 
@@ -326,7 +335,7 @@ def read_norm(statement: str, ctx: ShapeContext) -> Reading | None:
     the input's rank less gamma's, or the first n), then 1s or nothing (`维度数与x保持一致，
     其中不需要norm的维度与x对应维度保持一致，需要norm的维度（与gamma维度数相同的后几维）均为1`)."""
     if m := _LAST_ONE.search(statement):
-        name = m.group("name") or m.group("n2")
+        name = m.group("name") or m.group("n2") or m.group("n3")
         return ("explicit", (), (f"*{name}.shape[:-1]", "1")) if name in ctx.inputs else None
     named = [n for n in ctx.inputs if n != "gamma" and re.search(rf"(?<![A-Za-z0-9_]){n}(?![A-Za-z0-9_])", statement)]
     if not _NORM_KEEP.search(statement) and not _FIRST_N.search(statement):
@@ -375,6 +384,48 @@ def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
         return None
     [(a, b)] = pairs
     return ("matmul", (a, b), ()) if a in ctx.inputs and b in ctx.inputs else None
+
+
+_SIZE0 = re.compile(r"^(?P<out>[A-Za-z_][A-Za-z0-9_]*)\.size\(0\)需要与(?P<name>[A-Za-z_][A-Za-z0-9_]*)\.size\(0\)一致")
+
+
+def read_size0(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`logitsMaxLocalOut.size(0)需要与input.size(0)一致` of a 1-d output: that one dimension."""
+    m = _SIZE0.match(statement)
+    if m is None or m.group("out") != ctx.subject or m.group("name") not in ctx.inputs or ctx.rank != (1, 1):
+        return None
+    return ("explicit", (), (f"{m.group('name')}.shape[0]",))
+
+
+_AXIS_ONE = re.compile(r"shape排序轴为1，非排序轴与(?P<name>[A-Za-z_][A-Za-z0-9_]*)一致")
+
+
+def read_axis_one(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape排序轴为1，非排序轴与self一致` (the sort axis is `dim`): size 1 along it."""
+    m = _AXIS_ONE.search(statement)
+    if m is None or m.group("name") not in ctx.inputs or "dim" not in ctx.params:
+        return None
+    x, axis = m.group("name"), f"dim % rank({m.group('name')})"
+    return ("explicit", (), (f"*{x}.shape[:{axis}]", "1", f"*{x}.shape[{axis} + 1:]"))
+
+
+_SIZE_OF_VALUE = re.compile(r"shape为1D Tensor，shape大小与(?P<name>[A-Za-z_][A-Za-z0-9_]*)相同")
+_REPEATS_ALONG = re.compile(
+    r"(?P<out>[A-Za-z_][A-Za-z0-9_]*)的shape在dim维度下的size等于(?P<r>[A-Za-z_][A-Za-z0-9_]*)\s*\*\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)在dim维度下的size"
+)
+
+
+def read_value_size(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为1D Tensor，shape大小与outputSize相同`: an integer argument gives the size;
+    `out的shape在dim维度下的size等于repeats * self在dim维度下的size` (with `shape维度数量与self
+    一致`): the input's shape with that axis multiplied."""
+    if (m := _SIZE_OF_VALUE.search(statement)) and m.group("name") in ctx.params and not ctx.is_tensor(m.group("name")):
+        return ("explicit", (), (m.group("name"),))
+    m = _REPEATS_ALONG.search(statement)
+    if m is None or "dim" not in ctx.params or m.group("name") not in ctx.inputs or ctx.is_tensor(m.group("r")):
+        return None
+    x, r, axis = m.group("name"), m.group("r"), f"dim % rank({m.group('name')})"
+    return ("explicit", (), (f"*{x}.shape[:{axis}]", f"{r} * {x}.shape[{axis}]", f"*{x}.shape[{axis} + 1:]"))
 
 
 SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
@@ -435,11 +486,13 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("same", ("x",), ()),
             ),  # aclnnSquaredRelu
             ShapeExample("输出shape和输入shape其他维度一致", "out", ("x",), None),  # aclnnGeluMul: a part
+            ShapeExample("shape的维度与x保持一致", "y", ("x",), ("same", ("x",), ())),  # aclnnGroupedDynamicMxQuant
+            ShapeExample("shape维度和输入x的维度相同", "yOut", ("x",), None),  # aclnnDeepNorm: the rank, or the sizes?
         ),
     ),
     ShapePhrase(
         "drop_last",
-        re.compile(r"最后一维"),
+        re.compile(r"最后一维|前n-1维"),
         read_drop_last,
         (
             # aclnnAddLayerNormQuantV2
@@ -460,6 +513,12 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "shape维度为x的shape剔除最后一维", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
             ),  # aclnnDynamicQuant
+            ShapeExample(
+                "shape需要与logits前n-1维一致",
+                "logitsSelectIdx",
+                ("logits",),
+                ("explicit", (), ("*logits.shape[:-1]",)),
+            ),  # aclnnTopKTopPSample
         ),
     ),
     ShapePhrase(
@@ -539,7 +598,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "norm",
-        re.compile(r"norm|前\d维|最后一维为1|-1轴是1"),
+        re.compile(r"norm|前\d维|最后一维(?:固定)?为1|-1轴是1"),
         read_norm,
         (
             # aclnnRmsNorm
@@ -563,6 +622,13 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("x",),
                 ("explicit", (), ("*x.shape[:2]", "*ones(rank(x) - 2)")),
             ),
+            # aclnnAdaLayerNormV2
+            ShapeExample(
+                "shape为[B…, S, 1]，最后一维固定为1，其他维度大小和x一致",
+                "meanOutOptional",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "1")),
+            ),
             # aclnnRmsNormDynamicMxQuant
             ShapeExample(
                 "维度数与入参x保持一致，除最后一维外各维度与x对应维度保持一致，最后一维为1",
@@ -584,6 +650,66 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("input",),
                 ("explicit", (), ("*input.shape[:rank(input) - len(normalizedShape)]", "*ones(len(normalizedShape))")),
                 ("normalizedShape",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "size0",
+        re.compile(r"\.size\(0\)"),
+        read_size0,
+        (
+            # aclnnFusedLinearOnlineMaxSum (a 1-d output)
+            ShapeExample(
+                "logitsMaxLocalOut.size(0)需要与input.size(0)一致",
+                "logitsMaxLocalOut",
+                ("input",),
+                ("explicit", (), ("input.shape[0]",)),
+                rank=(1, 1),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "axis_one",
+        re.compile("排序轴为1"),
+        read_axis_one,
+        (
+            ShapeExample(  # aclnnKthvalue
+                "shape排序轴为1，非排序轴与self一致",
+                "valuesOut",
+                ("self",),
+                ("explicit", (), ("*self.shape[:dim % rank(self)]", "1", "*self.shape[dim % rank(self) + 1:]")),
+                ("dim",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "value_size",
+        re.compile(r"shape大小与|在dim维度下的size"),
+        read_value_size,
+        (
+            # aclnnRepeatInterleaveInt
+            ShapeExample(
+                "shape为1D Tensor，shape大小与outputSize相同",
+                "out",
+                ("self",),
+                ("explicit", (), ("outputSize",)),
+                ("outputSize",),
+            ),
+            # aclnnRepeatInterleaveIntWithDim
+            ShapeExample(
+                "out的shape在dim维度下的size等于repeats * self在dim维度下的size",
+                "out",
+                ("self",),
+                (
+                    "explicit",
+                    (),
+                    (
+                        "*self.shape[:dim % rank(self)]",
+                        "repeats * self.shape[dim % rank(self)]",
+                        "*self.shape[dim % rank(self) + 1:]",
+                    ),
+                ),
+                ("dim", "repeats"),
             ),
         ),
     ),
@@ -793,7 +919,8 @@ def shape_rule(
         said = [*said, formula]  # the formula speaks of the only output
     inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction == "in")
     tensors = tuple(q.name for q in params if q.kind == "tensor")
-    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, "\n".join(x.text for x in said), tensors)
+    rank = (p.rank.min, p.rank.max) if p.rank else None
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, "\n".join(x.text for x in said), tensors, rank)
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said)
