@@ -190,7 +190,7 @@ ShapeRuleKind = Literal[
 DtypeRuleKind = Literal[
     "same",  # params: the dtype of the tensor named
     "fixed",  # values: the one dtype the document allows
-    "one_of",  # values: any of these, whatever the inputs (index outputs: INT64 or INT32)
+    "one_of",  # values: any of these, whatever the inputs (index outputs: INT32, INT64), the first allocated
     "promote",  # params: the promoted dtype of these ("数据类型推导"): the output may be any dtype it
     # casts to, so wrappers allocate in it and validators do not enforce it
     "same_set",  # params: no rule stated, but the output allows exactly that input's dtypes:

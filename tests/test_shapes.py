@@ -164,3 +164,24 @@ def test_derived_rules_agree_with_the_example_programs(corpus):
         print(" ", *key, why)
     assert {k: v for k, v in disagree.items() if k not in EXAMPLE_DISAGREES} == {}
     assert [k for k in EXAMPLE_DISAGREES if k not in disagree] == []
+
+
+def test_allocate_follows_the_rules_and_says_why_it_cannot():
+    import numpy as np
+
+    x = np.zeros((2, 3), dtype=np.float32)
+    indices = _shapes.allocate(
+        "indices", {"kind": "same", "params": ["self"]}, {"kind": "one_of", "values": ["INT32", "INT64"]}, {"self": x}
+    )
+    assert indices.shape == (2, 3) and indices.dtype == np.int32  # cummin-like: not self's dtype
+    flags = _shapes.allocate(
+        "out",
+        {"kind": "broadcast", "params": ["self", "other"]},
+        {"kind": "fixed", "values": ["BOOL"]},
+        {"self": x, "other": np.zeros((3,), dtype=np.float32)},
+    )
+    assert flags.shape == (2, 3) and flags.dtype == np.bool_  # a comparison's output
+    with pytest.raises(TypeError, match="pass out: its shape"):
+        _shapes.allocate(
+            "out", {"kind": "same", "params": ["self"]}, {"kind": "fixed", "values": ["BOOL"]}, {"self": None}
+        )

@@ -198,6 +198,11 @@ _SAME_AS = re.compile(
 _SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
 # `shape的维度与x保持一致` (aclnnGroupedDynamicMxQuant): the sizes, not only the rank (维度数)
 _SAME_DIMS = re.compile(r"^shape的?维度与(?:输入|入参)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*保持一致$")
+# `\`out\` shape 必须等于 \`self\` shape` (aclnnFmodTensor, ops-math)
+_EQUALS = re.compile(
+    r"shape\s*(?:必须|需要)?等于\s*`?(?:输入|入参)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?\s*shape"
+)
+_ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor")
 _PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
 
 
@@ -205,6 +210,10 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape需要与self一样`, `shape与入参x一致`: the whole shape of the tensor named (or of
     the one input tensor, `输出shape与输入shape一致`)."""
     if (m := _SAME_DIMS.match(statement.rstrip("。"))) and ctx.is_tensor(m.group("name")):
+        return ("same", (m.group("name"),), ())
+    if _ONE_ELEMENT.search(statement):
+        return ("explicit", (), ("1",))
+    if (m := _EQUALS.search(statement)) and ctx.is_tensor(m.group("name")) and m.group("name") != ctx.subject:
         return ("same", (m.group("name"),), ())
     if _PARTIAL.search(statement):
         return None
@@ -469,7 +478,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "same_as",
-        re.compile(r"shape"),
+        re.compile(r"shape|一个元素"),
         read_same,
         (
             ShapeExample("shape需要与self一样", "gradInput", ("self",), ("same", ("self",), ())),  # aclnnGeGluBackward
@@ -487,6 +496,12 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ),  # aclnnSquaredRelu
             ShapeExample("输出shape和输入shape其他维度一致", "out", ("x",), None),  # aclnnGeluMul: a part
             ShapeExample("shape的维度与x保持一致", "y", ("x",), ("same", ("x",), ())),  # aclnnGroupedDynamicMxQuant
+            ShapeExample(
+                "`out` shape 必须等于 `self` shape", "out", ("self", "other"), ("same", ("self",), ())
+            ),  # aclnnFmodTensor (ops-math)
+            ShapeExample(
+                "一维包含一个元素的Tensor", "out", ("self", "other"), ("explicit", (), ("1",))
+            ),  # aclnnEqual (ops-math)
             ShapeExample("shape维度和输入x的维度相同", "yOut", ("x",), None),  # aclnnDeepNorm: the rank, or the sizes?
         ),
     ),
@@ -987,8 +1002,8 @@ def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -
         return DtypeRule(kind="fixed", values=tuple(p.dtypes), text=c.text, line=c.line)
     if p.dtypes and set(p.dtypes) <= set(_INDEX_DTYPES) and _INDEX_NAME.search(p.name):
         c = p.of_kind("dtypes")[0]
-        values = tuple(d for d in _INDEX_DTYPES if d in p.dtypes)
-        return DtypeRule(kind="one_of", values=values, text=c.text, line=c.line)
+        # in the document's order: wrappers allocate the first (the corpus samples pass it)
+        return DtypeRule(kind="one_of", values=tuple(p.dtypes), text=c.text, line=c.line)
     for q in params:
         for c in q.of_kind("same_dtype"):
             if p.name in c.params and q.name in readable:
