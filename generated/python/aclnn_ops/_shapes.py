@@ -107,6 +107,9 @@ def _explicit(
             env[name] = value
         elif isinstance(value, list | tuple):
             env[f"len({name})"] = len(value)  # read by len(name)
+            for i, item in enumerate(value):  # read by *name (a splice)
+                if isinstance(item, int) and not isinstance(item, bool):
+                    env[f"{name}[{i}]"] = item
     for binding in _items(rule, "symbols"):
         shape = shapes.get(binding["param"])
         axis = binding["axis"]
@@ -155,6 +158,8 @@ def _shape_part(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Shap
             for b in (node.slice.lower, node.slice.upper)
         )
         return whole[low:high]
+    if isinstance(node, ast.Name):  # `*outputSize`: an integer array's values
+        return tuple(env[f"{node.id}[{i}]"] for i in range(env[f"len({node.id})"]))
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)

@@ -49,6 +49,10 @@ class ShapeContext:
     def is_tensor(self, name: str) -> bool:
         return name in (self.params if self.tensors is None else self.tensors)
 
+    def resolve(self, name: str) -> str:
+        """The parameter a statement names: `weight` for `weightOptional` when only that exists."""
+        return name if name in self.params or name + "Optional" not in self.params else name + "Optional"
+
 
 # A reading: the rule's kind, the parameters it reads, its dims (see `ShapeRule`).
 Reading = tuple[ShapeRuleKind, tuple[str, ...], tuple[str, ...]]
@@ -217,8 +221,12 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
         return ("same", (m.group("name"),), ())
     if _PARTIAL.search(statement):
         return None
-    if (m := _SAME_AS.search(statement)) and ctx.is_tensor(m.group("name")) and m.group("name") != ctx.subject:
-        return ("same", (m.group("name"),), ())
+    if (
+        (m := _SAME_AS.search(statement))
+        and ctx.is_tensor(name := ctx.resolve(m.group("name")))
+        and name != ctx.subject
+    ):
+        return ("same", (name,), ())
     if _SAME_AS_INPUT.search(statement) and len(ctx.inputs) == 1:
         return ("same", ctx.inputs, ())
     return None
@@ -435,6 +443,35 @@ def read_value_size(statement: str, ctx: ShapeContext) -> Reading | None:
         return None
     x, r, axis = m.group("name"), m.group("r"), f"dim % rank({m.group('name')})"
     return ("explicit", (), (f"*{x}.shape[:{axis}]", f"{r} * {x}.shape[{axis}]", f"*{x}.shape[{axis} + 1:]"))
+
+
+_POOLED = re.compile(
+    r"(?:Shape|shape)由(?P<x>[A-Za-z_][A-Za-z0-9_]*)和(?P<size>[A-Za-z_][A-Za-z0-9_]*)共同指定"
+    r"|shape需要与(?P<x2>[A-Za-z_][A-Za-z0-9_]*)的shape和(?P<size2>[A-Za-z_][A-Za-z0-9_]*)推导出的shape结果一致"
+)
+_INDEXED = re.compile(
+    r"除dim维长度等于(?P<index>[A-Za-z_][A-Za-z0-9_]*)长度外，其他维长度与(?P<x>[A-Za-z_][A-Za-z0-9_]*)相应维一致"
+)
+_GATHERED = re.compile(
+    r"除dim维扩展为跟(?P<index>[A-Za-z_][A-Za-z0-9_]*)的shape一样外，其他维长度与(?P<x>[A-Za-z_][A-Za-z0-9_]*)相应维一致"
+)
+
+
+def read_indexed(statement: str, ctx: ShapeContext) -> Reading | None:
+    """An input's shape with the `dim` axis replaced: by the index's length (index_select), by
+    the index's whole shape (gather), or the trailing axes by an integer array (adaptive
+    pooling: `Shape由self和outputSize共同指定`)."""
+    if m := _POOLED.search(statement):
+        x, size = m.group("x") or m.group("x2"), m.group("size") or m.group("size2")
+        if x in ctx.inputs and size in ctx.params and not ctx.is_tensor(size):
+            return ("explicit", (), (f"*{x}.shape[:rank({x}) - len({size})]", f"*{size}"))
+        return None
+    m = _INDEXED.search(statement) or _GATHERED.search(statement)
+    if m is None or "dim" not in ctx.params or not {m.group("x"), m.group("index")} <= set(ctx.inputs):
+        return None
+    x, index, axis = m.group("x"), m.group("index"), f"dim % rank({m.group('x')})"
+    middle = f"{index}.shape[0]" if m.re is _INDEXED else f"*{index}.shape"
+    return ("explicit", (), (f"*{x}.shape[:{axis}]", middle, f"*{x}.shape[{axis} + 1:]"))
 
 
 SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
@@ -725,6 +762,42 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                     ),
                 ),
                 ("dim", "repeats"),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "indexed",
+        re.compile(r"除dim维|共同指定|推导出的shape"),
+        read_indexed,
+        (
+            ShapeExample(  # aclnnIndexSelect
+                "除dim维长度等于index长度外，其他维长度与self相应维一致",
+                "out",
+                ("self", "index"),
+                (
+                    "explicit",
+                    (),
+                    ("*self.shape[:dim % rank(self)]", "index.shape[0]", "*self.shape[dim % rank(self) + 1:]"),
+                ),
+                ("dim",),
+            ),
+            ShapeExample(  # aclnnGatherV2
+                "维数等于self维数与index维数之和减一，除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致",
+                "out",
+                ("self", "index"),
+                (
+                    "explicit",
+                    (),
+                    ("*self.shape[:dim % rank(self)]", "*index.shape", "*self.shape[dim % rank(self) + 1:]"),
+                ),
+                ("dim",),
+            ),
+            ShapeExample(  # aclnnAdaptiveAvgPool2d
+                "Shape由self和outputSize共同指定",
+                "out",
+                ("self",),
+                ("explicit", (), ("*self.shape[:rank(self) - len(outputSize)]", "*outputSize")),
+                ("outputSize",),
             ),
         ),
     ),
