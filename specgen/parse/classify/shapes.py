@@ -877,25 +877,20 @@ def _conditional(text: str) -> bool:
     return bool(_CONDITION.search(text) or is_conditional(text))
 
 
+_EXAMPLE_TAIL = re.compile(r"(?:关系)?举例[：:]|例如")
+# Readings that state their own situations (`若keepDim为true…`, `当reduction为0时…`).
+_SITUATED = ("reduction", "reduce")
+
+
 def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[Reading, Statement] | str:
     """The one reading the statements give a parameter, with its statement; or why there is
     none ("" when no statement gives one)."""
     found: dict[Reading, Statement] = {}
     conditional = False
     for s in statements:
-        for phrase in SHAPE_PHRASES:
-            if not phrase.trigger.search(s.text):
-                continue
-            reading = phrase.read(s.text, ctx)
-            if reading is None:
-                continue
-            if reading[0] not in ("reduction", "reduce") and _conditional(s.text):
-                # `可选输出，如果inputG为True则输出，shape的size需要与input的channel轴的长度相等`:
-                # the reading holds when a clause without the condition gives it alone
-                plain = [c for c in clauses(s.text) if not _conditional(c)]
-                if not any(phrase.read(c, ctx) == reading for c in plain):
-                    conditional = True
-                    continue
+        readings, held = _statement_readings(s.text, ctx)
+        conditional = conditional or held
+        for reading in readings:
             found.setdefault(reading, s)
     if len(found) == 1:
         [(reading, s)] = found.items()
@@ -903,6 +898,23 @@ def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[R
     if len(found) > 1:
         return "the document gives several shapes: " + "; ".join(f"{r[0]} {r[1] or ''}{list(r[2])}" for r in found)
     return "a shape is given only under a condition" if conditional else ""
+
+
+def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bool]:
+    """The readings of one statement, and whether one was left out as conditional. Its worked
+    example (`举例：若x shape:(2，3，4，8)…`) is no condition; a reading that states its own
+    situations wins over the lists inside them (`如果reduction = 0，shape与self一致，其他情况shape为[1]`)."""
+    text = _EXAMPLE_TAIL.split(text)[0]
+    readings = [r for phrase in SHAPE_PHRASES if phrase.trigger.search(text) and (r := phrase.read(text, ctx))]
+    if any(r[0] in _SITUATED for r in readings):
+        return [r for r in readings if r[0] in _SITUATED], False
+    if not readings or not _conditional(text):
+        return readings, False
+    # `当rstdOutOptional存在时与rstdOutOptional的shape相同，shape为[A1,...,Ai,1,...,1]，Ai后共有j个1`:
+    # a reading holds when the clauses without a condition give it alone
+    plain = "，".join(c for c in clauses(text) if not _conditional(c))
+    kept = [r for r in readings if any(p.trigger.search(plain) and p.read(plain, ctx) == r for p in SHAPE_PHRASES)]
+    return kept, len(kept) < len(readings)
 
 
 def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
