@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from specgen.codegen.runtime import _shapes
-from specgen.parse.classify.shapes import SHAPE_PHRASES
+from specgen.parse.classify.shape_phrases import SHAPE_PHRASES
 
 EXAMPLES = [(phrase, example) for phrase in SHAPE_PHRASES for example in phrase.examples]
 
