@@ -216,7 +216,7 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
 
 _DROP_LAST = re.compile(r"shape(?:维度)?为" + _NAME + r"的shape(?:剔除|去除|去掉)(?:掉)?最后一维")
 _WITHOUT_LAST = re.compile(
-    r"shape需要与(?P<n3>[A-Za-z_][A-Za-z0-9_]*)前n-1维一致|shape需要与"
+    r"shape需要与"
     + _NAME
     + r"除最后一维(?:后|外)的shape一致|shape与(?:计算)?输入\s*(?P<n2>[A-Za-z_][A-Za-z0-9_]*)相比，无最后一维"
 )
@@ -227,7 +227,7 @@ def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
     m = _DROP_LAST.search(statement) or _WITHOUT_LAST.search(statement)
     if m is None:
         return None
-    name = m.groupdict().get("n2") or m.groupdict().get("n3") or m.group("name")
+    name = m.groupdict().get("n2") or m.group("name")
     return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
 
 
@@ -515,6 +515,9 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ),  # aclnnSquaredRelu
             ShapeExample("输出shape和输入shape其他维度一致", "out", ("x",), None),  # aclnnGeluMul: a part
             ShapeExample("shape的维度与x保持一致", "y", ("x",), ("same", ("x",), ())),  # aclnnGroupedDynamicMxQuant
+            # aclnnTopKTopPSample: its sample and example pass logits' own shape for logitsTopKPSelect,
+            # so the statement says only that the leading n-1 dimensions agree: no whole shape
+            ShapeExample("shape需要与logits前n-1维一致", "logitsSelectIdx", ("logits",), None),
             ShapeExample(
                 "`out` shape 必须等于 `self` shape", "out", ("self", "other"), ("same", ("self",), ())
             ),  # aclnnFmodTensor (ops-math)
@@ -526,7 +529,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "drop_last",
-        re.compile(r"最后一维|前n-1维"),
+        re.compile(r"最后一维"),
         read_drop_last,
         (
             # aclnnAddLayerNormQuantV2
@@ -547,12 +550,6 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "shape维度为x的shape剔除最后一维", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
             ),  # aclnnDynamicQuant
-            ShapeExample(
-                "shape需要与logits前n-1维一致",
-                "logitsSelectIdx",
-                ("logits",),
-                ("explicit", (), ("*logits.shape[:-1]",)),
-            ),  # aclnnTopKTopPSample
         ),
     ),
     ShapePhrase(
