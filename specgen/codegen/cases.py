@@ -246,12 +246,14 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
             rule_id = f"implied_output_shape_{p.name}"
             text = shape.text or f"the shape of {p.name}"
             rules.append(
-                Rule(INVALID, "output_shape", (p.name, *dict.fromkeys(reads)), text, id=rule_id, derive=_plain(shape))
+                Rule(
+                    INVALID, "output_shape", (p.name, *dict.fromkeys(reads)), text, id=rule_id, derive=plain_rule(shape)
+                )
             )
         if dtype is not None and dtype.kind == "same" and set(dtype.params) <= names and p.name not in dtype.params:
             rule_id = f"implied_output_dtype_{p.name}"
             rules.append(
-                Rule(INVALID, "output_dtype", (p.name, *dtype.params), dtype.text, id=rule_id, derive=_plain(dtype))
+                Rule(INVALID, "output_dtype", (p.name, *dtype.params), dtype.text, id=rule_id, derive=plain_rule(dtype))
             )
     return rules
 
@@ -261,8 +263,8 @@ def _reads(shape: ShapeRule, names: set[str]) -> bool:
     return set(shape.params) <= names and all(s.param in names for s in shape.symbols)
 
 
-def _plain(rule: ShapeRule | DtypeRule) -> dict:
-    """The rule as the generated validator holds it (what it reads, not where it was read)."""
+def plain_rule(rule: ShapeRule | DtypeRule) -> dict:
+    """The rule as generated code holds it (what it reads, not where it was read)."""
     return rule.model_dump(mode="json", exclude={"text", "line", "reason"})
 
 

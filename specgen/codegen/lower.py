@@ -8,7 +8,7 @@ go through the escaping filters of `specgen.codegen.render`).
 
 from __future__ import annotations
 
-from specgen.codegen.cases import cases_for
+from specgen.codegen.cases import cases_for, plain_rule
 from specgen.codegen.errors import LowerError
 from specgen.codegen.names import c_identifier, checked_operator_snake, python_name
 from specgen.codegen.runtime._validate import Role
@@ -135,10 +135,7 @@ def _allocation(p: Param) -> Allocation:
         return Allocation(refusal="the document gives no rule for its shape" + _because(shape))
     if dtype is None or not dtype.derived:
         return Allocation(refusal="the document gives no rule for its dtype" + _because(dtype))
-    keep = {"text", "line", "reason"}
-    return Allocation(
-        shape=shape.model_dump(mode="json", exclude=keep), dtype=dtype.model_dump(mode="json", exclude=keep)
-    )
+    return Allocation(shape=plain_rule(shape), dtype=plain_rule(dtype))
 
 
 def _because(rule: ShapeRule | DtypeRule | None) -> str:
