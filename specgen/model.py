@@ -74,6 +74,8 @@ CheckKind = Literal[
     "empty_tensor",
     "non_contiguous",
     "shape",  # a shape rule the document states in prose only
+    "output_shape",  # params: an output and what its shape rule reads; the shape it must have
+    "output_dtype",  # params: an output and the input whose dtype it takes
     "value",  # a value rule the document states in prose only
     "product",  # the product (platform) is not supported
     "constraints",  # the parameter constraints as a whole ("不满足参数说明中的约束")
@@ -175,6 +177,67 @@ class RankRange(Frozen):
     max: int | None = None
 
 
+ShapeRuleKind = Literal[
+    "same",  # params: the shape of the one tensor named
+    "broadcast",  # params: the broadcast of the tensors named
+    "explicit",  # dims: one expression per dimension (`{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`)
+    "matmul",  # params: (a, b): the shape of a @ b (the document's formula)
+    "reduce",  # params: (tensor, axes, keepdim): the tensor reduced over the axes a value gives
+    "reduction",  # params: (reduction, tensors...): their broadcast when reduction is 0/"none", else dims
+    "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape
+    "not_derivable",  # reason: why no rule can be read (data-dependent, unstated, alternatives)
+]
+DtypeRuleKind = Literal[
+    "same",  # params: the dtype of the tensor named
+    "fixed",  # values: the one dtype the document allows
+    "one_of",  # values: any of these, whatever the inputs (index outputs: INT32, INT64), the first allocated
+    "promote",  # params: the promoted dtype of these ("数据类型推导"): the output may be any dtype it
+    # casts to, so wrappers allocate in it and validators do not enforce it
+    "same_set",  # params: no rule stated, but the output allows exactly that input's dtypes:
+    # wrappers allocate in the input's dtype; validators do not enforce it
+    "not_derivable",  # reason
+]
+
+
+class SymbolDim(Frozen):
+    """Where a symbol of an explicit shape is read: `B` is dimension `axis` of `param`."""
+
+    symbol: str
+    param: str
+    axis: int
+
+
+# An output's shape as a function of the inputs and attributes, read from the document. Dims
+# are expressions over integers, symbols (`symbols` says where each is read), the shapes of
+# parameters (`self.shape[0]`, `x.shape[-1]`) and integer attributes, with + - * / // and
+# ceil(); codegen/runtime/_shapes.py evaluates them.
+class ShapeRule(Frozen):
+    kind: ShapeRuleKind
+    params: tuple[str, ...] = _sparse(())
+    dims: tuple[str, ...] = _sparse(())
+    symbols: tuple[SymbolDim, ...] = _sparse(())
+    reason: str = _sparse("")  # not_derivable: why
+    text: str = ""  # the statement the rule is read from, verbatim
+    line: int
+
+    @property
+    def derived(self) -> bool:
+        return self.kind != "not_derivable"
+
+
+class DtypeRule(Frozen):
+    kind: DtypeRuleKind
+    params: tuple[str, ...] = _sparse(())
+    values: tuple[str, ...] = _sparse(())
+    reason: str = _sparse("")
+    text: str = ""
+    line: int
+
+    @property
+    def derived(self) -> bool:
+        return self.kind != "not_derivable"
+
+
 _COMPUTED_PARAM_FIELDS = ("dtypes", "product_dtypes", "formats", "rank", "non_contiguous", "empty_tensor")
 
 
@@ -189,6 +252,9 @@ class Param(Frozen):
     constraints: tuple[Constraint, ...] = ()
     documented: bool = True  # False when only the prototype names it
     line: int
+    # outputs and in-out tensors: how the library shapes and types what it writes
+    shape_rule: ShapeRule | None = _sparse(None)
+    dtype_rule: DtypeRule | None = _sparse(None)
 
     @model_validator(mode="before")
     @classmethod

@@ -52,7 +52,7 @@ def test_levels_and_the_summary_line(repo, capsys, monkeypatch, name):
     found, closing = _lines(err)
     assert code == 1 and all(LINE.match(line) for line in found), err
     assert {LINE.match(line)[1] for line in found} == {"error", "warning"}  # info hidden by default
-    assert closing[-1].startswith("specgen: 2 errors, 2 warnings in 5 documents (1 info not shown; -v shows them)")
+    assert closing[-1].startswith("specgen: 2 errors, 1 warning in 5 documents (1 info not shown; -v shows them)")
 
     _, _, verbose = run_main(_command(name, "-v"), repo, capsys, monkeypatch)
     assert "aclnnTodo.md:1: info: not an operator page" in verbose

@@ -34,7 +34,18 @@ from specgen.codegen.views import (
     ValueArg,
     WrapperArg,
 )
-from specgen.model import CallArg, CheckKind, Constraint, ErrorRule, Function, Number, Param, SampleCall
+from specgen.model import (
+    CallArg,
+    CheckKind,
+    Constraint,
+    DtypeRule,
+    ErrorRule,
+    Function,
+    Number,
+    Param,
+    SampleCall,
+    ShapeRule,
+)
 
 NULLPTR, INVALID = 161001, 161002
 NOT_ON_HOST = {
@@ -163,7 +174,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     reason=reason,
                 )
             )
-    return rules + _implied_rules(params, rules)
+    return rules + _implied_rules(params, rules) + _output_rules(params, rules)
 
 
 def _not_on_host(
@@ -198,6 +209,8 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
         return f"a {kind} rule applies to values; {', '.join(params)} holds none"
     if kind == "axis" and not (len(params) == 2 and by_name[params[1]].kind in TENSOR_KINDS):
         return "an axis rule needs the value and the tensor whose dimensions it indexes"
+    if kind in ("output_shape", "output_dtype") and not (params and by_name[params[0]].kind == "tensor"):
+        return f"an {kind} rule applies to an output tensor; {', '.join(params) or 'no parameter'} is not one"
     return ""
 
 
@@ -214,6 +227,49 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             rule_id = f"implied_{kind}_{p.name}"
             implied.append(Rule(INVALID, kind, names, constraints[0].text, id=rule_id))
     return implied
+
+
+_COVERS = {"output_shape": ("same_shape", "broadcast_result"), "output_dtype": ("same_dtype",)}
+
+
+def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
+    """An output's shape and dtype, where the document's rule derives them from the inputs and
+    no checked error rule relates the output already."""
+    names = {p.name for p in params}
+    covered = {
+        (kind, n) for kind, kinds in _COVERS.items() for r in documented if r.host and r.kind in kinds for n in r.params
+    }
+    rules = []
+    for p in params:
+        if p.kind != "tensor" or p.direction != "out":
+            continue
+        shape = p.shape_rule if ("output_shape", p.name) not in covered else None
+        dtype = p.dtype_rule if ("output_dtype", p.name) not in covered else None
+        if shape is not None and shape.derived and shape.kind != "in_place" and _reads(shape, names):
+            reads = (*shape.params, *(s.param for s in shape.symbols))
+            rule_id = f"implied_output_shape_{p.name}"
+            text = shape.text or f"the shape of {p.name}"
+            rules.append(
+                Rule(
+                    INVALID, "output_shape", (p.name, *dict.fromkeys(reads)), text, id=rule_id, derive=plain_rule(shape)
+                )
+            )
+        if dtype is not None and dtype.kind == "same" and set(dtype.params) <= names and p.name not in dtype.params:
+            rule_id = f"implied_output_dtype_{p.name}"
+            rules.append(
+                Rule(INVALID, "output_dtype", (p.name, *dtype.params), dtype.text, id=rule_id, derive=plain_rule(dtype))
+            )
+    return rules
+
+
+def _reads(shape: ShapeRule, names: set[str]) -> bool:
+    """Every parameter the rule reads is one the wrapper passes."""
+    return set(shape.params) <= names and all(s.param in names for s in shape.symbols)
+
+
+def plain_rule(rule: ShapeRule | DtypeRule) -> dict:
+    """The rule as generated code holds it (what it reads, not where it was read)."""
+    return rule.model_dump(mode="json", exclude={"text", "line", "reason"})
 
 
 def _checkable(p: Param, kind: str) -> bool:
@@ -538,6 +594,26 @@ def _bad_contiguity(args: Args, rule: Rule, params: dict[str, Param]) -> Mutatio
     return []
 
 
+def _bad_output_shape(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The output with its first dimension one larger (a 0-d output gains a dimension)."""
+    name = rule.params[0]
+    tensor = _tensor(args, name)
+    if tensor is None:
+        return []
+    shape = (tensor.shape[0] + 1, *tensor.shape[1:]) if tensor.shape else (2,)
+    return [(name, _replace(args, name, _changed(tensor, shape=shape)))]
+
+
+def _bad_output_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The output in another dtype it allows, else in one it does not."""
+    name = rule.params[0]
+    tensor = _tensor(args, name)
+    if tensor is None:
+        return []
+    choices = [d for d in (*params[name].dtypes, *_OTHER_DTYPES) if d != tensor.dtype]
+    return [(name, _replace(args, name, _changed(tensor, dtype=choices[0])))]
+
+
 _MUTATIONS = {
     "not_null": _null,
     "dtypes": _bad_dtype,
@@ -553,4 +629,6 @@ _MUTATIONS = {
     "axis": _bad_axis,
     "empty_tensor": _bad_empty,
     "non_contiguous": _bad_contiguity,
+    "output_shape": _bad_output_shape,
+    "output_dtype": _bad_output_dtype,
 }

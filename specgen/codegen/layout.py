@@ -37,6 +37,7 @@ STATIC_FILES = (
     ("_runtime.py", "python/aclnn_ops/_runtime.py"),
     ("_validate.py", "python/aclnn_ops/_validate.py"),
     ("_testing.py", "python/aclnn_ops/_testing.py"),
+    ("_shapes.py", "python/aclnn_ops/_shapes.py"),
 )
 SHARED_FILES = (("tests_conftest.py.jinja", "tests/conftest.py"),)
 # Created once and then owned by the user: a regeneration never overwrites them.

@@ -9,22 +9,21 @@ go through the escaping filters of `specgen.codegen.render`).
 from __future__ import annotations
 
 import re
-from typing import Literal
 
-from specgen.codegen.cases import cases_for
+from specgen.codegen.cases import cases_for, plain_rule
 from specgen.codegen.errors import LowerError
 from specgen.codegen.names import c_identifier, checked_operator_snake, python_name
 from specgen.codegen.runtime._validate import ND_FAMILY, Role
 from specgen.codegen.sample_plan import relation_peers, sample_plan
 from specgen.codegen.typemap import ctypes_type
 from specgen.codegen.views import (
+    Allocation,
     FunctionCode,
     OperatorCode,
     ParamCode,
-    ShapeRule,
     WrapperArg,
 )
-from specgen.model import Function, OperatorDoc, Param
+from specgen.model import DtypeRule, Function, OperatorDoc, Param, ShapeRule
 
 _EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
 # The wrapper role of each parameter kind (workspace_size and executor are not passed).
@@ -105,7 +104,6 @@ def _param_code(params: tuple[Param, ...]) -> tuple[ParamCode, ...]:
 
 
 def _wrapper(params: tuple[ParamCode, ...]) -> tuple[WrapperArg, ...]:
-    py = {p.name: p.py_name for p in params}
     args = []
     for code in params:
         p = code.param
@@ -122,9 +120,7 @@ def _wrapper(params: tuple[ParamCode, ...]) -> tuple[WrapperArg, ...]:
                 role=role,
                 keyword=output or p.optional,
                 output=output,
-                shape_rule=_shape_rule(p, py) if output else None,
-                dtype_from=_dtype_peer(p, params) if output else "",
-                dtype_fixed=p.dtypes[0] if output and len(p.dtypes) == 1 else "",
+                allocation=_allocation(p) if output else None,
                 scalar_like=like.name if like else "",
                 scalar_like_py=like.py_name if like else "",
                 format=_default_format(p),
@@ -155,25 +151,17 @@ def _default_format(p: Param) -> str:
     return formats[0] if len(formats) == 1 and formats[0] in ND_FAMILY else "ND"
 
 
-def _shape_rule(p: Param, py: dict[str, str]) -> ShapeRule | None:
-    rules: tuple[tuple[str, Literal["same", "broadcast"]], ...] = (
-        ("same_shape", "same"),
-        ("broadcast_result", "broadcast"),
-        ("broadcast", "broadcast"),
-    )
-    for kind, rule in rules:
-        peers = tuple(py[n] for n in relation_peers(p, kind) if n in py)
-        if peers:
-            return ShapeRule(rule, peers)
-    return None
+def _allocation(p: Param) -> Allocation:
+    """The model's rules for an output the wrapper allocates, or why it must be passed."""
+    shape, dtype = p.shape_rule, p.dtype_rule
+    if p.kind != "tensor":
+        return Allocation(refusal="the wrapper allocates single tensors only, not tensor lists")
+    if shape is None or not shape.derived or shape.kind == "in_place":
+        return Allocation(refusal="the document gives no rule for its shape" + _because(shape))
+    if dtype is None or not dtype.derived:
+        return Allocation(refusal="the document gives no rule for its dtype" + _because(dtype))
+    return Allocation(shape=plain_rule(shape), dtype=plain_rule(dtype))
 
 
-def _dtype_peer(p: Param, params: tuple[ParamCode, ...]) -> str:
-    """The input whose dtype an output takes: a same-dtype peer, else the first tensor input."""
-    by_name = {c.name: c for c in params}
-    for name in relation_peers(p, "same_dtype"):
-        peer = by_name.get(name)
-        if peer and peer.param.direction != "out":
-            return peer.py_name
-    first = next((c for c in params if c.param.kind == "tensor" and c.param.direction != "out"), None)
-    return first.py_name if first else ""
+def _because(rule: ShapeRule | DtypeRule | None) -> str:
+    return f" ({rule.reason})" if rule is not None and rule.reason else ""

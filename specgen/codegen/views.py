@@ -114,11 +114,13 @@ class ParamCode:
 
 
 @dataclass(frozen=True)
-class ShapeRule:
-    """How the wrapper shapes an output it allocates: like one input, or their broadcast."""
+class Allocation:
+    """How the wrapper allocates an output left out: the model's shape and dtype rules, as
+    plain data for aclnn_ops._shapes.allocate; or, when they derive nothing, why not."""
 
-    kind: Literal["same", "broadcast"]
-    peers: tuple[str, ...]  # the inputs' Python names
+    shape: dict | None = None
+    dtype: dict | None = None
+    refusal: str = ""  # the TypeError's message when the output must be passed
 
 
 @dataclass(frozen=True)
@@ -129,9 +131,7 @@ class WrapperArg:
     role: Role
     keyword: bool  # keyword-only with a None default (optional inputs and outputs)
     output: bool  # returned; allocated by the wrapper when not given, unless optional
-    shape_rule: ShapeRule | None = None  # how an allocated output is shaped
-    dtype_from: str = ""  # py name of the parameter whose dtype an output takes
-    dtype_fixed: str = ""  # or the one dtype the document allows
+    allocation: Allocation | None = None  # outputs: how the wrapper allocates one left out
     scalar_like: str = ""  # a scalar: the C name of the tensor whose dtype it takes
     scalar_like_py: str = ""  # and that tensor's Python name
     format: str = "ND"  # a tensor: the format a plain array is sent in
@@ -413,6 +413,11 @@ class OperatorCode:
             [a.annotation for f in self.functions for a in f.wrapper] + [f.returns for f in self.functions]
         )
         return ("from collections.abc import Sequence",) if "Sequence[" in spelled else ()
+
+    @property
+    def allocates(self) -> bool:
+        """Some wrapper allocates an output by the model's rules (the module imports _shapes)."""
+        return any(a.allocation and a.allocation.shape for f in self.functions for a in f.wrapper)
 
     @property
     def primary(self) -> FunctionCode:

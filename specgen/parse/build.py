@@ -24,6 +24,8 @@ from specgen.model import (
 )
 from specgen.parse import classify as cons
 from specgen.parse import sections as sec
+from specgen.parse.classify.shapes import Statement as ShapeStatement
+from specgen.parse.classify.shapes import output_rules
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (
     STATUS_CODES,
@@ -228,7 +230,10 @@ def _functions(
             diags.append(Diagnostic.at(gws.line, Code.NO_EXECUTE, message))
         paired.update({gws.name, exe.name if exe else ""})
         functions.append(_function(doc, base, gws, exe, len(phases), diags))
-    single = [_single_phase(doc, d, diags) for name, d in by_name.items() if name not in paired]
+    unread = {d.name for d in decls if d.prototype is None}  # an execute half whose pair is unreadable
+    single = [
+        _single_phase(doc, d, diags) for name, d in by_name.items() if name not in paired and name + GWS not in unread
+    ]
     if not functions and not any(d.severity == "error" for d in diags):
         diags += _no_api(doc, {d.line for d in decls}, declared=bool(by_name))
     return functions, single
@@ -303,19 +308,35 @@ def _function(
         execute=True,
         other_phase={p.name for p in gws_proto},
     )
+    error_rules = tuple(_error_rules(errors, params, diags))
     return Function(
         name=name,
         line=gws.line,
-        params=tuple(params),
+        params=output_rules(params, error_rules, _shape_statements(facts), _formula_statement(doc)),
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
-        errors=tuple(_error_rules(errors, params, diags)),
+        errors=error_rules,
         remarks=tuple(
             TextBlock(text=f"{'、'.join(note.products)}：{st.text}", line=st.line)
             for note in notes
             for st in note.statements
         ),
     )
+
+
+def _formula_statement(doc: Document) -> ShapeStatement | None:
+    formula = _formula(doc)
+    return ShapeStatement(formula.text, formula.line) if formula else None
+
+
+def _shape_statements(facts: list[ParamFacts]) -> dict[str, list[ShapeStatement]]:
+    """What each parameter's row or bullet says, by statement, for the shape readers."""
+    out: dict[str, list[ShapeStatement]] = {}
+    for f in facts:
+        cell = f.cells.get("shape")
+        said = [*f.description, *f.statements, *([cell] if cell else [])]
+        out.setdefault(f.name, []).extend(ShapeStatement(s.text, s.line) for s in said)
+    return out
 
 
 def _region_facts(

@@ -32,6 +32,8 @@ class Coverage:
     sample_calls: int = 0  # functions the document's own sample calls
     resolved_calls: int = 0  # ... with every argument read
     unresolved: Counter[str] = field(default_factory=Counter)  # why an argument was not read
+    output_shapes: Counter[str] = field(default_factory=Counter)  # outputs and in-out tensors by shape rule kind
+    output_dtypes: Counter[str] = field(default_factory=Counter)  # ... by dtype rule kind
 
     @property
     def statements(self) -> int:
@@ -55,6 +57,9 @@ def coverage(docs: Iterable[OperatorDoc]) -> Coverage:
             cov.functions += 1
             _count_call(cov, fn.sample_call)
             for param in fn.params:
+                if param.shape_rule is not None and param.dtype_rule is not None:
+                    cov.output_shapes[param.shape_rule.kind] += 1
+                    cov.output_dtypes[param.dtype_rule.kind] += 1
                 for c in param.constraints:
                     cov.constraints[c.kind] += 1
                     if c.kind == "text":
@@ -103,6 +108,7 @@ def report(cov: Coverage, top: int = 15) -> str:
         f'  unclassified (kind "text"): {cov.constraints["text"]}; most frequent phrasings:',
         *(f"    {n:5}  {cov.examples[k]}" for k, n in cov.unclassified.most_common(top)),
         "",
+        _outputs(cov),
         f"error-rule conditions: {cov.conditions}, with a typed check {cov.checked} "
         f"({_percent(cov.checked, cov.conditions)})",
         "  checks by kind: " + ", ".join(f"{k} {n}" for k, n in cov.checks.most_common()),
@@ -112,8 +118,20 @@ def report(cov: Coverage, top: int = 15) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _outputs(cov: Coverage) -> str:
+    total = sum(cov.output_shapes.values())
+    shapes = total - cov.output_shapes["not_derivable"]
+    dtypes = total - cov.output_dtypes["not_derivable"]
+    kinds = ", ".join(f"{k} {n}" for k, n in cov.output_shapes.most_common())
+    return (
+        f"outputs and in-out tensors: {total}; shape derived {shapes} ({_percent(shapes, total)}), dtype derived "
+        f"{dtypes} ({_percent(dtypes, total)})\n  shape rules by kind: {kinds}"
+    )
+
+
 def as_json(cov: Coverage, top: int = 50) -> dict[str, object]:
     return {
+        "outputs": {"shape_rules": dict(cov.output_shapes), "dtype_rules": dict(cov.output_dtypes)},
         "documents": cov.documents,
         "functions": cov.functions,
         "sample_calls": {

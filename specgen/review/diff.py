@@ -170,6 +170,7 @@ def _printed(where: Location | None) -> str | None:
 class _Side:
     doc: OperatorDoc
     fn: Function
+    single_phase: bool = False  # compared by its prototype only (its prose is not typed)
 
     def at(self, line: int | None) -> Location:
         return Location(self.doc.source, line if line is not None else self.fn.line)
@@ -218,8 +219,10 @@ def diff(old_docs: Sequence[OperatorDoc], new_docs: Sequence[OperatorDoc]) -> li
 def _functions(docs: Iterable[OperatorDoc]) -> dict[str, _Side]:
     found: dict[str, _Side] = {}
     for doc in sorted(docs, key=lambda d: d.source):
-        for fn in (*doc.functions, *doc.single_phase):  # a single-phase API is part of the contract too
+        for fn in doc.functions:
             found.setdefault(fn.name, _Side(doc, fn))
+        for fn in doc.single_phase:  # a single-phase API is part of the contract too
+            found.setdefault(fn.name, _Side(doc, fn, single_phase=True))
     return found
 
 
@@ -250,6 +253,8 @@ def normalise(text: str) -> str:
 def _compare_document(out: _Collector, old: OperatorDoc, new: OperatorDoc) -> None:
     side_old = _Side(old, (*old.functions, *old.single_phase)[0])
     side_new = _Side(new, (*new.functions, *new.single_phase)[0])
+    if not old.functions or not new.functions:  # a page of single-phase APIs: its prototypes only
+        return
     for attr, change in (("summary", ChangeId.SUMMARY_CHANGED), ("formula", ChangeId.FORMULA_CHANGED)):
         a, b = getattr(old, attr), getattr(new, attr)
         if a and b and normalise(a.text) != normalise(b.text):
@@ -302,6 +307,9 @@ def _first_line(products: dict, ids: Sequence[str]) -> int | None:
 
 
 def _compare_function(out: _Collector, old: _Side, new: _Side) -> None:
+    if old.single_phase or new.single_phase:  # its parameters and their C types only
+        _compare_types(out, old, new)
+        return
     pairs, renames = _match_params(out, old, new)
     for a, b in pairs:
         _compare_param(out, old, new, a, b)
@@ -314,9 +322,13 @@ def _compare_function(out: _Collector, old: _Side, new: _Side) -> None:
 def _compare_execute(out: _Collector, old: _Side, new: _Side) -> None:
     """The second phase's parameters (`aclnnXxx(workspace, workspaceSize, executor, stream)`),
     compared as the first phase's are: C callers pass them too."""
-    if not old.fn.execute_params or not new.fn.execute_params:
-        return
-    for a, b in _match_params(out, old, new, execute=True)[0]:
+    if old.fn.execute_params and new.fn.execute_params:
+        _compare_types(out, old, new, execute=True)
+
+
+def _compare_types(out: _Collector, old: _Side, new: _Side, *, execute: bool = False) -> None:
+    """Parameters added, removed, renamed, reordered, and their C types (what a C caller writes)."""
+    for a, b in _match_params(out, old, new, execute=execute)[0]:
         if change := _type_change(a.c_type, b.c_type):
             out.add(change, old, new, param=b.name, before=a.c_type, after=b.c_type, old_line=a.line, new_line=b.line)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 
 from aclnn_ops import _runtime as rt
+from aclnn_ops import _shapes
 from aclnn_ops._validate import ParamSpec, Rule, Spec, check
 
 __all__ = ["SPECS", "hardshrink_backward", "validate", "validate_hardshrink_backward"]
@@ -174,8 +175,17 @@ def hardshrink_backward(
     grad_input: out aclTensor*, FLOAT16/FLOAT. Device侧的aclTensor，公式中的gradInput
     """
     if grad_input is None:
-        shape = rt.broadcast_shape(self, grad_output)
-        grad_input = rt.empty(shape, rt.dtype_of(grad_output))
+        grad_input = _shapes.allocate(
+            "gradInput",
+            {"kind": "broadcast", "params": ["self", "gradOutput"]},
+            {"kind": "same_set", "params": ["gradOutput"]},
+            {
+                "gradOutput": grad_output,
+                "self": self,
+                "lambd": lambd,
+                "gradInput": grad_input,
+            },
+        )
     validate_hardshrink_backward(
         grad_output,
         self,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 
 from aclnn_ops import _runtime as rt
+from aclnn_ops import _shapes
 from aclnn_ops._validate import ParamSpec, Rule, Spec, check
 
 __all__ = [
@@ -204,8 +205,18 @@ def soft_margin_loss_backward(
     grad_input: out aclTensor*, FLOAT/FLOAT16.
     """
     if grad_input is None:
-        shape = rt.broadcast_shape(self, target, grad_output)
-        grad_input = rt.empty(shape, rt.dtype_of(grad_output))
+        grad_input = _shapes.allocate(
+            "gradInput",
+            {"kind": "broadcast", "params": ["gradOutput", "self", "target"]},
+            {"kind": "same_set", "params": ["gradOutput"]},
+            {
+                "gradOutput": grad_output,
+                "self": self,
+                "target": target,
+                "reduction": reduction,
+                "gradInput": grad_input,
+            },
+        )
     validate_soft_margin_loss_backward(
         grad_output,
         self,

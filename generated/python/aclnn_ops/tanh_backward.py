@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 
 from aclnn_ops import _runtime as rt
+from aclnn_ops import _shapes
 from aclnn_ops._validate import ParamSpec, Rule, Spec, check
 
 __all__ = ["SPECS", "tanh_backward", "validate", "validate_tanh_backward"]
@@ -169,8 +170,16 @@ def tanh_backward(
     grad_input: out aclTensor*, FLOAT/FLOAT16/DOUBLE/BFLOAT16. Device侧的aclTensor
     """
     if grad_input is None:
-        shape = rt.shape_of(grad_output)
-        grad_input = rt.empty(shape, rt.dtype_of(grad_output))
+        grad_input = _shapes.allocate(
+            "gradInput",
+            {"kind": "same", "params": ["gradOutput"]},
+            {"kind": "same", "params": ["gradOutput"]},
+            {
+                "gradOutput": grad_output,
+                "output": output,
+                "gradInput": grad_input,
+            },
+        )
     validate_tanh_backward(
         grad_output,
         output,

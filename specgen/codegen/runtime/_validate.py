@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from ._shapes import dtype_allowed, output_shape
 from ._tensor import (
     ACL_DTYPES,
     AclnnError,
@@ -94,6 +95,9 @@ class Rule:
     host: bool = True  # False: the rule is not checked on the host (see `reason`)
     reason: str = ""
     id: str = ""  # stable within the function: the id its generated test case carries
+    derive: Mapping[str, object] | None = (
+        None  # output_shape/output_dtype: the model's rule
+    )
 
 
 @dataclass(frozen=True)
@@ -467,6 +471,43 @@ def _non_contiguous(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _single(ctx: _Context, name: str) -> TensorDesc | None:
+    descs = ctx.descs.get(name, [])
+    return (
+        descs[0] if len(descs) == 1 and ctx.spec.param(name).role == "tensor" else None
+    )
+
+
+def _output_shape(ctx: _Context, rule: Rule) -> str:
+    """An output has the shape the document's rule gives it (when the arguments settle it)."""
+    out = _single(ctx, rule.params[0])
+    if out is None or rule.derive is None:
+        return ""
+    shapes = {
+        p.name: d.shape if (d := _single(ctx, p.name)) else None
+        for p in ctx.spec.params
+    }
+    expected = output_shape(rule.derive, shapes, ctx.args)
+    if expected is None or expected == out.shape:
+        return ""
+    return f"{rule.params[0]} has shape {_shape(out.shape)}; the document's rule gives {_shape(expected)}"
+
+
+def _output_dtype(ctx: _Context, rule: Rule) -> str:
+    """An output has the dtype of the input the document names."""
+    out = _single(ctx, rule.params[0])
+    if out is None or rule.derive is None:
+        return ""
+    dtypes = {
+        p.name: d.dtype if (d := _single(ctx, p.name)) else None
+        for p in ctx.spec.params
+    }
+    if dtype_allowed(rule.derive, dtypes, out.dtype) is not False:
+        return ""
+    peers = ", ".join(rule.params[1:])
+    return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}"
+
+
 def _product(ctx: _Context, rule: Rule) -> str:
     if ctx.product in ctx.spec.unsupported_products:
         return f"the document lists product {ctx.product} as not supported"
@@ -489,5 +530,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "axis": _axis,
     "empty_tensor": _empty,
     "non_contiguous": _non_contiguous,
+    "output_shape": _output_shape,
+    "output_dtype": _output_dtype,
 }
 CHECKED_KINDS = frozenset(_CHECKS)

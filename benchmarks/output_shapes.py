@@ -1,0 +1,70 @@
+"""How many wrong output shapes the generated validators reject, on the documents' own calls.
+
+    python benchmarks/output_shapes.py [--docs DIR] [--out DIR]
+
+Each document call the generated validator accepts is tried again with one output tensor's
+first dimension changed (one larger; a 0-d output gains a dimension): the share rejected, for
+outputs and for in-out tensors apart (an in-out tensor is an input too: a change of it is
+caught only by a relation to another input). Also: how many of the document calls are rejected
+as they stand (false rejections).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from specgen.codegen.runtime._tensor import TensorDesc  # noqa: E402
+from specgen.parse import parse_paths  # noqa: E402
+from tests.oracle import Call, chosen_functions, document_calls, generate_package, validate_all  # noqa: E402
+
+
+def mutated(docs, calls: list[Call]) -> list[tuple[str, Call]]:
+    """(direction, call with one output's first dimension changed) for every output tensor."""
+    functions = {name: fn for name, (_, fn) in chosen_functions(docs).items()}
+    out = []
+    for name, args in calls:
+        for p in functions[name].params:
+            value = args.get(p.name)
+            if p.direction not in ("out", "inout") or not isinstance(value, TensorDesc):
+                continue
+            shape = (value.shape[0] + 1, *value.shape[1:]) if value.shape else (2,)
+            changed = TensorDesc(shape, value.dtype, None, value.format)
+            out.append((p.direction, (name, {**args, p.name: changed})))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=Path, default=ROOT.parent / "shared" / "corpus" / "docs")
+    parser.add_argument("--out", type=Path, help="where to generate (default: a temporary folder)")
+    args = parser.parse_args()
+    docs = parse_paths([args.docs])
+    with tempfile.TemporaryDirectory() as scratch:
+        package = generate_package(args.docs, args.out or Path(scratch))
+        calls = document_calls(docs).calls
+        verdicts = validate_all(package, calls)
+        accepted = [c for c, v in zip(calls, verdicts, strict=True) if v is None]
+        tries = mutated(docs, accepted)
+        results = validate_all(package, [call for _, call in tries])
+    total, rejected = Counter[str](), Counter[str]()
+    for (direction, _), verdict in zip(tries, results, strict=True):
+        total[direction] += 1
+        rejected[direction] += verdict is not None
+    print(f"document calls: {len(calls)}; rejected as they stand: {len(calls) - len(accepted)}")
+    for direction in ("out", "inout"):
+        n, r = total[direction], rejected[direction]
+        print(f"{direction:5s} tensors with the first dimension changed: {r} of {n} rejected ({r / max(n, 1):.1%})")
+    n, r = sum(total.values()), sum(rejected.values())
+    print(f"all   tensors with the first dimension changed: {r} of {n} rejected ({r / max(n, 1):.1%})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

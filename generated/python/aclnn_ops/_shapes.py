@@ -1,0 +1,327 @@
+"""Output shapes and dtypes from the document's rules, evaluated on the arguments of a call.
+
+Part of the generated `aclnn_ops` package (copied from specgen as-is; do not edit there).
+A rule is plain data (`specgen.model.ShapeRule` / `DtypeRule` as a dict): wrappers allocate
+outputs with it, validators check outputs against it. Evaluation gives None whenever the
+arguments do not settle the answer (an input left out, a symbol read two ways, a division
+that leaves a remainder): the caller then neither allocates nor checks.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+Shape = tuple[int, ...]
+ShapeOf = Mapping[
+    str, Shape | None
+]  # parameter -> its shape (None: not a tensor, or null)
+
+
+def _items(rule: Mapping[str, object], key: str) -> tuple[Any, ...]:
+    value = rule.get(key, ())
+    return tuple(value) if isinstance(value, list | tuple) else ()
+
+
+def broadcast(*shapes: Shape) -> Shape | None:
+    """NumPy's broadcasting of shapes; None when they do not broadcast."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for dims in zip(*((1,) * (rank - len(s)) + tuple(s) for s in shapes), strict=True):
+        sizes = {d for d in dims if d != 1}
+        if len(sizes) > 1:
+            return None
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def output_shape(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    """The shape `rule` gives the output, or None when the arguments do not settle it."""
+    kind = rule.get("kind")
+    params: tuple[str, ...] = _items(rule, "params")
+    if kind in ("same", "in_place", "broadcast"):
+        known = [shapes.get(n) for n in params]
+        if not known or any(s is None for s in known):
+            return None
+        return known[0] if kind != "broadcast" else broadcast(*known)  # type: ignore[arg-type]
+    if kind == "explicit":
+        return _explicit(rule, shapes, values)
+    if kind == "matmul" and len(params) == 2:
+        return matmul(shapes.get(params[0]), shapes.get(params[1]))
+    if kind == "reduce" and len(params) == 3:
+        return _reduce(
+            shapes.get(params[0]), values.get(params[1]), values.get(params[2])
+        )
+    if kind == "reduction" and len(params) >= 2:
+        reduction = values.get(params[0])
+        if reduction in (0, "none"):
+            known = [shapes.get(n) for n in params[1:]]
+            return None if any(s is None for s in known) else broadcast(*known)  # type: ignore[arg-type]
+        return (
+            _explicit(rule, shapes, values)
+            if isinstance(reduction, int | str)
+            else None
+        )
+    return None
+
+
+def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
+    """The shape of a @ b (NumPy's and PyTorch's matmul: 1-d operands, broadcast batches)."""
+    if a is None or b is None or not a or not b:
+        return None
+    left, right = (1, *a) if len(a) == 1 else a, (*b, 1) if len(b) == 1 else b
+    if left[-1] != right[-2]:
+        return None
+    batch = broadcast(left[:-2], right[:-2])
+    if batch is None:
+        return None
+    rows = () if len(a) == 1 else (left[-2],)
+    cols = () if len(b) == 1 else (right[-1],)
+    return (*batch, *rows, *cols)
+
+
+def _reduce(shape: Shape | None, axes: object, keepdim: object) -> Shape | None:
+    """`shape` reduced over `axes` (an int or a sequence of them; none: every axis)."""
+    if shape is None or not isinstance(keepdim, bool):
+        return None
+    listed = axes if isinstance(axes, list | tuple) else [axes]
+    if not all(isinstance(a, int) and not isinstance(a, bool) for a in listed):
+        return None
+    rank = max(len(shape), 1)
+    chosen = {a % rank for a in listed} if listed else set(range(len(shape)))  # type: ignore[operator]
+    if keepdim:
+        return tuple(1 if i in chosen else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in chosen)
+
+
+def _explicit(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    env: dict[str, int] = {}
+    for name, value in values.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            env[name] = value
+        elif isinstance(value, list | tuple):
+            env[f"len({name})"] = len(value)  # read by len(name)
+            for i, item in enumerate(value):  # read by *name (a splice)
+                if isinstance(item, int) and not isinstance(item, bool):
+                    env[f"{name}[{i}]"] = item
+    for binding in _items(rule, "symbols"):
+        shape = shapes.get(binding["param"])
+        axis = binding["axis"]
+        if shape is None or not -len(shape) <= axis < len(shape):
+            return None
+        env[binding["symbol"]] = shape[axis]
+    dims: list[int] = []
+    try:
+        for element in _parsed(_items(rule, "dims")):
+            if isinstance(element, ast.Starred):  # `*x.shape[:-1]`: a shape spliced in
+                dims.extend(_shape_part(element.value, env, shapes))
+            else:
+                dims.append(_evaluate(element, env, shapes))
+    except (
+        KeyError,
+        ValueError,
+        IndexError,
+        TypeError,
+        ZeroDivisionError,
+        AttributeError,
+    ):
+        return None
+    return tuple(dims) if all(d >= 0 for d in dims) else None
+
+
+@lru_cache(maxsize=1024)
+def _parsed(dims: tuple[str, ...]) -> list[ast.expr]:
+    return ast.parse("[" + ", ".join(dims) + "]", mode="eval").body.elts  # type: ignore[attr-defined]
+
+
+def _shape_part(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Shape:
+    """`x.shape` or `x.shape[a:b]`."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.attr == "shape"
+    ):
+        shape = shapes.get(node.value.id)
+        if shape is None:
+            raise ValueError(f"{node.value.id} has no shape")
+        return tuple(shape)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        whole = _shape_part(node.value, env, shapes)
+        low, high = (
+            None if b is None else _evaluate(b, env, shapes)
+            for b in (node.slice.lower, node.slice.upper)
+        )
+        return whole[low:high]
+    if isinstance(node, ast.Name):  # `*outputSize`: an integer array's values
+        return tuple(env[f"{node.id}[{i}]"] for i in range(env[f"len({node.id})"]))
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "ones"
+    ):
+        return (1,) * _evaluate(node.args[0], env, shapes)  # `*ones(rank(gamma))`
+    raise ValueError(f"cannot splice {ast.unparse(node)}")
+
+
+def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
+    """An integer expression of the rule's small language (see specgen.parse.classify.shapes)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.Name):
+        return env[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_evaluate(node.operand, env, shapes)
+    if isinstance(node, ast.BinOp):
+        a, b = _evaluate(node.left, env, shapes), _evaluate(node.right, env, shapes)
+        return _binary(node.op, a, b)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return _call(node.func.id, node.args, env, shapes)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
+        owner = node.value.value
+        shape = shapes.get(owner.id) if isinstance(owner, ast.Name) else None
+        if shape is not None:
+            return shape[_evaluate(node.slice, env, shapes)]
+    raise ValueError(f"cannot evaluate {ast.unparse(node)}")
+
+
+def _call(
+    name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
+) -> int:
+    """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole)."""
+    if name == "len" and len(args) == 1 and isinstance(args[0], ast.Name):
+        return env[f"len({args[0].id})"]
+    if name == "rank" and len(args) == 1 and isinstance(args[0], ast.Name):
+        shape = shapes.get(args[0].id)
+        if shape is None:
+            raise ValueError(f"{args[0].id} has no shape")
+        return len(shape)
+    if name == "ceildiv" and len(args) == 2:
+        a, b = (_evaluate(x, env, shapes) for x in args)
+        return -(-a // b)
+    if name in ("ceil", "floor") and len(args) == 1:
+        [arg] = args
+        if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div):
+            a, b = _evaluate(arg.left, env, shapes), _evaluate(arg.right, env, shapes)
+            return -(-a // b) if name == "ceil" else a // b
+        return _evaluate(arg, env, shapes)
+    raise ValueError(f"cannot evaluate {name}()")
+
+
+def _binary(op: ast.operator, a: int, b: int) -> int:
+    if isinstance(op, ast.Add):
+        return a + b
+    if isinstance(op, ast.Sub):
+        return a - b
+    if isinstance(op, ast.Mult):
+        return a * b
+    if isinstance(op, ast.FloorDiv):
+        return a // b
+    if isinstance(op, ast.Mod):
+        return a % b
+    if isinstance(op, ast.Div):
+        if a % b:
+            raise ValueError(f"{a}/{b} leaves a remainder")
+        return a // b
+    raise ValueError(f"operator {type(op).__name__}")
+
+
+def output_dtype(
+    rule: Mapping[str, object], dtypes: Mapping[str, str | None]
+) -> str | None:
+    """The dtype `rule` gives the output (the first of a choice), or None when not settled."""
+    kind = rule.get("kind")
+    if kind == "promote":
+        return promote(*(dtypes.get(n) for n in _items(rule, "params")))
+    if kind in ("same", "same_set"):
+        return dtypes.get(_items(rule, "params")[0])
+    if kind in ("fixed", "one_of"):
+        return _items(rule, "values")[0]
+    return None
+
+
+# The promotion order of the aclnn dtypes within each category (PyTorch's rules).
+_FLOATS = ("FLOAT16", "BFLOAT16", "FLOAT", "DOUBLE")
+_INTS = ("INT8", "INT16", "INT32", "INT64")
+
+
+def promote(*dtypes: str | None) -> str | None:
+    """The dtype PyTorch's type promotion gives tensors of these dtypes; None when one is
+    unknown or outside the simple cases (complex, unsigned wider than 8 bits, 8-bit floats)."""
+    known = set(dtypes)
+    if None in known or not known:
+        return None
+    if len(known) == 1:
+        return known.pop()
+    floats = [d for d in known if d in _FLOATS]
+    if floats:
+        if {"FLOAT16", "BFLOAT16"} == set(floats):
+            return "FLOAT"
+        return (
+            max(floats, key=_FLOATS.index)
+            if known <= {*_FLOATS, *_INTS, "UINT8", "BOOL"}
+            else None
+        )
+    ints = [d for d in known if d in _INTS]
+    if known <= {*_INTS, "UINT8", "BOOL"}:
+        if "UINT8" in known and ints:
+            return max(("INT16", *ints), key=_INTS.index)
+        return (
+            max(ints, key=_INTS.index)
+            if ints
+            else ("UINT8" if "UINT8" in known else "BOOL")
+        )
+    return None
+
+
+def dtype_allowed(
+    rule: Mapping[str, object], dtypes: Mapping[str, str | None], dtype: str
+) -> bool | None:
+    """Whether an output of `dtype` meets `rule`; None when the rule cannot tell."""
+    kind = rule.get("kind")
+    if kind in ("fixed", "one_of"):
+        return dtype in _items(rule, "values")
+    expected = output_dtype(rule, dtypes)
+    return None if expected is None else dtype == expected
+
+
+def allocate(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> Any:
+    """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
+    the other arguments (`args`: by C name); TypeError when they do not settle it."""
+    from ._runtime import empty
+    from ._tensor import describe
+
+    descs = {n: _desc(describe, v) for n, v in args.items()}
+    shape = output_shape(
+        shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
+    )
+    dtype = output_dtype(
+        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}
+    )
+    if shape is None or dtype is None:
+        missing = "shape" if shape is None else "dtype"
+        why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
+        raise TypeError(
+            f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
+        )
+    return empty(shape, dtype)
+
+
+def _desc(describe: Any, value: object) -> Any:
+    """A tensor argument's description; None for anything else (values, lists, None)."""
+    if value is None or isinstance(value, bool | int | float | str | list | tuple):
+        return None
+    try:
+        return describe(value)
+    except (TypeError, ValueError):
+        return None

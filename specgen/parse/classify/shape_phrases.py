@@ -1,0 +1,852 @@
+"""How documents state an output's shape: the table of phrase readers (`SHAPE_PHRASES`).
+
+Each reader turns one statement of a parameter (or the document's formula) into a reading:
+the rule's kind, the parameters it reads and its dims (see `specgen.model.ShapeRule`), or
+None. Every record carries the real phrases it must read (tests/test_shapes.py reads them
+all); `shapes.py` applies the table and decides what holds.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from specgen.model import ShapeRuleKind
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeContext:
+    """What a reader knows of the function: every parameter's name, the input tensors', the
+    subject's, and all the subject's statements (`其余维度与x一致` may stand apart)."""
+
+    params: tuple[str, ...]
+    inputs: tuple[str, ...] = ()
+    subject: str = ""
+    said: str = ""
+    tensors: tuple[str, ...] | None = None  # every tensor parameter (None: every parameter)
+    rank: tuple[int, int | None] | None = None  # the subject's documented rank
+
+    def is_tensor(self, name: str) -> bool:
+        return name in (self.params if self.tensors is None else self.tensors)
+
+    def resolve(self, name: str) -> str:
+        """The parameter a statement names: `weight` for `weightOptional` when only that exists."""
+        return name if name in self.params or name + "Optional" not in self.params else name + "Optional"
+
+
+# A reading: the rule's kind, the parameters it reads, its dims (see `ShapeRule`).
+Reading = tuple[ShapeRuleKind, tuple[str, ...], tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeExample:
+    """A phrase of a real document, with the function's other parameters (`others`, taken as
+    the input tensors) and what it must read (None: nothing)."""
+
+    text: str
+    subject: str
+    others: tuple[str, ...]
+    reading: Reading | None
+    attrs: tuple[str, ...] = ()  # the function's parameters that are not tensors
+    rank: tuple[int, int | None] | None = None
+
+    def context(self) -> ShapeContext:
+        params = (self.subject, *self.others, *self.attrs)
+        tensors = (self.subject, *self.others)
+        return ShapeContext(params, self.others, self.subject, self.text, tensors, self.rank)
+
+
+@dataclass(frozen=True, slots=True)
+class ShapePhrase:
+    """One way documents state a shape: `read` turns a statement into a reading."""
+
+    name: str
+    trigger: re.Pattern[str]
+    read: Callable[[str, ShapeContext], Reading | None]
+    examples: tuple[ShapeExample, ...]
+
+
+# ---------------------------------------------------------------- explicit lists
+
+_OPEN_CLOSE = {"[": "]", "(": ")", "（": "）", "{": "}"}
+_LIST_HEAD = re.compile(
+    r"(?i)(?:shape|形状|维度)\s*(?:需要|必须|要求|固定)?\s*(?:为|是|=|：|:)\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
+)
+DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
+ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones"})
+
+
+def _bracketed(text: str, start: int) -> str | None:
+    """The list opening at text[start], brackets included; None when it does not close."""
+    close = _OPEN_CLOSE[text[start]]
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == text[start]:
+            depth += 1
+        elif text[i] == close:
+            depth -= 1
+            if depth == 0:
+                return text[start : i + 1]
+    return None
+
+
+def _top_level_split(inner: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(inner):
+        if ch in "([（{":
+            depth += 1
+        elif ch in ")]）}":
+            depth -= 1
+        elif depth == 0 and ch in ",，":
+            parts.append(inner[start:i])
+            start = i + 1
+    parts.append(inner[start:])
+    return [p.strip() for p in parts]
+
+
+def dim_expression(text: str, params: Sequence[str]) -> str | None:
+    """A dimension as the evaluator reads it (`self.shape[0]`, `2*N`, `ceil(H/64)`), or None
+    when it is not a closed expression (`...`, `*`, Chinese words)."""
+    expr = _SIZE_CALL.sub(r"\1.shape[\2]", text.strip()).replace("×", "*").replace("（", "(").replace("）", ")")
+    if not expr or "..." in expr or "…" in expr:
+        return None
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return None
+    return ast.unparse(tree) if _closed(tree.body, set(params)) else None
+
+
+def _closed(node: ast.AST, params: set[str]) -> bool:
+    """Integers, symbols, parameters' shapes, + - * / // and ceil/floor/ceildiv."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.BinOp):
+        ops = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
+        return isinstance(node.op, ops) and _closed(node.left, params) and _closed(node.right, params)
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.USub) and _closed(node.operand, params)
+    if isinstance(node, ast.Call):
+        named = isinstance(node.func, ast.Name) and node.func.id in ALLOWED_CALLS
+        return named and not node.keywords and all(_closed(a, params) for a in node.args)
+    if isinstance(node, ast.Attribute):  # x.shape, spliced whole (`*x.shape`)
+        return node.attr == "shape" and isinstance(node.value, ast.Name) and node.value.id in params
+    if isinstance(node, ast.Subscript):  # x.shape[i], x.shape[:-1]
+        value, index = node.value, node.slice
+        bounds = [index.lower, index.upper] if isinstance(index, ast.Slice) and index.step is None else [index]
+        whole = all(b is None or _closed(b, params) for b in bounds)
+        return _closed(value, params) and isinstance(value, ast.Attribute) and whole
+    return False
+
+
+def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为[B, N, S, 8]`, `shape为{self.shape[0], vec2.shape[0]}`: the dims of the one list
+    the statement gives; None when it gives none, several, or one that is not closed."""
+    lists = list(_LIST_HEAD.finditer(statement))
+    if len(lists) != 1:
+        return None
+    found = _bracketed(statement, lists[0].end())
+    if found is None or "或" in statement[lists[0].end() + len(found) :][:3]:
+        return None
+    return _explicit_reading(_dims(found[1:-1], ctx.params))
+
+
+def read_cell(cell: str, ctx: ShapeContext) -> Reading | None:
+    """A shape column holding nothing but a list: `(batch_size, hidden_size)`."""
+    cell = cell.strip().strip("`").rstrip("。")
+    if not cell or cell[0] not in _OPEN_CLOSE or _bracketed(cell, 0) != cell:
+        return None
+    return _explicit_reading(_dims(cell[1:-1], ctx.params))
+
+
+def _explicit_reading(dims: tuple[str, ...] | None) -> Reading | None:
+    return ("explicit", (), dims) if dims is not None else None
+
+
+def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
+    parts = _top_level_split(inner)
+    if parts and parts[-1] == "":  # `(n, )`
+        parts = parts[:-1]
+    dims = [dim_expression(p, params) for p in parts]
+    return tuple(d for d in dims if d is not None) if parts and all(dims) else None
+
+
+_NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+_SAME_AS = re.compile(
+    r"shape\S{0,10}?(?:与|和|同|跟)\s*" + _NAME + r"\s*(?:的\s*shape\s*)?(?:保持|完全)?(?:一致|相同|一样|相等)"
+)
+# `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
+_SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
+# `shape的维度与x保持一致` (aclnnGroupedDynamicMxQuant): the sizes, not only the rank (维度数)
+_SAME_DIMS = re.compile(r"^shape的?维度与(?:输入|入参)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*保持一致$")
+# `\`out\` shape 必须等于 \`self\` shape` (aclnnFmodTensor, ops-math)
+_EQUALS = re.compile(
+    r"shape\s*(?:必须|需要)?等于\s*`?(?:输入|入参)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?\s*shape"
+)
+_ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor")
+_PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
+
+
+def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape需要与self一样`, `shape与入参x一致`: the whole shape of the tensor named (or of
+    the one input tensor, `输出shape与输入shape一致`)."""
+    if (m := _SAME_DIMS.match(statement.rstrip("。"))) and ctx.is_tensor(m.group("name")):
+        return ("same", (m.group("name"),), ())
+    if _ONE_ELEMENT.search(statement):
+        return ("explicit", (), ("1",))
+    if (m := _EQUALS.search(statement)) and ctx.is_tensor(m.group("name")) and m.group("name") != ctx.subject:
+        return ("same", (m.group("name"),), ())
+    if _PARTIAL.search(statement):
+        return None
+    if (
+        (m := _SAME_AS.search(statement))
+        and ctx.is_tensor(name := ctx.resolve(m.group("name")))
+        and name != ctx.subject
+    ):
+        return ("same", (name,), ())
+    if _SAME_AS_INPUT.search(statement) and len(ctx.inputs) == 1:
+        return ("same", ctx.inputs, ())
+    return None
+
+
+_DROP_LAST = re.compile(r"shape(?:维度)?为" + _NAME + r"的shape(?:剔除|去除|去掉)(?:掉)?最后一维")
+_WITHOUT_LAST = re.compile(
+    r"shape需要与"
+    + _NAME
+    + r"除最后一维(?:后|外)的shape一致|shape与(?:计算)?输入\s*(?P<n2>[A-Za-z_][A-Za-z0-9_]*)相比，无最后一维"
+)
+
+
+def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为输入x1的shape剔除掉最后一维`: the tensor's shape without its last dimension."""
+    m = _DROP_LAST.search(statement) or _WITHOUT_LAST.search(statement)
+    if m is None:
+        return None
+    name = m.groupdict().get("n2") or m.group("name")
+    return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
+
+
+_HALF = r"(?:一半|二分之一|1/2)"
+_LAST_HALF = re.compile(
+    r"最后一维(?:的值|大小)?为(?:计算)?(?:输入)?\s*(?P<name>(?!shape)[A-Za-z_][A-Za-z0-9_]*)?\s*(?:shape)?\s*的?最后一维(?:的值|值|大小)?的?"
+    + _HALF
+)
+_REST_SAME = re.compile(r"(?:其余|其他)(?:的)?维度.{0,30}?(?:一致|相同)")
+
+
+def read_last_half(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`最后一维为x最后一维的一半，其余维度与x一致`: half the last dimension, the others kept
+    (the rest may be said in another statement of the parameter)."""
+    m = _LAST_HALF.search(statement)
+    if m is None or not _REST_SAME.search(ctx.said):
+        return None
+    name = m.group("name") or (ctx.inputs[0] if len(ctx.inputs) == 1 else None)
+    if name is None or name not in ctx.params:
+        return None
+    return ("explicit", (), (f"*{name}.shape[:-1]", f"{name}.shape[-1] / 2"))
+
+
+_DIM_HALF = re.compile(
+    r"shape在入参(?P<dim>[A-Za-z_][A-Za-z0-9_]*)对应的维度上为(?P<name>[A-Za-z_][A-Za-z0-9_]*)的一半，其他维度上?与(?P=name)一致"
+    r"|除了(?P<dim2>[A-Za-z_][A-Za-z0-9_]*)指定的轴外需要保持一致，(?P=dim2)指定的轴为(?P<name2>[A-Za-z_][A-Za-z0-9_]*)的shape对应轴的一半"
+)
+
+
+def read_dim_half(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape在入参dim对应的维度上为x的一半，其他维度与x一致`: half along the axis `dim` names."""
+    m = _DIM_HALF.search(statement)
+    if m is None:
+        return None
+    dim, name = m.group("dim") or m.group("dim2"), m.group("name") or m.group("name2")
+    if dim not in ctx.params or name not in ctx.params:
+        return None
+    axis = f"{dim} % rank({name})"
+    return ("explicit", (), (f"*{name}.shape[:{axis}]", f"{name}.shape[{axis}] / 2", f"*{name}.shape[{axis} + 1:]"))
+
+
+_CHANNEL = re.compile(
+    r"(?:shape)?(?:的size|长度)?(?:需要)?与(?:入参|输入)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)中?的?(?:channel轴|第二维的值)"
+)
+
+
+def read_channel(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape与入参input中channel轴保持一致`: one dimension, the input's channels (axis 1)."""
+    m = _CHANNEL.search(statement)
+    if m is None or m.group("name") not in ctx.params:
+        return None
+    return ("explicit", (), (f"{m.group('name')}.shape[1]",))
+
+
+_KEEPDIM = re.compile(r"(?i)keep_?dims?")
+_REDUCE = re.compile(
+    r"(?:除|在)(?P<dim>[A-Za-z_][A-Za-z0-9_]*)(?:指定维度)?(?:外|上)的?.{0,30}?(?:为1|一致)|依据(?P<k>[A-Za-z_][A-Za-z0-9_]*)与(?P<name>[A-Za-z_][A-Za-z0-9_]*)相对应"
+)
+
+
+def read_reduce(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`若keepDim为true，则shape需要与self的shape在除dim外的size一致，且在dim上的size为1，若
+    keepDim为false，则shape需要与self除dim外的shape一致`: a reduction over `dim`."""
+    keep = [n for n in ctx.params if _KEEPDIM.fullmatch(n)]
+    axes = [n for n in ctx.params if n in ("dim", "dims", "axis", "axes")]
+    m = _REDUCE.search(statement)
+    if m is None or len(keep) != 1 or len(axes) != 1 or len(ctx.inputs) != 1:
+        return None
+    return ("reduce", (ctx.inputs[0], axes[0], keep[0]), ())
+
+
+_NONE_CASE = re.compile(
+    r"(?:当\s*)?(?P<r>reduction[A-Za-z0-9_]*)\s*(?:的值)?\s*(?:为|=|取值为)\s*[\"“]?(?:0|none)[\"”]?\s*(?:（none）)?"
+    r"\s*时?，?[^；;]{0,30}?shape\s*(?:需)?(?:与|和)\s*(?P<names>[A-Za-z0-9_、/和 ]+?)\s*(?:的\s*shape)?\s*(?:进行)?"
+    r"(?P<b>broadcast后的shape)?\s*(?:相同|一致)"
+)
+_REDUCED = re.compile(r"[；;，,]\s*(?:当\s*)?.{0,30}?(?:(?P<scalar>标量|0维)|\(1,\)|\[1\])")
+
+
+def read_loss(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`当reduction为0（none）时，shape与target的shape相同，否则为(1,)`: the inputs' shape
+    without reduction, a scalar (or [1]) with it."""
+    m = _NONE_CASE.search(statement)
+    if m is None or m.group("r") not in ctx.params:
+        return None
+    names = tuple(n for n in re.split(r"[、/和 ]+", m.group("names")) if n in ctx.params)
+    rest = _REDUCED.search(statement, m.end())
+    if not names or rest is None or (len(names) > 1 and not m.group("b") and "/" not in m.group("names")):
+        return None
+    return ("reduction", (m.group("r"), *names), () if rest.group("scalar") else ("1",))
+
+
+_NORM_KEEP = re.compile(r"不需要norm的维度|需要norm的维度")
+_FIRST_N = re.compile(r"前(?P<n>\d)维")
+_ONES = re.compile(r"(?:均|大小|维度)为1|维度为1|-1轴是1|最后一维为1")
+_LAST_ONE = re.compile(
+    r"最后一维固定为1，其他维度大小和(?P<n3>[A-Za-z_][A-Za-z0-9_]*)一致|"
+    r"除最后一维外各维度与(?:入参)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)对应维度保持一致，最后一维为1|前几维指(?P<n2>[A-Za-z_][A-Za-z0-9_]*)的维度减去1.{0,30}?-1轴是1"
+)
+
+
+def read_norm(statement: str, ctx: ShapeContext) -> Reading | None:
+    """Statistics of a normalisation: the input's leading dimensions (those not normalised:
+    the input's rank less gamma's, or the first n), then 1s or nothing (`维度数与x保持一致，
+    其中不需要norm的维度与x对应维度保持一致，需要norm的维度（与gamma维度数相同的后几维）均为1`)."""
+    if m := _LAST_ONE.search(statement):
+        name = m.group("name") or m.group("n2") or m.group("n3")
+        return ("explicit", (), (f"*{name}.shape[:-1]", "1")) if name in ctx.inputs else None
+    named = [n for n in ctx.inputs if n != "gamma" and re.search(rf"(?<![A-Za-z0-9_]){n}(?![A-Za-z0-9_])", statement)]
+    if not _NORM_KEEP.search(statement) and not _FIRST_N.search(statement):
+        return None
+    if len(named) != 1:
+        return None
+    x = named[0]
+    ones = bool(_ONES.search(statement))
+    if not ones or re.match(r"其余|其他", statement):
+        return None  # the leading dimensions alone say nothing of the rank (aclnnGemmaRmsNorm writes (2, 1))
+    if m := _FIRST_N.search(statement):
+        n = m.group("n")
+        return ("explicit", (), (f"*{x}.shape[:{n}]", f"*ones(rank({x}) - {n})"))
+    if "gamma" not in ctx.inputs:
+        return None
+    keep = f"*{x}.shape[:rank({x}) - rank(gamma)]"
+    return ("explicit", (), (keep, "*ones(rank(gamma))"))
+
+
+_LAYER_NORM = re.compile(r"shape为\[A1,\s*\.\.\.,\s*Ai,\s*1,\s*\.\.\.,\s*1\]，Ai后共有j个1")
+
+
+def read_layer_norm(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为[A1,...,Ai,1,...,1]，Ai后共有j个1，与需要norm的轴长度保持相同`: j = the length
+    of normalizedShape."""
+    shapes = [n for n in ctx.params if n.lower() == "normalizedshape"]
+    if not _LAYER_NORM.search(statement) or len(shapes) != 1 or len(ctx.inputs) < 1:
+        return None
+    x, j = ctx.inputs[0], shapes[0]
+    return ("explicit", (), (f"*{x}.shape[:rank({x}) - len({j})]", f"*ones(len({j}))"))
+
+
+_MATMUL = re.compile(r"(?P<a>[A-Za-z_][A-Za-z0-9_]*)\s*@\s*(?P<b>[A-Za-z_][A-Za-z0-9_]*)(?!\s*\^)")
+
+
+def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
+    """The document's formula `out = self @ mat2`, `out = β self + α (mat1 @ mat2)`: the shape
+    of the product, when every product the formula writes is of the same two inputs and no
+    parameter transposes them."""
+    if "^T" in statement or any("trans" in n.lower() for n in ctx.params):
+        return None
+    if not re.search(r"=[^=]*@", statement) or "维" in statement:
+        return None  # a formula, not `shape要求与batch1@batch2的后两维shape保持一致`
+    pairs = {(m.group("a"), m.group("b")) for m in _MATMUL.finditer(statement)}
+    if len(pairs) != 1:
+        return None
+    [(a, b)] = pairs
+    return ("matmul", (a, b), ()) if a in ctx.inputs and b in ctx.inputs else None
+
+
+_SIZE0 = re.compile(r"^(?P<out>[A-Za-z_][A-Za-z0-9_]*)\.size\(0\)需要与(?P<name>[A-Za-z_][A-Za-z0-9_]*)\.size\(0\)一致")
+
+
+def read_size0(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`logitsMaxLocalOut.size(0)需要与input.size(0)一致` of a 1-d output: that one dimension."""
+    m = _SIZE0.match(statement)
+    if m is None or m.group("out") != ctx.subject or m.group("name") not in ctx.inputs or ctx.rank != (1, 1):
+        return None
+    return ("explicit", (), (f"{m.group('name')}.shape[0]",))
+
+
+_AXIS_ONE = re.compile(r"shape排序轴为1，非排序轴与(?P<name>[A-Za-z_][A-Za-z0-9_]*)一致")
+
+
+def read_axis_one(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape排序轴为1，非排序轴与self一致` (the sort axis is `dim`): size 1 along it."""
+    m = _AXIS_ONE.search(statement)
+    if m is None or m.group("name") not in ctx.inputs or "dim" not in ctx.params:
+        return None
+    x, axis = m.group("name"), f"dim % rank({m.group('name')})"
+    return ("explicit", (), (f"*{x}.shape[:{axis}]", "1", f"*{x}.shape[{axis} + 1:]"))
+
+
+_SIZE_OF_VALUE = re.compile(r"shape为1D Tensor，shape大小与(?P<name>[A-Za-z_][A-Za-z0-9_]*)相同")
+_REPEATS_ALONG = re.compile(
+    r"(?P<out>[A-Za-z_][A-Za-z0-9_]*)的shape在dim维度下的size等于(?P<r>[A-Za-z_][A-Za-z0-9_]*)\s*\*\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)在dim维度下的size"
+)
+
+
+def read_value_size(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为1D Tensor，shape大小与outputSize相同`: an integer argument gives the size;
+    `out的shape在dim维度下的size等于repeats * self在dim维度下的size` (with `shape维度数量与self
+    一致`): the input's shape with that axis multiplied."""
+    if (m := _SIZE_OF_VALUE.search(statement)) and m.group("name") in ctx.params and not ctx.is_tensor(m.group("name")):
+        return ("explicit", (), (m.group("name"),))
+    m = _REPEATS_ALONG.search(statement)
+    if m is None or "dim" not in ctx.params or m.group("name") not in ctx.inputs or ctx.is_tensor(m.group("r")):
+        return None
+    x, r, axis = m.group("name"), m.group("r"), f"dim % rank({m.group('name')})"
+    return ("explicit", (), (f"*{x}.shape[:{axis}]", f"{r} * {x}.shape[{axis}]", f"*{x}.shape[{axis} + 1:]"))
+
+
+_POOLED = re.compile(
+    r"(?:Shape|shape)由(?P<x>[A-Za-z_][A-Za-z0-9_]*)和(?P<size>[A-Za-z_][A-Za-z0-9_]*)共同指定"
+    r"|shape需要与(?P<x2>[A-Za-z_][A-Za-z0-9_]*)的shape和(?P<size2>[A-Za-z_][A-Za-z0-9_]*)推导出的shape结果一致"
+)
+_INDEXED = re.compile(
+    r"除dim维长度等于(?P<index>[A-Za-z_][A-Za-z0-9_]*)长度外，其他维长度与(?P<x>[A-Za-z_][A-Za-z0-9_]*)相应维一致"
+)
+_GATHERED = re.compile(
+    r"除dim维扩展为跟(?P<index>[A-Za-z_][A-Za-z0-9_]*)的shape一样外，其他维长度与(?P<x>[A-Za-z_][A-Za-z0-9_]*)相应维一致"
+)
+
+
+def read_indexed(statement: str, ctx: ShapeContext) -> Reading | None:
+    """An input's shape with the `dim` axis replaced: by the index's length (index_select), by
+    the index's whole shape (gather), or the trailing axes by an integer array (adaptive
+    pooling: `Shape由self和outputSize共同指定`)."""
+    if m := _POOLED.search(statement):
+        x, size = m.group("x") or m.group("x2"), m.group("size") or m.group("size2")
+        if x in ctx.inputs and size in ctx.params and not ctx.is_tensor(size):
+            return ("explicit", (), (f"*{x}.shape[:rank({x}) - len({size})]", f"*{size}"))
+        return None
+    m = _INDEXED.search(statement) or _GATHERED.search(statement)
+    if m is None or "dim" not in ctx.params or not {m.group("x"), m.group("index")} <= set(ctx.inputs):
+        return None
+    x, index, axis = m.group("x"), m.group("index"), f"dim % rank({m.group('x')})"
+    middle = f"{index}.shape[0]" if m.re is _INDEXED else f"*{index}.shape"
+    return ("explicit", (), (f"*{x}.shape[:{axis}]", middle, f"*{x}.shape[{axis} + 1:]"))
+
+
+SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
+    ShapePhrase(
+        "list",
+        _LIST_HEAD,
+        read_list,
+        (
+            # aclnnGer (ops-math)
+            ShapeExample(
+                "shape为{self.shape[0], vec2.shape[0]}",
+                "out",
+                ("self", "vec2"),
+                ("explicit", (), ("self.shape[0]", "vec2.shape[0]")),
+            ),
+            ShapeExample(
+                "shape为(B,N,2)", "gradXyz2", ("xyz2",), ("explicit", (), ("B", "N", "2"))
+            ),  # aclnnChamferDistanceBackward
+            ShapeExample(
+                "shape为[M, 2N]", "y1Out", ("x",), None
+            ),  # aclnnSwigluBackwardMxQuantWithDualAxis: 2N is no expression
+            ShapeExample("shape固定为[1]", "amax", ("x",), ("explicit", (), ("1",))),  # aclnnQuantMax
+            ShapeExample(
+                "shape为(N,Cin,Hin)", "gradInput", ("input",), ("explicit", (), ("N", "Cin", "Hin"))
+            ),  # aclnnConvTbcBackward
+        ),
+    ),
+    ShapePhrase(
+        "cell",
+        re.compile(r"^\s*[\[\(（{]"),
+        read_cell,
+        (
+            # aclnnThnnFusedLstmCell
+            ShapeExample(
+                "(batch_size, hidden_size)", "hyOut", ("input",), ("explicit", (), ("batch_size", "hidden_size"))
+            ),
+            ShapeExample(
+                "(batch_size, 4 * hidden_size)", "storageOut", (), ("explicit", (), ("batch_size", "4 * hidden_size"))
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "same_as",
+        re.compile(r"shape|一个元素"),
+        read_same,
+        (
+            ShapeExample("shape需要与self一样", "gradInput", ("self",), ("same", ("self",), ())),  # aclnnGeGluBackward
+            # aclnnAddRmsNormDynamicQuant: another output
+            ShapeExample("shape需要与scale1Out一致", "scale2Out", ("scale1Out",), ("same", ("scale1Out",), ())),
+            ShapeExample(
+                "shape需要与x除最后一维后的shape一致", "scaleOut", ("x",), None
+            ),  # aclnnRmsNormDynamicQuant: a part
+            ShapeExample("输出shape与输入shape一致", "out", ("x",), ("same", ("x",), ())),  # aclnnSiluMul
+            ShapeExample(
+                "输出的数据类型、shape、数据格式与输入的数据类型、shape、数据格式保持一致",
+                "out",
+                ("x",),
+                ("same", ("x",), ()),
+            ),  # aclnnSquaredRelu
+            ShapeExample("输出shape和输入shape其他维度一致", "out", ("x",), None),  # aclnnGeluMul: a part
+            ShapeExample("shape的维度与x保持一致", "y", ("x",), ("same", ("x",), ())),  # aclnnGroupedDynamicMxQuant
+            # aclnnTopKTopPSample: its sample and example pass logits' own shape for logitsTopKPSelect,
+            # so the statement says only that the leading n-1 dimensions agree: no whole shape
+            ShapeExample("shape需要与logits前n-1维一致", "logitsSelectIdx", ("logits",), None),
+            ShapeExample(
+                "`out` shape 必须等于 `self` shape", "out", ("self", "other"), ("same", ("self",), ())
+            ),  # aclnnFmodTensor (ops-math)
+            ShapeExample(
+                "一维包含一个元素的Tensor", "out", ("self", "other"), ("explicit", (), ("1",))
+            ),  # aclnnEqual (ops-math)
+            ShapeExample("shape维度和输入x的维度相同", "yOut", ("x",), None),  # aclnnDeepNorm: the rank, or the sizes?
+        ),
+    ),
+    ShapePhrase(
+        "drop_last",
+        re.compile(r"最后一维"),
+        read_drop_last,
+        (
+            # aclnnAddLayerNormQuantV2
+            ShapeExample(
+                "shape为输入x1的shape剔除掉最后一维", "outScales1Out", ("x1",), ("explicit", (), ("*x1.shape[:-1]",))
+            ),
+            # aclnnRmsNormDynamicQuant
+            ShapeExample(
+                "shape需要与输入x除最后一维后的shape一致", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
+            ),
+            # aclnnSwiGluQuantV2
+            ShapeExample(
+                "计算输出scaleOut的shape与计算输入x相比，无最后一维，其余维度与计算输入x保持一致",
+                "scaleOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]",)),
+            ),
+            ShapeExample(
+                "shape维度为x的shape剔除最后一维", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
+            ),  # aclnnDynamicQuant
+        ),
+    ),
+    ShapePhrase(
+        "last_half",
+        re.compile(_HALF),
+        read_last_half,
+        (
+            # aclnnSwiGluQuant
+            ShapeExample(
+                "计算输出yOut的shape最后一维大小为计算输入x最后一维的二分之一，其余维度与x保持一致",
+                "yOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 2")),
+            ),
+            # aclnnGeluMul (the rest in another statement: 输出shape和输入shape其他维度一致)
+            ShapeExample(
+                "最后一维的值为输入shape最后一维值的二分之一，其他维度一致",
+                "out",
+                ("input",),
+                ("explicit", (), ("*input.shape[:-1]", "input.shape[-1] / 2")),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "dim_half",
+        re.compile("一半"),
+        read_dim_half,
+        (
+            # aclnnSituGlu
+            ShapeExample(
+                "shape在入参dim对应的维度上为x的一半，其他维度与x一致",
+                "out",
+                ("x",),
+                (
+                    "explicit",
+                    (),
+                    ("*x.shape[:dim % rank(x)]", "x.shape[dim % rank(x)] / 2", "*x.shape[dim % rank(x) + 1:]"),
+                ),
+                ("dim",),
+            ),
+            # aclnnGeGlu
+            ShapeExample(
+                "out的shape跟self的shape除了dim指定的轴外需要保持一致，dim指定的轴为self的shape对应轴的一半",
+                "out",
+                ("self",),
+                (
+                    "explicit",
+                    (),
+                    (
+                        "*self.shape[:dim % rank(self)]",
+                        "self.shape[dim % rank(self)] / 2",
+                        "*self.shape[dim % rank(self) + 1:]",
+                    ),
+                ),
+                ("dim",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "channel",
+        re.compile("channel轴|第二维"),
+        read_channel,
+        (
+            ShapeExample(
+                "shape与入参input中channel轴保持一致", "meanAll", ("input",), ("explicit", (), ("input.shape[1]",))
+            ),  # aclnnBatchNormGatherStatsWithCounts
+            ShapeExample(
+                "shape需要与输入x的第二维的值一致", "sum", ("x",), ("explicit", (), ("x.shape[1]",))
+            ),  # aclnnBatchNormReduce
+            ShapeExample(
+                "shape长度与入参input中channel轴的长度相等",
+                "saveMean",
+                ("input",),
+                ("explicit", (), ("input.shape[1]",)),
+            ),  # aclnnBatchNorm
+        ),
+    ),
+    ShapePhrase(
+        "norm",
+        re.compile(r"norm|前\d维|最后一维(?:固定)?为1|-1轴是1"),
+        read_norm,
+        (
+            # aclnnRmsNorm
+            ShapeExample(
+                "维度数与x保持一致，其中不需要norm的维度与x对应维度保持一致，需要norm的维度（与gamma维度数相同的后几维）均为1",
+                "rstdOut",
+                ("x", "gamma"),
+                ("explicit", (), ("*x.shape[:rank(x) - rank(gamma)]", "*ones(rank(gamma))")),
+            ),
+            # aclnnGemmaRmsNorm: the leading dimensions only, and the sample writes (2, 1): no rank stated
+            ShapeExample(
+                "shape与入参x的shape前几维保持一致，前几维指x的维度减去gamma的维度，表示不需要norm的维度",
+                "rstdOut",
+                ("x", "gamma"),
+                None,
+            ),
+            # aclnnInstanceNorm
+            ShapeExample(
+                "shape与输入x满足broadcast关系（前2维的shape和输入x前2维的shape相同，前2维表示不需要norm的维度，其余维度大小为1）",
+                "mean",
+                ("x",),
+                ("explicit", (), ("*x.shape[:2]", "*ones(rank(x) - 2)")),
+            ),
+            # aclnnAdaLayerNormV2
+            ShapeExample(
+                "shape为[B…, S, 1]，最后一维固定为1，其他维度大小和x一致",
+                "meanOutOptional",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "1")),
+            ),
+            # aclnnRmsNormDynamicMxQuant
+            ShapeExample(
+                "维度数与入参x保持一致，除最后一维外各维度与x对应维度保持一致，最后一维为1",
+                "rstdOut",
+                ("x", "gamma"),
+                ("explicit", (), ("*x.shape[:-1]", "1")),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "layer_norm",
+        re.compile(r"Ai后共有j个1"),
+        read_layer_norm,
+        (
+            # aclnnLayerNorm
+            ShapeExample(
+                "shape为[A1,...,Ai,1,...,1]，Ai后共有j个1，与需要norm的轴长度保持相同",
+                "meanOutOptional",
+                ("input",),
+                ("explicit", (), ("*input.shape[:rank(input) - len(normalizedShape)]", "*ones(len(normalizedShape))")),
+                ("normalizedShape",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "size0",
+        re.compile(r"\.size\(0\)"),
+        read_size0,
+        (
+            # aclnnFusedLinearOnlineMaxSum (a 1-d output)
+            ShapeExample(
+                "logitsMaxLocalOut.size(0)需要与input.size(0)一致",
+                "logitsMaxLocalOut",
+                ("input",),
+                ("explicit", (), ("input.shape[0]",)),
+                rank=(1, 1),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "axis_one",
+        re.compile("排序轴为1"),
+        read_axis_one,
+        (
+            ShapeExample(  # aclnnKthvalue
+                "shape排序轴为1，非排序轴与self一致",
+                "valuesOut",
+                ("self",),
+                ("explicit", (), ("*self.shape[:dim % rank(self)]", "1", "*self.shape[dim % rank(self) + 1:]")),
+                ("dim",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "value_size",
+        re.compile(r"shape大小与|在dim维度下的size"),
+        read_value_size,
+        (
+            # aclnnRepeatInterleaveInt
+            ShapeExample(
+                "shape为1D Tensor，shape大小与outputSize相同",
+                "out",
+                ("self",),
+                ("explicit", (), ("outputSize",)),
+                ("outputSize",),
+            ),
+            # aclnnRepeatInterleaveIntWithDim
+            ShapeExample(
+                "out的shape在dim维度下的size等于repeats * self在dim维度下的size",
+                "out",
+                ("self",),
+                (
+                    "explicit",
+                    (),
+                    (
+                        "*self.shape[:dim % rank(self)]",
+                        "repeats * self.shape[dim % rank(self)]",
+                        "*self.shape[dim % rank(self) + 1:]",
+                    ),
+                ),
+                ("dim", "repeats"),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "indexed",
+        re.compile(r"除dim维|共同指定|推导出的shape"),
+        read_indexed,
+        (
+            ShapeExample(  # aclnnIndexSelect
+                "除dim维长度等于index长度外，其他维长度与self相应维一致",
+                "out",
+                ("self", "index"),
+                (
+                    "explicit",
+                    (),
+                    ("*self.shape[:dim % rank(self)]", "index.shape[0]", "*self.shape[dim % rank(self) + 1:]"),
+                ),
+                ("dim",),
+            ),
+            ShapeExample(  # aclnnGatherV2
+                "维数等于self维数与index维数之和减一，除dim维扩展为跟index的shape一样外，其他维长度与self相应维一致",
+                "out",
+                ("self", "index"),
+                (
+                    "explicit",
+                    (),
+                    ("*self.shape[:dim % rank(self)]", "*index.shape", "*self.shape[dim % rank(self) + 1:]"),
+                ),
+                ("dim",),
+            ),
+            ShapeExample(  # aclnnAdaptiveAvgPool2d
+                "Shape由self和outputSize共同指定",
+                "out",
+                ("self",),
+                ("explicit", (), ("*self.shape[:rank(self) - len(outputSize)]", "*outputSize")),
+                ("outputSize",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "matmul",
+        re.compile("@"),
+        read_matmul,
+        (
+            ShapeExample(
+                "result=self @ mat2", "out", ("self", "mat2"), ("matmul", ("self", "mat2"), ())
+            ),  # aclnnMm (formula)
+            ShapeExample(
+                "out = β  self + α  (mat1 @ mat2)", "out", ("self", "mat1", "mat2"), ("matmul", ("mat1", "mat2"), ())
+            ),  # aclnnAddmm
+            ShapeExample(
+                "out = α  (A @ B) + β  C  out = α  (A^T @ B^T) + βC", "out", ("A", "B", "C"), None
+            ),  # aclnnGemm
+        ),
+    ),
+    ShapePhrase(
+        "reduce",
+        re.compile(r"(?i)keep_?dim"),
+        read_reduce,
+        (
+            # aclnnNanMedianDim
+            ShapeExample(
+                "若keepDim为true，则shape需要与self的shape在除dim外的size一致，且在dim上的size为1，若keepDim为false，则shape需要与self除dim外的shape一致",
+                "valuesOut",
+                ("self",),
+                ("reduce", ("self", "dim", "keepDim"), ()),
+                ("dim", "keepDim"),
+            ),
+            ShapeExample(
+                "shape需要依据keepDim与self相对应",
+                "valuesOut",
+                ("self",),
+                ("reduce", ("self", "dim", "keepDim"), ()),
+                ("dim", "keepDim"),
+            ),  # aclnnMedianDim
+        ),
+    ),
+    ShapePhrase(
+        "loss",
+        re.compile(r"reduction"),
+        read_loss,
+        (
+            # aclnnNLLLoss2d
+            ShapeExample(
+                "当reduction为0（none）时，shape与target的shape相同，否则为(1,)",
+                "out",
+                ("self", "target"),
+                ("reduction", ("reduction", "target"), ("1",)),
+                ("reduction",),
+            ),
+            # aclnnSoftMarginLoss
+            ShapeExample(
+                "reduction=0 时 shape 与 self 相同；reduction=1 或 2 时为标量（0 维 tensor）",
+                "out",
+                ("self",),
+                ("reduction", ("reduction", "self"), ()),
+                ("reduction",),
+            ),
+            # aclnnMseLoss
+            ShapeExample(
+                "当reduction的值为0时，out的shape与self和targetbroadcast后的shape一致；当reduction的值不为0时，out的shape支持0维",
+                "out",
+                ("self", "target"),
+                ("reduction", ("reduction", "self", "target"), ()),
+                ("reduction",),
+            ),
+        ),
+    ),
+)

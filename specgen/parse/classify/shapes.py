@@ -1,0 +1,307 @@
+"""The shape and dtype of what a function writes: one `ShapeRule` and one `DtypeRule` for each
+output and in-out tensor, read from the parameters' statements, their relations and the error
+conditions.
+
+The phrase readers are a table of their own (`shape_phrases.SHAPE_PHRASES`); `output_rules`
+applies them in order of certainty: a relation the document states on the parameter
+(`shape与self相同`, `self与other broadcast后的shape`), a reading of its statements or of the
+document's formula (an explicit list `{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`, `[1]`,
+a reduction, a loss by `reduction`, a matmul…), an error condition that names the output with
+an input (`input和out的shape不一致`), an in-out tensor written in place. A statement that holds
+only in some situation is not read; whatever else is "not derivable", with the reason: a rule
+is never guessed. Dtypes: a documented same-dtype input, the one dtype allowed, an index
+output's integer types, a named promotion, an input allowing exactly the same dtypes.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_phrases import (
+    ALLOWED_CALLS,
+    DIM_WORD,
+    SHAPE_PHRASES,
+    Reading,
+    ShapeContext,
+)
+from specgen.parse.classify.statements import clauses, is_conditional
+
+TENSORS = ("tensor", "tensor_list")
+WRITTEN = ("out", "inout")
+# Index outputs: the library writes either integer type (the caller chooses by the tensor it passes).
+_INDEX_NAME = re.compile(r"(?i)ind(?:ices|ex)|argmax|argmin|position")
+_INDEX_DTYPES = ("INT64", "INT32")
+_CONDITION = re.compile(r"当|若|如果|时[，,]|场景|模式下|情况下|或|否则")
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    text: str
+    line: int
+
+
+def _conditional(text: str) -> bool:
+    return bool(_CONDITION.search(text) or is_conditional(text))
+
+
+_EXAMPLE_TAIL = re.compile(r"(?:关系)?举例[：:]|例如")
+# Readings that state their own situations (`若keepDim为true…`, `当reduction为0时…`).
+_SITUATED = ("reduction", "reduce")
+
+
+def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[Reading, Statement] | str:
+    """The one reading the statements give a parameter, with its statement; or why there is
+    none ("" when no statement gives one)."""
+    found: dict[Reading, Statement] = {}
+    conditional = False
+    for s in statements:
+        readings, held = _statement_readings(s.text, ctx)
+        conditional = conditional or held
+        for reading in readings:
+            found.setdefault(reading, s)
+    if len(found) == 1:
+        [(reading, s)] = found.items()
+        return reading, s
+    if len(found) > 1:
+        return "the document gives several shapes: " + "; ".join(f"{r[0]} {r[1] or ''}{list(r[2])}" for r in found)
+    return "a shape is given only under a condition" if conditional else ""
+
+
+def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bool]:
+    """The readings of one statement, and whether one was left out as conditional. Its worked
+    example (`举例：若x shape:(2，3，4，8)…`) is no condition; a reading that states its own
+    situations wins over the lists inside them (`如果reduction = 0，shape与self一致，其他情况shape为[1]`)."""
+    text = _EXAMPLE_TAIL.split(text)[0]
+    readings = [r for phrase in SHAPE_PHRASES if phrase.trigger.search(text) and (r := phrase.read(text, ctx))]
+    if any(r[0] in _SITUATED for r in readings):
+        return [r for r in readings if r[0] in _SITUATED], False
+    if not readings or not _conditional(text):
+        return readings, False
+    # `当rstdOutOptional存在时与rstdOutOptional的shape相同，shape为[A1,...,Ai,1,...,1]，Ai后共有j个1`:
+    # a reading holds when the clauses without a condition give it alone
+    plain = "，".join(c for c in clauses(text) if not _conditional(c))
+    kept = [r for r in readings if any(p.trigger.search(plain) and p.read(plain, ctx) == r for p in SHAPE_PHRASES)]
+    return kept, len(kept) < len(readings)
+
+
+def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
+    names: set[str] = set()
+    tree = ast.parse("[" + ", ".join(dims) + "]", mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id not in params and node.id not in ALLOWED_CALLS:
+            names.add(node.id)
+    return names
+
+
+_DEFINED = re.compile(
+    r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*(?:表示|与)\s*(?:入参|输入)?(?P<x>[A-Za-z_][A-Za-z0-9_]*)的?第(?P<axis>\d)维度?的?(?:大小|保持一致)"
+)
+
+
+def _defined(own: Sequence[Statement], params: Sequence[Param]) -> dict[str, SymbolDim]:
+    """Symbols the output's own statements define: `其中N表示x第0维度的大小` (0-based only when
+    the document counts from 第0维, which it then says)."""
+    tensors = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
+    out = {}
+    for s in own:
+        for m in _DEFINED.finditer(s.text):
+            if m.group("x") in tensors and "第0维" in s.text:
+                out[m.group("sym")] = SymbolDim(symbol=m.group("sym"), param=m.group("x"), axis=int(m.group("axis")))
+    return out
+
+
+def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, SymbolDim]:
+    """Symbols the inputs' own lists name one dimension each: `x` of shape `[B, N, S, D]` binds
+    B to x.shape[0]. The first input that binds a symbol wins."""
+    names = tuple(q.name for q in params)
+    bound: dict[str, SymbolDim] = {}
+    for p in params:
+        if p.kind not in TENSORS or p.direction != "in":
+            continue
+        found = explicit_dims(statements.get(p.name, []), ShapeContext(names, subject=p.name))
+        if isinstance(found, str) or found[0][0] != "explicit":
+            continue
+        for axis, dim in enumerate(found[0][2]):
+            if DIM_WORD.fullmatch(dim) and dim not in names:
+                bound.setdefault(dim, SymbolDim(symbol=dim, param=p.name, axis=axis))
+    return bound
+
+
+# ---------------------------------------------------------------- the rules of one output
+
+
+def _relation_peers(
+    p: Param, params: Sequence[Param], kind: ConstraintKind, conditional: Sequence[str]
+) -> tuple[str, ...]:
+    """Tensors read (inputs, or in-out) that a `kind` constraint relates to `p`, either way round."""
+    readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out" and q.name != p.name}
+    own = [n for c in _whole(p.of_kind(kind), conditional) for n in c.params if n in readable]
+    if kind == "same_shape":
+        related = [q.name for q in params for c in _whole(q.of_kind(kind), conditional) if p.name in c.params]
+        own += [n for n in related if n in readable]
+    return tuple(dict.fromkeys(own))
+
+
+def _whole(constraints: list[Constraint], conditional: Sequence[str]) -> list[Constraint]:
+    """Relations of whole shapes, stated without a condition: `shape与mat和vec的乘积相同`
+    (aclnnAddmv) relates a product; `数据类型为INT4时，shape与入参x一致` (aclnnFlatQuant) holds
+    for one dtype only."""
+    return [c for c in constraints if not _PRODUCT.search(c.text) and not any(c.text in t for t in conditional)]
+
+
+_PRODUCT = re.compile(r"乘积|@")
+
+
+def _first_constraint(
+    p: Param, params: Sequence[Param], kind: ConstraintKind, conditional: Sequence[str]
+) -> Constraint | None:
+    for c in _whole(p.of_kind(kind), conditional):
+        return c
+    for q in params:
+        for c in _whole(q.of_kind(kind), conditional):
+            if p.name in c.params:
+                return c
+    return None
+
+
+def shape_rule(
+    p: Param,
+    params: Sequence[Param],
+    errors: Sequence[ErrorRule],
+    statements: dict[str, list[Statement]],
+    formula: Statement | None = None,
+) -> ShapeRule:
+    """The shape `p` is written in, by the first reading that holds (see the module's docstring)."""
+    conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
+    if peers := _relation_peers(p, params, "same_shape", conditional):
+        c = _first_constraint(p, params, "same_shape", conditional)
+        return ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
+    if peers := _relation_peers(p, params, "broadcast_result", conditional):
+        c = p.of_kind("broadcast_result")[0]
+        kind: ShapeRuleKind = "same" if len(peers) == 1 else "broadcast"
+        return ShapeRule(kind=kind, params=peers, text=c.text, line=c.line)
+    said = statements.get(p.name, [])
+    outputs = [q for q in params if q.direction == "out" and q.kind in TENSORS]
+    if formula is not None and outputs == [p]:
+        said = [*said, formula]  # the formula speaks of the only output
+    inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction == "in")
+    tensors = tuple(q.name for q in params if q.kind == "tensor")
+    rank = (p.rank.min, p.rank.max) if p.rank else None
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, "\n".join(x.text for x in said), tensors, rank)
+    found = explicit_dims(said, ctx)
+    if not isinstance(found, str):
+        return _from_reading(params, statements, *found, own=said)
+    if rule := _from_errors(p, params, errors):
+        return rule
+    if p.direction == "inout":
+        return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
+    reason = found or "the document states no rule for this output's shape"
+    return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def _from_reading(
+    params: Sequence[Param],
+    statements: dict[str, list[Statement]],
+    reading: Reading,
+    statement: Statement,
+    own: Sequence[Statement] = (),
+) -> ShapeRule:
+    kind, reads, dims = reading
+    names = [q.name for q in params]
+    wanted = _symbols(dims, names) if dims else set()
+    bound = {**_defined(own, params), **_bindings(params, statements)} if wanted else {}
+    scalars = {q.name for q in params if q.kind in ("int", "bool")}
+    unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
+    if unbound:
+        reason = f"the list [{', '.join(dims)}] names {', '.join(unbound)}, which no input's documented shape binds"
+        return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
+    symbols = tuple(bound[s] for s in sorted(wanted) if s in bound)
+    return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
+
+
+_UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
+
+
+def _from_errors(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -> ShapeRule | None:
+    """`input和out的shape不一致` is an error: the output has the input's shape."""
+    readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out"}
+    for error in errors:
+        if error.conditional:
+            continue
+        for check in error.checks:
+            peers = tuple(n for n in check.params if n in readable and n != p.name)
+            if p.name not in check.params or not peers:
+                continue
+            if not _UNEQUAL.search(error.condition):
+                continue  # `gradOutput、self和out的shape不匹配`: which shapes must match is not said
+            if check.kind == "same_shape":
+                return ShapeRule(kind="same", params=peers[:1], text=error.condition, line=error.line)
+            if check.kind == "broadcast_result":
+                kind: ShapeRuleKind = "same" if len(peers) == 1 else "broadcast"
+                return ShapeRule(kind=kind, params=peers, text=error.condition, line=error.line)
+    return None
+
+
+def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -> DtypeRule:
+    """The dtype `p` is written in: a documented same-dtype input, the one dtype it allows, an
+    index output's integer types, or not derivable."""
+    readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out" and q.name != p.name}
+    for c in p.of_kind("same_dtype"):
+        if peers := tuple(n for n in c.params if n in readable):
+            return DtypeRule(kind="same", params=peers[:1], text=c.text, line=c.line)
+    if len(p.dtypes) == 1:
+        c = p.of_kind("dtypes")[0]
+        return DtypeRule(kind="fixed", values=tuple(p.dtypes), text=c.text, line=c.line)
+    if p.dtypes and set(p.dtypes) <= set(_INDEX_DTYPES) and _INDEX_NAME.search(p.name):
+        c = p.of_kind("dtypes")[0]
+        # in the document's order: wrappers allocate the first (the corpus samples pass it)
+        return DtypeRule(kind="one_of", values=tuple(p.dtypes), text=c.text, line=c.line)
+    for q in params:
+        for c in q.of_kind("same_dtype"):
+            if p.name in c.params and q.name in readable:
+                return DtypeRule(kind="same", params=(q.name,), text=c.text, line=c.line)
+    for error in errors:
+        for check in error.checks:
+            peers = tuple(n for n in check.params if n in readable)
+            if check.kind == "same_dtype" and p.name in check.params and peers and not error.conditional:
+                return DtypeRule(kind="same", params=peers[:1], text=error.condition, line=error.line)
+    if p.direction == "inout":
+        return DtypeRule(kind="same", params=(p.name,), text="", line=p.line)
+    for c in p.of_kind("castable"):
+        if (peers := tuple(n for n in c.params if n in readable)) and "推导" in c.text:
+            return DtypeRule(kind="promote", params=peers, text=c.text, line=c.line)
+    twins = [
+        q for q in params if q.name in readable and q.kind == "tensor" and p.dtypes and set(q.dtypes) == set(p.dtypes)
+    ]
+    if twins:
+        c = p.of_kind("dtypes")[0]
+        return DtypeRule(kind="same_set", params=(twins[0].name,), text=c.text, line=c.line)
+    reason = (
+        "the document allows " + "、".join(p.dtypes) + " and relates the dtype to no input"
+        if p.dtypes
+        else "the document states no dtype"
+    )
+    return DtypeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def output_rules(
+    params: Sequence[Param],
+    errors: Sequence[ErrorRule],
+    statements: dict[str, list[Statement]],
+    formula: Statement | None = None,
+) -> tuple[Param, ...]:
+    """The parameters, each output and in-out tensor with its shape and dtype rule."""
+    out = []
+    for p in params:
+        if p.direction in WRITTEN and p.kind in TENSORS:
+            rules = {
+                "shape_rule": shape_rule(p, params, errors, statements, formula),
+                "dtype_rule": dtype_rule(p, params, errors),
+            }
+            p = p.model_copy(update=rules)
+        out.append(p)
+    return tuple(out)

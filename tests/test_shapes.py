@@ -1,0 +1,187 @@
+"""Output shape and dtype rules: the phrases each reader must read, and the evaluator."""
+
+from __future__ import annotations
+
+import pytest
+
+from specgen.codegen.runtime import _shapes
+from specgen.parse.classify.shape_phrases import SHAPE_PHRASES
+
+EXAMPLES = [(phrase, example) for phrase in SHAPE_PHRASES for example in phrase.examples]
+
+
+@pytest.mark.parametrize(("phrase", "example"), EXAMPLES, ids=[f"{p.name}:{e.text[:30]}" for p, e in EXAMPLES])
+def test_each_phrase_reads_its_examples(phrase, example):
+    assert phrase.trigger.search(example.text)
+    assert phrase.read(example.text, example.context()) == example.reading
+
+
+def test_explicit_rules_evaluate_symbols_shapes_and_splices():
+    rule = {"kind": "explicit", "dims": ["self.shape[0]", "vec2.shape[0]"]}
+    assert _shapes.output_shape(rule, {"self": (3,), "vec2": (4,)}, {}) == (3, 4)
+    rule = {
+        "kind": "explicit",
+        "dims": ["B", "ceil(N / 64)", "2"],
+        "symbols": [{"symbol": "B", "param": "x", "axis": 0}],
+    }
+    assert _shapes.output_shape(rule, {"x": (5, 7)}, {"N": 130}) == (5, 3, 2)
+    assert _shapes.output_shape(
+        {"kind": "explicit", "dims": ["*x.shape[:-1]", "x.shape[-1] / 2"]}, {"x": (2, 3, 8)}, {}
+    ) == (2, 3, 4)
+
+
+def test_unsettled_rules_give_none():
+    assert (
+        _shapes.output_shape({"kind": "explicit", "dims": ["x.shape[-1] / 2"]}, {"x": (3,)}, {}) is None
+    )  # a remainder
+    assert _shapes.output_shape({"kind": "same", "params": ["x"]}, {"x": None}, {}) is None  # a null input
+    assert _shapes.output_shape({"kind": "broadcast", "params": ["a", "b"]}, {"a": (2,), "b": (3,)}, {}) is None
+    assert _shapes.output_shape({"kind": "not_derivable", "reason": "r"}, {}, {}) is None
+
+
+def test_dtype_rules():
+    assert _shapes.output_dtype({"kind": "one_of", "values": ["INT64", "INT32"]}, {}) == "INT64"
+    assert _shapes.dtype_allowed({"kind": "one_of", "values": ["INT64", "INT32"]}, {}, "INT32")
+    assert _shapes.dtype_allowed({"kind": "same", "params": ["self"]}, {"self": "FLOAT"}, "FLOAT16") is False
+    assert _shapes.dtype_allowed({"kind": "same", "params": ["self"]}, {"self": None}, "FLOAT16") is None
+
+
+# Outputs whose derived shape the document's own sample call contradicts, each read by hand.
+SAMPLE_DISAGREES: dict[tuple[str, str], str] = {
+    ("aclnnConvTbcBackward", "gradWeight"): (
+        "the document gives weight and gradWeight the shape (Cout,Cin,K); its sample passes weight (1,2,2) with "
+        "bias (2,), i.e. (K,Cin,Cout) as conv_tbc takes it, so Cout is bound to 1 from weight"
+    ),
+    ("aclnnConvTbcBackward", "gradBias"): "as gradWeight: Cout read from weight's first dimension (1), bias has 2",
+    ("aclnnReluV3", "maskOut"): (
+        "'shape需要与x一致', but the sample passes a bit mask of x's last dimension / 8 ((1,1,1,1,2) for (1,1,1,1,16))"
+    ),
+    (
+        "aclnnGroupNormSwishGrad",
+        "dgammaOut",
+    ): "'数据类型和shape与gamma相同', but the sample passes gamma (3,), dgammaOut (3,1)",
+    (
+        "aclnnGroupNormSwishGrad",
+        "dbetaOut",
+    ): "'数据类型和shape与gamma相同', but the sample passes gamma (3,), dbetaOut (3,1)",
+}
+
+
+def sample_agreement(docs):
+    """For every output of a chosen function: (derived, total) and, on the resolved sample
+    calls, the shape and dtype disagreements by (function, output) with what was expected."""
+    from tests.oracle import chosen_functions
+
+    derived = total = shapes_agree = dtypes_agree = 0
+    disagree: dict[tuple[str, str], str] = {}
+    for name, (_, fn) in chosen_functions(docs).items():
+        call = fn.sample_call
+        known = call is not None and call.resolved and len(call.args) == len(fn.params)
+        args = dict(zip((p.name for p in fn.params), call.args, strict=True)) if known else {}
+        shapes = {n: tuple(a.shape or ()) for n, a in args.items() if a.kind == "tensor"}
+        dtypes = {n: a.dtype for n, a in args.items() if a.kind == "tensor"}
+        values = {n: a.value if a.elements is None else a.elements for n, a in args.items() if a.kind != "tensor"}
+        for p in fn.params:
+            if p.shape_rule is None or p.dtype_rule is None:
+                continue
+            total += 1
+            derived += p.shape_rule.derived
+            arg = args.get(p.name)
+            if arg is None or arg.kind != "tensor":
+                continue
+            expected = _shapes.output_shape(p.shape_rule.dump(), shapes, values)
+            if expected is not None:
+                shapes_agree += expected == shapes[p.name]
+                if expected != shapes[p.name]:
+                    disagree[(name, p.name)] = f"shape {expected} derived, {shapes[p.name]} in the sample"
+            allowed = _shapes.dtype_allowed(p.dtype_rule.dump(), dtypes, dtypes[p.name] or "")
+            dtypes_agree += allowed is True
+            if allowed is False:
+                disagree[(name, p.name)] = f"dtype {p.dtype_rule.kind} {p.dtype_rule.params or p.dtype_rule.values}"
+    return derived, total, shapes_agree, dtypes_agree, disagree
+
+
+@pytest.mark.slow
+def test_derived_rules_agree_with_the_documents_own_calls(corpus):
+    from specgen.parse import parse_paths
+
+    derived, total, shapes_agree, dtypes_agree, disagree = sample_agreement(parse_paths([corpus / "docs"]))
+    print(
+        f"\noutputs with a derived shape: {derived} of {total} ({derived / total:.1%}); on the sample calls, "
+        f"shapes agree {shapes_agree}, dtypes agree {dtypes_agree}; disagreements {len(disagree)}"
+    )
+    unexpected = {k: v for k, v in disagree.items() if k not in SAMPLE_DISAGREES}
+    stale = [k for k in SAMPLE_DISAGREES if k not in disagree]
+    assert unexpected == {}
+    assert stale == [], "listed disagreements that now agree: remove them"
+    assert derived / total >= 0.45
+
+
+# Example-program calls whose outputs contradict a derived rule, each read by hand: (file, function, output) -> why.
+EXAMPLE_DISAGREES: dict[tuple[str, str, str], str] = {
+    ("ops-nn/experimental/activation/relu_grad_v3/examples/test_aclnn_relu_grad_v3.cpp", "aclnnReluGradV3", "z"): (
+        "the document makes x, y and z one shape ('x、y和z的shape不一致' is 161002); the example broadcasts "
+        "(8,32,1,64) with (1,32,128,64) (listed in tests/test_oracle.py too)"
+    ),
+    ("ops-nn/experimental/activation/relu_v3/examples/test_aclnn_relu_v3.cpp", "aclnnReluV3", "maskOut"): (
+        "'shape需要与x一致', but the example, as the document's sample, passes a bit mask (last dimension / 8)"
+    ),
+}
+
+
+def example_disagreements(docs, examples):
+    """Outputs of the example programs' calls whose shape or dtype differs from the derived rule."""
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from tests.oracle import chosen_functions, example_calls
+
+    functions = {name: fn for name, (_, fn) in chosen_functions(docs).items()}
+    _, where, calls = example_calls(docs, examples)
+    checked, disagree = 0, {}
+    for (path, _), (name, args) in zip(where, calls, strict=True):
+        descs = {n: v for n, v in args.items() if isinstance(v, TensorDesc)}
+        shapes = {n: tuple(d.shape) for n, d in descs.items()}
+        dtypes = {n: d.dtype for n, d in descs.items()}
+        for p in functions[name].params:
+            if p.shape_rule is None or p.dtype_rule is None or p.name not in descs or p.direction != "out":
+                continue
+            expected = _shapes.output_shape(p.shape_rule.dump(), shapes, args)
+            allowed = _shapes.dtype_allowed(p.dtype_rule.dump(), dtypes, dtypes[p.name])
+            checked += expected is not None
+            if expected is not None and expected != shapes[p.name]:
+                disagree[(path, name, p.name)] = f"shape {expected} derived, {shapes[p.name]} in the call"
+            elif allowed is False:
+                disagree[(path, name, p.name)] = f"dtype {dtypes[p.name]} against {p.dtype_rule.kind}"
+    return checked, disagree
+
+
+@pytest.mark.slow
+def test_derived_rules_agree_with_the_example_programs(corpus):
+    from specgen.parse import parse_paths
+
+    checked, disagree = example_disagreements(parse_paths([corpus / "docs"]), corpus / "examples")
+    print(f"\nexample-program outputs checked against a derived shape: {checked}; disagreements {len(disagree)}")
+    for key, why in sorted(disagree.items()):
+        print(" ", *key, why)
+    assert {k: v for k, v in disagree.items() if k not in EXAMPLE_DISAGREES} == {}
+    assert [k for k in EXAMPLE_DISAGREES if k not in disagree] == []
+
+
+def test_allocate_follows_the_rules_and_says_why_it_cannot():
+    import numpy as np
+
+    x = np.zeros((2, 3), dtype=np.float32)
+    indices = _shapes.allocate(
+        "indices", {"kind": "same", "params": ["self"]}, {"kind": "one_of", "values": ["INT32", "INT64"]}, {"self": x}
+    )
+    assert indices.shape == (2, 3) and indices.dtype == np.int32  # cummin-like: not self's dtype
+    flags = _shapes.allocate(
+        "out",
+        {"kind": "broadcast", "params": ["self", "other"]},
+        {"kind": "fixed", "values": ["BOOL"]},
+        {"self": x, "other": np.zeros((3,), dtype=np.float32)},
+    )
+    assert flags.shape == (2, 3) and flags.dtype == np.bool_  # a comparison's output
+    with pytest.raises(TypeError, match="pass out: its shape"):
+        _shapes.allocate(
+            "out", {"kind": "same", "params": ["self"]}, {"kind": "fixed", "values": ["BOOL"]}, {"self": None}
+        )
