@@ -12,6 +12,7 @@ argument changed, kept only when the validator rejects it by the rule it was mad
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Literal
 
@@ -193,9 +194,29 @@ def _not_on_host(
         return "" if params else "every pointer it could name is optional"
     if error.conditional:
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
+    if kind in ("broadcast_result", "same_shape") and (value := _shape_set_by_value(params, by_name)):
+        return f"the output's shape depends on {value} (its own row says when), so the relation holds only then"
     if not error.params:
         return "the condition names no parameter, so which arguments it constrains is not stated"
     return _inapplicable(kind, params, by_name)
+
+
+_IF = re.compile(r"若|当|如果|否则")
+
+
+def _shape_set_by_value(params: tuple[str, ...], by_name: dict[str, Param]) -> str:
+    """The value parameter an output's shape depends on, by the output's own row ("若reduction
+    取值为'none'，则shape需要与…一致，否则out为scalar"): an unconditional error row about that
+    output's shape is then true only in that case. Empty when none."""
+    values = [q.name for q in by_name.values() if q.kind not in TENSOR_KINDS and len(q.name) > 2]
+    for name in params:
+        p = by_name[name]
+        text = f"{p.description} {p.text}"
+        if p.direction == "out" and _IF.search(text):
+            found = next((v for v in values if v in text), "")
+            if found:
+                return found
+    return ""
 
 
 def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param]) -> str:
@@ -217,11 +238,14 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
 def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     """Parameter constraints that no checked error rule covers, checked under 161002."""
     covered = {(r.kind, n) for r in rules if r.host for n in r.params}
+    by_name = {p.name: p for p in params}
     implied = []
     for p in params:
         for kind in ("dtypes", "formats", "rank", "enum", "range", "axis"):
             constraints = _general(p, kind)
             if not constraints or (kind, p.name) in covered or not _checkable(p, kind):
+                continue
+            if kind == "rank" and _shape_set_by_value((p.name,), by_name):  # "否则out为scalar": 0-d then
                 continue
             names = (p.name, *constraints[0].params) if kind == "axis" else (p.name,)
             rule_id = f"implied_{kind}_{p.name}"
@@ -239,11 +263,14 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
     covered = {
         (kind, n) for kind, kinds in _COVERS.items() for r in documented if r.host and r.kind in kinds for n in r.params
     }
+    by_name = {p.name: p for p in params}
     rules = []
     for p in params:
         if p.kind != "tensor" or p.direction != "out":
             continue
         shape = p.shape_rule if ("output_shape", p.name) not in covered else None
+        if shape is not None and shape.kind != "reduction" and _shape_set_by_value((p.name,), by_name):
+            shape = None  # its row says the shape holds in one case only (allocation may still use it)
         dtype = p.dtype_rule if ("output_dtype", p.name) not in covered else None
         if shape is not None and shape.derived and shape.kind != "in_place" and _reads(shape, names):
             reads = (*shape.params, *(s.param for s in shape.symbols))
