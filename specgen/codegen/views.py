@@ -417,7 +417,7 @@ class OperatorCode:
     @property
     def allocates(self) -> bool:
         """Some wrapper allocates an output by the model's rules (the module imports _shapes)."""
-        return any(a.allocation and a.allocation.shape for f in self.functions for a in f.wrapper)
+        return any(a.allocated and a.allocation and a.allocation.shape for f in self.functions for a in f.wrapper)
 
     @property
     def primary(self) -> FunctionCode:
