@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 # Characters that are invisible in the documents but break matching.
@@ -179,3 +180,17 @@ def markdown_cell(text: str) -> str:
 def code_point(ch: str) -> str:
     """One character named by its code point, `<U+202E>`: for comments, where no escape is read."""
     return f"<U+{ord(ch):04X}>"
+
+
+_IF = re.compile(r"若|当|如果|否则")
+
+
+def value_condition(statements: Iterable[str], values: Iterable[str]) -> str:
+    """The first of `values` (parameter names) that a conditional statement names: an output
+    row such as "若reduction取值为'none'，则shape需要与…一致，否则out为scalar" makes the
+    output's shape depend on `reduction`. Empty when none does."""
+    names = [v for v in values if len(v) > 2]  # `x`, `y`: names this short match inside words
+    for text in statements:
+        if _IF.search(text) and (found := next((v for v in names if v in text), "")):
+            return found
+    return ""

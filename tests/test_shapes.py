@@ -185,3 +185,13 @@ def test_allocate_follows_the_rules_and_says_why_it_cannot():
         _shapes.allocate(
             "out", {"kind": "same", "params": ["self"]}, {"kind": "fixed", "values": ["BOOL"]}, {"self": None}
         )
+
+
+def test_a_shape_the_row_makes_depend_on_a_value_is_said():
+    from specgen.text import value_condition
+
+    # aclnnSoftMarginLoss's out row (ops-nn), and a row with no condition
+    row = "若reduction取值为'none'，则shape需要与self和target进行broadcast后的shape一致，否则out为scalar。"
+    assert value_condition([row], ["reduction", "x"]) == "reduction"
+    assert value_condition(["shape需要与self和target进行broadcast后的shape一致"], ["reduction"]) == ""
+    assert value_condition(["若x为空Tensor，out为空Tensor"], ["x"]) == ""  # two-letter names are words' parts

@@ -12,7 +12,6 @@ argument changed, kept only when the validator rejects it by the rule it was mad
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Literal
 
@@ -47,6 +46,7 @@ from specgen.model import (
     SampleCall,
     ShapeRule,
 )
+from specgen.text import value_condition
 
 NULLPTR, INVALID = 161001, 161002
 NOT_ON_HOST = {
@@ -201,22 +201,12 @@ def _not_on_host(
     return _inapplicable(kind, params, by_name)
 
 
-_IF = re.compile(r"若|当|如果|否则")
-
-
 def _shape_set_by_value(params: tuple[str, ...], by_name: dict[str, Param]) -> str:
-    """The value parameter an output's shape depends on, by the output's own row ("若reduction
-    取值为'none'，则shape需要与…一致，否则out为scalar"): an unconditional error row about that
-    output's shape is then true only in that case. Empty when none."""
-    values = [q.name for q in by_name.values() if q.kind not in TENSOR_KINDS and len(q.name) > 2]
-    for name in params:
-        p = by_name[name]
-        text = f"{p.description} {p.text}"
-        if p.direction == "out" and _IF.search(text):
-            found = next((v for v in values if v in text), "")
-            if found:
-                return found
-    return ""
+    """The value parameter an output's own row makes its shape depend on (`text.value_condition`):
+    an unconditional error row about that output's shape then holds in one case only."""
+    values = [q.name for q in by_name.values() if q.kind not in TENSOR_KINDS]
+    outputs = (by_name[n] for n in params if by_name[n].direction == "out")
+    return next((v for p in outputs if (v := value_condition([p.description, p.text], values))), "")
 
 
 def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param]) -> str:

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 from ._shapes import dtype_allowed, output_shape
 from ._tensor import (
@@ -478,16 +478,21 @@ def _single(ctx: _Context, name: str) -> TensorDesc | None:
     )
 
 
+def _of_tensors(ctx: _Context, fact: str) -> dict[str, Any]:
+    """Each parameter's shape or dtype (`fact`) where it is one tensor, else None: what an
+    output's rule reads."""
+    return {
+        p.name: getattr(d, fact) if (d := _single(ctx, p.name)) else None
+        for p in ctx.spec.params
+    }
+
+
 def _output_shape(ctx: _Context, rule: Rule) -> str:
     """An output has the shape the document's rule gives it (when the arguments settle it)."""
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
-    shapes = {
-        p.name: d.shape if (d := _single(ctx, p.name)) else None
-        for p in ctx.spec.params
-    }
-    expected = output_shape(rule.derive, shapes, ctx.args)
+    expected = output_shape(rule.derive, _of_tensors(ctx, "shape"), ctx.args)
     if expected is None or expected == out.shape:
         return ""
     return f"{rule.params[0]} has shape {_shape(out.shape)}; the document's rule gives {_shape(expected)}"
@@ -498,11 +503,7 @@ def _output_dtype(ctx: _Context, rule: Rule) -> str:
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
-    dtypes = {
-        p.name: d.dtype if (d := _single(ctx, p.name)) else None
-        for p in ctx.spec.params
-    }
-    if dtype_allowed(rule.derive, dtypes, out.dtype) is not False:
+    if dtype_allowed(rule.derive, _of_tensors(ctx, "dtype"), out.dtype) is not False:
         return ""
     peers = ", ".join(rule.params[1:])
     return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}"

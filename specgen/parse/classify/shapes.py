@@ -29,6 +29,7 @@ from specgen.parse.classify.shape_phrases import (
     ShapeContext,
 )
 from specgen.parse.classify.statements import clauses, is_conditional
+from specgen.text import value_condition
 
 TENSORS = ("tensor", "tensor_list")
 WRITTEN = ("out", "inout")
@@ -196,7 +197,8 @@ def shape_rule(
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said)
     if rule := _from_errors(p, params, errors):
-        if value := _set_by_value(said, params):  # the error row holds in one of the row's cases only
+        values = [q.name for q in params if q.kind not in TENSORS]
+        if value := value_condition([s.text for s in said], values):  # the row holds in one case only
             reason = f"its shape depends on {value} (the output's own row says when)"
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
@@ -224,16 +226,6 @@ def _from_reading(
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
     symbols = tuple(bound[s] for s in sorted(wanted) if s in bound)
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
-
-
-def _set_by_value(said: Sequence[Statement], params: Sequence[Param]) -> str:
-    """A value parameter the output's own statements make its shape depend on ("若reduction取值为
-    'none'，则shape需要与…一致，否则out为scalar"); empty when none."""
-    values = [q.name for q in params if q.kind not in TENSORS and len(q.name) > 2]
-    for s in said:
-        if _conditional(s.text) and (found := next((v for v in values if v in s.text), "")):
-            return found
-    return ""
 
 
 _UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
