@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from specgen.config import load as load_config
 from specgen.diagnostics import Location
 from specgen.model import Diagnostic, OperatorDoc, json_schema
 from specgen.review.report import problem_code, terminal_safe
+from specgen.review.rules import SEVERITY_ORDER
 from specgen.text import escape_unsafe, json_escape, printable
 
 OK, FOUND, ERROR, OUT_OF_DATE = 0, 1, 2, 3
@@ -254,21 +255,20 @@ class Stderr:
     ignore: tuple[str, ...] = ()
     quiet: bool = False
     counts: Counter = field(default_factory=Counter)
+    failing: set[str] = field(default_factory=set)  # documents with an error said (not ignored)
 
     def reset(self, args: argparse.Namespace, ignore: Sequence[str]) -> None:
         quiet, verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
         self.level, self.quiet = (2 if quiet else 0 if verbose else 1), quiet
-        self.ignore, self.counts = tuple(ignore), Counter()
-
-    def shown(self, d: Diagnostic) -> bool:
-        code = problem_code(d.code)
-        if any(fnmatch.fnmatchcase(c, pattern) for c in (code, d.code) for pattern in self.ignore):
-            return False
-        self.counts[d.severity] += 1
-        return _LEVELS[d.severity] >= self.level
+        self.ignore, self.counts, self.failing = tuple(ignore), Counter(), set()
 
     def say(self, source: str, d: Diagnostic) -> None:
-        if self.shown(d):
+        if any(fnmatch.fnmatchcase(c, pattern) for c in (problem_code(d.code), d.code) for pattern in self.ignore):
+            return
+        self.counts[d.severity] += 1
+        if d.severity == "error":
+            self.failing.add(source)
+        if SEVERITY_ORDER[d.severity] >= self.level:
             print(_diagnostic_line(source, d), end="", file=sys.stderr)
 
     def summary(self, documents: int, *more: str) -> None:
@@ -282,7 +282,6 @@ class Stderr:
         print(printable("specgen: " + "; ".join([line, *[m for m in more if m]])), file=sys.stderr)
 
 
-_LEVELS = {"info": 0, "warning": 1, "error": 2}
 STDERR = Stderr()
 
 
@@ -355,7 +354,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from specgen import parallel
 
     # Each worker prints its documents; the models never travel back to this process.
-    fmt = "none" if getattr(args, "quiet", False) else args.format
+    fmt = "none" if STDERR.quiet else args.format
     from specgen.parse import preload
 
     preload()
@@ -464,7 +463,7 @@ def _report_generation(result, check: bool, command: str) -> None:
     for source, d in result.diagnostics:
         say(source, d)
     plan = result.plan
-    failing = sorted({source for source, d in result.diagnostics if d.severity == "error"})
+    failing = sorted(STDERR.failing)
     kept = f"kept the earlier output of {', '.join(result.held)} (fix the errors above to regenerate it)"
     if check:
         for line in plan.changes:
@@ -492,7 +491,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     sys.stdout.write(_diff_report(args.format, changes, fail_on))
     bar = diff.SEVERITY_ORDER[fail_on] if fail_on else None
     failing = [c for c in changes if bar is not None and not c.accepted and diff.SEVERITY_ORDER[c.severity] >= bar]
-    _close("change", [c.severity for c in changes if not c.accepted], documents, failing, fail_on)
+    _close("change", [c.severity for c in changes if not c.accepted], diff.SEVERITY_ORDER, documents, failing, fail_on)
     return FOUND if failing else OK
 
 
@@ -565,7 +564,7 @@ def _diff_report(fmt: str, changes: Sequence, fail_on: str | None) -> str:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     from specgen.review.lint import HeadersError, configure, lint, skipped_note
-    from specgen.review.rules import RULES, SEVERITY_ORDER
+    from specgen.review.rules import RULES
 
     settings: Config = args.settings
     configured = settings.lint
@@ -591,29 +590,33 @@ def cmd_lint(args: argparse.Namespace) -> int:
     shown = [f for f in findings if args.format != "text" or SEVERITY_ORDER[f.severity] >= STDERR.level]
     sys.stdout.write(_lint_report(args.format, shown, [d.source for d in docs], bar))
     failing = [f for f in findings if SEVERITY_ORDER[f.severity] >= bar and not f.suppressed]
-    _close("finding", [f.severity for f in findings if not f.suppressed], len(docs), failing, fail_on)
+    _close("finding", [f.severity for f in findings if not f.suppressed], SEVERITY_ORDER, len(docs), failing, fail_on)
     return FOUND if failing else OK
 
 
-def _close(noun: str, severities: Sequence[str], documents: int, failing: Sequence, fail_on: str | None) -> None:
-    """lint's and diff's closing line on stderr: counts by severity, and why the command fails."""
+def _close(
+    noun: str,
+    severities: Sequence[str],
+    order: Mapping[str, int],
+    documents: int,
+    failing: Sequence,
+    fail_on: str | None,
+) -> None:
+    """lint's and diff's closing line on stderr: counts by severity (most severe first, in the
+    command's `order`), and why the command fails."""
     if STDERR.quiet and not failing:
         return
-    tally = Counter(severities)
-    order = sorted(tally.items(), key=lambda i: -_RANK.get(i[0], 0))
-    counts = ", ".join(_plural(n, s) if s in _LEVELS and s != "info" else f"{n} {s}" for s, n in order)
+    tally = sorted(Counter(severities).items(), key=lambda item: -order[item[0]])
+    counts = ", ".join(_plural(n, s) if s in ("error", "warning") else f"{n} {s}" for s, n in tally)
     line = f"specgen: {_plural(len(severities), noun)} ({counts or 'none'}) in {_plural(documents, 'document')}"
     if failing:
         line += f"; failing: {len(failing)} at or above {fail_on} (--fail-on {fail_on})"
     print(printable(line), file=sys.stderr)
 
 
-_RANK = {"breaking": 3, "error": 3, "non-breaking": 2, "warning": 2, "info": 1}
-
-
 def _lint_report(fmt: str, findings: Sequence, sources: Sequence[str], bar: int) -> str:
     from specgen.review import report
-    from specgen.review.rules import RULES, SEVERITY_ORDER
+    from specgen.review.rules import RULES
 
     items = [
         report.Item(f.rule, f.severity, f.message, f.location, "suppressed" if f.suppressed else None) for f in findings

@@ -70,10 +70,6 @@ class GenerateResult:
     rendered: int = 0  # operators rendered this run (the others were current)
     held: list[str] = field(default_factory=list)  # failed operators whose earlier output was kept
 
-    @property
-    def has_errors(self) -> bool:
-        return any(d.severity == "error" for _, d in self.diagnostics)
-
 
 def display_root(paths: Sequence[str | Path]) -> Path:
     """What generated files name documents relative to, without a configuration: the git

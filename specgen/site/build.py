@@ -68,10 +68,6 @@ class SiteResult:
     remade: int = 0  # pages made in this run (the others were current)
     diagnostics: list[tuple[str, Diagnostic]] = field(default_factory=list)  # in generate's order
 
-    @property
-    def has_errors(self) -> bool:
-        return any(d.severity == "error" for _, d in self.diagnostics)
-
 
 @dataclass
 class _Doc:
