@@ -174,17 +174,14 @@ def test_report_of_a_git_range_links_its_review_page(tmp_path, capsys, monkeypat
     assert sorted(shown) == sorted(c["id"] for c in json.loads(listed)["changes"])  # what diff says, all of it
 
 
-def test_a_parameter_shows_its_shape_rule_once_the_model_has_one():
+def test_an_output_shows_its_shape_rule_as_typed_and_as_written():
     from specgen.parse import parse_file
     from specgen.site.pages import shape_rule
 
-    param = parse_file(SPECS / "aclnnTanhBackward.md").functions[0].params[0]
-    assert shape_rule(param) == ""
-
-    class WithRule:
-        shape_rule = type("Rule", (), {"text": "same as self"})()
-
-    assert shape_rule(WithRule()) == "same as self"  # type: ignore[arg-type]
+    grad_output, _, grad_input, *_ = parse_file(SPECS / "aclnnTanhBackward.md").functions[0].params
+    assert shape_rule(grad_output) == ""  # an input has none
+    # the seed's own row for gradInput (line 37)
+    assert shape_rule(grad_input) == "same(gradOutput): shape需要与gradOutput、output相同"
 
 
 @pytest.mark.parametrize(

@@ -203,12 +203,14 @@ def _rank(p: Param) -> str:
 
 
 def shape_rule(p: Param) -> str:
-    """The parameter's shape rule, when the model has one (a field the model may gain)."""
-    for attr in ("shape_rule", "shape", "output_shape"):
-        rule = getattr(p, attr, None)
-        if rule:
-            return str(getattr(rule, "text", None) or rule)
-    return ""
+    """An output's shape rule as typed, with the statement it is read from (or why none is)."""
+    rule = p.shape_rule
+    if rule is None:
+        return ""
+    if not rule.derived:
+        return f"not derivable: {rule.reason}"
+    typed = f"{rule.kind}({', '.join(rule.params or rule.dims)})"
+    return f"{typed}: {rule.text}" if rule.text else typed
 
 
 def dtype_matrix(doc: OperatorDoc, p: Param) -> Matrix | None:
