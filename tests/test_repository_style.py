@@ -54,3 +54,13 @@ def test_without_a_repository_style_the_builtin_one_is_used(tmp_path, capsys, mo
     golden = SPECS.parent / "generated" / "samples" / "tanh_backward.cpp"
     sample = (repo / "generated/samples/tanh_backward.cpp").read_text(encoding="utf-8")
     assert sample.replace("docs/aclnn", "specs/aclnn") == golden.read_text(encoding="utf-8")
+
+
+def test_a_style_file_far_larger_than_any_is_refused_unread(tmp_path, capsys, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    shutil.copytree(SPECS, repo / "docs")
+    (repo / ".clang-format").write_bytes(b"#" * (2 << 20))  # a pull request's, 2 MiB
+    code, _, err = run_main(["generate", "docs", "-o", "generated"], repo, capsys, monkeypatch)
+    assert code == 2 and "the repository's C/C++ style" in err
+    assert not (repo / "generated").exists()

@@ -38,10 +38,11 @@ from specgen.codegen import package as python_package
 from specgen.codegen.names import operator_snake
 from specgen.config import PackageConfig
 from specgen.diagnostics import Code
+from specgen.files import ReadError, read_bounded
 from specgen.model import Diagnostic, OperatorDoc
 from specgen.parse import SourceError, discover, failed, parse_document, preload, read_source
 from specgen.selection import Choice, Globs, Resolver, Selection, repository_root
-from specgen.text import is_utf8
+from specgen.text import is_utf8, printable
 
 CACHE = Path(".specgen-cache")
 STATE_FILE = CACHE / "state.json"
@@ -220,7 +221,21 @@ def _context(templates: Path | None, user_files: Sequence[str], ignore: Sequence
     C/C++ style, and the settings that change what a run records (which files are the user's,
     which are left alone)."""
     settings = json.dumps([list(user_files), list(ignore)])
-    return _sha(f"{code_digest()}\0{layout.template_digest(templates)}\0{layout.style_digest(style)}\0{settings}")
+    return _sha(f"{code_digest()}\0{layout.template_digest(templates)}\0{_style_digest(style)}\0{settings}")
+
+
+MAX_STYLE = 1 << 20  # a .clang-format is a few hundred bytes
+
+
+def _style_digest(style: Path | None) -> str:
+    """A repository's C/C++ style as part of the cache key, read as every file a repository
+    holds is (`files.read_bounded`: a link to /dev/zero or a FIFO is refused unread)."""
+    if style is None:
+        return "builtin"
+    try:
+        return _sha(read_bounded(style, MAX_STYLE))
+    except ReadError as exc:
+        raise writer.OutputError(f"{printable(str(style))}: the repository's C/C++ style: {exc}") from None
 
 
 @contextmanager

@@ -98,14 +98,6 @@ def repository_style(out: Path) -> Path | None:
     return None
 
 
-def style_digest(style: Path | None) -> str:
-    """A repository's style file as part of the cache key (bounded: a style file is small)."""
-    if style is None:
-        return "builtin"
-    with style.open("rb") as f:
-        return hashlib.sha256(f.read(1 << 20)).hexdigest()
-
-
 def template_digest(override: Path | None = None) -> str:
     """A digest of every template in use, for cache keys."""
     folders = ([override] if override else []) + [BUILTIN_TEMPLATES]
