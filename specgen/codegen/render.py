@@ -235,7 +235,7 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
     for doc in docs:
         try:
             code = operator_code(doc, display_path(doc.source, root))
-            errors.extend((doc.source, d) for f in code.functions for d in _sample_warnings(f))
+            errors.extend((doc.source, d) for f in code.functions for d in sample_warnings(f))
         except LowerError as exc:
             errors.append((doc.source, Diagnostic(line=exc.line, severity="error", code=Code.LOWER, message=str(exc))))
             continue
@@ -271,7 +271,7 @@ def _operator_code(docs: list[OperatorDoc], root: Path | None, errors: list) -> 
     return merged
 
 
-def _sample_warnings(fn: FunctionCode) -> list[Diagnostic]:
+def sample_warnings(fn: FunctionCode) -> list[Diagnostic]:
     """A derived sample call that breaks a documented rule: said in the sample and here."""
     return [
         Diagnostic(

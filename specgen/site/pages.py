@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import specgen
 from specgen.codegen.errors import LowerError
 from specgen.codegen.lower import operator_code
-from specgen.codegen.render import _sample_warnings, environment
+from specgen.codegen.render import environment, sample_warnings
 from specgen.codegen.runtime._validate import Rule
 from specgen.codegen.views import FunctionCode, OperatorCode, SampleArg
 from specgen.diagnostics import Code
@@ -89,7 +89,7 @@ def lower(doc: OperatorDoc, shown: str) -> Lowered:
     return Lowered(
         {f.name: f for f in code.functions},
         {},
-        [d for f in code.functions for d in _sample_warnings(f)],
+        [d for f in code.functions for d in sample_warnings(f)],
         _program(code),
     )
 
