@@ -185,6 +185,8 @@ ShapeRuleKind = Literal[
     "reduce",  # params: (tensor, axes, keepdim): the tensor reduced over the axes a value gives
     "reduction",  # params: (reduction, tensors...): their broadcast when reduction is 0/"none", else dims
     "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape
+    "at_least",  # params: the one tensor whose element count the output's must reach ("shape size大于等于"):
+    # wrappers allocate in its shape; validators hold the output to no one shape
     "not_derivable",  # reason: why no rule can be read (data-dependent, unstated, alternatives)
 ]
 DtypeRuleKind = Literal[

@@ -195,3 +195,22 @@ def test_a_shape_the_row_makes_depend_on_a_value_is_said():
     assert value_condition([row], ["reduction", "x"]) == "reduction"
     assert value_condition(["shape需要与self和target进行broadcast后的shape一致"], ["reduction"]) == ""
     assert value_condition(["若x为空Tensor，out为空Tensor"], ["x"]) == ""  # two-letter names are words' parts
+
+
+def test_tensor_lists_are_allocated_element_by_element():
+    import numpy as np
+
+    # aclnnForeachAbs (ops-nn): "shape size大于等于入参x的shape size", dtype as x
+    at_least = {"kind": "at_least", "params": ["x"]}
+    same = {"kind": "same", "params": ["x"]}
+    x = [np.zeros((2, 3), dtype=np.float16), np.zeros((4,), dtype=np.float16)]
+    out = _shapes.allocate("out", at_least, same, {"x": x, "scalar": 2.0}, each=True)
+    assert [(a.shape, a.dtype) for a in out] == [((2, 3), np.float16), ((4,), np.float16)]
+    with pytest.raises(TypeError, match="pass out: its length"):
+        _shapes.allocate("out", at_least, same, {"x": None}, each=True)
+
+
+def test_a_lower_bound_on_the_element_count_holds_an_output_to_no_one_shape():
+    rule = {"kind": "at_least", "params": ["x"]}
+    assert _shapes.output_shape(rule, {"x": (2, 3)}, {}) is None  # a larger output is valid: not checked
+    assert _shapes.allocation_shape(rule, {"x": (2, 3)}, {}) == (2, 3)

@@ -154,8 +154,6 @@ def _default_format(p: Param) -> str:
 def _allocation(p: Param) -> Allocation:
     """The model's rules for an output the wrapper allocates, or why it must be passed."""
     shape, dtype = p.shape_rule, p.dtype_rule
-    if p.kind != "tensor":
-        return Allocation(refusal="the wrapper allocates single tensors only, not tensor lists")
     if shape is None or not shape.derived or shape.kind == "in_place":
         return Allocation(refusal="the document gives no rule for its shape" + _because(shape))
     if dtype is None or not dtype.derived:

@@ -290,19 +290,67 @@ def dtype_allowed(
     return None if expected is None else dtype == expected
 
 
+def allocation_shape(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
+    count (`at_least`) the shape of the tensor it names."""
+    if rule.get("kind") == "at_least":
+        return output_shape({**rule, "kind": "same"}, shapes, values)
+    return output_shape(rule, shapes, values)
+
+
 def allocate(
     name: str,
     shape_rule: Mapping[str, object],
     dtype_rule: Mapping[str, object],
     args: Mapping[str, object],
+    each: bool = False,
 ) -> Any:
     """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
-    the other arguments (`args`: by C name); TypeError when they do not settle it."""
+    the other arguments (`args`: by C name); TypeError when they do not settle it. `each`: a
+    tensor list, one array per element of the tensor lists the rules read."""
+    if each:
+        return [
+            _allocate_one(f"{name}[{i}]", shape_rule, dtype_rule, item)
+            for i, item in enumerate(_items_of(name, shape_rule, dtype_rule, args))
+        ]
+    return _allocate_one(name, shape_rule, dtype_rule, args)
+
+
+def _items_of(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> list[dict[str, object]]:
+    """The arguments once per element of the tensor lists the rules read (of one length)."""
+    read = {*_items(shape_rule, "params"), *_items(dtype_rule, "params")}
+    lists = {
+        n: list(v) for n, v in args.items() if n in read and isinstance(v, list | tuple)
+    }
+    lengths = {len(v) for v in lists.values()}
+    if len(lengths) != 1:
+        raise TypeError(
+            f"pass {name}: its length does not follow from these arguments (the tensor lists it follows "
+            + ("differ in length)" if lengths else "are not given)")
+        )
+    return [
+        {**args, **{n: v[i] for n, v in lists.items()}} for i in range(lengths.pop())
+    ]
+
+
+def _allocate_one(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> Any:
     from ._runtime import empty
     from ._tensor import describe
 
     descs = {n: _desc(describe, v) for n, v in args.items()}
-    shape = output_shape(
+    shape = allocation_shape(
         shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
     )
     dtype = output_dtype(

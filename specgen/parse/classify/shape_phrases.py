@@ -188,7 +188,7 @@ _SAME_DIMS = re.compile(r"^shape的?维度与(?:输入|入参)?\s*(?P<name>[A-Za
 _EQUALS = re.compile(
     r"shape\s*(?:必须|需要)?等于\s*`?(?:输入|入参)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?\s*shape"
 )
-_ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor")
+_ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor|shape\s*size为1(?![0-9])")
 _PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
 
 
@@ -212,6 +212,21 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
     if _SAME_AS_INPUT.search(statement) and len(ctx.inputs) == 1:
         return ("same", ctx.inputs, ())
     return None
+
+
+_AT_LEAST = re.compile(
+    r"shape\s*size\s*(?:需要|必须)?\s*(?:大于等于|大于或等于|不小于|>=|≥)\s*(?:入参|输入)?\s*"
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的?\s*shape\s*size"
+)
+
+
+def read_at_least(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape size大于等于入参x的shape size`: as many elements as the tensor named, or more
+    (a wrapper allocates the tensor's shape; no one shape is required)."""
+    m = _AT_LEAST.search(statement)
+    if m is None or not ctx.is_tensor(name := ctx.resolve(m.group("name"))) or name == ctx.subject:
+        return None
+    return ("at_least", (name,), ())
 
 
 _DROP_LAST = re.compile(r"shape(?:维度)?为" + _NAME + r"的shape(?:剔除|去除|去掉)(?:掉)?最后一维")
@@ -525,6 +540,27 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "一维包含一个元素的Tensor", "out", ("self", "other"), ("explicit", (), ("1",))
             ),  # aclnnEqual (ops-math)
             ShapeExample("shape维度和输入x的维度相同", "yOut", ("x",), None),  # aclnnDeepNorm: the rank, or the sizes?
+            ShapeExample("shape size为1。", "out", ("x",), ("explicit", (), ("1",))),  # aclnnForeachNorm
+        ),
+    ),
+    ShapePhrase(
+        "at_least",
+        _AT_LEAST,
+        read_at_least,
+        (
+            # aclnnForeachAbs (an output tensor list)
+            ShapeExample(
+                "数据类型和数据格式与入参x的数据类型和数据格式一致，shape size大于等于入参x的shape size。",
+                "out",
+                ("x",),
+                ("at_least", ("x",), ()),
+            ),
+            ShapeExample(  # aclnnForeachAddList
+                "数据类型和数据格式与入参x1的数据类型和数据格式一致，shape size大于等于入参x1的shape size。",
+                "out",
+                ("x1", "x2"),
+                ("at_least", ("x1",), ()),
+            ),
         ),
     ),
     ShapePhrase(

@@ -190,7 +190,7 @@ def shape_rule(
     if formula is not None and outputs == [p]:
         said = [*said, formula]  # the formula speaks of the only output
     inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction == "in")
-    tensors = tuple(q.name for q in params if q.kind == "tensor")
+    tensors = tuple(q.name for q in params if q.kind in TENSORS)
     rank = (p.rank.min, p.rank.max) if p.rank else None
     ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, "\n".join(x.text for x in said), tensors, rank)
     found = explicit_dims(said, ctx)
