@@ -48,11 +48,11 @@ def test_dtype_rules():
 
 # Outputs whose derived shape the document's own sample call contradicts, each read by hand.
 SAMPLE_DISAGREES: dict[tuple[str, str], str] = {
-    ("aclnnConvTbcBackward", "gradWeight"): (
-        "the document gives weight and gradWeight the shape (Cout,Cin,K); its sample passes weight (1,2,2) with "
-        "bias (2,), i.e. (K,Cin,Cout) as conv_tbc takes it, so Cout is bound to 1 from weight"
+    ("aclnnSwigluBackwardMxQuantWithDualAxis", "mxscale1Out"): (
+        "'shape为[M, (ceil(N/32)+2-1)/2, 2]' with yGrad [M, N] = [256, 512] gives (256, 8, 2) (C's integer "
+        "division); the sample passes (256, 16, 2), as if N were x's last dimension (1024): the formula or the "
+        "sample is wrong (the validator spares the rule the document's call breaks)"
     ),
-    ("aclnnConvTbcBackward", "gradBias"): "as gradWeight: Cout read from weight's first dimension (1), bias has 2",
     ("aclnnReluV3", "maskOut"): (
         "'shape需要与x一致', but the sample passes a bit mask of x's last dimension / 8 ((1,1,1,1,2) for (1,1,1,1,16))"
     ),
@@ -123,6 +123,12 @@ EXAMPLE_DISAGREES: dict[tuple[str, str, str], str] = {
         "the document makes x, y and z one shape ('x、y和z的shape不一致' is 161002); the example broadcasts "
         "(8,32,1,64) with (1,32,128,64) (listed in tests/test_oracle.py too)"
     ),
+    (
+        "ops-nn/quant/swiglu_backward_mx_quant_with_dual_axis/examples/arch35/"
+        "test_aclnn_swiglu_backward_mx_quant_with_dual_axis.cpp",
+        "aclnnSwigluBackwardMxQuantWithDualAxis",
+        "mxscale1Out",
+    ): "as the document's sample (listed in SAMPLE_DISAGREES): (256, 16, 2) where the formula gives (256, 8, 2)",
     ("ops-nn/experimental/activation/relu_v3/examples/test_aclnn_relu_v3.cpp", "aclnnReluV3", "maskOut"): (
         "'shape需要与x一致', but the example, as the document's sample, passes a bit mask (last dimension / 8)"
     ),
@@ -214,3 +220,21 @@ def test_a_lower_bound_on_the_element_count_holds_an_output_to_no_one_shape():
     rule = {"kind": "at_least", "params": ["x"]}
     assert _shapes.output_shape(rule, {"x": (2, 3)}, {}) is None  # a larger output is valid: not checked
     assert _shapes.allocation_shape(rule, {"x": (2, 3)}, {}) == (2, 3)
+
+
+def test_a_symbol_is_read_from_the_first_input_the_call_gives_and_never_two_ways():
+    # aclnnCrossEntropyLossGrad (ops-nn): out (N,C); gradLoss (N,) binds N first, but is 0-d
+    # for reduction mean/sum, so N comes from logProb (N, C)
+    rule = {
+        "kind": "explicit",
+        "dims": ["N", "C"],
+        "symbols": [
+            {"symbol": "C", "param": "logProb", "axis": 1},
+            {"symbol": "N", "param": "gradLoss", "axis": 0},
+            {"symbol": "N", "param": "logProb", "axis": 0},
+        ],
+    }
+    assert _shapes.output_shape(rule, {"gradLoss": (), "logProb": (2, 3)}, {}) == (2, 3)
+    assert _shapes.output_shape(rule, {"gradLoss": (2,), "logProb": (2, 3)}, {}) == (2, 3)
+    # aclnnConvTbcBackward: a sample whose weight is (K, Cin, Cout) reads Cout two ways: unsettled
+    assert _shapes.output_shape(rule, {"gradLoss": (4,), "logProb": (2, 3)}, {}) is None

@@ -110,12 +110,10 @@ def _explicit(
             for i, item in enumerate(value):  # read by *name (a splice)
                 if isinstance(item, int) and not isinstance(item, bool):
                     env[f"{name}[{i}]"] = item
-    for binding in _items(rule, "symbols"):
-        shape = shapes.get(binding["param"])
-        axis = binding["axis"]
-        if shape is None or not -len(shape) <= axis < len(shape):
+    for symbol, size in _symbol_sizes(_items(rule, "symbols"), shapes).items():
+        if size is None:
             return None
-        env[binding["symbol"]] = shape[axis]
+        env[symbol] = size
     dims: list[int] = []
     try:
         for element in _parsed(_items(rule, "dims")):
@@ -133,6 +131,26 @@ def _explicit(
     ):
         return None
     return tuple(dims) if all(d >= 0 for d in dims) else None
+
+
+def _symbol_sizes(bindings: tuple[Any, ...], shapes: ShapeOf) -> dict[str, int | None]:
+    """Each symbol's size, from the first of its inputs the call gives with that axis; None
+    when none does, or two give different sizes (the symbol is read two ways)."""
+    sizes: dict[str, int | None] = {}
+    for binding in bindings:
+        symbol, shape, axis = (
+            binding["symbol"],
+            shapes.get(binding["param"]),
+            binding["axis"],
+        )
+        sizes.setdefault(symbol, None)
+        if shape is None or not -len(shape) <= axis < len(shape):
+            continue
+        if sizes[symbol] is None:
+            sizes[symbol] = shape[axis]
+        elif sizes[symbol] != shape[axis]:
+            return {symbol: None}
+    return sizes
 
 
 @lru_cache(maxsize=1024)

@@ -27,6 +27,7 @@ class ShapeContext:
     said: str = ""
     tensors: tuple[str, ...] | None = None  # every tensor parameter (None: every parameter)
     rank: tuple[int, int | None] | None = None  # the subject's documented rank
+    arrays: tuple[str, ...] = ()  # the integer-array parameters (a shape given as values)
 
     def is_tensor(self, name: str) -> bool:
         return name in (self.params if self.tensors is None else self.tensors)
@@ -51,11 +52,12 @@ class ShapeExample:
     reading: Reading | None
     attrs: tuple[str, ...] = ()  # the function's parameters that are not tensors
     rank: tuple[int, int | None] | None = None
+    arrays: tuple[str, ...] = ()  # those of `attrs` that are integer arrays
 
     def context(self) -> ShapeContext:
         params = (self.subject, *self.others, *self.attrs)
         tensors = (self.subject, *self.others)
-        return ShapeContext(params, self.others, self.subject, self.text, tensors, self.rank)
+        return ShapeContext(params, self.others, self.subject, self.text, tensors, self.rank, self.arrays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +119,24 @@ def dim_expression(text: str, params: Sequence[str]) -> str | None:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
         return None
-    return ast.unparse(tree) if _closed(tree.body, set(params)) else None
+    return ast.unparse(_c_rounding(tree)) if _closed(tree.body, set(params)) else None
+
+
+class _CRounding(ast.NodeTransformer):
+    """`(x + 7) / 8`, `(n + 2 - 1) / 2`: C's rounding idiom, an integer division (a plain
+    `/` must divide exactly)."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        left = node.left
+        offset = isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add | ast.Sub)
+        if isinstance(node.op, ast.Div) and offset and isinstance(left.right, ast.Constant):  # type: ignore[attr-defined]
+            return ast.BinOp(left=left, op=ast.FloorDiv(), right=node.right)
+        return node
+
+
+def _c_rounding(tree: ast.AST) -> ast.AST:
+    return ast.fix_missing_locations(_CRounding().visit(tree))
 
 
 def _closed(node: ast.AST, params: set[str]) -> bool:
@@ -156,12 +175,21 @@ def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     return _explicit_reading(_dims(found[1:-1], ctx.params))
 
 
+# What follows a shape column's list when it only says what the symbols are: `N为批处理大小`
+_LEGEND = re.compile(r"^[，,；;。\s]*(?:其中)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:为|表示|是|代表)")
+
+
 def read_cell(cell: str, ctx: ShapeContext) -> Reading | None:
-    """A shape column holding nothing but a list: `(batch_size, hidden_size)`."""
+    """A shape column holding a list alone, or followed by what its symbols are:
+    `(batch_size, hidden_size)`, `(N,C) N为批处理大小，C为标签数，必须大于0`."""
     cell = cell.strip().strip("`").rstrip("。")
-    if not cell or cell[0] not in _OPEN_CLOSE or _bracketed(cell, 0) != cell:
+    found = _bracketed(cell, 0) if cell and cell[0] in _OPEN_CLOSE else None
+    if found is None:
         return None
-    return _explicit_reading(_dims(cell[1:-1], ctx.params))
+    rest = cell[len(found) :]
+    if rest.strip() and (not _LEGEND.match(rest) or "或" in rest or any(c in rest for c in "[(（{")):
+        return None
+    return _explicit_reading(_dims(found[1:-1], ctx.params))
 
 
 def _explicit_reading(dims: tuple[str, ...] | None) -> Reading | None:
@@ -178,7 +206,7 @@ def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
 
 _NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
 _SAME_AS = re.compile(
-    r"shape\S{0,10}?(?:与|和|同|跟)\s*" + _NAME + r"\s*(?:的\s*shape\s*)?(?:保持|完全)?(?:一致|相同|一样|相等)"
+    r"shape\S{0,10}?\s*(?:与|和|同|跟)\s*" + _NAME + r"\s*(?:的\s*shape\s*)?(?:保持|完全)?(?:一致|相同|一样|相等)"
 )
 # `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
 _SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
@@ -203,12 +231,11 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
         return ("same", (m.group("name"),), ())
     if _PARTIAL.search(statement):
         return None
-    if (
-        (m := _SAME_AS.search(statement))
-        and ctx.is_tensor(name := ctx.resolve(m.group("name")))
-        and name != ctx.subject
-    ):
-        return ("same", (name,), ())
+    if (m := _SAME_AS.search(statement)) and (name := ctx.resolve(m.group("name"))) != ctx.subject:
+        if ctx.is_tensor(name):
+            return ("same", (name,), ())
+        if name in ctx.arrays:  # `shape 与 origInputShape 一致`: the array's values
+            return ("explicit", (), (f"*{name}",))
     if _SAME_AS_INPUT.search(statement) and len(ctx.inputs) == 1:
         return ("same", ctx.inputs, ())
     return None
@@ -234,6 +261,7 @@ _WITHOUT_LAST = re.compile(
     r"shape需要与"
     + _NAME
     + r"除最后一维(?:后|外)的shape一致|shape与(?:计算)?输入\s*(?P<n2>[A-Za-z_][A-Za-z0-9_]*)相比，无最后一维"
+    r"|^维度大小与\s*(?P<n3>[A-Za-z_][A-Za-z0-9_]*)\s*除了?最后一个?维度?外的大小一致"
 )
 
 
@@ -242,7 +270,8 @@ def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
     m = _DROP_LAST.search(statement) or _WITHOUT_LAST.search(statement)
     if m is None:
         return None
-    name = m.groupdict().get("n2") or m.group("name")
+    found = m.groupdict()
+    name = found.get("n2") or found.get("n3") or found["name"]
     return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
 
 
@@ -258,9 +287,11 @@ def read_last_half(statement: str, ctx: ShapeContext) -> Reading | None:
     """`最后一维为x最后一维的一半，其余维度与x一致`: half the last dimension, the others kept
     (the rest may be said in another statement of the parameter)."""
     m = _LAST_HALF.search(statement)
-    if m is None or not _REST_SAME.search(ctx.said):
+    rest = _REST_SAME.search(ctx.said)
+    if m is None or rest is None:
         return None
-    name = m.group("name") or (ctx.inputs[0] if len(ctx.inputs) == 1 else None)
+    named = [n for n in ctx.inputs if re.search(rf"(?<![A-Za-z0-9_]){n}(?![A-Za-z0-9_])", rest.group())]
+    name = m.group("name") or (ctx.inputs[0] if len(ctx.inputs) == 1 else named[0] if len(named) == 1 else None)
     if name is None or name not in ctx.params:
         return None
     return ("explicit", (), (f"*{name}.shape[:-1]", f"{name}.shape[-1] / 2"))
@@ -317,7 +348,7 @@ def read_reduce(statement: str, ctx: ShapeContext) -> Reading | None:
 _NONE_CASE = re.compile(
     r"(?:当\s*)?(?P<r>reduction[A-Za-z0-9_]*)\s*(?:的值)?\s*(?:为|=|取值为)\s*[\"“]?(?:0|none)[\"”]?\s*(?:（none）)?"
     r"\s*时?，?[^；;]{0,30}?shape\s*(?:需)?(?:与|和)\s*(?P<names>[A-Za-z0-9_、/和 ]+?)\s*(?:的\s*shape)?\s*(?:进行)?"
-    r"(?P<b>broadcast后的shape)?\s*(?:相同|一致)"
+    r"(?P<b>broadcast后的shape|的broadcast结果)?\s*(?:相同|一致)"
 )
 _REDUCED = re.compile(r"[；;，,]\s*(?:当\s*)?.{0,30}?(?:(?P<scalar>标量|0维)|\(1,\)|\[1\])")
 
@@ -491,6 +522,12 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "shape为[M, 2N]", "y1Out", ("x",), None
             ),  # aclnnSwigluBackwardMxQuantWithDualAxis: 2N is no expression
             ShapeExample("shape固定为[1]", "amax", ("x",), ("explicit", (), ("1",))),  # aclnnQuantMax
+            ShapeExample(  # aclnnFusedLinearOnlineMaxSum: C's rounding idiom, an integer division
+                "shape为[(input.size(0) + 7) / 8]。",
+                "targetMaskOut",
+                ("input",),
+                ("explicit", (), ("(input.shape[0] + 7) // 8",)),
+            ),
             ShapeExample(
                 "shape为(N,Cin,Hin)", "gradInput", ("input",), ("explicit", (), ("N", "Cin", "Hin"))
             ),  # aclnnConvTbcBackward
@@ -508,6 +545,16 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "(batch_size, 4 * hidden_size)", "storageOut", (), ("explicit", (), ("batch_size", "4 * hidden_size"))
             ),
+            ShapeExample(  # aclnnCrossEntropyLoss: the list, then what its symbols are
+                "(N,C) N为批处理大小，C为标签数，必须大于0", "input", (), ("explicit", (), ("N", "C"))
+            ),
+            ShapeExample(  # aclnnCtcLossBackward
+                "(T,N,C) T为输入长度，N为批处理大小，C为类别数，包括空白标识",
+                "logProbs",
+                (),
+                ("explicit", (), ("T", "N", "C")),
+            ),
+            ShapeExample("(N) 或 ()", "out", (), None),  # another list follows: several shapes
         ),
     ),
     ShapePhrase(
@@ -540,6 +587,14 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "一维包含一个元素的Tensor", "out", ("self", "other"), ("explicit", (), ("1",))
             ),  # aclnnEqual (ops-math)
             ShapeExample("shape维度和输入x的维度相同", "yOut", ("x",), None),  # aclnnDeepNorm: the rank, or the sizes?
+            ShapeExample(  # aclnnAveragePoolingGrad: an integer array's values
+                "输入侧梯度，shape 与 origInputShape 一致",
+                "out",
+                ("grads",),
+                ("explicit", (), ("*origInputShape",)),
+                ("origInputShape",),
+                arrays=("origInputShape",),
+            ),
             ShapeExample("shape size为1。", "out", ("x",), ("explicit", (), ("1",))),  # aclnnForeachNorm
         ),
     ),
@@ -565,7 +620,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "drop_last",
-        re.compile(r"最后一维"),
+        re.compile(r"最后一个?维"),
         read_drop_last,
         (
             # aclnnAddLayerNormQuantV2
@@ -586,6 +641,12 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "shape维度为x的shape剔除最后一维", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
             ),  # aclnnDynamicQuant
+            ShapeExample(  # aclnnGeluQuant (the statement before it: shape比self维度少1维)
+                "维度大小与self除了最后一个维度外的大小一致",
+                "outScaleOptional",
+                ("self",),
+                ("explicit", (), ("*self.shape[:-1]",)),
+            ),
         ),
     ),
     ShapePhrase(
@@ -599,6 +660,13 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "yOut",
                 ("x",),
                 ("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 2")),
+            ),
+            # aclnnFatreluMul: the input unnamed here, named where the rest is said (threshold is a tensor too)
+            ShapeExample(
+                "输出shape最后一维的值为输入shape最后一维值的二分之一。其他维度的值和输入input的shape其他维度的值保持一致。",
+                "out",
+                ("input", "threshold"),
+                ("explicit", (), ("*input.shape[:-1]", "input.shape[-1] / 2")),
             ),
             # aclnnGeluMul (the rest in another statement: 输出shape和输入shape其他维度一致)
             ShapeExample(
@@ -873,6 +941,14 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "out",
                 ("self",),
                 ("reduction", ("reduction", "self"), ()),
+                ("reduction",),
+            ),
+            # aclnnSmoothL1Loss
+            ShapeExample(
+                "当reduction为none时，shape与self和target的broadcast结果一致，当reduction为mean或sum时为[1]",
+                "result",
+                ("self", "target"),
+                ("reduction", ("reduction", "self", "target"), ("1",)),
                 ("reduction",),
             ),
             # aclnnMseLoss

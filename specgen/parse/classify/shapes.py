@@ -115,11 +115,12 @@ def _defined(own: Sequence[Statement], params: Sequence[Param]) -> dict[str, Sym
     return out
 
 
-def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, SymbolDim]:
+def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, list[SymbolDim]]:
     """Symbols the inputs' own lists name one dimension each: `x` of shape `[B, N, S, D]` binds
-    B to x.shape[0]. The first input that binds a symbol wins."""
+    B to x.shape[0]. Every input that binds a symbol, in order (the evaluator reads the first
+    one the call gives: an input may be null, or 0-d in some mode)."""
     names = tuple(q.name for q in params)
-    bound: dict[str, SymbolDim] = {}
+    bound: dict[str, list[SymbolDim]] = {}
     for p in params:
         if p.kind not in TENSORS or p.direction != "in":
             continue
@@ -128,7 +129,7 @@ def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -
             continue
         for axis, dim in enumerate(found[0][2]):
             if DIM_WORD.fullmatch(dim) and dim not in names:
-                bound.setdefault(dim, SymbolDim(symbol=dim, param=p.name, axis=axis))
+                bound.setdefault(dim, []).append(SymbolDim(symbol=dim, param=p.name, axis=axis))
     return bound
 
 
@@ -189,10 +190,12 @@ def shape_rule(
     outputs = [q for q in params if q.direction == "out" and q.kind in TENSORS]
     if formula is not None and outputs == [p]:
         said = [*said, formula]  # the formula speaks of the only output
-    inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction == "in")
+    inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction != "out")
     tensors = tuple(q.name for q in params if q.kind in TENSORS)
     rank = (p.rank.min, p.rank.max) if p.rank else None
-    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, "\n".join(x.text for x in said), tensors, rank)
+    arrays = tuple(q.name for q in params if q.kind == "int_array")
+    text = "\n".join(x.text for x in said)
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays)
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said)
@@ -218,13 +221,14 @@ def _from_reading(
     kind, reads, dims = reading
     names = [q.name for q in params]
     wanted = _symbols(dims, names) if dims else set()
-    bound = {**_defined(own, params), **_bindings(params, statements)} if wanted else {}
+    defined = {s: [d] for s, d in _defined(own, params).items()}
+    bound = {**defined, **_bindings(params, statements)} if wanted else {}
     scalars = {q.name for q in params if q.kind in ("int", "bool")}
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
     if unbound:
         reason = f"the list [{', '.join(dims)}] names {', '.join(unbound)}, which no input's documented shape binds"
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
-    symbols = tuple(bound[s] for s in sorted(wanted) if s in bound)
+    symbols = tuple(d for s in sorted(wanted) for d in bound.get(s, ()))
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
 
 
