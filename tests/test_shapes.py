@@ -238,3 +238,18 @@ def test_a_symbol_is_read_from_the_first_input_the_call_gives_and_never_two_ways
     assert _shapes.output_shape(rule, {"gradLoss": (2,), "logProb": (2, 3)}, {}) == (2, 3)
     # aclnnConvTbcBackward: a sample whose weight is (K, Cin, Cout) reads Cout two ways: unsettled
     assert _shapes.output_shape(rule, {"gradLoss": (4,), "logProb": (2, 3)}, {}) is None
+
+
+def test_a_symbol_the_statement_defines_by_a_formula_is_replaced_by_it():
+    from specgen.parse.classify.shapes import defined_in_place
+
+    # aclnnTurboQuantCompressLatent (ops-nn): C's rounding idiom is not read inside ceil()
+    text = "shape为[numTokens, slotSize]，其中slotSize = ceil((headDim / 2 + 2) / 64) * 64。"
+    assert defined_in_place(("numTokens", "slotSize"), text, ["latent"]) == (
+        "numTokens",
+        "ceil((headDim / 2 + 2) / 64) * 64",
+    )
+    # aclnnSituMxQuant
+    text = "shape为x.shape[:-1]+[ceil(H/64), 2]，其中H=x.shape[-1]/2。"
+    dims = defined_in_place(("*x.shape[:-1]", "ceil(H / 64)", "2"), text, ["x"])
+    assert _shapes.output_shape({"kind": "explicit", "dims": dims}, {"x": (4, 128)}, {}) == (4, 1, 2)

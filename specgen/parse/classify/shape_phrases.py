@@ -126,6 +126,15 @@ class _CRounding(ast.NodeTransformer):
     """`(x + 7) / 8`, `(n + 2 - 1) / 2`: C's rounding idiom, an integer division (a plain
     `/` must divide exactly)."""
 
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        rounded = isinstance(node.func, ast.Name) and node.func.id in ("ceil", "floor")
+        for i, arg in enumerate(node.args):  # ceil((a + 2) / 64) divides exactly, then rounds
+            if rounded and isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div):
+                self.generic_visit(arg)
+            else:
+                node.args[i] = self.visit(arg)
+        return node
+
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
         left = node.left
@@ -177,6 +186,23 @@ def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
 
 # What follows a shape column's list when it only says what the symbols are: `N为批处理大小`
 _LEGEND = re.compile(r"^[，,；;。\s]*(?:其中)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:为|表示|是|代表)")
+
+
+_SPLICED = re.compile(
+    r"shape\s*(?:为|=)\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*\.shape\[[^\]]*\])\s*\+\s*(?P<tail>\[[^\]]*\])"
+)
+
+
+def read_spliced(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为x.shape[:-1]+[ceil(H/64), 2]`: a part of a tensor's shape, then a list."""
+    m = _SPLICED.search(statement)
+    if m is None:
+        return None
+    head = dim_expression(m.group("x"), ctx.params)
+    tail = _dims(m.group("tail")[1:-1], ctx.params)
+    if head is None or tail is None or ":" not in head:
+        return None
+    return ("explicit", (), (f"*{head}", *tail))
 
 
 def read_cell(cell: str, ctx: ShapeContext) -> Reading | None:
@@ -531,6 +557,26 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "shape为(N,Cin,Hin)", "gradInput", ("input",), ("explicit", (), ("N", "Cin", "Hin"))
             ),  # aclnnConvTbcBackward
+        ),
+    ),
+    ShapePhrase(
+        "spliced",
+        re.compile(r"\.shape\[[^\]]*\]\s*\+\s*\["),
+        read_spliced,
+        (
+            # aclnnSituMxQuant (H is defined in the same statement: see shapes.py)
+            ShapeExample(
+                "shape为x.shape[:-1]+[H]，其中H=x.shape[-1]/2。",
+                "yOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "H")),
+            ),
+            ShapeExample(
+                "shape为x.shape[:-1]+[ceil(H/64), 2]，其中H=x.shape[-1]/2。",
+                "yScaleOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "ceil(H / 64)", "2")),
+            ),
         ),
     ),
     ShapePhrase(

@@ -27,6 +27,7 @@ from specgen.parse.classify.shape_phrases import (
     SHAPE_PHRASES,
     Reading,
     ShapeContext,
+    dim_expression,
 )
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
@@ -211,6 +212,31 @@ def shape_rule(
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
+_WHERE = re.compile(r"其中\s*(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<expr>[^，。；,;]+)")
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, definitions: dict[str, ast.expr]) -> None:
+        self.definitions = definitions
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return self.definitions.get(node.id, node)
+
+
+def defined_in_place(dims: tuple[str, ...], text: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The dims with each symbol the statement defines by a formula replaced by it:
+    `[numTokens, slotSize]，其中slotSize = ceil((headDim / 2 + 2) / 64) * 64`."""
+    definitions = {}
+    for m in _WHERE.finditer(text):
+        expr = dim_expression(m.group("expr"), names)
+        if expr is not None and m.group("sym") not in names:
+            definitions[m.group("sym")] = ast.parse(expr, mode="eval").body
+    if not definitions:
+        return dims
+    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
+    return tuple(ast.unparse(e) for e in tree.body.elts)
+
+
 def _from_reading(
     params: Sequence[Param],
     statements: dict[str, list[Statement]],
@@ -220,6 +246,7 @@ def _from_reading(
 ) -> ShapeRule:
     kind, reads, dims = reading
     names = [q.name for q in params]
+    dims = defined_in_place(dims, statement.text, names) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
     defined = {s: [d] for s, d in _defined(own, params).items()}
     bound = {**defined, **_bindings(params, statements)} if wanted else {}
