@@ -253,3 +253,27 @@ def test_a_symbol_the_statement_defines_by_a_formula_is_replaced_by_it():
     text = "shape为x.shape[:-1]+[ceil(H/64), 2]，其中H=x.shape[-1]/2。"
     dims = defined_in_place(("*x.shape[:-1]", "ceil(H / 64)", "2"), text, ["x"])
     assert _shapes.output_shape({"kind": "explicit", "dims": dims}, {"x": (4, 128)}, {}) == (4, 1, 2)
+
+
+def test_an_allocated_output_takes_the_format_of_the_input_it_follows_when_allowed():
+    import numpy as np
+
+    from specgen.codegen.runtime._tensor import Tensor
+
+    same, dtype = {"kind": "same", "params": ["self"]}, {"kind": "same", "params": ["self"]}
+    x = np.zeros((1, 2, 3, 4), dtype=np.float32)
+    # aclnnAdaptiveAvgPool2d (ops-nn): self NCHW, out ND or NCHW, "self和out数据类型或者数据格式不一致" is an error
+    out = _shapes.allocate("out", same, dtype, {"self": Tensor(x, "NCHW")}, follows=("self", "ND", ("ND", "NCHW")))
+    assert isinstance(out, Tensor) and out.format == "NCHW" and out.array.shape == (1, 2, 3, 4)
+    # a plain array: the format it is sent in by default
+    out = _shapes.allocate("out", same, dtype, {"self": x}, follows=("self", "NCHW", ("ND", "NCHW")))
+    assert isinstance(out, Tensor) and out.format == "NCHW"
+    # a format the output does not allow, or ND: a plain array
+    assert isinstance(
+        _shapes.allocate("out", same, dtype, {"self": Tensor(x, "NHWC")}, follows=("self", "ND", ("ND", "NCHW"))),
+        np.ndarray,
+    )
+    # another rank (a statistic of the input): a plain array
+    reduced = {"kind": "explicit", "dims": ["*self.shape[:2]"]}
+    follows = ("self", "ND", ("ND", "NCHW"))
+    assert isinstance(_shapes.allocate("m", reduced, dtype, {"self": Tensor(x, "NCHW")}, follows=follows), np.ndarray)

@@ -324,16 +324,40 @@ def allocate(
     dtype_rule: Mapping[str, object],
     args: Mapping[str, object],
     each: bool = False,
+    follows: tuple[str, str, tuple[str, ...]] | None = None,
 ) -> Any:
     """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
     the other arguments (`args`: by C name); TypeError when they do not settle it. `each`: a
-    tensor list, one array per element of the tensor lists the rules read."""
+    tensor list, one array per element of the tensor lists the rules read. `follows`: (the
+    input whose format the output takes, the format it is sent in by default, the output's
+    allowed formats): a Tensor in that format when it is not ND and allowed."""
     if each:
         return [
-            _allocate_one(f"{name}[{i}]", shape_rule, dtype_rule, item)
+            _formatted(
+                _allocate_one(f"{name}[{i}]", shape_rule, dtype_rule, item),
+                item,
+                follows,
+            )
             for i, item in enumerate(_items_of(name, shape_rule, dtype_rule, args))
         ]
-    return _allocate_one(name, shape_rule, dtype_rule, args)
+    return _formatted(_allocate_one(name, shape_rule, dtype_rule, args), args, follows)
+
+
+def _formatted(
+    array: Any,
+    args: Mapping[str, object],
+    follows: tuple[str, str, tuple[str, ...]] | None,
+) -> Any:
+    from ._tensor import Tensor
+
+    if follows is None:
+        return array
+    name, default, formats = follows
+    value = args.get(name)
+    fmt = value.format if isinstance(value, Tensor) else default
+    data = value.array if isinstance(value, Tensor) else value
+    same_rank = getattr(data, "ndim", None) == array.ndim
+    return Tensor(array, fmt) if fmt != "ND" and fmt in formats and same_rank else array
 
 
 def _items_of(

@@ -357,6 +357,7 @@ def read_channel(statement: str, ctx: ShapeContext) -> Reading | None:
 _KEEPDIM = re.compile(r"(?i)keep_?dims?")
 _REDUCE = re.compile(
     r"(?:除|在)(?P<dim>[A-Za-z_][A-Za-z0-9_]*)(?:指定维度)?(?:外|上)的?.{0,30}?(?:为1|一致)|依据(?P<k>[A-Za-z_][A-Za-z0-9_]*)与(?P<name>[A-Za-z_][A-Za-z0-9_]*)相对应"
+    r"|去掉\s*(?P<d2>[A-Za-z_][A-Za-z0-9_]*)\s*维"
 )
 
 
@@ -954,6 +955,13 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             # aclnnNanMedianDim
             ShapeExample(
                 "若keepDim为true，则shape需要与self的shape在除dim外的size一致，且在dim上的size为1，若keepDim为false，则shape需要与self除dim外的shape一致",
+                "valuesOut",
+                ("self",),
+                ("reduce", ("self", "dim", "keepDim"), ()),
+                ("dim", "keepDim"),
+            ),
+            ShapeExample(  # aclnnMedianDim (ops-nn/experimental)
+                "dtype 须与 self 一致；shape 为 self 去掉 dim 维（keepDim 时该维为 1）。",
                 "valuesOut",
                 ("self",),
                 ("reduce", ("self", "dim", "keepDim"), ()),
