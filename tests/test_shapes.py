@@ -39,6 +39,17 @@ def test_unsettled_rules_give_none():
     assert _shapes.output_shape({"kind": "not_derivable", "reason": "r"}, {}, {}) is None
 
 
+def test_a_dtype_given_by_an_acl_data_type_argument():
+    from specgen.codegen.runtime._tensor import DataType
+
+    # aclnnQuantize (ops-nn): "dtype: 指定输出的数据类型"
+    rule = {"kind": "given", "params": ["dtype"]}
+    assert _shapes.output_dtype(rule, {}, {"dtype": DataType.INT32}) == "INT32"
+    assert _shapes.output_dtype(rule, {}, {"dtype": "int8"}) == "INT8"
+    assert _shapes.output_dtype(rule, {}, {}) is None  # validators: not settled, not checked
+    assert _shapes.dtype_allowed(rule, {}, "FLOAT") is None
+
+
 def test_dtype_rules():
     assert _shapes.output_dtype({"kind": "one_of", "values": ["INT64", "INT32"]}, {}) == "INT64"
     assert _shapes.dtype_allowed({"kind": "one_of", "values": ["INT64", "INT32"]}, {}, "INT32")
@@ -95,6 +106,8 @@ def sample_agreement(docs):
                 if expected != shapes[p.name]:
                     disagree[(name, p.name)] = f"shape {expected} derived, {shapes[p.name]} in the sample"
             allowed = _shapes.dtype_allowed(p.dtype_rule.dump(), dtypes, dtypes[p.name] or "")
+            if p.dtype_rule.kind == "given":  # the value of an aclDataType argument
+                allowed = _shapes.output_dtype(p.dtype_rule.dump(), dtypes, values) == dtypes[p.name]
             dtypes_agree += allowed is True
             if allowed is False:
                 disagree[(name, p.name)] = f"dtype {p.dtype_rule.kind} {p.dtype_rule.params or p.dtype_rule.values}"
@@ -277,3 +290,38 @@ def test_an_allocated_output_takes_the_format_of_the_input_it_follows_when_allow
     reduced = {"kind": "explicit", "dims": ["*self.shape[:2]"]}
     follows = ("self", "ND", ("ND", "NCHW"))
     assert isinstance(_shapes.allocate("m", reduced, dtype, {"self": Tensor(x, "NCHW")}, follows=follows), np.ndarray)
+
+
+def _tensor(name, direction, dtypes, *relations, text=""):
+    from specgen.model import Constraint, Param
+
+    constraints = [Constraint(kind="dtypes", text="、".join(dtypes), line=1, values=tuple(dtypes))]
+    constraints += [Constraint(kind="same_dtype", text=r, line=1, params=(peer,)) for peer, r in relations]
+    c_type = "aclTensor*" if direction == "out" else "const aclTensor*"
+    return Param(
+        name=name, c_type=c_type, kind="tensor", direction=direction, constraints=tuple(constraints), text=text, line=1
+    )
+
+
+def test_dtype_rules_read_from_the_parameters():
+    from specgen.model import Param
+    from specgen.parse.classify.shapes import dtype_rule
+
+    # aclnnQuantize (ops-nn): the aclDataType parameter gives the one output's dtype
+    x = _tensor("x", "in", ["FLOAT", "FLOAT16"])
+    out = _tensor("out", "out", ["INT8", "UINT8", "INT32"])
+    dtype = Param(name="dtype", c_type="aclDataType", kind="dtype", direction="in", text="指定输出的数据类型。", line=1)
+    rule = dtype_rule(out, [x, dtype, out], [])
+    assert (rule.kind, rule.params) == ("given", ("dtype",))
+    # aclnnLinalgVectorNorm: "需要与out的dtype一致" names the output
+    dtype = dtype.model_copy(update={"text": "指定self计算时的数据类型。需要与out的dtype一致。"})
+    assert dtype_rule(out, [x, dtype, out], []).kind == "given"
+    # an index output is never given a float tensor's dtype (aclnnCummin, ops-math: INT32/INT64 indices)
+    self = _tensor("self", "in", ["FLOAT", "INT32", "INT64"])
+    indices = _tensor("indices", "out", ["INT64", "INT32"], ("self", "indices的数据类型与self一致"))
+    rule = dtype_rule(indices, [self, indices], [])
+    assert (rule.kind, rule.values) == ("one_of", ("INT64", "INT32"))
+    # but takes an index input's (its dtypes within the output's)
+    index = _tensor("index", "in", ["INT64", "INT32"])
+    indices = _tensor("indices", "out", ["INT64", "INT32"], ("index", "与index一致"))
+    assert dtype_rule(indices, [index, indices], []).params == ("index",)

@@ -250,10 +250,15 @@ def _binary(op: ast.operator, a: int, b: int) -> int:
 
 
 def output_dtype(
-    rule: Mapping[str, object], dtypes: Mapping[str, str | None]
+    rule: Mapping[str, object],
+    dtypes: Mapping[str, str | None],
+    values: Mapping[str, object] | None = None,
 ) -> str | None:
-    """The dtype `rule` gives the output (the first of a choice), or None when not settled."""
+    """The dtype `rule` gives the output (the first of a choice), or None when not settled
+    (a dtype `given` by a parameter: when its value is not among `values`)."""
     kind = rule.get("kind")
+    if kind == "given":
+        return _given(values.get(_items(rule, "params")[0]) if values else None)
     if kind == "promote":
         return promote(*(dtypes.get(n) for n in _items(rule, "params")))
     if kind in ("same", "same_set"):
@@ -261,6 +266,17 @@ def output_dtype(
     if kind in ("fixed", "one_of"):
         return _items(rule, "values")[0]
     return None
+
+
+def _given(value: object) -> str | None:
+    from ._tensor import dtype_name
+
+    if value is None:
+        return None
+    try:
+        return dtype_name(value)
+    except TypeError:
+        return None
 
 
 # The promotion order of the aclnn dtypes within each category (PyTorch's rules).
@@ -396,7 +412,7 @@ def _allocate_one(
         shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
     )
     dtype = output_dtype(
-        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}
+        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}, args
     )
     if shape is None or dtype is None:
         missing = "shape" if shape is None else "dtype"

@@ -282,17 +282,45 @@ def _from_errors(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule])
     return None
 
 
+_GIVEN_OUTPUT = re.compile(r"指定输出|输出(?:tensor|张量|Tensor)?的(?:数据类型|dtype)")
+
+
+def _given_dtype(p: Param, params: Sequence[Param]) -> DtypeRule | None:
+    """An aclDataType parameter that gives the output's dtype: `指定输出的数据类型` (the one
+    output), `需要与out的dtype一致`."""
+    outputs = [q for q in params if q.direction == "out" and q.kind in TENSORS]
+    named = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_])的?\s*(?:数据类型|dtype)")
+    for q in params:
+        if q.kind == "dtype" and (named.search(q.text) or (outputs == [p] and _GIVEN_OUTPUT.search(q.text))):
+            return DtypeRule(kind="given", params=(q.name,), text=q.text, line=q.line)
+    return None
+
+
+def _is_index(p: Param) -> bool:
+    return bool(p.dtypes) and set(p.dtypes) <= set(_INDEX_DTYPES) and bool(_INDEX_NAME.search(p.name))
+
+
+def _may_share(p: Param, params: Sequence[Param], peer: str) -> bool:
+    """Whether `p` can take `peer`'s dtype: an index output (INT32/INT64) takes an index
+    input's, never a tensor's that allows other dtypes (cummin's indices are not self's)."""
+    q = next((q for q in params if q.name == peer), None)
+    return not _is_index(p) or (q is not None and bool(q.dtypes) and set(q.dtypes) <= set(p.dtypes))
+
+
 def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -> DtypeRule:
-    """The dtype `p` is written in: a documented same-dtype input, the one dtype it allows, an
-    index output's integer types, or not derivable."""
+    """The dtype `p` is written in: the value of an aclDataType parameter that gives it, a
+    documented same-dtype input, the one dtype it allows, an index output's integer types, or
+    not derivable."""
+    if given := _given_dtype(p, params):
+        return given
     readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out" and q.name != p.name}
     for c in p.of_kind("same_dtype"):
-        if peers := tuple(n for n in c.params if n in readable):
+        if peers := tuple(n for n in c.params if n in readable and _may_share(p, params, n)):
             return DtypeRule(kind="same", params=peers[:1], text=c.text, line=c.line)
     if len(p.dtypes) == 1:
         c = p.of_kind("dtypes")[0]
         return DtypeRule(kind="fixed", values=tuple(p.dtypes), text=c.text, line=c.line)
-    if p.dtypes and set(p.dtypes) <= set(_INDEX_DTYPES) and _INDEX_NAME.search(p.name):
+    if _is_index(p):
         c = p.of_kind("dtypes")[0]
         # in the document's order: wrappers allocate the first (the corpus samples pass it)
         return DtypeRule(kind="one_of", values=tuple(p.dtypes), text=c.text, line=c.line)
