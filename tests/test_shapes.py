@@ -325,3 +325,13 @@ def test_dtype_rules_read_from_the_parameters():
     index = _tensor("index", "in", ["INT64", "INT32"])
     indices = _tensor("indices", "out", ["INT64", "INT32"], ("index", "与index一致"))
     assert dtype_rule(indices, [index, indices], []).params == ("index",)
+
+
+def test_the_input_unnamed_is_the_first_of_inputs_the_document_ties_to_one_shape():
+    from specgen.parse.classify.shape_phrases import ShapeContext, read_same
+
+    # aclnnSiluMul (ops-nn): "输出shape与输入shape一致", with x "shape需与y一致"
+    ctx = ShapeContext(("x", "y", "out"), ("x", "y"), "out", "", ("x", "y", "out"), one_shape=True)
+    assert read_same("输出shape与输入shape一致", ctx) == ("same", ("x",), ())
+    ctx = ShapeContext(("x", "y", "out"), ("x", "y"), "out", "", ("x", "y", "out"))
+    assert read_same("输出shape与输入shape一致", ctx) is None  # two inputs that may differ

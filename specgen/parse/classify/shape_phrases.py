@@ -28,6 +28,7 @@ class ShapeContext:
     tensors: tuple[str, ...] | None = None  # every tensor parameter (None: every parameter)
     rank: tuple[int, int | None] | None = None  # the subject's documented rank
     arrays: tuple[str, ...] = ()  # the integer-array parameters (a shape given as values)
+    one_shape: bool = False  # the inputs must all have one shape (`x的shape需与y一致`)
 
     def is_tensor(self, name: str) -> bool:
         return name in (self.params if self.tensors is None else self.tensors)
@@ -262,8 +263,8 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
             return ("same", (name,), ())
         if name in ctx.arrays:  # `shape 与 origInputShape 一致`: the array's values
             return ("explicit", (), (f"*{name}",))
-    if _SAME_AS_INPUT.search(statement) and len(ctx.inputs) == 1:
-        return ("same", ctx.inputs, ())
+    if _SAME_AS_INPUT.search(statement) and (len(ctx.inputs) == 1 or ctx.inputs and ctx.one_shape):
+        return ("same", ctx.inputs[:1], ())  # the one input, or the first of inputs of one shape
     return None
 
 
@@ -622,6 +623,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("x",),
                 ("same", ("x",), ()),
             ),  # aclnnSquaredRelu
+            ShapeExample("输出shape与输入shape一致", "out", ("x", "y"), None),  # aclnnSiluMul: which input?
             ShapeExample("输出shape和输入shape其他维度一致", "out", ("x",), None),  # aclnnGeluMul: a part
             ShapeExample("shape的维度与x保持一致", "y", ("x",), ("same", ("x",), ())),  # aclnnGroupedDynamicMxQuant
             # aclnnTopKTopPSample: its sample and example pass logits' own shape for logitsTopKPSelect,

@@ -196,7 +196,8 @@ def shape_rule(
     rank = (p.rank.min, p.rank.max) if p.rank else None
     arrays = tuple(q.name for q in params if q.kind == "int_array")
     text = "\n".join(x.text for x in said)
-    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays)
+    one = _one_shape(inputs, params, errors)
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one)
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said)
@@ -235,6 +236,25 @@ def defined_in_place(dims: tuple[str, ...], text: str, names: Sequence[str]) -> 
         return dims
     tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
     return tuple(ast.unparse(e) for e in tree.body.elts)
+
+
+def _one_shape(inputs: Sequence[str], params: Sequence[Param], errors: Sequence[ErrorRule]) -> bool:
+    """Whether the document ties every input tensor to one shape (aclnnSiluMul: `shape需与y一致`
+    on x; an error row `gradients与features的shape不相同`)."""
+    pairs = [(q.name, n) for q in params for c in q.of_kind("same_shape") if not _conditional(c.text) for n in c.params]
+    pairs += [
+        (a, b)
+        for e in errors
+        if not e.conditional
+        for c in e.checks
+        if c.kind == "same_shape"
+        for a in c.params
+        for b in c.params
+    ]
+    tied = {inputs[0]} if inputs else set()
+    for _ in inputs:
+        tied |= {b for a, b in pairs if a in tied} | {a for a, b in pairs if b in tied}
+    return len(inputs) > 1 and set(inputs) <= tied
 
 
 def _from_reading(
