@@ -335,3 +335,13 @@ def test_the_input_unnamed_is_the_first_of_inputs_the_document_ties_to_one_shape
     assert read_same("输出shape与输入shape一致", ctx) == ("same", ("x",), ())
     ctx = ShapeContext(("x", "y", "out"), ("x", "y"), "out", "", ("x", "y", "out"))
     assert read_same("输出shape与输入shape一致", ctx) is None  # two inputs that may differ
+
+
+def test_a_shape_said_for_one_value_only_is_not_read():
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import Statement, explicit_dims
+
+    # aclnnGaussianNllLoss (ops-nn experimental): the output has one element for sum/mean
+    said = [Statement("none 时 shape 与 input 一致；sum/mean 时含一个元素。", 1)]
+    ctx = ShapeContext(("input", "target", "var", "reduction", "out"), ("input", "target", "var"), "out")
+    assert explicit_dims(said, ctx) == "a shape is given only under a condition"

@@ -37,7 +37,7 @@ WRITTEN = ("out", "inout")
 # Index outputs: the library writes either integer type (the caller chooses by the tensor it passes).
 _INDEX_NAME = re.compile(r"(?i)ind(?:ices|ex)|argmax|argmin|position")
 _INDEX_DTYPES = ("INT64", "INT32")
-_CONDITION = re.compile(r"当|若|如果|时[，,]|场景|模式下|情况下|或|否则")
+_CONDITION = re.compile(r"当|若|如果|时[，,\s]|场景|模式下|情况下|或|否则")
 
 
 @dataclass(frozen=True, slots=True)
