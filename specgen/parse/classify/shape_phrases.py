@@ -444,12 +444,23 @@ def read_layer_norm(statement: str, ctx: ShapeContext) -> Reading | None:
 _MATMUL = re.compile(r"(?P<a>[A-Za-z_][A-Za-z0-9_]*)\s*@\s*(?P<b>[A-Za-z_][A-Za-z0-9_]*)(?!\s*\^)")
 
 
+_LAST_TWO = re.compile(
+    r"shape\S{0,4}与\s*(?P<a>[A-Za-z_][A-Za-z0-9_]*)\s*@\s*(?P<b>[A-Za-z_][A-Za-z0-9_]*)\s*的后两维的?\s*shape\s*(?:保持)?(?:一致|相同)"
+)
+
+
 def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
     """The document's formula `out = self @ mat2`, `out = β self + α (mat1 @ mat2)`: the shape
     of the product, when every product the formula writes is of the same two inputs and no
     parameter transposes them."""
     if "^T" in statement or any("trans" in n.lower() for n in ctx.params):
         return None
+    last_two = _LAST_TWO.search(statement)
+    if last_two and {last_two.group("a"), last_two.group("b")} <= set(ctx.inputs):
+        # the whole shape only when the output is 2-d (aclnnAddbmm sums over the batch;
+        # aclnnBaddbmm's 3-d out says the same of its last two dimensions)
+        a, b = last_two.group("a"), last_two.group("b")
+        return ("explicit", (), (f"{a}.shape[-2]", f"{b}.shape[-1]")) if ctx.rank == (2, 2) else None
     if not re.search(r"=[^=]*@", statement) or "维" in statement:
         return None  # a formula, not `shape要求与batch1@batch2的后两维shape保持一致`
     pairs = {(m.group("a"), m.group("b")) for m in _MATMUL.finditer(statement)}
@@ -947,6 +958,20 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "out = α  (A @ B) + β  C  out = α  (A^T @ B^T) + βC", "out", ("A", "B", "C"), None
             ),  # aclnnGemm
+            ShapeExample(  # aclnnAddbmm: the product's last two dimensions
+                "shape要求与batch1@batch2的后两维shape保持一致。",
+                "out",
+                ("self", "batch1", "batch2"),
+                ("explicit", (), ("batch1.shape[-2]", "batch2.shape[-1]")),
+                rank=(2, 2),
+            ),
+            ShapeExample(  # aclnnBaddbmm: out is 3-d, the statement bounds its last two dimensions
+                "shape要求与batch1@batch2的后两维shape保持一致。",
+                "out",
+                ("self", "batch1", "batch2"),
+                None,
+                rank=(3, 3),
+            ),
         ),
     ),
     ShapePhrase(
