@@ -1,12 +1,13 @@
 """How many wrong output shapes the generated validators reject, on the documents' own calls.
 
-    python benchmarks/output_shapes.py [--docs DIR] [--out DIR]
+    python benchmarks/output_shapes.py [--docs DIR] [--out DIR] [-v]
 
 Each document call the generated validator accepts is tried again with one output tensor's
 first dimension changed (one larger; a 0-d output gains a dimension): the share rejected, for
 outputs and for in-out tensors apart (an in-out tensor is an input too: a change of it is
 caught only by a relation to another input). Also: how many of the document calls are rejected
-as they stand (false rejections).
+as they stand (false rejections), and the main causes of the accepted changes (the output's
+shape rule, or why there is none); -v lists each.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from specgen.parse import parse_paths  # noqa: E402
 from tests.oracle import Call, chosen_functions, document_calls, generate_package, validate_all  # noqa: E402
 
 
-def mutated(docs, calls: list[Call]) -> list[tuple[str, Call]]:
-    """(direction, call with one output's first dimension changed) for every output tensor."""
+def mutated(docs, calls: list[Call]) -> list[tuple[str, str, Call]]:
+    """(direction, the output's shape rule, call with one output's first dimension changed)
+    for every output tensor."""
     functions = {name: fn for name, (_, fn) in chosen_functions(docs).items()}
     out = []
     for name, args in calls:
@@ -36,14 +38,22 @@ def mutated(docs, calls: list[Call]) -> list[tuple[str, Call]]:
                 continue
             shape = (value.shape[0] + 1, *value.shape[1:]) if value.shape else (2,)
             changed = TensorDesc(shape, value.dtype, None, value.format)
-            out.append((p.direction, (name, {**args, p.name: changed})))
+            out.append((p.direction, f"{name}.{p.name}: {_rule(p)}", (name, {**args, p.name: changed})))
     return out
+
+
+def _rule(p) -> str:
+    rule = p.shape_rule
+    if rule is None:
+        return "no rule"
+    return f"not derivable ({rule.reason})" if not rule.derived else rule.kind
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=Path, default=ROOT.parent / "shared" / "corpus" / "docs")
     parser.add_argument("--out", type=Path, help="where to generate (default: a temporary folder)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every output whose change is accepted")
     args = parser.parse_args()
     docs = parse_paths([args.docs])
     with tempfile.TemporaryDirectory() as scratch:
@@ -52,17 +62,26 @@ def main() -> int:
         verdicts = validate_all(package, calls)
         accepted = [c for c, v in zip(calls, verdicts, strict=True) if v is None]
         tries = mutated(docs, accepted)
-        results = validate_all(package, [call for _, call in tries])
-    total, rejected = Counter[str](), Counter[str]()
-    for (direction, _), verdict in zip(tries, results, strict=True):
+        results = validate_all(package, [call for _, _, call in tries])
+    total, rejected, causes = Counter[str](), Counter[str](), Counter[str]()
+    missed = []
+    for (direction, rule, _), verdict in zip(tries, results, strict=True):
         total[direction] += 1
         rejected[direction] += verdict is not None
+        if verdict is None:
+            missed.append(f"{direction:5s} {rule}")
+            causes[rule.split(": ", 1)[1][:90]] += 1
     print(f"document calls: {len(calls)}; rejected as they stand: {len(calls) - len(accepted)}")
     for direction in ("out", "inout"):
         n, r = total[direction], rejected[direction]
         print(f"{direction:5s} tensors with the first dimension changed: {r} of {n} rejected ({r / max(n, 1):.1%})")
     n, r = sum(total.values()), sum(rejected.values())
     print(f"all   tensors with the first dimension changed: {r} of {n} rejected ({r / max(n, 1):.1%})")
+    print("accepted changes by the output's shape rule:")
+    for cause, count in causes.most_common(15):
+        print(f"  {count:4d}  {cause}")
+    if args.verbose:
+        print("\n".join(sorted(missed)))
     return 0
 
 

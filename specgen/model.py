@@ -185,6 +185,8 @@ ShapeRuleKind = Literal[
     "reduce",  # params: (tensor, axes, keepdim): the tensor reduced over the axes a value gives
     "reduction",  # params: (reduction, tensors...): their broadcast when reduction is 0/"none", else dims
     "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape
+    "at_least",  # params: the one tensor whose element count the output's must reach ("shape size大于等于"):
+    # wrappers allocate in its shape; validators hold the output to no one shape
     "not_derivable",  # reason: why no rule can be read (data-dependent, unstated, alternatives)
 ]
 DtypeRuleKind = Literal[
@@ -195,6 +197,7 @@ DtypeRuleKind = Literal[
     # casts to, so wrappers allocate in it and validators do not enforce it
     "same_set",  # params: no rule stated, but the output allows exactly that input's dtypes:
     # wrappers allocate in the input's dtype; validators do not enforce it
+    "given",  # params: the aclDataType parameter whose value the output's dtype is ("指定输出的数据类型")
     "not_derivable",  # reason
 ]
 

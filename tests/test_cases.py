@@ -103,3 +103,19 @@ def test_a_function_is_lowered_with_its_cases():
     (fn,) = operator_code(doc, doc.source).functions
     assert fn.cases == cases_for(fn.function, fn.wrapper, fn.sample)  # made once, with the function's view
     assert fn.cases.valid.args["gradOutput"] == ArrayTensor((4, 2), "FLOAT")
+
+
+def test_an_output_bounded_below_by_an_element_count_gets_no_shape_check():
+    # the Foreach documents' "shape size大于等于入参x的shape size" (ops-nn) on the seed's gradInput:
+    # a larger output is valid, so no output_shape rule may claim to check it
+    text = (
+        SEED.replace("shape需要与output、gradInput相同", "shape需要与output相同")
+        .replace("shape需要与gradOutput、gradInput相同", "shape需要与gradOutput相同")
+        .replace("shape需要与gradOutput、output相同", "shape size大于等于gradOutput的shape size")
+        .replace("gradOutput、output和gradInput的shape不同。", "gradOutput和output的shape不同。")
+    )
+    doc = parse_document("aclnnTanhBackward.md", text.encode("utf-8"))
+    (fn,) = operator_code(doc, doc.source).functions
+    grad_input = next(p for p in doc.functions[0].params if p.name == "gradInput")
+    assert grad_input.shape_rule is not None and grad_input.shape_rule.kind == "at_least"
+    assert not [r for r in function_cases(fn).rules if r.kind == "output_shape"]

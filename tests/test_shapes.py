@@ -39,6 +39,17 @@ def test_unsettled_rules_give_none():
     assert _shapes.output_shape({"kind": "not_derivable", "reason": "r"}, {}, {}) is None
 
 
+def test_a_dtype_given_by_an_acl_data_type_argument():
+    from specgen.codegen.runtime._tensor import DataType
+
+    # aclnnQuantize (ops-nn): "dtype: 指定输出的数据类型"
+    rule = {"kind": "given", "params": ["dtype"]}
+    assert _shapes.output_dtype(rule, {}, {"dtype": DataType.INT32}) == "INT32"
+    assert _shapes.output_dtype(rule, {}, {"dtype": "int8"}) == "INT8"
+    assert _shapes.output_dtype(rule, {}, {}) is None  # validators: not settled, not checked
+    assert _shapes.dtype_allowed(rule, {}, "FLOAT") is None
+
+
 def test_dtype_rules():
     assert _shapes.output_dtype({"kind": "one_of", "values": ["INT64", "INT32"]}, {}) == "INT64"
     assert _shapes.dtype_allowed({"kind": "one_of", "values": ["INT64", "INT32"]}, {}, "INT32")
@@ -48,11 +59,11 @@ def test_dtype_rules():
 
 # Outputs whose derived shape the document's own sample call contradicts, each read by hand.
 SAMPLE_DISAGREES: dict[tuple[str, str], str] = {
-    ("aclnnConvTbcBackward", "gradWeight"): (
-        "the document gives weight and gradWeight the shape (Cout,Cin,K); its sample passes weight (1,2,2) with "
-        "bias (2,), i.e. (K,Cin,Cout) as conv_tbc takes it, so Cout is bound to 1 from weight"
+    ("aclnnSwigluBackwardMxQuantWithDualAxis", "mxscale1Out"): (
+        "'shape为[M, (ceil(N/32)+2-1)/2, 2]' with yGrad [M, N] = [256, 512] gives (256, 8, 2) (C's integer "
+        "division); the sample passes (256, 16, 2), as if N were x's last dimension (1024): the formula or the "
+        "sample is wrong (the validator spares the rule the document's call breaks)"
     ),
-    ("aclnnConvTbcBackward", "gradBias"): "as gradWeight: Cout read from weight's first dimension (1), bias has 2",
     ("aclnnReluV3", "maskOut"): (
         "'shape需要与x一致', but the sample passes a bit mask of x's last dimension / 8 ((1,1,1,1,2) for (1,1,1,1,16))"
     ),
@@ -95,6 +106,8 @@ def sample_agreement(docs):
                 if expected != shapes[p.name]:
                     disagree[(name, p.name)] = f"shape {expected} derived, {shapes[p.name]} in the sample"
             allowed = _shapes.dtype_allowed(p.dtype_rule.dump(), dtypes, dtypes[p.name] or "")
+            if p.dtype_rule.kind == "given":  # the value of an aclDataType argument
+                allowed = _shapes.output_dtype(p.dtype_rule.dump(), dtypes, values) == dtypes[p.name]
             dtypes_agree += allowed is True
             if allowed is False:
                 disagree[(name, p.name)] = f"dtype {p.dtype_rule.kind} {p.dtype_rule.params or p.dtype_rule.values}"
@@ -123,6 +136,12 @@ EXAMPLE_DISAGREES: dict[tuple[str, str, str], str] = {
         "the document makes x, y and z one shape ('x、y和z的shape不一致' is 161002); the example broadcasts "
         "(8,32,1,64) with (1,32,128,64) (listed in tests/test_oracle.py too)"
     ),
+    (
+        "ops-nn/quant/swiglu_backward_mx_quant_with_dual_axis/examples/arch35/"
+        "test_aclnn_swiglu_backward_mx_quant_with_dual_axis.cpp",
+        "aclnnSwigluBackwardMxQuantWithDualAxis",
+        "mxscale1Out",
+    ): "as the document's sample (listed in SAMPLE_DISAGREES): (256, 16, 2) where the formula gives (256, 8, 2)",
     ("ops-nn/experimental/activation/relu_v3/examples/test_aclnn_relu_v3.cpp", "aclnnReluV3", "maskOut"): (
         "'shape需要与x一致', but the example, as the document's sample, passes a bit mask (last dimension / 8)"
     ),
@@ -195,3 +214,134 @@ def test_a_shape_the_row_makes_depend_on_a_value_is_said():
     assert value_condition([row], ["reduction", "x"]) == "reduction"
     assert value_condition(["shape需要与self和target进行broadcast后的shape一致"], ["reduction"]) == ""
     assert value_condition(["若x为空Tensor，out为空Tensor"], ["x"]) == ""  # two-letter names are words' parts
+
+
+def test_tensor_lists_are_allocated_element_by_element():
+    import numpy as np
+
+    # aclnnForeachAbs (ops-nn): "shape size大于等于入参x的shape size", dtype as x
+    at_least = {"kind": "at_least", "params": ["x"]}
+    same = {"kind": "same", "params": ["x"]}
+    x = [np.zeros((2, 3), dtype=np.float16), np.zeros((4,), dtype=np.float16)]
+    out = _shapes.allocate("out", at_least, same, {"x": x, "scalar": 2.0}, each=True)
+    assert [(a.shape, a.dtype) for a in out] == [((2, 3), np.float16), ((4,), np.float16)]
+    with pytest.raises(TypeError, match="pass out: its length"):
+        _shapes.allocate("out", at_least, same, {"x": None}, each=True)
+
+
+def test_a_lower_bound_on_the_element_count_holds_an_output_to_no_one_shape():
+    rule = {"kind": "at_least", "params": ["x"]}
+    assert _shapes.output_shape(rule, {"x": (2, 3)}, {}) is None  # a larger output is valid: not checked
+    assert _shapes.allocation_shape(rule, {"x": (2, 3)}, {}) == (2, 3)
+
+
+def test_a_symbol_is_read_from_the_first_input_the_call_gives_and_never_two_ways():
+    # aclnnCrossEntropyLossGrad (ops-nn): out (N,C); gradLoss (N,) binds N first, but is 0-d
+    # for reduction mean/sum, so N comes from logProb (N, C)
+    rule = {
+        "kind": "explicit",
+        "dims": ["N", "C"],
+        "symbols": [
+            {"symbol": "C", "param": "logProb", "axis": 1},
+            {"symbol": "N", "param": "gradLoss", "axis": 0},
+            {"symbol": "N", "param": "logProb", "axis": 0},
+        ],
+    }
+    assert _shapes.output_shape(rule, {"gradLoss": (), "logProb": (2, 3)}, {}) == (2, 3)
+    assert _shapes.output_shape(rule, {"gradLoss": (2,), "logProb": (2, 3)}, {}) == (2, 3)
+    # aclnnConvTbcBackward: a sample whose weight is (K, Cin, Cout) reads Cout two ways: unsettled
+    assert _shapes.output_shape(rule, {"gradLoss": (4,), "logProb": (2, 3)}, {}) is None
+
+
+def test_a_symbol_the_statement_defines_by_a_formula_is_replaced_by_it():
+    from specgen.parse.classify.shapes import defined_in_place
+
+    # aclnnTurboQuantCompressLatent (ops-nn): C's rounding idiom is not read inside ceil()
+    text = "shape为[numTokens, slotSize]，其中slotSize = ceil((headDim / 2 + 2) / 64) * 64。"
+    assert defined_in_place(("numTokens", "slotSize"), text, ["latent"]) == (
+        "numTokens",
+        "ceil((headDim / 2 + 2) / 64) * 64",
+    )
+    # aclnnSituMxQuant
+    text = "shape为x.shape[:-1]+[ceil(H/64), 2]，其中H=x.shape[-1]/2。"
+    dims = defined_in_place(("*x.shape[:-1]", "ceil(H / 64)", "2"), text, ["x"])
+    assert _shapes.output_shape({"kind": "explicit", "dims": dims}, {"x": (4, 128)}, {}) == (4, 1, 2)
+
+
+def test_an_allocated_output_takes_the_format_of_the_input_it_follows_when_allowed():
+    import numpy as np
+
+    from specgen.codegen.runtime._tensor import Tensor
+
+    same, dtype = {"kind": "same", "params": ["self"]}, {"kind": "same", "params": ["self"]}
+    x = np.zeros((1, 2, 3, 4), dtype=np.float32)
+    # aclnnAdaptiveAvgPool2d (ops-nn): self NCHW, out ND or NCHW, "self和out数据类型或者数据格式不一致" is an error
+    out = _shapes.allocate("out", same, dtype, {"self": Tensor(x, "NCHW")}, follows=("self", "ND", ("ND", "NCHW")))
+    assert isinstance(out, Tensor) and out.format == "NCHW" and out.array.shape == (1, 2, 3, 4)
+    # a plain array: the format it is sent in by default
+    out = _shapes.allocate("out", same, dtype, {"self": x}, follows=("self", "NCHW", ("ND", "NCHW")))
+    assert isinstance(out, Tensor) and out.format == "NCHW"
+    # a format the output does not allow, or ND: a plain array
+    assert isinstance(
+        _shapes.allocate("out", same, dtype, {"self": Tensor(x, "NHWC")}, follows=("self", "ND", ("ND", "NCHW"))),
+        np.ndarray,
+    )
+    # another rank (a statistic of the input): a plain array
+    reduced = {"kind": "explicit", "dims": ["*self.shape[:2]"]}
+    follows = ("self", "ND", ("ND", "NCHW"))
+    assert isinstance(_shapes.allocate("m", reduced, dtype, {"self": Tensor(x, "NCHW")}, follows=follows), np.ndarray)
+
+
+def _tensor(name, direction, dtypes, *relations, text=""):
+    from specgen.model import Constraint, Param
+
+    constraints = [Constraint(kind="dtypes", text="、".join(dtypes), line=1, values=tuple(dtypes))]
+    constraints += [Constraint(kind="same_dtype", text=r, line=1, params=(peer,)) for peer, r in relations]
+    c_type = "aclTensor*" if direction == "out" else "const aclTensor*"
+    return Param(
+        name=name, c_type=c_type, kind="tensor", direction=direction, constraints=tuple(constraints), text=text, line=1
+    )
+
+
+def test_dtype_rules_read_from_the_parameters():
+    from specgen.model import Param
+    from specgen.parse.classify.shapes import dtype_rule
+
+    # aclnnQuantize (ops-nn): the aclDataType parameter gives the one output's dtype
+    x = _tensor("x", "in", ["FLOAT", "FLOAT16"])
+    out = _tensor("out", "out", ["INT8", "UINT8", "INT32"])
+    dtype = Param(name="dtype", c_type="aclDataType", kind="dtype", direction="in", text="指定输出的数据类型。", line=1)
+    rule = dtype_rule(out, [x, dtype, out], [])
+    assert (rule.kind, rule.params) == ("given", ("dtype",))
+    # aclnnLinalgVectorNorm: "需要与out的dtype一致" names the output
+    dtype = dtype.model_copy(update={"text": "指定self计算时的数据类型。需要与out的dtype一致。"})
+    assert dtype_rule(out, [x, dtype, out], []).kind == "given"
+    # an index output is never given a float tensor's dtype (aclnnCummin, ops-math: INT32/INT64 indices)
+    self = _tensor("self", "in", ["FLOAT", "INT32", "INT64"])
+    indices = _tensor("indices", "out", ["INT64", "INT32"], ("self", "indices的数据类型与self一致"))
+    rule = dtype_rule(indices, [self, indices], [])
+    assert (rule.kind, rule.values) == ("one_of", ("INT64", "INT32"))
+    # but takes an index input's (its dtypes within the output's)
+    index = _tensor("index", "in", ["INT64", "INT32"])
+    indices = _tensor("indices", "out", ["INT64", "INT32"], ("index", "与index一致"))
+    assert dtype_rule(indices, [index, indices], []).params == ("index",)
+
+
+def test_the_input_unnamed_is_the_first_of_inputs_the_document_ties_to_one_shape():
+    from specgen.parse.classify.shape_phrases import ShapeContext, read_same
+
+    # aclnnSiluMul (ops-nn): "输出shape与输入shape一致", with x "shape需与y一致"
+    ctx = ShapeContext(("x", "y", "out"), ("x", "y"), "out", "", ("x", "y", "out"), one_shape=True)
+    assert read_same("输出shape与输入shape一致", ctx) == ("same", ("x",), ())
+    ctx = ShapeContext(("x", "y", "out"), ("x", "y"), "out", "", ("x", "y", "out"))
+    assert read_same("输出shape与输入shape一致", ctx) is None  # two inputs that may differ
+
+
+def test_a_shape_said_for_one_value_only_is_not_read():
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import Statement, explicit_dims
+
+    # aclnnGaussianNllLoss (ops-nn experimental): the output has one element for sum/mean
+    said = [Statement("none 时 shape 与 input 一致；sum/mean 时含一个元素。", 1)]
+    ctx = ShapeContext(("input", "target", "var", "reduction", "out"), ("input", "target", "var"), "out")
+    assert explicit_dims(said, ctx) == "a shape is given only under a condition"

@@ -263,7 +263,7 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
         if shape is not None and shape.kind not in ("reduce", "reduction") and _shape_set_by_value((p.name,), by_name):
             shape = None  # its row says the shape holds in one case only (allocation may still use it)
         dtype = p.dtype_rule if ("output_dtype", p.name) not in covered else None
-        if shape is not None and shape.derived and shape.kind != "in_place" and _reads(shape, names):
+        if shape is not None and shape.derived and shape.kind not in ("in_place", "at_least") and _reads(shape, names):
             reads = (*shape.params, *(s.param for s in shape.symbols))
             rule_id = f"implied_output_shape_{p.name}"
             text = shape.text or f"the shape of {p.name}"

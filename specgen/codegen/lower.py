@@ -120,7 +120,7 @@ def _wrapper(params: tuple[ParamCode, ...]) -> tuple[WrapperArg, ...]:
                 role=role,
                 keyword=output or p.optional,
                 output=output,
-                allocation=_allocation(p) if output else None,
+                allocation=_allocation(p, params) if output else None,
                 scalar_like=like.name if like else "",
                 scalar_like_py=like.py_name if like else "",
                 format=_default_format(p),
@@ -151,16 +151,31 @@ def _default_format(p: Param) -> str:
     return formats[0] if len(formats) == 1 and formats[0] in ND_FAMILY else "ND"
 
 
-def _allocation(p: Param) -> Allocation:
+def _allocation(p: Param, params: tuple[ParamCode, ...]) -> Allocation:
     """The model's rules for an output the wrapper allocates, or why it must be passed."""
     shape, dtype = p.shape_rule, p.dtype_rule
-    if p.kind != "tensor":
-        return Allocation(refusal="the wrapper allocates single tensors only, not tensor lists")
     if shape is None or not shape.derived or shape.kind == "in_place":
         return Allocation(refusal="the document gives no rule for its shape" + _because(shape))
     if dtype is None or not dtype.derived:
         return Allocation(refusal="the document gives no rule for its dtype" + _because(dtype))
-    return Allocation(shape=plain_rule(shape), dtype=plain_rule(dtype))
+    rules, types = plain_rule(shape), plain_rule(dtype)
+    follows = next((c.param for c in params if c.name == _followed(shape)), None)
+    if follows is None or len(p.formats) < 2:
+        return Allocation(shape=rules, dtype=types)
+    fmt = _default_format(follows)
+    return Allocation(shape=rules, dtype=types, follows=follows.name, follows_format=fmt, formats=tuple(p.formats))
+
+
+_SPLICED_SHAPE = re.compile(r"^\*([A-Za-z_][A-Za-z0-9_]*)\.shape")
+
+
+def _followed(shape: ShapeRule) -> str:
+    """The tensor whose shape the output takes, whole or as its leading part (its format is the
+    output's, when allowed and the ranks agree)."""
+    if shape.kind in ("same", "broadcast", "at_least") and shape.params:
+        return shape.params[0]
+    spliced = _SPLICED_SHAPE.match(shape.dims[0]) if shape.kind == "explicit" and shape.dims else None
+    return spliced.group(1) if spliced else ""
 
 
 def _because(rule: ShapeRule | DtypeRule | None) -> str:

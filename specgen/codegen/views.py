@@ -121,6 +121,11 @@ class Allocation:
     shape: dict | None = None
     dtype: dict | None = None
     refusal: str = ""  # the TypeError's message when the output must be passed
+    # the format: the followed input's (`follows`, sent by default in `follows_format`) when
+    # the output allows it among several `formats`
+    follows: str = ""
+    follows_format: str = "ND"
+    formats: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

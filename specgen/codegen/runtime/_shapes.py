@@ -110,12 +110,10 @@ def _explicit(
             for i, item in enumerate(value):  # read by *name (a splice)
                 if isinstance(item, int) and not isinstance(item, bool):
                     env[f"{name}[{i}]"] = item
-    for binding in _items(rule, "symbols"):
-        shape = shapes.get(binding["param"])
-        axis = binding["axis"]
-        if shape is None or not -len(shape) <= axis < len(shape):
+    for symbol, size in _symbol_sizes(_items(rule, "symbols"), shapes).items():
+        if size is None:
             return None
-        env[binding["symbol"]] = shape[axis]
+        env[symbol] = size
     dims: list[int] = []
     try:
         for element in _parsed(_items(rule, "dims")):
@@ -133,6 +131,26 @@ def _explicit(
     ):
         return None
     return tuple(dims) if all(d >= 0 for d in dims) else None
+
+
+def _symbol_sizes(bindings: tuple[Any, ...], shapes: ShapeOf) -> dict[str, int | None]:
+    """Each symbol's size, from the first of its inputs the call gives with that axis; None
+    when none does, or two give different sizes (the symbol is read two ways)."""
+    sizes: dict[str, int | None] = {}
+    for binding in bindings:
+        symbol, shape, axis = (
+            binding["symbol"],
+            shapes.get(binding["param"]),
+            binding["axis"],
+        )
+        sizes.setdefault(symbol, None)
+        if shape is None or not -len(shape) <= axis < len(shape):
+            continue
+        if sizes[symbol] is None:
+            sizes[symbol] = shape[axis]
+        elif sizes[symbol] != shape[axis]:
+            return {symbol: None}
+    return sizes
 
 
 @lru_cache(maxsize=1024)
@@ -232,10 +250,15 @@ def _binary(op: ast.operator, a: int, b: int) -> int:
 
 
 def output_dtype(
-    rule: Mapping[str, object], dtypes: Mapping[str, str | None]
+    rule: Mapping[str, object],
+    dtypes: Mapping[str, str | None],
+    values: Mapping[str, object] | None = None,
 ) -> str | None:
-    """The dtype `rule` gives the output (the first of a choice), or None when not settled."""
+    """The dtype `rule` gives the output (the first of a choice), or None when not settled
+    (a dtype `given` by a parameter: when its value is not among `values`)."""
     kind = rule.get("kind")
+    if kind == "given":
+        return _given(values.get(_items(rule, "params")[0]) if values else None)
     if kind == "promote":
         return promote(*(dtypes.get(n) for n in _items(rule, "params")))
     if kind in ("same", "same_set"):
@@ -243,6 +266,17 @@ def output_dtype(
     if kind in ("fixed", "one_of"):
         return _items(rule, "values")[0]
     return None
+
+
+def _given(value: object) -> str | None:
+    from ._tensor import dtype_name
+
+    if value is None:
+        return None
+    try:
+        return dtype_name(value)
+    except TypeError:
+        return None
 
 
 # The promotion order of the aclnn dtypes within each category (PyTorch's rules).
@@ -290,23 +324,95 @@ def dtype_allowed(
     return None if expected is None else dtype == expected
 
 
+def allocation_shape(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
+    count (`at_least`) the shape of the tensor it names."""
+    if rule.get("kind") == "at_least":
+        return output_shape({**rule, "kind": "same"}, shapes, values)
+    return output_shape(rule, shapes, values)
+
+
 def allocate(
     name: str,
     shape_rule: Mapping[str, object],
     dtype_rule: Mapping[str, object],
     args: Mapping[str, object],
+    each: bool = False,
+    follows: tuple[str, str, tuple[str, ...]] | None = None,
 ) -> Any:
     """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
-    the other arguments (`args`: by C name); TypeError when they do not settle it."""
+    the other arguments (`args`: by C name); TypeError when they do not settle it. `each`: a
+    tensor list, one array per element of the tensor lists the rules read. `follows`: (the
+    input whose format the output takes, the format it is sent in by default, the output's
+    allowed formats): a Tensor in that format when it is not ND and allowed."""
+    if each:
+        return [
+            _formatted(
+                _allocate_one(f"{name}[{i}]", shape_rule, dtype_rule, item),
+                item,
+                follows,
+            )
+            for i, item in enumerate(_items_of(name, shape_rule, dtype_rule, args))
+        ]
+    return _formatted(_allocate_one(name, shape_rule, dtype_rule, args), args, follows)
+
+
+def _formatted(
+    array: Any,
+    args: Mapping[str, object],
+    follows: tuple[str, str, tuple[str, ...]] | None,
+) -> Any:
+    from ._tensor import Tensor
+
+    if follows is None:
+        return array
+    name, default, formats = follows
+    value = args.get(name)
+    fmt = value.format if isinstance(value, Tensor) else default
+    data = value.array if isinstance(value, Tensor) else value
+    same_rank = getattr(data, "ndim", None) == array.ndim
+    return Tensor(array, fmt) if fmt != "ND" and fmt in formats and same_rank else array
+
+
+def _items_of(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> list[dict[str, object]]:
+    """The arguments once per element of the tensor lists the rules read (of one length)."""
+    read = {*_items(shape_rule, "params"), *_items(dtype_rule, "params")}
+    lists = {
+        n: list(v) for n, v in args.items() if n in read and isinstance(v, list | tuple)
+    }
+    lengths = {len(v) for v in lists.values()}
+    if len(lengths) != 1:
+        raise TypeError(
+            f"pass {name}: its length does not follow from these arguments (the tensor lists it follows "
+            + ("differ in length)" if lengths else "are not given)")
+        )
+    return [
+        {**args, **{n: v[i] for n, v in lists.items()}} for i in range(lengths.pop())
+    ]
+
+
+def _allocate_one(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> Any:
     from ._runtime import empty
     from ._tensor import describe
 
     descs = {n: _desc(describe, v) for n, v in args.items()}
-    shape = output_shape(
+    shape = allocation_shape(
         shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
     )
     dtype = output_dtype(
-        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}
+        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}, args
     )
     if shape is None or dtype is None:
         missing = "shape" if shape is None else "dtype"

@@ -27,6 +27,8 @@ class ShapeContext:
     said: str = ""
     tensors: tuple[str, ...] | None = None  # every tensor parameter (None: every parameter)
     rank: tuple[int, int | None] | None = None  # the subject's documented rank
+    arrays: tuple[str, ...] = ()  # the integer-array parameters (a shape given as values)
+    one_shape: bool = False  # the inputs must all have one shape (`x的shape需与y一致`)
 
     def is_tensor(self, name: str) -> bool:
         return name in (self.params if self.tensors is None else self.tensors)
@@ -51,11 +53,12 @@ class ShapeExample:
     reading: Reading | None
     attrs: tuple[str, ...] = ()  # the function's parameters that are not tensors
     rank: tuple[int, int | None] | None = None
+    arrays: tuple[str, ...] = ()  # those of `attrs` that are integer arrays
 
     def context(self) -> ShapeContext:
         params = (self.subject, *self.others, *self.attrs)
         tensors = (self.subject, *self.others)
-        return ShapeContext(params, self.others, self.subject, self.text, tensors, self.rank)
+        return ShapeContext(params, self.others, self.subject, self.text, tensors, self.rank, self.arrays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +120,33 @@ def dim_expression(text: str, params: Sequence[str]) -> str | None:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
         return None
-    return ast.unparse(tree) if _closed(tree.body, set(params)) else None
+    return ast.unparse(_c_rounding(tree)) if _closed(tree.body, set(params)) else None
+
+
+class _CRounding(ast.NodeTransformer):
+    """`(x + 7) / 8`, `(n + 2 - 1) / 2`: C's rounding idiom, an integer division (a plain
+    `/` must divide exactly)."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        rounded = isinstance(node.func, ast.Name) and node.func.id in ("ceil", "floor")
+        for i, arg in enumerate(node.args):  # ceil((a + 2) / 64) divides exactly, then rounds
+            if rounded and isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div):
+                self.generic_visit(arg)
+            else:
+                node.args[i] = self.visit(arg)
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        left = node.left
+        offset = isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add | ast.Sub)
+        if isinstance(node.op, ast.Div) and offset and isinstance(left.right, ast.Constant):  # type: ignore[attr-defined]
+            return ast.BinOp(left=left, op=ast.FloorDiv(), right=node.right)
+        return node
+
+
+def _c_rounding(tree: ast.AST) -> ast.AST:
+    return ast.fix_missing_locations(_CRounding().visit(tree))
 
 
 def _closed(node: ast.AST, params: set[str]) -> bool:
@@ -156,12 +185,38 @@ def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     return _explicit_reading(_dims(found[1:-1], ctx.params))
 
 
-def read_cell(cell: str, ctx: ShapeContext) -> Reading | None:
-    """A shape column holding nothing but a list: `(batch_size, hidden_size)`."""
-    cell = cell.strip().strip("`").rstrip("。")
-    if not cell or cell[0] not in _OPEN_CLOSE or _bracketed(cell, 0) != cell:
+# What follows a shape column's list when it only says what the symbols are: `N为批处理大小`
+_LEGEND = re.compile(r"^[，,；;。\s]*(?:其中)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(?:为|表示|是|代表)")
+
+
+_SPLICED = re.compile(
+    r"shape\s*(?:为|=)\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*\.shape\[[^\]]*\])\s*\+\s*(?P<tail>\[[^\]]*\])"
+)
+
+
+def read_spliced(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为x.shape[:-1]+[ceil(H/64), 2]`: a part of a tensor's shape, then a list."""
+    m = _SPLICED.search(statement)
+    if m is None:
         return None
-    return _explicit_reading(_dims(cell[1:-1], ctx.params))
+    head = dim_expression(m.group("x"), ctx.params)
+    tail = _dims(m.group("tail")[1:-1], ctx.params)
+    if head is None or tail is None or ":" not in head:
+        return None
+    return ("explicit", (), (f"*{head}", *tail))
+
+
+def read_cell(cell: str, ctx: ShapeContext) -> Reading | None:
+    """A shape column holding a list alone, or followed by what its symbols are:
+    `(batch_size, hidden_size)`, `(N,C) N为批处理大小，C为标签数，必须大于0`."""
+    cell = cell.strip().strip("`").rstrip("。")
+    found = _bracketed(cell, 0) if cell and cell[0] in _OPEN_CLOSE else None
+    if found is None:
+        return None
+    rest = cell[len(found) :]
+    if rest.strip() and (not _LEGEND.match(rest) or "或" in rest or any(c in rest for c in "[(（{")):
+        return None
+    return _explicit_reading(_dims(found[1:-1], ctx.params))
 
 
 def _explicit_reading(dims: tuple[str, ...] | None) -> Reading | None:
@@ -178,7 +233,7 @@ def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
 
 _NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
 _SAME_AS = re.compile(
-    r"shape\S{0,10}?(?:与|和|同|跟)\s*" + _NAME + r"\s*(?:的\s*shape\s*)?(?:保持|完全)?(?:一致|相同|一样|相等)"
+    r"shape\S{0,10}?\s*(?:与|和|同|跟)\s*" + _NAME + r"\s*(?:的\s*shape\s*)?(?:保持|完全)?(?:一致|相同|一样|相等)"
 )
 # `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
 _SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
@@ -188,7 +243,7 @@ _SAME_DIMS = re.compile(r"^shape的?维度与(?:输入|入参)?\s*(?P<name>[A-Za
 _EQUALS = re.compile(
     r"shape\s*(?:必须|需要)?等于\s*`?(?:输入|入参)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?\s*shape"
 )
-_ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor")
+_ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor|shape\s*size为1(?![0-9])")
 _PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
 
 
@@ -203,15 +258,29 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
         return ("same", (m.group("name"),), ())
     if _PARTIAL.search(statement):
         return None
-    if (
-        (m := _SAME_AS.search(statement))
-        and ctx.is_tensor(name := ctx.resolve(m.group("name")))
-        and name != ctx.subject
-    ):
-        return ("same", (name,), ())
-    if _SAME_AS_INPUT.search(statement) and len(ctx.inputs) == 1:
-        return ("same", ctx.inputs, ())
+    if (m := _SAME_AS.search(statement)) and (name := ctx.resolve(m.group("name"))) != ctx.subject:
+        if ctx.is_tensor(name):
+            return ("same", (name,), ())
+        if name in ctx.arrays:  # `shape 与 origInputShape 一致`: the array's values
+            return ("explicit", (), (f"*{name}",))
+    if _SAME_AS_INPUT.search(statement) and (len(ctx.inputs) == 1 or ctx.inputs and ctx.one_shape):
+        return ("same", ctx.inputs[:1], ())  # the one input, or the first of inputs of one shape
     return None
+
+
+_AT_LEAST = re.compile(
+    r"shape\s*size\s*(?:需要|必须)?\s*(?:大于等于|大于或等于|不小于|>=|≥)\s*(?:入参|输入)?\s*"
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的?\s*shape\s*size"
+)
+
+
+def read_at_least(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape size大于等于入参x的shape size`: as many elements as the tensor named, or more
+    (a wrapper allocates the tensor's shape; no one shape is required)."""
+    m = _AT_LEAST.search(statement)
+    if m is None or not ctx.is_tensor(name := ctx.resolve(m.group("name"))) or name == ctx.subject:
+        return None
+    return ("at_least", (name,), ())
 
 
 _DROP_LAST = re.compile(r"shape(?:维度)?为" + _NAME + r"的shape(?:剔除|去除|去掉)(?:掉)?最后一维")
@@ -219,6 +288,7 @@ _WITHOUT_LAST = re.compile(
     r"shape需要与"
     + _NAME
     + r"除最后一维(?:后|外)的shape一致|shape与(?:计算)?输入\s*(?P<n2>[A-Za-z_][A-Za-z0-9_]*)相比，无最后一维"
+    r"|^维度大小与\s*(?P<n3>[A-Za-z_][A-Za-z0-9_]*)\s*除了?最后一个?维度?外的大小一致"
 )
 
 
@@ -227,7 +297,8 @@ def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
     m = _DROP_LAST.search(statement) or _WITHOUT_LAST.search(statement)
     if m is None:
         return None
-    name = m.groupdict().get("n2") or m.group("name")
+    found = m.groupdict()
+    name = found.get("n2") or found.get("n3") or found["name"]
     return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
 
 
@@ -243,9 +314,11 @@ def read_last_half(statement: str, ctx: ShapeContext) -> Reading | None:
     """`最后一维为x最后一维的一半，其余维度与x一致`: half the last dimension, the others kept
     (the rest may be said in another statement of the parameter)."""
     m = _LAST_HALF.search(statement)
-    if m is None or not _REST_SAME.search(ctx.said):
+    rest = _REST_SAME.search(ctx.said)
+    if m is None or rest is None:
         return None
-    name = m.group("name") or (ctx.inputs[0] if len(ctx.inputs) == 1 else None)
+    named = [n for n in ctx.inputs if re.search(rf"(?<![A-Za-z0-9_]){n}(?![A-Za-z0-9_])", rest.group())]
+    name = m.group("name") or (ctx.inputs[0] if len(ctx.inputs) == 1 else named[0] if len(named) == 1 else None)
     if name is None or name not in ctx.params:
         return None
     return ("explicit", (), (f"*{name}.shape[:-1]", f"{name}.shape[-1] / 2"))
@@ -285,6 +358,7 @@ def read_channel(statement: str, ctx: ShapeContext) -> Reading | None:
 _KEEPDIM = re.compile(r"(?i)keep_?dims?")
 _REDUCE = re.compile(
     r"(?:除|在)(?P<dim>[A-Za-z_][A-Za-z0-9_]*)(?:指定维度)?(?:外|上)的?.{0,30}?(?:为1|一致)|依据(?P<k>[A-Za-z_][A-Za-z0-9_]*)与(?P<name>[A-Za-z_][A-Za-z0-9_]*)相对应"
+    r"|去掉\s*(?P<d2>[A-Za-z_][A-Za-z0-9_]*)\s*维"
 )
 
 
@@ -302,7 +376,7 @@ def read_reduce(statement: str, ctx: ShapeContext) -> Reading | None:
 _NONE_CASE = re.compile(
     r"(?:当\s*)?(?P<r>reduction[A-Za-z0-9_]*)\s*(?:的值)?\s*(?:为|=|取值为)\s*[\"“]?(?:0|none)[\"”]?\s*(?:（none）)?"
     r"\s*时?，?[^；;]{0,30}?shape\s*(?:需)?(?:与|和)\s*(?P<names>[A-Za-z0-9_、/和 ]+?)\s*(?:的\s*shape)?\s*(?:进行)?"
-    r"(?P<b>broadcast后的shape)?\s*(?:相同|一致)"
+    r"(?P<b>broadcast后的shape|的broadcast结果)?\s*(?:相同|一致)"
 )
 _REDUCED = re.compile(r"[；;，,]\s*(?:当\s*)?.{0,30}?(?:(?P<scalar>标量|0维)|\(1,\)|\[1\])")
 
@@ -370,12 +444,23 @@ def read_layer_norm(statement: str, ctx: ShapeContext) -> Reading | None:
 _MATMUL = re.compile(r"(?P<a>[A-Za-z_][A-Za-z0-9_]*)\s*@\s*(?P<b>[A-Za-z_][A-Za-z0-9_]*)(?!\s*\^)")
 
 
+_LAST_TWO = re.compile(
+    r"shape\S{0,4}与\s*(?P<a>[A-Za-z_][A-Za-z0-9_]*)\s*@\s*(?P<b>[A-Za-z_][A-Za-z0-9_]*)\s*的后两维的?\s*shape\s*(?:保持)?(?:一致|相同)"
+)
+
+
 def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
     """The document's formula `out = self @ mat2`, `out = β self + α (mat1 @ mat2)`: the shape
     of the product, when every product the formula writes is of the same two inputs and no
     parameter transposes them."""
     if "^T" in statement or any("trans" in n.lower() for n in ctx.params):
         return None
+    last_two = _LAST_TWO.search(statement)
+    if last_two and {last_two.group("a"), last_two.group("b")} <= set(ctx.inputs):
+        # the whole shape only when the output is 2-d (aclnnAddbmm sums over the batch;
+        # aclnnBaddbmm's 3-d out says the same of its last two dimensions)
+        a, b = last_two.group("a"), last_two.group("b")
+        return ("explicit", (), (f"{a}.shape[-2]", f"{b}.shape[-1]")) if ctx.rank == (2, 2) else None
     if not re.search(r"=[^=]*@", statement) or "维" in statement:
         return None  # a formula, not `shape要求与batch1@batch2的后两维shape保持一致`
     pairs = {(m.group("a"), m.group("b")) for m in _MATMUL.finditer(statement)}
@@ -476,9 +561,35 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "shape为[M, 2N]", "y1Out", ("x",), None
             ),  # aclnnSwigluBackwardMxQuantWithDualAxis: 2N is no expression
             ShapeExample("shape固定为[1]", "amax", ("x",), ("explicit", (), ("1",))),  # aclnnQuantMax
+            ShapeExample(  # aclnnFusedLinearOnlineMaxSum: C's rounding idiom, an integer division
+                "shape为[(input.size(0) + 7) / 8]。",
+                "targetMaskOut",
+                ("input",),
+                ("explicit", (), ("(input.shape[0] + 7) // 8",)),
+            ),
             ShapeExample(
                 "shape为(N,Cin,Hin)", "gradInput", ("input",), ("explicit", (), ("N", "Cin", "Hin"))
             ),  # aclnnConvTbcBackward
+        ),
+    ),
+    ShapePhrase(
+        "spliced",
+        re.compile(r"\.shape\[[^\]]*\]\s*\+\s*\["),
+        read_spliced,
+        (
+            # aclnnSituMxQuant (H is defined in the same statement: see shapes.py)
+            ShapeExample(
+                "shape为x.shape[:-1]+[H]，其中H=x.shape[-1]/2。",
+                "yOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "H")),
+            ),
+            ShapeExample(
+                "shape为x.shape[:-1]+[ceil(H/64), 2]，其中H=x.shape[-1]/2。",
+                "yScaleOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "ceil(H / 64)", "2")),
+            ),
         ),
     ),
     ShapePhrase(
@@ -493,6 +604,16 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "(batch_size, 4 * hidden_size)", "storageOut", (), ("explicit", (), ("batch_size", "4 * hidden_size"))
             ),
+            ShapeExample(  # aclnnCrossEntropyLoss: the list, then what its symbols are
+                "(N,C) N为批处理大小，C为标签数，必须大于0", "input", (), ("explicit", (), ("N", "C"))
+            ),
+            ShapeExample(  # aclnnCtcLossBackward
+                "(T,N,C) T为输入长度，N为批处理大小，C为类别数，包括空白标识",
+                "logProbs",
+                (),
+                ("explicit", (), ("T", "N", "C")),
+            ),
+            ShapeExample("(N) 或 ()", "out", (), None),  # another list follows: several shapes
         ),
     ),
     ShapePhrase(
@@ -513,6 +634,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("x",),
                 ("same", ("x",), ()),
             ),  # aclnnSquaredRelu
+            ShapeExample("输出shape与输入shape一致", "out", ("x", "y"), None),  # aclnnSiluMul: which input?
             ShapeExample("输出shape和输入shape其他维度一致", "out", ("x",), None),  # aclnnGeluMul: a part
             ShapeExample("shape的维度与x保持一致", "y", ("x",), ("same", ("x",), ())),  # aclnnGroupedDynamicMxQuant
             # aclnnTopKTopPSample: its sample and example pass logits' own shape for logitsTopKPSelect,
@@ -525,11 +647,40 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "一维包含一个元素的Tensor", "out", ("self", "other"), ("explicit", (), ("1",))
             ),  # aclnnEqual (ops-math)
             ShapeExample("shape维度和输入x的维度相同", "yOut", ("x",), None),  # aclnnDeepNorm: the rank, or the sizes?
+            ShapeExample(  # aclnnAveragePoolingGrad: an integer array's values
+                "输入侧梯度，shape 与 origInputShape 一致",
+                "out",
+                ("grads",),
+                ("explicit", (), ("*origInputShape",)),
+                ("origInputShape",),
+                arrays=("origInputShape",),
+            ),
+            ShapeExample("shape size为1。", "out", ("x",), ("explicit", (), ("1",))),  # aclnnForeachNorm
+        ),
+    ),
+    ShapePhrase(
+        "at_least",
+        _AT_LEAST,
+        read_at_least,
+        (
+            # aclnnForeachAbs (an output tensor list)
+            ShapeExample(
+                "数据类型和数据格式与入参x的数据类型和数据格式一致，shape size大于等于入参x的shape size。",
+                "out",
+                ("x",),
+                ("at_least", ("x",), ()),
+            ),
+            ShapeExample(  # aclnnForeachAddList
+                "数据类型和数据格式与入参x1的数据类型和数据格式一致，shape size大于等于入参x1的shape size。",
+                "out",
+                ("x1", "x2"),
+                ("at_least", ("x1",), ()),
+            ),
         ),
     ),
     ShapePhrase(
         "drop_last",
-        re.compile(r"最后一维"),
+        re.compile(r"最后一个?维"),
         read_drop_last,
         (
             # aclnnAddLayerNormQuantV2
@@ -550,6 +701,12 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "shape维度为x的shape剔除最后一维", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
             ),  # aclnnDynamicQuant
+            ShapeExample(  # aclnnGeluQuant (the statement before it: shape比self维度少1维)
+                "维度大小与self除了最后一个维度外的大小一致",
+                "outScaleOptional",
+                ("self",),
+                ("explicit", (), ("*self.shape[:-1]",)),
+            ),
         ),
     ),
     ShapePhrase(
@@ -563,6 +720,13 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "yOut",
                 ("x",),
                 ("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 2")),
+            ),
+            # aclnnFatreluMul: the input unnamed here, named where the rest is said (threshold is a tensor too)
+            ShapeExample(
+                "输出shape最后一维的值为输入shape最后一维值的二分之一。其他维度的值和输入input的shape其他维度的值保持一致。",
+                "out",
+                ("input", "threshold"),
+                ("explicit", (), ("*input.shape[:-1]", "input.shape[-1] / 2")),
             ),
             # aclnnGeluMul (the rest in another statement: 输出shape和输入shape其他维度一致)
             ShapeExample(
@@ -794,6 +958,20 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "out = α  (A @ B) + β  C  out = α  (A^T @ B^T) + βC", "out", ("A", "B", "C"), None
             ),  # aclnnGemm
+            ShapeExample(  # aclnnAddbmm: the product's last two dimensions
+                "shape要求与batch1@batch2的后两维shape保持一致。",
+                "out",
+                ("self", "batch1", "batch2"),
+                ("explicit", (), ("batch1.shape[-2]", "batch2.shape[-1]")),
+                rank=(2, 2),
+            ),
+            ShapeExample(  # aclnnBaddbmm: out is 3-d, the statement bounds its last two dimensions
+                "shape要求与batch1@batch2的后两维shape保持一致。",
+                "out",
+                ("self", "batch1", "batch2"),
+                None,
+                rank=(3, 3),
+            ),
         ),
     ),
     ShapePhrase(
@@ -804,6 +982,13 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             # aclnnNanMedianDim
             ShapeExample(
                 "若keepDim为true，则shape需要与self的shape在除dim外的size一致，且在dim上的size为1，若keepDim为false，则shape需要与self除dim外的shape一致",
+                "valuesOut",
+                ("self",),
+                ("reduce", ("self", "dim", "keepDim"), ()),
+                ("dim", "keepDim"),
+            ),
+            ShapeExample(  # aclnnMedianDim (ops-nn/experimental)
+                "dtype 须与 self 一致；shape 为 self 去掉 dim 维（keepDim 时该维为 1）。",
                 "valuesOut",
                 ("self",),
                 ("reduce", ("self", "dim", "keepDim"), ()),
@@ -837,6 +1022,14 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "out",
                 ("self",),
                 ("reduction", ("reduction", "self"), ()),
+                ("reduction",),
+            ),
+            # aclnnSmoothL1Loss
+            ShapeExample(
+                "当reduction为none时，shape与self和target的broadcast结果一致，当reduction为mean或sum时为[1]",
+                "result",
+                ("self", "target"),
+                ("reduction", ("reduction", "self", "target"), ("1",)),
                 ("reduction",),
             ),
             # aclnnMseLoss

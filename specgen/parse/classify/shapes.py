@@ -27,6 +27,7 @@ from specgen.parse.classify.shape_phrases import (
     SHAPE_PHRASES,
     Reading,
     ShapeContext,
+    dim_expression,
 )
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
@@ -36,7 +37,7 @@ WRITTEN = ("out", "inout")
 # Index outputs: the library writes either integer type (the caller chooses by the tensor it passes).
 _INDEX_NAME = re.compile(r"(?i)ind(?:ices|ex)|argmax|argmin|position")
 _INDEX_DTYPES = ("INT64", "INT32")
-_CONDITION = re.compile(r"当|若|如果|时[，,]|场景|模式下|情况下|或|否则")
+_CONDITION = re.compile(r"当|若|如果|时[，,\s]|场景|模式下|情况下|或|否则")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +116,12 @@ def _defined(own: Sequence[Statement], params: Sequence[Param]) -> dict[str, Sym
     return out
 
 
-def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, SymbolDim]:
+def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, list[SymbolDim]]:
     """Symbols the inputs' own lists name one dimension each: `x` of shape `[B, N, S, D]` binds
-    B to x.shape[0]. The first input that binds a symbol wins."""
+    B to x.shape[0]. Every input that binds a symbol, in order (the evaluator reads the first
+    one the call gives: an input may be null, or 0-d in some mode)."""
     names = tuple(q.name for q in params)
-    bound: dict[str, SymbolDim] = {}
+    bound: dict[str, list[SymbolDim]] = {}
     for p in params:
         if p.kind not in TENSORS or p.direction != "in":
             continue
@@ -128,7 +130,7 @@ def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -
             continue
         for axis, dim in enumerate(found[0][2]):
             if DIM_WORD.fullmatch(dim) and dim not in names:
-                bound.setdefault(dim, SymbolDim(symbol=dim, param=p.name, axis=axis))
+                bound.setdefault(dim, []).append(SymbolDim(symbol=dim, param=p.name, axis=axis))
     return bound
 
 
@@ -189,10 +191,13 @@ def shape_rule(
     outputs = [q for q in params if q.direction == "out" and q.kind in TENSORS]
     if formula is not None and outputs == [p]:
         said = [*said, formula]  # the formula speaks of the only output
-    inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction == "in")
-    tensors = tuple(q.name for q in params if q.kind == "tensor")
+    inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction != "out")
+    tensors = tuple(q.name for q in params if q.kind in TENSORS)
     rank = (p.rank.min, p.rank.max) if p.rank else None
-    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, "\n".join(x.text for x in said), tensors, rank)
+    arrays = tuple(q.name for q in params if q.kind == "int_array")
+    text = "\n".join(x.text for x in said)
+    one = _one_shape(inputs, params, errors)
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one)
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said)
@@ -208,6 +213,50 @@ def shape_rule(
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
+_WHERE = re.compile(r"其中\s*(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<expr>[^，。；,;]+)")
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, definitions: dict[str, ast.expr]) -> None:
+        self.definitions = definitions
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return self.definitions.get(node.id, node)
+
+
+def defined_in_place(dims: tuple[str, ...], text: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The dims with each symbol the statement defines by a formula replaced by it:
+    `[numTokens, slotSize]，其中slotSize = ceil((headDim / 2 + 2) / 64) * 64`."""
+    definitions = {}
+    for m in _WHERE.finditer(text):
+        expr = dim_expression(m.group("expr"), names)
+        if expr is not None and m.group("sym") not in names:
+            definitions[m.group("sym")] = ast.parse(expr, mode="eval").body
+    if not definitions:
+        return dims
+    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
+    return tuple(ast.unparse(e) for e in tree.body.elts)
+
+
+def _one_shape(inputs: Sequence[str], params: Sequence[Param], errors: Sequence[ErrorRule]) -> bool:
+    """Whether the document ties every input tensor to one shape (aclnnSiluMul: `shape需与y一致`
+    on x; an error row `gradients与features的shape不相同`)."""
+    pairs = [(q.name, n) for q in params for c in q.of_kind("same_shape") if not _conditional(c.text) for n in c.params]
+    pairs += [
+        (a, b)
+        for e in errors
+        if not e.conditional
+        for c in e.checks
+        if c.kind == "same_shape"
+        for a in c.params
+        for b in c.params
+    ]
+    tied = {inputs[0]} if inputs else set()
+    for _ in inputs:
+        tied |= {b for a, b in pairs if a in tied} | {a for a, b in pairs if b in tied}
+    return len(inputs) > 1 and set(inputs) <= tied
+
+
 def _from_reading(
     params: Sequence[Param],
     statements: dict[str, list[Statement]],
@@ -217,14 +266,16 @@ def _from_reading(
 ) -> ShapeRule:
     kind, reads, dims = reading
     names = [q.name for q in params]
+    dims = defined_in_place(dims, statement.text, names) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
-    bound = {**_defined(own, params), **_bindings(params, statements)} if wanted else {}
+    defined = {s: [d] for s, d in _defined(own, params).items()}
+    bound = {**defined, **_bindings(params, statements)} if wanted else {}
     scalars = {q.name for q in params if q.kind in ("int", "bool")}
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
     if unbound:
         reason = f"the list [{', '.join(dims)}] names {', '.join(unbound)}, which no input's documented shape binds"
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
-    symbols = tuple(bound[s] for s in sorted(wanted) if s in bound)
+    symbols = tuple(d for s in sorted(wanted) for d in bound.get(s, ()))
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
 
 
@@ -251,17 +302,45 @@ def _from_errors(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule])
     return None
 
 
+_GIVEN_OUTPUT = re.compile(r"指定输出|输出(?:tensor|张量|Tensor)?的(?:数据类型|dtype)")
+
+
+def _given_dtype(p: Param, params: Sequence[Param]) -> DtypeRule | None:
+    """An aclDataType parameter that gives the output's dtype: `指定输出的数据类型` (the one
+    output), `需要与out的dtype一致`."""
+    outputs = [q for q in params if q.direction == "out" and q.kind in TENSORS]
+    named = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_])的?\s*(?:数据类型|dtype)")
+    for q in params:
+        if q.kind == "dtype" and (named.search(q.text) or (outputs == [p] and _GIVEN_OUTPUT.search(q.text))):
+            return DtypeRule(kind="given", params=(q.name,), text=q.text, line=q.line)
+    return None
+
+
+def _is_index(p: Param) -> bool:
+    return bool(p.dtypes) and set(p.dtypes) <= set(_INDEX_DTYPES) and bool(_INDEX_NAME.search(p.name))
+
+
+def _may_share(p: Param, params: Sequence[Param], peer: str) -> bool:
+    """Whether `p` can take `peer`'s dtype: an index output (INT32/INT64) takes an index
+    input's, never a tensor's that allows other dtypes (cummin's indices are not self's)."""
+    q = next((q for q in params if q.name == peer), None)
+    return not _is_index(p) or (q is not None and bool(q.dtypes) and set(q.dtypes) <= set(p.dtypes))
+
+
 def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -> DtypeRule:
-    """The dtype `p` is written in: a documented same-dtype input, the one dtype it allows, an
-    index output's integer types, or not derivable."""
+    """The dtype `p` is written in: the value of an aclDataType parameter that gives it, a
+    documented same-dtype input, the one dtype it allows, an index output's integer types, or
+    not derivable."""
+    if given := _given_dtype(p, params):
+        return given
     readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out" and q.name != p.name}
     for c in p.of_kind("same_dtype"):
-        if peers := tuple(n for n in c.params if n in readable):
+        if peers := tuple(n for n in c.params if n in readable and _may_share(p, params, n)):
             return DtypeRule(kind="same", params=peers[:1], text=c.text, line=c.line)
     if len(p.dtypes) == 1:
         c = p.of_kind("dtypes")[0]
         return DtypeRule(kind="fixed", values=tuple(p.dtypes), text=c.text, line=c.line)
-    if p.dtypes and set(p.dtypes) <= set(_INDEX_DTYPES) and _INDEX_NAME.search(p.name):
+    if _is_index(p):
         c = p.of_kind("dtypes")[0]
         # in the document's order: wrappers allocate the first (the corpus samples pass it)
         return DtypeRule(kind="one_of", values=tuple(p.dtypes), text=c.text, line=c.line)
