@@ -521,8 +521,15 @@ def _filled(args: Args, rule: Rule, params: dict[str, Param], spec: validator.Sp
 
 
 def _fill_shape(args: Args, p: Param, spec: validator.Spec) -> tuple[int, ...]:
-    """A shape-related peer's shape, else small dimensions of the least rank allowed."""
+    """The shape the output's rule gives, else a shape-related peer's shape, else small
+    dimensions of the least rank allowed."""
     related = ("same_shape", "broadcast", "broadcast_result")
+    for r in spec.rules:
+        if r.host and r.kind == "output_shape" and r.params[0] == p.name and r.derive is not None:
+            values = host_values(args)
+            shapes = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
+            if (shape := output_shape(r.derive, shapes, values)) is not None:
+                return shape
     for r in spec.rules:
         if r.host and r.kind in related and p.name in r.params:
             peer = next((t for n in r.params if n != p.name and (t := _tensor(args, n))), None)
@@ -541,13 +548,16 @@ def _unbreakable(rule: Rule, args: Args, params: dict[str, Param]) -> str:
 def _holding(arg: CaseArg | None, param: Param) -> str:
     """What a parameter holds, as far as the rules of a tensor can be broken on it."""
     if arg is None or isinstance(arg, NullArg):
-        return "is null" + (" and optional" if param.optional else "")
+        return "is null" + (" and optional (no case fills it)" if param.optional else "")
     if isinstance(arg, ValueArg):
         return f"is the value {arg.value!r}"
     rank = f"{param.rank.min}..{param.rank.max if param.rank.max is not None else ''}" if param.rank else "any"
     dtypes = ", ".join(param.dtypes) or "any"
     formats = ", ".join(param.formats) or "any"
-    return f"is a tensor of shape {_tensor_shape(arg)} (allowed: dtypes {dtypes}; formats {formats}; rank {rank})"
+    allowed = f"dtypes {dtypes}; formats {formats}; rank {rank}"
+    allowed += "; empty tensors" if param.empty_tensor else ""
+    allowed += "; non-contiguous tensors" if param.non_contiguous else ""
+    return f"is a tensor of shape {_tensor_shape(arg)} (allowed: {allowed})"
 
 
 def _tensor_shape(arg: CaseArg) -> tuple[int, ...] | None:
