@@ -92,7 +92,9 @@ def test_a_dtype_rule_allowing_every_common_dtype_is_broken_by_a_rare_one():
 def test_a_derived_sample_keeps_tensor_data_inside_the_documented_range():
     """When the document's call does not resolve, the derived sample's data for a tensor whose
     elements the document bounds ("元素需大于等于0") stay inside the bound."""
-    text = SEED.replace("shape需要与output、gradInput相同。", "shape需要与output、gradInput相同，且元素需大于等于0。", 1)
+    text = SEED.replace(
+        "shape需要与output、gradInput相同。", "shape需要与output、gradInput相同，且元素需大于等于0。", 1
+    )
     text = text.replace("aclnnTanhBackwardGetWorkspaceSize(gradOutput, output, gradInput", "Unrelated(gradOutput", 1)
     doc = parse_document("aclnnTanhBackward.md", text.encode("utf-8"))
     (fn,) = operator_code(doc, doc.source).functions
