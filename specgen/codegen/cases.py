@@ -7,7 +7,8 @@ set, an enum, an axis) are checked too, with status 161002 and the constraint's 
 The first truth is the document's own sample call: it is the valid test case whenever the
 sample plan reproduces it, and a rule that would reject it is not enforced (the rule, not
 the authors' call, is taken to be misread). Each error case is a valid call with one
-argument changed, kept only when the validator rejects it by the rule it was made for.
+argument changed (others following it where another rule would join in), kept only when it
+breaks the rule it was made for and no other.
 """
 
 from __future__ import annotations
