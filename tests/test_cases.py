@@ -89,17 +89,22 @@ def test_a_dtype_rule_allowing_every_common_dtype_is_broken_by_a_rare_one():
     assert not case.skip and case.args["gradOutput"].dtype not in common.split("、")
 
 
-def test_a_derived_sample_keeps_tensor_data_inside_the_documented_range():
-    """When the document's call does not resolve, the derived sample's data for a tensor whose
-    elements the document bounds ("元素需大于等于0") stay inside the bound."""
+@pytest.mark.parametrize("from_document", [False, True])
+def test_sample_data_stay_inside_the_documented_element_range(from_document):
+    """The sample's data for a tensor whose elements the document bounds ("元素需大于等于0")
+    stay inside the bound, whether the call is derived or the document's (whose shapes and
+    dtypes it keeps; the data are the sample's own)."""
     text = SEED.replace(
         "shape需要与output、gradInput相同。", "shape需要与output、gradInput相同，且元素需大于等于0。", 1
     )
-    text = text.replace("aclnnTanhBackwardGetWorkspaceSize(gradOutput, output, gradInput", "Unrelated(gradOutput", 1)
+    if not from_document:
+        text = text.replace(
+            "aclnnTanhBackwardGetWorkspaceSize(gradOutput, output, gradInput", "Unrelated(gradOutput", 1
+        )
     doc = parse_document("aclnnTanhBackward.md", text.encode("utf-8"))
     (fn,) = operator_code(doc, doc.source).functions
     [grad_output] = [a for a in fn.sample.args if a.name == "gradOutput"]
-    assert not fn.sample.from_document and fn.function.params[0].of_kind("range")
+    assert fn.sample.from_document == from_document and fn.function.params[0].of_kind("range")
     assert grad_output.values and all(float(v.rstrip("f")) >= 0 for v in grad_output.values)
 
 

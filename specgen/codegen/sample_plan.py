@@ -119,11 +119,16 @@ _CALL_KINDS = {
 
 
 def _tensor_from_call(param: Param, arg: CallArg, seq: count, comment: str) -> SampleArg:
-    return _tensor_arg(param, arg.shape or (), arg.dtype or "", arg.format or "ND", next(seq), comment)
+    # the document's shape, dtype and format; the data are the sample's own, inside any documented range
+    fmt = arg.format or "ND"
+    return _tensor_arg(param, arg.shape or (), arg.dtype or "", fmt, next(seq), comment, _element_range(param))
 
 
 def _tensor_list_from_call(param: Param, arg: CallArg, seq: count, comment: str) -> SampleArg:
-    items = tuple(_tensor_arg(param, i.shape or (), i.dtype or "", i.format or "ND", next(seq), "") for i in arg.items)
+    bounds = _element_range(param)
+    items = tuple(
+        _tensor_arg(param, i.shape or (), i.dtype or "", i.format or "ND", next(seq), "", bounds) for i in arg.items
+    )
     if not items:
         raise _Unusable(f"{param.name}: the document's sample passes an empty tensor list")
     return SampleArg(param.name, "tensor_list", comment=comment, items=items, prints=items[0].prints)
@@ -197,6 +202,11 @@ def _tensor_arg(
         comment=comment,
         dtype=dtype,
     )
+
+
+def _element_range(param: Param) -> Constraint | None:
+    """The documented range of a tensor's elements ("元素需大于等于0"), if any."""
+    return next(iter(param.of_kind("range")), None)
 
 
 def _element_count(shape: tuple[int, ...]) -> int:
@@ -407,7 +417,7 @@ def _derived_tensors(param: Param, comment: str, derivation: _Derivation) -> Sam
     fmt = _sample_format(param)
     how_many = 1 if param.kind == "tensor" else 2
     try:
-        bounds = next(iter(param.of_kind("range")), None)
+        bounds = _element_range(param)
         tensors = [
             _tensor_arg(param, shape, dtype, fmt, next(derivation.seq), comment, bounds) for _ in range(how_many)
         ]
