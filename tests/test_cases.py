@@ -74,10 +74,38 @@ def test_every_error_case_is_rejected_by_the_rule_it_was_made_for():
     spec = validator_spec(cases.params, list(cases.rules), "aclnnTanhBackward")
     made = [c for c in cases.cases if not c.skip]
     assert made
-    for case in made:
-        first, _ = _validate.violations(spec, host_values(case.args))[0]
-        assert first.id == case.rule, case.id
+    for case in made:  # by that rule alone: the peers a dtype or rank case changes follow it
+        broken = [rule.id for rule, _ in _validate.violations(spec, host_values(case.args))]
+        assert broken == [case.rule], case.id
     assert _validate.violations(spec, host_values(cases.valid.args)) == []
+
+
+def test_a_dtype_rule_allowing_every_common_dtype_is_broken_by_a_rare_one():
+    """A dtype list with every dtype the cases try first (ops-nn's GatherNd) is still broken:
+    by a dtype outside it, not skipped as if none could break it."""
+    common = "FLOAT、FLOAT16、DOUBLE、BFLOAT16、INT64、INT32、INT8、UINT8、BOOL、INT16"
+    cases = cases_of(ERRORS, sample_edit=("FLOAT、FLOAT16、DOUBLE、BFLOAT16", common))
+    (case,) = [c for c in cases.cases if c.rule == "rule2_dtypes"]
+    assert not case.skip and case.args["gradOutput"].dtype not in common.split("、")
+
+
+@pytest.mark.parametrize("from_document", [False, True])
+def test_sample_data_stay_inside_the_documented_element_range(from_document):
+    """The sample's data for a tensor whose elements the document bounds ("元素需大于等于0")
+    stay inside the bound, whether the call is derived or the document's (whose shapes and
+    dtypes it keeps; the data are the sample's own)."""
+    text = SEED.replace(
+        "shape需要与output、gradInput相同。", "shape需要与output、gradInput相同，且元素需大于等于0。", 1
+    )
+    if not from_document:
+        text = text.replace(
+            "aclnnTanhBackwardGetWorkspaceSize(gradOutput, output, gradInput", "Unrelated(gradOutput", 1
+        )
+    doc = parse_document("aclnnTanhBackward.md", text.encode("utf-8"))
+    (fn,) = operator_code(doc, doc.source).functions
+    [grad_output] = [a for a in fn.sample.args if a.name == "gradOutput"]
+    assert fn.sample.from_document == from_document and fn.function.params[0].of_kind("range")
+    assert grad_output.values and all(float(v.rstrip("f")) >= 0 for v in grad_output.values)
 
 
 def test_case_arguments_print_as_the_plain_data_the_generated_tests_build():

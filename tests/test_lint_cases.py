@@ -10,6 +10,7 @@ import pytest
 from specgen.cli import main
 from specgen.parse import parse_file
 from specgen.review.lint import HeadersError, lint
+from tests.conftest import ROOT
 
 HEAD = """# aclnnDemo
 
@@ -641,3 +642,18 @@ def test_a_suppressed_table_row(write_doc):
         "    <!-- specgen-lint: disable=doc-param-unknown -->\n    <tr>\n      <td>outTensor",
     )
     assert [(f.rule, f.suppressed) for f in found(write_doc, text)] == [("doc-param-unknown", True)]
+
+
+# ---------------------------------------------------------------- the sample's call against the output rules
+
+
+def test_a_sample_call_contradicting_its_output_rule_is_found_at_the_call(write_doc):
+    """aclnnTanhBackward's gradInput takes gradOutput's shape ({4, 2}); its seed's call agrees.
+    The same document with the call's gradInput made {4, 3} contradicts its own rule: one
+    finding at the call, naming both shapes."""
+    text = (ROOT / "specs" / "aclnnTanhBackward.md").read_text(encoding="utf-8")
+    assert found(write_doc, text, "sample-output-rule", name="aclnnTanhBackward.md") == []
+    wrong = text.replace("gradInputShape = {4, 2}", "gradInputShape = {4, 3}")
+    [finding] = found(write_doc, wrong, "sample-output-rule", name="aclnnTanhBackward.md")
+    assert finding.line == line_of(wrong, "aclnnTanhBackwardGetWorkspaceSize(gradOutput")
+    assert "[4, 3]" in finding.message and "[4, 2]" in finding.message and finding.param == "gradInput"

@@ -7,7 +7,8 @@ set, an enum, an axis) are checked too, with status 161002 and the constraint's 
 The first truth is the document's own sample call: it is the valid test case whenever the
 sample plan reproduces it, and a rule that would reject it is not enforced (the rule, not
 the authors' call, is taken to be misread). Each error case is a valid call with one
-argument changed, kept only when the validator rejects it by the rule it was made for.
+argument changed (others following it where another rule would join in), kept only when it
+breaks the rule it was made for and no other.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import replace
 from typing import Literal
 
 from specgen.codegen.runtime import _validate as validator
-from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc
+from specgen.codegen.runtime._shapes import output_dtype, output_shape
+from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
@@ -65,6 +67,8 @@ TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
 RELATIONS = ("same_shape", "same_dtype", "same_format", "broadcast", "broadcast_result")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
+# dtypes a dtype rule's case tries last: few documents allow them, and most lists leave one out
+_RARE_DTYPES = ("UINT16", "UINT32", "UINT64", "BFLOAT16", "COMPLEX64", "COMPLEX128", "FLOAT8_E5M2")
 # Arrays larger than this are described (TensorDesc) in test cases rather than built.
 MAX_CASE_ELEMENTS = 1 << 16
 
@@ -385,7 +389,10 @@ def _case_tensor(shape: tuple[int, ...], dtype: str, fmt: str) -> TensorArg:
 
 
 def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: Rule) -> list[Case]:
-    """The error cases of one rule: the valid call with one argument changed to break it."""
+    """The error cases of one rule: the valid call with one argument changed to break it, and
+    others made to follow it where that keeps every other rule met (an output reshaped by its
+    rule, a peer given the changed dtype): the case breaks that rule alone, or is skipped
+    saying which rules each change tried breaks too."""
     base = rule.id
 
     def skipped(reason: str) -> list[Case]:
@@ -396,21 +403,167 @@ def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: Ru
     if valid.skip:
         return skipped("no valid call to start from")
     by_name = {p.name: p for p in params}
-    made = _MUTATIONS[rule.kind](valid.args, rule, by_name)
+    start = _filled(valid.args, rule, by_name, spec) if rule.kind != "not_null" else valid.args
+    made = _MUTATIONS[rule.kind](start, rule, by_name)
     if not made:
-        return skipped("no argument breaks this rule without breaking the call (e.g. optional parameters)")
+        return skipped(_unbreakable(rule, start, by_name))
+    tried = [(suffix, *_alone(spec, args, rule, valid.args)) for suffix, args in made]
+    if rule.kind not in _CASE_PER_PARAM:  # one case: the first change that breaks the rule alone
+        tried = [next((t for t in tried if not t[2]), next((t for t in tried if _breaks(spec, t[1], rule)), tried[0]))]
     out = []
-    for suffix, args in made:
-        case_id = f"{base}_{suffix}" if len(made) > 1 else base
-        first = validator.first_violation(spec, host_values(args))
-        skip = ""
-        if first is None:
-            skip = "the changed argument still meets the rule"
-        elif first[0].id != rule.id:
-            skip = f"rule {first[0].id} rejects this call first ({first[1]})"
+    for suffix, args, others in tried:
+        case_id = f"{base}_{suffix}" if len(tried) > 1 else base
+        skip = others if others.startswith("the changed") else others and f"no change tried breaks it alone: {others}"
         case = Case(case_id, args, rule.code, rule.condition, rule.id, library=not _uses_desc(args), skip=skip)
         out.append(case)
     return out
+
+
+# Rules with a case for each parameter they name (each null pointer is its own error).
+_CASE_PER_PARAM = ("not_null",)
+
+
+_REPAIR_ROUNDS = 4
+
+
+def _alone(spec: validator.Spec, args: Args, rule: Rule, valid: Args) -> tuple[Args, str]:
+    """The changed call with the other rules it breaks mended where an argument it did not
+    change can follow the changed one; and, when some rule still joins `rule`, what breaks."""
+    changed = {n for n in args if args[n] != valid.get(n)}
+    for _ in range(_REPAIR_ROUNDS):
+        broken = validator.violations(spec, host_values(args))
+        others = [(r, problem) for r, problem in broken if r.id != rule.id]
+        if len(others) == len(broken) or not others:
+            break
+        mended = args
+        for other, _problem in others:  # a mend that would make the rule hold again is not taken
+            attempt = _mend(mended, other, changed, spec)
+            if attempt != mended and _breaks(spec, attempt, rule):
+                mended = attempt
+        if mended == args:
+            break
+        args = mended
+    if not _breaks(spec, args, rule):
+        return args, "the changed argument still meets the rule"
+    broken = validator.violations(spec, host_values(args))
+    return args, "; ".join(f"{r.id} too ({problem})" for r, problem in broken if r.id != rule.id)
+
+
+def _breaks(spec: validator.Spec, args: Args, rule: Rule) -> bool:
+    return any(r.id == rule.id for r, _ in validator.violations(spec, host_values(args)))
+
+
+_FOLLOWED = {"same_shape": "shape", "broadcast": "shape", "same_dtype": "dtype", "same_format": "fmt"}
+
+
+def _mend(args: Args, rule: Rule, changed: set[str], spec: validator.Spec) -> Args:
+    """`args` with the tensors of `rule` the case did not change made to meet it: an output
+    shaped or typed by its rule, relation peers following a changed member."""
+    values = host_values(args)
+    if rule.kind in ("output_shape", "output_dtype") and rule.derive is not None:
+        out = rule.params[0]
+        if out in changed or not isinstance(values.get(out), TensorDesc):
+            return args
+        facts = {n: v if isinstance(v, TensorDesc) else None for n, v in values.items()}
+        if rule.kind == "output_shape":
+            shape = output_shape(rule.derive, {n: d.shape if d else None for n, d in facts.items()}, values)
+            return _change(args, out, shape=shape) if shape is not None else args
+        dtype = output_dtype(rule.derive, {n: d.dtype if d else None for n, d in facts.items()})
+        return _change(args, out, dtype=dtype) if dtype is not None else args
+    members = [n for n in rule.params if _tensor(args, n)]
+    leaders = [n for n in members if n in changed] or members[:1]
+    if rule.kind == "broadcast_result":
+        return _mend_broadcast_result(args, members, leaders[0], changed, spec)
+    if rule.kind not in _FOLLOWED or not leaders:
+        return args
+    leader = _tensor(args, leaders[0])
+    attr = _FOLLOWED[rule.kind]
+    value = getattr(leader, "format" if attr == "fmt" else attr)
+    for n in members:
+        if n not in changed and n != leaders[0]:
+            args = _change(args, n, **{attr: value})
+    return args
+
+
+def _mend_broadcast_result(
+    args: Args, members: list[str], leader: str, changed: set[str], spec: validator.Spec
+) -> Args:
+    """Outputs not changed take the inputs' broadcast; else the inputs not changed take the leader's shape."""
+    outputs = [n for n in members if spec.param(n).direction == "out"]
+    inputs = [n for n in members if n not in outputs]
+    shapes = [t.shape for n in inputs if (t := _tensor(args, n))]
+    if outputs and not set(outputs) & changed and shapes:
+        try:
+            shape = validator.broadcast_shapes(*shapes)
+        except ValueError:
+            return args
+        for n in outputs:
+            args = _change(args, n, shape=shape)
+        return args
+    shape = _tensor(args, leader).shape  # type: ignore[union-attr]
+    for n in members:
+        if n not in changed and n != leader:
+            args = _change(args, n, shape=shape)
+    return args
+
+
+def _filled(args: Args, rule: Rule, params: dict[str, Param], spec: validator.Spec) -> Args:
+    """The valid call with the optional tensors `rule` names that it leaves null given a
+    tensor (a dtype and format they allow, a peer's shape or one of a rank they allow), so
+    that a rule about them can be broken."""
+    for name in rule.params:
+        p = params.get(name)
+        if p is None or p.kind != "tensor" or not p.optional or not isinstance(args.get(name), NullArg):
+            continue
+        dtype = "FLOAT" if not p.dtypes or "FLOAT" in p.dtypes else p.dtypes[0]
+        fmt = "ND" if not p.formats or "ND" in p.formats else p.formats[0]
+        args = _replace(args, name, _case_tensor(_fill_shape(args, p, spec), dtype, fmt))
+    return args
+
+
+def _fill_shape(args: Args, p: Param, spec: validator.Spec) -> tuple[int, ...]:
+    """The shape the output's rule gives, else a shape-related peer's shape, else small
+    dimensions of the least rank allowed."""
+    related = ("same_shape", "broadcast", "broadcast_result")
+    for r in spec.rules:
+        if r.host and r.kind == "output_shape" and r.params[0] == p.name and r.derive is not None:
+            values = host_values(args)
+            shapes = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
+            if (shape := output_shape(r.derive, shapes, values)) is not None:
+                return shape
+    for r in spec.rules:
+        if r.host and r.kind in related and p.name in r.params:
+            peer = next((t for n in r.params if n != p.name and (t := _tensor(args, n))), None)
+            if peer is not None:
+                return peer.shape
+    low = max(p.rank.min, 1) if p.rank else 1
+    return (2,) * low
+
+
+def _unbreakable(rule: Rule, args: Args, params: dict[str, Param]) -> str:
+    """Why no change breaks `rule`, from what its parameters hold in the valid call."""
+    held = "; ".join(f"{n} {_holding(args.get(n), params[n])}" for n in rule.params if n in params)
+    return f"no change of a {rule.kind} kind breaks it: {held or 'the rule names no parameter'}"
+
+
+def _holding(arg: CaseArg | None, param: Param) -> str:
+    """What a parameter holds, as far as the rules of a tensor can be broken on it."""
+    if arg is None or isinstance(arg, NullArg):
+        return "is null" + (" and optional (no case fills it)" if param.optional else "")
+    if isinstance(arg, ValueArg):
+        return f"is the value {arg.value!r}"
+    rank = f"{param.rank.min}..{param.rank.max if param.rank.max is not None else ''}" if param.rank else "any"
+    dtypes = ", ".join(param.dtypes) or "any"
+    formats = ", ".join(param.formats) or "any"
+    allowed = f"dtypes {dtypes}; formats {formats}; rank {rank}"
+    allowed += "; empty tensors" if param.empty_tensor else ""
+    allowed += "; non-contiguous tensors" if param.non_contiguous else ""
+    return f"is a tensor of shape {_tensor_shape(arg)} (allowed: {allowed})"
+
+
+def _tensor_shape(arg: CaseArg) -> tuple[int, ...] | None:
+    first = _first_tensor(arg)
+    return first.shape if first else None
 
 
 def _uses_desc(args: Args) -> bool:
@@ -424,8 +577,23 @@ def _replace(args: Args, name: str, value: CaseArg) -> Args:
 
 
 def _tensor(args: Args, name: str) -> TensorArg | None:
-    value = args.get(name)
+    """The tensor an argument holds: itself, or the first of a list (its items change together)."""
+    return _first_tensor(args.get(name))
+
+
+def _first_tensor(value: CaseArg | None) -> TensorArg | None:
+    if isinstance(value, TensorListArg):
+        return value.items[0] if value.items else None
     return value if isinstance(value, ArrayTensor | DescTensor) else None
+
+
+def _change(args: Args, name: str, **changes) -> Args:
+    """The arguments with one tensor (or every tensor of a list) changed (`_changed`)."""
+    value = args[name]
+    if isinstance(value, TensorListArg):
+        return _replace(args, name, TensorListArg(tuple(_changed(item, **changes) for item in value.items)))
+    assert isinstance(value, ArrayTensor | DescTensor)
+    return _replace(args, name, _changed(value, **changes))
 
 
 def _holds_value(args: Args, name: str) -> bool:
@@ -463,44 +631,45 @@ def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _bad_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """Each tensor the rule names in each of a few dtypes it does not allow."""
+    out = []
     for name in rule.params:
-        tensor = _tensor(args, name)
         allowed = params[name].dtypes
-        other = next((d for d in _OTHER_DTYPES if d not in allowed), None)
-        if tensor and allowed and other:
-            return [(name, _replace(args, name, _changed(tensor, dtype=other)))]
-    return []
+        if _tensor(args, name) and allowed:
+            others = [d for d in (*_OTHER_DTYPES, *_RARE_DTYPES) if d not in allowed][:3]
+            out += [(name, _change(args, name, dtype=other)) for other in others]
+    return out
 
 
 def _bad_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    out = []
     for name in rule.params:
-        tensor = _tensor(args, name)
         allowed = params[name].formats
         # ND-family formats pass an ND rule, ND passes a private-layout one: pick what neither covers
         family = "ND" in allowed or any(f in validator.ND_FAMILY for f in allowed)
         candidates = ("NC1HWC0", "FRACTAL_NZ", "FRACTAL_Z") if family else ("NCHW", "NHWC", "NCL")
-        other = next((f for f in candidates if f not in allowed), None)
-        if tensor and allowed and other:
-            return [(name, _replace(args, name, _changed(tensor, fmt=other)))]
-    return []
+        if _tensor(args, name) and allowed:
+            out += [(name, _change(args, name, fmt=other)) for other in candidates if other not in allowed][:2]
+    return out
 
 
 def _bad_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """One dimension too many (or too few), given to every tensor the rule names that has
     the same shape, so that their shapes still agree with each other."""
+    out = []
     for name in rule.params:
         tensor = _tensor(args, name)
         rank = params[name].rank
         high = rule.max if rule.max is not None else (rank.max if rank else None)
         low = rank.min if rank else 0
-        if tensor and (high is not None or low > 0):
-            shape = (1,) * (high + 1) if high is not None else (2,) * (low - 1)
-            out = dict(args)
+        shapes = ([(1,) * (high + 1)] if high is not None else []) + ([(2,) * (low - 1)] if low > 0 else [])
+        for shape in shapes if tensor else []:
+            changed = dict(args)
             for peer in rule.params:
-                if (peer_tensor := _tensor(args, peer)) and peer_tensor.shape == tensor.shape:
-                    out[peer] = _changed(peer_tensor, shape=shape)
-            return [(name, out)]
-    return []
+                if (peer_tensor := _tensor(changed, peer)) and peer_tensor.shape == tensor.shape:  # type: ignore[union-attr]
+                    changed = _change(changed, peer, shape=shape)
+            out.append((name, changed))
+    return out
 
 
 def _other_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -512,15 +681,21 @@ def _other_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _bad_shape(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """One tensor the relation names given a shape that breaks it: the last named first (for
+    a broadcast-result rule, usually the output), then each other one."""
     tensors = [n for n in rule.params if _tensor(args, n)]
     if len(tensors) < 2:
         return []
-    # Change the last one named: for a broadcast-result rule that is usually the output.
     outputs = [n for n in tensors if params[n].direction in ("out", "inout")]
-    name = outputs[-1] if rule.kind == "broadcast_result" and outputs else tensors[-1]
+    first = outputs[-1] if rule.kind == "broadcast_result" and outputs else tensors[-1]
+    order = [first, *(n for n in reversed(tensors) if n != first)]
+    return [(name, _change(args, name, shape=_breaking_shape(args, rule, name, tensors, outputs))) for name in order]
+
+
+def _breaking_shape(args: Args, rule: Rule, name: str, tensors: list[str], outputs: list[str]) -> tuple[int, ...]:
     tensor, reference = _tensor(args, name), _tensor(args, next(n for n in tensors if n != name))
     assert tensor is not None and reference is not None
-    if rule.kind == "broadcast_result" and outputs:
+    if rule.kind == "broadcast_result" and name in outputs:
         # Still broadcastable with the inputs, but not their broadcast shape.
         current = tensor.shape
         shape = current[:-1] + (1,) if current and current[-1] != 1 else (2,) + current
@@ -528,9 +703,7 @@ def _bad_shape(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
         shape = _other_shape(reference.shape)
     else:
         shape = (2,) * max(len(reference.shape), 1)
-    if tensor.shape == shape:
-        shape = shape + (2,)
-    return [(name, _replace(args, name, _changed(tensor, shape=shape)))]
+    return shape + (2,) if tensor.shape == shape else shape
 
 
 def _first_and_last(args: Args, rule: Rule) -> tuple[str, TensorArg, TensorArg] | None:
@@ -548,7 +721,7 @@ def _bad_same_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutatio
     name, tensor, first = found
     # Prefer a dtype the parameter allows, so that only the "same dtype" rule is broken.
     choices = [d for d in params[name].dtypes if d != first.dtype] + [d for d in _OTHER_DTYPES if d != first.dtype]
-    return [(name, _replace(args, name, _changed(tensor, dtype=choices[0])))]
+    return [(name, _change(args, name, dtype=choices[0]))]
 
 
 def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -556,7 +729,7 @@ def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutati
         return []
     name, tensor, first = found
     other = next(f for f in (*params[name].formats, "NCHW", "ND") if f != first.format)
-    return [(name, _replace(args, name, _changed(tensor, fmt=other)))]
+    return [(name, _change(args, name, fmt=other))]
 
 
 def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -599,27 +772,30 @@ def _bad_empty(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         tensor = _tensor(args, name)
         if tensor and tensor.shape and params[name].empty_tensor is not True:
-            return [(name, _replace(args, name, _changed(tensor, shape=(0,) + tuple(tensor.shape[1:]))))]
+            return [(name, _change(args, name, shape=(0,) + tuple(tensor.shape[1:])))]
     return []
 
 
 def _bad_contiguity(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """A tensor read with every stride doubled (every other element): not contiguous."""
     for name in rule.params:
         tensor = _tensor(args, name)
-        if tensor and params[name].non_contiguous is not True and len(tensor.shape) >= 2 and min(tensor.shape) > 1:
-            strides = (1,) + (tensor.shape[0],) * (len(tensor.shape) - 1)  # column-major: not contiguous
-            return [(name, _replace(args, name, _changed(tensor, strides=strides)))]
+        if tensor and params[name].non_contiguous is not True and any(d > 1 for d in tensor.shape):
+            strides = tuple(2 * s for s in contiguous_strides(tensor.shape))
+            return [(name, _change(args, name, strides=strides))]
     return []
 
 
 def _bad_output_shape(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """The output with its first dimension one larger (a 0-d output gains a dimension)."""
+    """The output with its first dimension one larger (a 0-d output gains a dimension), or
+    with a leading dimension of 1."""
     name = rule.params[0]
     tensor = _tensor(args, name)
     if tensor is None:
         return []
     shape = (tensor.shape[0] + 1, *tensor.shape[1:]) if tensor.shape else (2,)
-    return [(name, _replace(args, name, _changed(tensor, shape=shape)))]
+    # then one more leading dimension of 1: still broadcasting with any peer, another shape all the same
+    return [(name, _change(args, name, shape=shape)), (name, _change(args, name, shape=(1, *tensor.shape)))]
 
 
 def _bad_output_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -629,7 +805,7 @@ def _bad_output_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
     if tensor is None:
         return []
     choices = [d for d in (*params[name].dtypes, *_OTHER_DTYPES) if d != tensor.dtype]
-    return [(name, _replace(args, name, _changed(tensor, dtype=choices[0])))]
+    return [(name, _change(args, name, dtype=choices[0]))]
 
 
 _MUTATIONS = {

@@ -12,11 +12,13 @@ from itertools import count
 from typing import get_args
 
 from specgen import vocab
+from specgen.codegen.cases import plain_rule
 from specgen.codegen.errors import LowerError
 from specgen.codegen.names import sample_variables
+from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.typemap import ACL_ENUM, DTYPE_HOST, PREFERRED_DTYPES, RAW_BITS, VALUE_DTYPES, VALUE_RANGE
 from specgen.codegen.views import SampleArg, SampleKind, SamplePlan
-from specgen.model import CallArg, Function, OperatorDoc, Param
+from specgen.model import CallArg, Constraint, Function, OperatorDoc, Param
 
 _SHAPE_DECL = re.compile(r"std::vector<int64_t>\s+(\w+?)Shape\s*=\s*\{\s*(\d{1,6}(?:\s*,\s*\d{1,6})*)\s*\}")
 MAX_SAMPLE_ELEMENTS = 4096  # tensors up to this size get spelled-out data, larger ones zeros
@@ -117,11 +119,16 @@ _CALL_KINDS = {
 
 
 def _tensor_from_call(param: Param, arg: CallArg, seq: count, comment: str) -> SampleArg:
-    return _tensor_arg(param, arg.shape or (), arg.dtype or "", arg.format or "ND", next(seq), comment)
+    # the document's shape, dtype and format; the data are the sample's own, inside any documented range
+    fmt = arg.format or "ND"
+    return _tensor_arg(param, arg.shape or (), arg.dtype or "", fmt, next(seq), comment, _element_range(param))
 
 
 def _tensor_list_from_call(param: Param, arg: CallArg, seq: count, comment: str) -> SampleArg:
-    items = tuple(_tensor_arg(param, i.shape or (), i.dtype or "", i.format or "ND", next(seq), "") for i in arg.items)
+    bounds = _element_range(param)
+    items = tuple(
+        _tensor_arg(param, i.shape or (), i.dtype or "", i.format or "ND", next(seq), "", bounds) for i in arg.items
+    )
     if not items:
         raise _Unusable(f"{param.name}: the document's sample passes an empty tensor list")
     return SampleArg(param.name, "tensor_list", comment=comment, items=items, prints=items[0].prints)
@@ -159,8 +166,11 @@ _FROM_CALL: dict[str, Callable[[Param, CallArg, count, str], SampleArg]] = {
 # ---------------------------------------------------------------- arguments, by kind
 
 
-def _tensor_arg(param: Param, shape: tuple[int, ...], dtype: str, fmt: str, k: int, comment: str) -> SampleArg:
-    """A tensor of the sample: its host data spelled out when small, zeros when large."""
+def _tensor_arg(
+    param: Param, shape: tuple[int, ...], dtype: str, fmt: str, k: int, comment: str, bounds: Constraint | None = None
+) -> SampleArg:
+    """A tensor of the sample: its host data spelled out when small (inside `bounds`, a
+    documented range of its elements, when given), zeros when large."""
     if fmt not in SAMPLE_FORMATS:
         raise _Unusable(f"{param.name}: the sample cannot name format {fmt}")
     if dtype not in DTYPE_HOST and dtype not in RAW_BITS:
@@ -185,13 +195,18 @@ def _tensor_arg(param: Param, shape: tuple[int, ...], dtype: str, fmt: str, k: i
         acl_format=f"ACL_FORMAT_{fmt}",
         format=fmt,
         shape=shape,
-        values=tuple(_literal(dtype, k * 3 + i) for i in range(n)) if spelled else (),
+        values=tuple(_literal(dtype, k * 3 + i, bounds) for i in range(n)) if spelled else (),
         data_count=data_count,
         printer=printer,
         prints=param.direction in ("out", "inout"),
         comment=comment,
         dtype=dtype,
     )
+
+
+def _element_range(param: Param) -> Constraint | None:
+    """The documented range of a tensor's elements ("元素需大于等于0"), if any."""
+    return next(iter(param.of_kind("range")), None)
 
 
 def _element_count(shape: tuple[int, ...]) -> int:
@@ -290,16 +305,33 @@ def _c_literal(value: float, dtype: str) -> str:
     return f"{float(value)}f" if dtype == "FLOAT" else f"{float(value)}"
 
 
-def _literal(dtype: str, i: int) -> str:
-    """Deterministic sample data: small values exact in every floating type."""
+def _literal(dtype: str, i: int, bounds: Constraint | None = None) -> str:
+    """Deterministic sample data: small values exact in every floating type, inside `bounds`
+    (a documented range of the tensor's elements) when given."""
     if dtype in ("FLOAT", "DOUBLE", "FLOAT16", "BFLOAT16", "COMPLEX64", "COMPLEX128"):
-        value = ((i * 7) % 13 - 6) * 0.25
+        value = _inside(((i * 7) % 13 - 6) * 0.25, bounds, 0.25)
         return f"{value}f" if dtype == "FLOAT" else f"{value}"
     if dtype == "BOOL":
         return str(i % 2)
     if dtype.startswith("UINT") or dtype not in DTYPE_HOST:  # raw bytes of an exotic dtype
         return str(i % 7)
-    return str((i * 5) % 9 - 4)
+    return str(int(_inside((i * 5) % 9 - 4, bounds, 1)))
+
+
+def _inside(value: float, bounds: Constraint | None, step: float) -> float:
+    """`value` moved inside the documented range: folded above the lower bound, then held
+    below the upper one (a step inside an exclusive bound)."""
+    if bounds is None:
+        return value
+    low, high = bounds.min, bounds.max
+    if low is not None and (value < low or (value == low and not bounds.min_inclusive)):
+        value = low + abs(value - low) if value != low else low + step
+        value = value if value != low or bounds.min_inclusive else low + step
+    if high is not None and (value > high or (value == high and not bounds.max_inclusive)):
+        value = high - (0 if bounds.max_inclusive else step)
+        if low is not None and (value < low or (value == low and not bounds.min_inclusive)):
+            value = (low + high) / 2  # a narrow range: its middle
+    return value
 
 
 # ---------------------------------------------------------------- the derived call
@@ -324,7 +356,43 @@ def _derived_args(doc: OperatorDoc, fn: Function, params: list[Param]) -> list[S
     derivation = _Derivation(doc_shapes)
     args = [_derived_arg(param, derivation) for param in params]
     axes = _axis_params(fn)
-    return [_first_axis(a) if a.name in axes else a for a in args]
+    args = [_first_axis(a) if a.name in axes else a for a in args]
+    return _outputs_by_rule(params, args)
+
+
+def _outputs_by_rule(params: list[Param], args: list[SampleArg]) -> list[SampleArg]:
+    """Output tensors shaped and typed as their rules give on the derived inputs (the rule, not
+    a peer's shape, says what the library writes), where the rules settle it."""
+    shapes = {a.name: a.shape if a.kind == "tensor" else None for a in args}
+    dtypes = {a.name: a.dtype if a.kind == "tensor" else None for a in args}
+    values = {a.name: _plain_value(a) for a in args}
+    by_name = {p.name: p for p in params}
+    out: list[SampleArg] = []
+    for arg in args:
+        p = by_name[arg.name]
+        if arg.kind == "tensor" and p.direction == "out":
+            shape = output_shape(plain_rule(p.shape_rule), shapes, values) if p.shape_rule else None
+            dtype = output_dtype(plain_rule(p.dtype_rule), dtypes) if p.dtype_rule else None
+            dtype = dtype if dtype and (dtype in p.dtypes_on(None) or not p.dtypes_on(None)) else None
+            if (shape is not None and shape != arg.shape) or (dtype is not None and dtype != arg.dtype):
+                arg = _retyped(p, arg, shape or arg.shape, dtype or arg.dtype, len(out))
+        out.append(arg)
+    return out
+
+
+def _plain_value(arg: SampleArg) -> object:
+    """A derived argument's value as a rule reads it: a number, a string, or an array's elements."""
+    if arg.kind in ("int_array", "bool_array", "float_array", "scalar_list"):
+        return tuple(arg.elements)
+    return arg.value if arg.kind in ("value", "scalar", "string") else None
+
+
+def _retyped(param: Param, arg: SampleArg, shape: tuple[int, ...], dtype: str, k: int) -> SampleArg:
+    """The output tensor rebuilt in another shape or dtype (`k` numbers its data)."""
+    try:
+        return _tensor_arg(param, shape, dtype, arg.format or "ND", k, arg.comment)
+    except _Unusable:
+        return arg
 
 
 def _derived_arg(param: Param, derivation: _Derivation) -> SampleArg:
@@ -349,7 +417,10 @@ def _derived_tensors(param: Param, comment: str, derivation: _Derivation) -> Sam
     fmt = _sample_format(param)
     how_many = 1 if param.kind == "tensor" else 2
     try:
-        tensors = [_tensor_arg(param, shape, dtype, fmt, next(derivation.seq), comment) for _ in range(how_many)]
+        bounds = _element_range(param)
+        tensors = [
+            _tensor_arg(param, shape, dtype, fmt, next(derivation.seq), comment, bounds) for _ in range(how_many)
+        ]
     except _Unusable as exc:
         raise LowerError(param.line, str(exc)) from exc
     if param.kind == "tensor":

@@ -25,6 +25,7 @@ from specgen.files import ReadError, read_bounded, walk
 from specgen.model import Function, OperatorDoc, Param
 from specgen.parse.classify.text import PLAIN_WORDS, differs_in_digits
 from specgen.review.findings import Declaration, Finding
+from specgen.review.lint_outputs import sample_output_findings
 from specgen.review.lint_sample import sample_findings
 from specgen.review.lint_source import Source, clean_comments
 from specgen.review.rules import PROBLEM_CODES, RULES, Rule
@@ -553,7 +554,7 @@ def lint(docs: Sequence[OperatorDoc], headers: Path | None = None) -> list[Findi
         findings += problems
     for doc in docs:
         src = Source.of(doc.source)
-        mine = list(_document_findings(doc, src))
+        mine = list(_document_findings(doc, src)) + list(sample_output_findings(doc))
         seen = nearest(declared, doc.source) if declared is not None else None
         if seen is not None:
             mine = _one_per_rename(mine + list(_header_findings(doc, src, seen)), _renames(doc, seen))

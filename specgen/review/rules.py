@@ -65,6 +65,11 @@ class Rule(Catalogued):
         ERROR,
         "the sample calls a documented function with another number of arguments",
     )
+    SAMPLE_OUTPUT_RULE = (
+        "sample-output-rule",
+        WARNING,
+        "the sample's call gives an output another shape or dtype than the document's rule for it",
+    )
     SAMPLE_HEADER = "sample-header", WARNING, "the sample does not include the operator's header"
     SAMPLE_COPIES_INPUT = "sample-copies-input", ERROR, "the sample copies back an input buffer as the result"
     SAMPLE_NO_OUTPUT = "sample-no-output", WARNING, "the sample never copies anything back to the host"

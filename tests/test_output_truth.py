@@ -1,0 +1,125 @@
+"""The document's own call is the truth for output shapes and dtypes (issue 23, item 2).
+
+Every fully read sample call of the corpus, and every fully read call of the ops-nn example
+programs (written apart from the documents, never used for generation), is compared with the
+outputs' rules evaluated on its inputs: the shape and dtype the rule gives must be the ones the
+call passes. Each disagreement was read by hand and is listed with its verdict; a document whose
+call contradicts its own rule is also a `sample-output-rule` lint finding (tests/lint_verdicts.json).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from specgen.codegen.cases import call_values, plain_rule
+from specgen.codegen.runtime._shapes import output_shape
+from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.parse import parse_paths
+from specgen.review.lint_outputs import disagreements
+from tests.oracle import chosen_functions, example_calls
+
+DOCUMENT_DEFECT, RULE_BUG = "document defect", "rule bug"
+_TBC = "ops-nn/conv/convolution_backward/docs/aclnnConvTbcBackward.md"
+_TBC_WHY = (
+    "the table labels the shapes (N,C,H) — self (N,Cout,Hout), input (N,Cin,Hin), weight (Cout,Cin,K) — but the "
+    "operator is TBC (time, batch, channel): by those labels the call's input {5,1,2} has Cin=1 and self Cout=1, "
+    "while its weight {1,2,2} and bias {2} say otherwise; the call follows the TBC layout"
+)
+_GNS = "ops-nn/norm/group_norm_swish_grad/docs/aclnnGroupNormSwishGrad.md"
+_GNS_WHY = "'数据类型和shape与gamma相同' with gamma {3}, but the call passes {3, 1} (the example program passes (3,))"
+_RELU_V3_WHY = (
+    "'shape需要与x一致', but the call passes a bit mask: x {1,1,1,1,16} gives {1,1,1,1,2} UINT8 (8 flags a byte; "
+    "the sample prints bit i of byte i/8): the prose misstates the mask's shape"
+)
+
+# (document under docs/, function, output, shape|dtype) -> (verdict, why): read by hand.
+DOCUMENT_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
+    (_TBC, "aclnnConvTbcBackward", "gradWeight", "shape"): (DOCUMENT_DEFECT, _TBC_WHY),
+    (_TBC, "aclnnConvTbcBackward", "gradBias", "shape"): (DOCUMENT_DEFECT, _TBC_WHY),
+    (_GNS, "aclnnGroupNormSwishGrad", "dgammaOut", "shape"): (DOCUMENT_DEFECT, _GNS_WHY),
+    (_GNS, "aclnnGroupNormSwishGrad", "dbetaOut", "shape"): (DOCUMENT_DEFECT, _GNS_WHY),
+    ("ops-nn/experimental/activation/relu_v3/docs/aclnnReluV3.md", "aclnnReluV3", "maskOut", "shape"): (
+        DOCUMENT_DEFECT,
+        _RELU_V3_WHY,
+    ),
+}
+# (example file under examples/, function, output, shape|dtype) -> (verdict, why).
+EXAMPLE_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
+    (
+        "ops-nn/experimental/activation/relu_grad_v3/examples/test_aclnn_relu_grad_v3.cpp",
+        "aclnnReluGradV3",
+        "z",
+        "shape",
+    ): (
+        DOCUMENT_DEFECT,
+        "the document says z's shape is x's ('shape与x一致'; 'x、y和z的shape不一致' is an error); the example "
+        "broadcasts x (8,32,1,64) with y (1,32,128,64) into z (8,32,128,64): example and document disagree, "
+        "the rule is read as written",
+    ),
+    ("ops-nn/experimental/activation/relu_v3/examples/test_aclnn_relu_v3.cpp", "aclnnReluV3", "maskOut", "shape"): (
+        DOCUMENT_DEFECT,
+        _RELU_V3_WHY,
+    ),
+}
+# Fewer outputs compared than this means the comparison itself stopped working.
+MIN_DOCUMENT_OUTPUTS, MIN_EXAMPLE_OUTPUTS = 400, 400
+
+
+@pytest.fixture(scope="module")
+def corpus_docs(corpus):
+    return parse_paths([corpus / "docs"])
+
+
+def _compared(fn, values) -> int:
+    """Outputs of the call whose shape the rule settles on the call's inputs (what the comparison speaks about)."""
+    shapes = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    return sum(
+        1
+        for p in fn.params
+        if p.direction in ("out", "inout")
+        and p.shape_rule
+        and p.shape_rule.kind != "in_place"  # an in-out tensor's own shape: nothing to compare
+        and output_shape(plain_rule(p.shape_rule), shapes, values) is not None
+    )
+
+
+def _check(found: dict, listed: dict) -> None:
+    for key, (passed, derived) in sorted(found.items()):
+        print(f"  {' '.join(key)}: the call passes {passed}, the rule gives {derived}")
+    assert {k: v for k, v in found.items() if k not in listed} == {}, "unlisted disagreements: read and list them"
+    assert [k for k in listed if k not in found] == [], "listed disagreements no longer found: remove them"
+    assert all(verdict in (DOCUMENT_DEFECT, RULE_BUG) and why for verdict, why in listed.values())
+
+
+def test_document_calls_get_the_outputs_their_rules_give(corpus, corpus_docs):
+    found, calls, outputs = {}, 0, 0
+    for doc in corpus_docs:
+        source = Path(doc.source).relative_to(corpus / "docs").as_posix()
+        for fn in doc.functions:
+            values = call_values(fn, fn.sample_call) if fn.sample_call else None
+            if values is None:
+                continue
+            calls += 1
+            outputs += _compared(fn, values)
+            for d in disagreements(fn, values):
+                found[source, fn.name, d.param, d.what] = (d.passed, d.derived)
+    print(f"\n{calls} document calls read fully; {outputs} outputs whose rule the call settles; {len(found)} disagree")
+    assert outputs >= MIN_DOCUMENT_OUTPUTS
+    _check(found, DOCUMENT_DISAGREEMENTS)
+
+
+def test_example_programs_get_the_outputs_the_rules_give(corpus, corpus_docs):
+    documented = {name: fn for name, (_, fn) in chosen_functions(corpus_docs).items()}
+    _, where, calls = example_calls(corpus_docs, corpus / "examples")
+    found, outputs = {}, 0
+    for (path, name), (_, values) in zip(where, calls, strict=True):
+        outputs += _compared(documented[name], values)
+        for d in disagreements(documented[name], values):
+            found[path, name, d.param, d.what] = (d.passed, d.derived)
+    print(
+        f"\n{len(calls)} example calls read fully; {outputs} outputs whose rule the call settles; {len(found)} disagree"
+    )
+    assert outputs >= MIN_EXAMPLE_OUTPUTS
+    _check(found, EXAMPLE_DISAGREEMENTS)
