@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field, model_validator
@@ -238,6 +239,8 @@ class DtypeRule(Frozen):
         return self.kind != "not_derivable"
 
 
+# A non-const pointer to one plain C value (canonical spelling: "uint64_t*").
+_OUT_VALUE = re.compile(r"^(?:u?int(?:8|16|32|64)_t|size_t|int|float|double|bool)\*$")
 _COMPUTED_PARAM_FIELDS = ("dtypes", "product_dtypes", "formats", "rank", "non_contiguous", "empty_tensor")
 
 
@@ -266,6 +269,12 @@ class Param(Frozen):
 
     def of_kind(self, kind: ConstraintKind) -> list[Constraint]:
         return [c for c in self.constraints if c.kind == kind]
+
+    @property
+    def out_value(self) -> bool:
+        """A plain C value the function writes through a pointer (`uint64_t* weightTensorSize`
+        of a single-phase API): the generated wrappers return it."""
+        return self.kind == "other" and _OUT_VALUE.match(self.c_type) is not None
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -438,8 +447,9 @@ class OperatorDoc(Frozen):
     formula: TextBlock | None = None
     products: tuple[Product, ...] = ()
     functions: tuple[Function, ...] = ()
-    # Single-phase APIs (`aclnnStatus aclnnTransQuantParam(...)`, no executor): `params` is
-    # their prototype's, `line` theirs; modelled for diff and lint, not generated.
+    # Single-phase APIs (`aclnnStatus aclnnCalculateMatmulWeightSizeV2(...)`, no executor):
+    # `params` is their prototype's, `line` theirs, `errors` and `sample_call` their own;
+    # generated as one call where every parameter can be passed (see build.single_phase_gap).
     single_phase: tuple[Function, ...] = _sparse(())
     notes: TextBlock | None = None  # the constraints section (约束说明), verbatim
     samples: tuple[Sample, ...] = ()
