@@ -1,0 +1,272 @@
+"""APIs outside the two-phase convention, generated as their documents declare them: a
+single-phase API (one call, no workspace or executor: `aclnnCalculateConvolutionWeightSize`
+of ops-math, modelled by the fixture tests/single_phase/) and an execute function whose
+parameters are in another order than the convention's.
+
+The truths are the documents' own: the prototype in the document's fence, compiled by gcc as
+the definition of a stand-in library with the generated header force-included (a declaration
+that differs is a build error); the document's sample call, whose arguments the library
+records and must receive from the wrapper; and the documented error table."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from specgen.parse import parse_file
+from tests.conftest import ROOT, SPECS
+from tests.oracle import run_in_package
+from tests.test_diff import SINGLE_PHASE
+from tests.test_samples import CXXFLAGS
+from tests.wrapper_calls import build_operator_library
+
+FIXTURE = ROOT / "tests" / "single_phase" / "aclnnCalculateConvolutionWeightSize.md"
+SNAKE = "calculate_convolution_weight_size"
+ACL_FLOAT16 = 1  # aclDataType's value, as CANN's acl_base.h numbers it
+_PROTOTYPE = re.compile(r"aclnnStatus\s+aclnnCalculateConvolutionWeightSize\s*\((.*?)\)", re.S)
+
+# The stand-in library's definition: records what it receives, rejects what the document's
+# error table names, writes the element count.
+_DEFINITION = """
+{prototype} {{
+  FILE* f = rec_open("aclnnCalculateConvolutionWeightSize");
+  if (f) {{
+    rec_int_array(f, tensorShape);
+    fprintf(f, ",%s,%lld,%d", transposed ? "true" : "false", (long long)groups, (int)dataType);
+    fputs("]}}\\n", f);
+    fclose(f);
+  }}
+  if (tensorShape == NULL || weightTensorSize == NULL) return 161001;
+  if (groups < 1 || groups > 65535 || tensorShape->size != 4) return 161002;
+  uint64_t count = 1;
+  for (uint64_t i = 0; i < tensorShape->size; i++) count *= (uint64_t)tensorShape->values[i];
+  *weightTensorSize = count;
+  return ACLNN_SUCCESS;
+}}
+"""
+
+
+def _generate(docs: Path, out: Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "specgen", "generate", str(docs), "-o", str(out), "--no-cache"]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def _sample(out: Path, snake: str, root: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    """The generated sample compiled with g++ against the generated header and run."""
+    if shutil.which("g++") is None:
+        pytest.skip("g++ is not available")
+    exe, lib = tmp_path / snake, root / "lib64"
+    command = ["g++", *CXXFLAGS, f"-I{root / 'include'}", f"-I{out / 'include'}", str(out / "samples" / f"{snake}.cpp")]
+    command += ["-o", str(exe), f"-L{lib}", "-lascendcl", "-lnnopbase", "-lopapi", f"-Wl,-rpath,{lib}"]
+    built = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr[-3000:]
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=False, timeout=60, env=_env(root, tmp_path))
+
+
+def _env(root: Path, tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "ASCEND_HOME_PATH": str(root), "STANDIN_RECORD": str(tmp_path / "calls.jsonl")}
+
+
+@pytest.fixture
+def gcc():
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not available")
+
+
+# ---------------------------------------------------------------- single-phase: the model
+
+
+def test_a_single_phase_document_is_modelled_with_its_call_and_rules():
+    doc = parse_file(FIXTURE)
+    assert doc.functions == () and [f.name for f in doc.single_phase] == ["aclnnCalculateConvolutionWeightSize"]
+    (fn,) = doc.single_phase
+    assert [(p.name, p.direction) for p in fn.params] == [
+        ("tensorShape", "in"),
+        ("transposed", "in"),
+        ("groups", "in"),
+        ("dataType", "in"),
+        ("weightTensorSize", "out"),
+    ]
+    assert [p.name for p in fn.params if p.out_value] == ["weightTensorSize"]
+    # the document's error table and its sample's call (`&weightTensorSize` is an address)
+    assert [(e.code, e.params) for e in fn.errors] == [
+        (161001, ("tensorShape",)),
+        (161001, ("weightTensorSize",)),
+        (161002, ("groups",)),
+        (161002, ("tensorShape",)),
+    ]
+    assert fn.sample_call is not None and fn.sample_call.resolved
+    assert [a.kind for a in fn.sample_call.args] == ["int_array", "value", "value", "value", "address"]
+    assert fn.sample_call.args[0].elements == (64, 32, 3, 3)
+    # said once, at info, as generated
+    assert [(d.severity, d.code) for d in doc.diagnostics] == [("info", "single-phase")]
+    assert "generated as one call" in doc.diagnostics[0].message
+
+
+def test_a_single_phase_api_generated_code_cannot_pass_is_said_not_generated(write_doc, tmp_path):
+    """aclnnTransQuantParam takes `const float*` host buffers: modelled, not generated, with the
+    parameter that stops it; no error, and no operator output."""
+    doc = parse_file(write_doc(SINGLE_PHASE, "aclnnTransQuantParam.md"))
+    (diagnostic,) = doc.diagnostics
+    assert (diagnostic.severity, diagnostic.code) == ("info", "single-phase")
+    assert "not generated" in diagnostic.message and "scaleArray, a const float*" in diagnostic.message
+    result = _generate(tmp_path / "aclnnTransQuantParam.md", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert not (tmp_path / "out" / "include" / "aclnnop" / "aclnn_trans_quant_param.h").exists()
+
+
+# ---------------------------------------------------------------- single-phase: the whole chain
+
+
+@pytest.fixture(scope="module")
+def single_phase(tmp_path_factory):
+    """The fixture generated, and the stand-in with a library defining the function by the
+    document's own prototype text, compiled with the generated header force-included."""
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not available")
+    tmp = tmp_path_factory.mktemp("single")
+    docs = tmp / "docs"
+    docs.mkdir()
+    shutil.copy(FIXTURE, docs)
+    out = tmp / "out"
+    result = _generate(docs, out)
+    assert result.returncode == 0, result.stderr
+    header = out / "include" / "aclnnop" / f"aclnn_{SNAKE}.h"
+    match = _PROTOTYPE.search(FIXTURE.read_text(encoding="utf-8"))
+    assert match is not None
+    prototype = f"aclnnStatus aclnnCalculateConvolutionWeightSize({match.group(1)})"
+    root = build_operator_library(tmp / "cann", _DEFINITION.format(prototype=prototype), [header])
+    return out, root
+
+
+_CALL = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import aclnn_ops
+from aclnn_ops import calculate_convolution_weight_size as op
+
+def status(call):
+    try:
+        call()
+    except aclnn_ops.AclnnError as exc:
+        return exc.status
+    return 0
+
+aclnn_ops.load()
+args = json.load(sys.stdin)
+print(json.dumps({
+    "returned": op.calculate_convolution_weight_size(*args),
+    "null_shape": status(lambda: op.validate(None, *args[1:])),
+    "groups_0": status(lambda: op.validate(args[0], args[1], 0, args[3])),
+    "library_null_shape": status(lambda: op._run_calculate_convolution_weight_size(None, *args[1:])),
+}))
+"""
+
+
+def test_the_single_phase_wrapper_makes_the_documents_call_and_returns_the_size(single_phase, tmp_path):
+    out, root = single_phase
+    call = parse_file(FIXTURE).single_phase[0].sample_call
+    assert call is not None
+    args = [list(call.args[0].elements or ()), call.args[1].value, call.args[2].value, call.args[3].value]
+    result = run_in_package(_CALL, out / "python", args, _env(root, tmp_path))
+    assert result["returned"] == 64 * 32 * 3 * 3  # what the library wrote through the pointer
+    # the last call the library saw (the wrapper's; the validator stops the null one first)
+    recorded = [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]
+    assert recorded[0]["args"] == [{"k": "array", "values": [64, 32, 3, 3]}, False, 1, ACL_FLOAT16]
+    # the documented rules: a null tensorShape is 161001, groups outside [1, 65535] is 161002
+    assert (result["null_shape"], result["groups_0"]) == (161001, 161002)
+    assert result["library_null_shape"] == 161001  # and the unchecked call reaches the library
+
+
+def test_the_single_phase_sample_compiles_runs_and_prints_the_size(single_phase, tmp_path):
+    out, root = single_phase
+    sample = (out / "samples" / f"{SNAKE}.cpp").read_text(encoding="utf-8")
+    assert "The arguments are those of the document's own call" in sample
+    result = _sample(out, SNAKE, root, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"weightTensorSize = {64 * 32 * 3 * 3}"]
+    recorded = json.loads((tmp_path / "calls.jsonl").read_text().splitlines()[-1])
+    assert recorded["args"] == [{"k": "array", "values": [64, 32, 3, 3]}, False, 1, ACL_FLOAT16]
+
+
+def test_the_generated_tests_of_a_single_phase_api_pass_against_the_library(single_phase, tmp_path):
+    out, root = single_phase
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", str(out / "tests")],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=out,
+        env={**_env(root, tmp_path), "PYTHONPATH": str(out / "python")},
+    )
+    assert result.returncode == 0, result.stdout[-4000:]
+    assert " passed" in result.stdout.splitlines()[-1]
+
+
+# ---------------------------------------------------------------- an execute function in another order
+
+_CONVENTION = "aclnnTanhBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)"
+_REORDERED = "aclnnTanhBackward(void *workspace, uint64_t workspaceSize, aclrtStream stream, aclOpExecutor *executor)"
+# The library: the first phase hands out the executor token; the execute function, defined in
+# the documented order, fails unless it receives that token and the stream where it says.
+_REORDERED_LIBRARY = """
+aclnnStatus aclnnTanhBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
+                                              aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  (void)gradOutput; (void)output; (void)gradInput;
+  return rec_close(NULL, workspaceSize, executor);
+}
+aclnnStatus %s {
+  (void)workspace; (void)workspaceSize;
+  return executor == (aclOpExecutor*)&executor_token && stream != NULL ? ACLNN_SUCCESS : 161002;
+}
+"""
+
+
+def _reordered_document(tmp_path: Path) -> Path:
+    text = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
+    assert text.count(_CONVENTION) == 2  # the outline and the prototype of the execute phase
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    path = docs / "aclnnTanhBackward.md"
+    reordered = text.replace(_CONVENTION, _REORDERED)
+    path.write_text(
+        reordered.replace(
+            "(workspaceAddr, workspaceSize, executor, stream)", "(workspaceAddr, workspaceSize, stream, executor)"
+        )
+    )
+    return path
+
+
+def test_an_execute_function_in_another_order_is_one_warning_saying_how(tmp_path):
+    doc = parse_file(_reordered_document(tmp_path))
+    warnings = [d for d in doc.diagnostics if d.severity != "info"]
+    assert [d.code for d in warnings if d.code != "name-typo"] == ["execute-signature"]
+    (said,) = [d for d in warnings if d.code == "execute-signature"]
+    assert "another order" in said.message and "generated as documented" in said.message
+    assert [p.name for p in doc.functions[0].execute_params] == ["workspace", "workspaceSize", "stream", "executor"]
+
+
+def test_an_execute_function_in_another_order_is_generated_as_documented(gcc, tmp_path):
+    path = _reordered_document(tmp_path)
+    out = tmp_path / "out"
+    result = _generate(path.parent, out)
+    assert result.returncode == 0 and "[lower]" not in result.stderr, result.stderr
+    header = out / "include" / "aclnnop" / "aclnn_tanh_backward.h"
+    root = build_operator_library(tmp_path / "cann", _REORDERED_LIBRARY % _REORDERED.replace("*", "* "), [header])
+    # the binding passes the executor and the stream where the document puts them
+    script = (
+        "import sys, json\nsys.path.insert(0, sys.argv[1])\nimport numpy as np, aclnn_ops\n"
+        "from aclnn_ops import tanh_backward as op\naclnn_ops.load()\n"
+        "x = np.ones((2, 3), np.float32)\nprint(json.dumps(op.tanh_backward(x, x).shape))\n"
+    )
+    assert run_in_package(script, out / "python", None, _env(root, tmp_path)) == [2, 3]
+    # and so does the sample
+    sample = _sample(out, "tanh_backward", root, tmp_path)
+    assert sample.returncode == 0, sample.stderr
