@@ -456,6 +456,11 @@ class FunctionCode:
         return tuple(a for a in self.wrapper if a.keyword)
 
     @property
+    def result_names(self) -> tuple[str, ...]:
+        """The Python names of what the wrapper returns: its outputs, then its out-values."""
+        return tuple(a.py_name for a in self.outputs) + tuple(o.py_name for o in self.out_values)
+
+    @property
     def returned(self) -> tuple[str, ...]:
         """The wrapper's return values, in order: its outputs, then its out-values."""
         return tuple(f"rt.array_of({a.py_name})" for a in self.outputs) + tuple(o.py_name for o in self.out_values)
