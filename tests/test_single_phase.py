@@ -210,57 +210,83 @@ def test_the_generated_tests_of_a_single_phase_api_pass_against_the_library(sing
     assert " passed" in result.stdout.splitlines()[-1]
 
 
-# ---------------------------------------------------------------- an execute function in another order
+# ---------------------------------------------------------------- an execute function of another signature
 
 _CONVENTION = "aclnnTanhBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)"
-_REORDERED = "aclnnTanhBackward(void *workspace, uint64_t workspaceSize, aclrtStream stream, aclOpExecutor *executor)"
-# The library: the first phase hands out the executor token; the execute function, defined in
-# the documented order, fails unless it receives that token and the stream where it says.
-_REORDERED_LIBRARY = """
+_SAMPLE_CALL = "(workspaceAddr, workspaceSize, executor, stream)"
+# Documented execute signatures other than the convention's: (prototype, the sample's call,
+# what the stand-in checks it receives, what the warning says, the parameter bullets as the
+# document then says them).
+SIGNATURES = {
+    "reordered": (
+        "aclnnTanhBackward(void *workspace, uint64_t workspaceSize, aclrtStream stream, aclOpExecutor *executor)",
+        "(workspaceAddr, workspaceSize, stream, executor)",
+        "executor == (aclOpExecutor*)&executor_token && stream != NULL",
+        "the same parameters in another order",
+        {},
+    ),
+    "no stream": (
+        "aclnnTanhBackward(void *workspace, uint64_t workspaceLen, aclOpExecutor *executor)",
+        "(workspaceAddr, workspaceSize, executor)",
+        "executor == (aclOpExecutor*)&executor_token",
+        "no stream",
+        {
+            "  - stream：指定执行任务的AscendCL stream流。\n": "",
+            "  - workspaceSize：在Device": "  - workspaceLen：在Device",
+        },
+    ),
+}
+# The library: the first phase hands out the executor token; the execute function, defined by
+# the documented prototype, fails unless it receives that token (and the stream) where it says.
+_LIBRARY = """
 aclnnStatus aclnnTanhBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
                                               aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor) {
   (void)gradOutput; (void)output; (void)gradInput;
   return rec_close(NULL, workspaceSize, executor);
 }
 aclnnStatus %s {
-  (void)workspace; (void)workspaceSize;
-  return executor == (aclOpExecutor*)&executor_token && stream != NULL ? ACLNN_SUCCESS : 161002;
+  (void)workspace;
+  return %s ? ACLNN_SUCCESS : 161002;
 }
 """
 
 
-def _reordered_document(tmp_path: Path) -> Path:
+def _document(tmp_path: Path, prototype: str, call: str, bullets: dict[str, str]) -> Path:
+    """The seed aclnnTanhBackward with its execute function documented as `prototype`."""
     text = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
-    assert text.count(_CONVENTION) == 2  # the outline and the prototype of the execute phase
+    assert text.count(_CONVENTION) == 2 and text.count(_SAMPLE_CALL) == 1  # outline, prototype; sample
+    for old, new in bullets.items():
+        assert text.count(old) == 1
+        text = text.replace(old, new)
     docs = tmp_path / "docs"
     docs.mkdir()
     path = docs / "aclnnTanhBackward.md"
-    reordered = text.replace(_CONVENTION, _REORDERED)
-    path.write_text(
-        reordered.replace(
-            "(workspaceAddr, workspaceSize, executor, stream)", "(workspaceAddr, workspaceSize, stream, executor)"
-        )
-    )
+    path.write_text(text.replace(_CONVENTION, prototype).replace(_SAMPLE_CALL, call), encoding="utf-8")
     return path
 
 
-def test_an_execute_function_in_another_order_is_one_warning_saying_how(tmp_path):
-    doc = parse_file(_reordered_document(tmp_path))
+@pytest.mark.parametrize("signature", SIGNATURES)
+def test_an_execute_function_of_another_signature_is_one_warning_saying_how(tmp_path, signature):
+    prototype, call, _, how, bullets = SIGNATURES[signature]
+    doc = parse_file(_document(tmp_path, prototype, call, bullets))
     warnings = [d for d in doc.diagnostics if d.severity != "info"]
-    assert [d.code for d in warnings if d.code != "name-typo"] == ["execute-signature"]
     (said,) = [d for d in warnings if d.code == "execute-signature"]
-    assert "another order" in said.message and "generated as documented" in said.message
-    assert [p.name for p in doc.functions[0].execute_params] == ["workspace", "workspaceSize", "stream", "executor"]
+    assert [d.code for d in warnings if d.code != "name-typo"] == ["execute-signature"]
+    assert f": {how}; generated as documented" in said.message
+    documented = [p.strip().split()[-1].lstrip("*") for p in prototype.split("(")[1].rstrip(")").split(",")]
+    assert [p.name for p in doc.functions[0].execute_params] == documented
 
 
-def test_an_execute_function_in_another_order_is_generated_as_documented(gcc, tmp_path):
-    path = _reordered_document(tmp_path)
+@pytest.mark.parametrize("signature", SIGNATURES)
+def test_an_execute_function_of_another_signature_is_generated_as_documented(gcc, tmp_path, signature):
+    prototype, call, check, _, bullets = SIGNATURES[signature]
+    path = _document(tmp_path, prototype, call, bullets)
     out = tmp_path / "out"
     result = _generate(path.parent, out)
     assert result.returncode == 0 and "[lower]" not in result.stderr, result.stderr
     header = out / "include" / "aclnnop" / "aclnn_tanh_backward.h"
-    root = build_operator_library(tmp_path / "cann", _REORDERED_LIBRARY % _REORDERED.replace("*", "* "), [header])
-    # the binding passes the executor and the stream where the document puts them
+    root = build_operator_library(tmp_path / "cann", _LIBRARY % (prototype, check), [header])
+    # the binding passes the executor (and the stream) where the document puts them
     script = (
         "import sys, json\nsys.path.insert(0, sys.argv[1])\nimport numpy as np, aclnn_ops\n"
         "from aclnn_ops import tanh_backward as op\naclnn_ops.load()\n"

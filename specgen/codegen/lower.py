@@ -82,8 +82,9 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = F
 
 def _check_prototypes(fn: Function) -> None:
     """The two-phase aclnn convention: GetWorkspaceSize(..., workspaceSize, executor), then an
-    execute function of the workspace, its size, the executor and the stream, in any order
-    (the document's; parse warns where it is not the convention's)."""
+    execute function of the workspace, its size, the executor and the stream: generated as
+    documented, in its order and without any it omits (parse warns where it is not the
+    convention's)."""
     c_identifier(fn.name, fn.line, "function name")
     kinds = [p.kind for p in fn.params]
     if kinds[-2:] != ["workspace_size", "executor"] or kinds.count("workspace_size") != 1:
@@ -93,12 +94,12 @@ def _check_prototypes(fn: Function) -> None:
             "uint64_t* workspaceSize, aclOpExecutor** executor",
         )
     execute = [p.kind for p in fn.execute_params]
-    if sorted(execute) != sorted(EXECUTE_KINDS):
+    if not set(execute) <= set(EXECUTE_KINDS) or len(set(execute)) != len(execute):
         raise LowerError(
             fn.execute_line or fn.line,
-            f"{fn.name}: expected the execute function to take the workspace, its size, the executor "
-            "and the stream, each once (void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, "
-            "aclrtStream stream, in any order)",
+            f"{fn.name}: expected the execute function to take only the workspace, its size, the executor "
+            "and the stream, each at most once (void* workspace, uint64_t workspaceSize, aclOpExecutor* "
+            "executor, aclrtStream stream, in any order)",
         )
 
 
