@@ -60,6 +60,11 @@ def _generate(docs: Path, out: Path) -> subprocess.CompletedProcess:
 
 def _sample(out: Path, snake: str, root: Path, tmp_path: Path) -> subprocess.CompletedProcess:
     """The generated sample compiled with g++ against the generated header and run."""
+    exe = _build_sample(out, snake, root, tmp_path)
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=False, timeout=60, env=_env(root, tmp_path))
+
+
+def _build_sample(out: Path, snake: str, root: Path, tmp_path: Path) -> Path:
     if shutil.which("g++") is None:
         pytest.skip("g++ is not available")
     exe, lib = tmp_path / snake, root / "lib64"
@@ -67,7 +72,7 @@ def _sample(out: Path, snake: str, root: Path, tmp_path: Path) -> subprocess.Com
     command += ["-o", str(exe), f"-L{lib}", "-lascendcl", "-lnnopbase", "-lopapi", f"-Wl,-rpath,{lib}"]
     built = subprocess.run(command, capture_output=True, text=True, check=False)
     assert built.returncode == 0, built.stderr[-3000:]
-    return subprocess.run([str(exe)], capture_output=True, text=True, check=False, timeout=60, env=_env(root, tmp_path))
+    return exe
 
 
 def _env(root: Path, tmp_path: Path) -> dict[str, str]:
@@ -194,6 +199,20 @@ def test_the_single_phase_sample_compiles_runs_and_prints_the_size(single_phase,
     assert result.stdout.splitlines() == [f"weightTensorSize = {64 * 32 * 3 * 3}"]
     recorded = json.loads((tmp_path / "calls.jsonl").read_text().splitlines()[-1])
     assert recorded["args"] == [{"k": "array", "values": [64, 32, 3, 3]}, False, 1, ACL_FLOAT16]
+
+
+def test_a_single_phase_sample_derived_from_the_rules_compiles(single_phase, tmp_path):
+    """Without the document's sample the call is derived; it still builds against the header."""
+    _, root = single_phase
+    text = FIXTURE.read_text(encoding="utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / FIXTURE.name).write_text(text[: text.index("## 调用示例")], encoding="utf-8")
+    result = _generate(docs, tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    sample = (tmp_path / "out" / "samples" / f"{SNAKE}.cpp").read_text(encoding="utf-8")
+    assert "Arguments derived from the documented rules" in sample
+    _build_sample(tmp_path / "out", SNAKE, root, tmp_path)
 
 
 def test_the_generated_tests_of_a_single_phase_api_pass_against_the_library(single_phase, tmp_path):
