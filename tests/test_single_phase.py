@@ -315,3 +315,52 @@ def test_an_execute_function_of_another_signature_is_generated_as_documented(gcc
     # and so does the sample
     sample = _sample(out, "tanh_backward", root, tmp_path)
     assert sample.returncode == 0, sample.stderr
+
+
+# ---------------------------------------------------------------- a first phase writing a plain value
+
+_GWS_TAIL = "aclTensor *gradInput, uint64_t *workspaceSize"
+_COUNTING_LIBRARY = """
+aclnnStatus aclnnTanhBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
+                                              aclTensor* gradInput, int64_t* elementCount, uint64_t* workspaceSize,
+                                              aclOpExecutor** executor) {
+  (void)gradOutput; (void)output;
+  if (gradInput == NULL || elementCount == NULL) return 161001;
+  *elementCount = 1;
+  for (uint64_t d = 0; d < gradInput->ndim; d++) *elementCount *= gradInput->dims[d];
+  return rec_close(NULL, workspaceSize, executor);
+}
+aclnnStatus aclnnTanhBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  (void)workspace; (void)workspaceSize; (void)executor; (void)stream;
+  return ACLNN_SUCCESS;
+}
+"""
+
+
+def test_a_value_a_first_phase_writes_through_a_pointer_is_returned(gcc, tmp_path):
+    """A first phase with an `int64_t* elementCount` out-parameter: the wrapper returns it after
+    the output, the sample prints it (a two-phase function with one was a lower error)."""
+    text = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
+    gradinput_bullet = next(line for line in text.splitlines(keepends=True) if line.startswith("  - gradInput："))
+    assert text.count(_GWS_TAIL) == 2 and text.count("gradInput, &workspaceSize") == 1
+    text = text.replace(_GWS_TAIL, "aclTensor *gradInput, int64_t *elementCount, uint64_t *workspaceSize")
+    text = text.replace(gradinput_bullet, gradinput_bullet + "  - elementCount：输出gradInput的元素个数。\n")
+    text = text.replace("gradInput, &workspaceSize", "gradInput, &elementCount, &workspaceSize")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "aclnnTanhBackward.md").write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    result = _generate(docs, out)
+    assert result.returncode == 0, result.stderr
+    header = out / "include" / "aclnnop" / "aclnn_tanh_backward.h"
+    root = build_operator_library(tmp_path / "cann", _COUNTING_LIBRARY, [header])
+    script = (
+        "import sys, json\nsys.path.insert(0, sys.argv[1])\nimport numpy as np, aclnn_ops\n"
+        "from aclnn_ops import tanh_backward as op\naclnn_ops.load()\n"
+        "x = np.ones((2, 3), np.float32)\ngrad, count = op.tanh_backward(x, x)\n"
+        "print(json.dumps([grad.shape, count]))\n"
+    )
+    assert run_in_package(script, out / "python", None, _env(root, tmp_path)) == [[2, 3], 6]
+    sample = _sample(out, "tanh_backward", root, tmp_path)
+    assert sample.returncode == 0, sample.stderr
+    assert "elementCount = 8" in sample.stdout.splitlines()  # the document's gradInput is {4, 2}

@@ -20,6 +20,8 @@ from specgen.model import Function, OperatorDoc, Param
 # The execute function's parameters by kind, in the convention's order, and how the sample
 # passes each.
 EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
+# The first phase's trailing out-parameters as the sample passes them.
+_FIRST_PHASE_OUT = {"workspace_size": "&workspaceSize", "executor": "&executor"}
 _EXECUTE_ARGUMENTS = {
     "workspace": "workspace.get()",
     "workspace_size": "workspaceSize",
@@ -399,17 +401,19 @@ class FunctionCode:
 
     @property
     def call_arguments(self) -> tuple[str, ...]:
-        """The sample's arguments of a single-phase call, in prototype order."""
+        """The sample's arguments of the (first-phase or single) call, in prototype order."""
         made = {a.name: a.expression for a in self.sample.args}
         made |= {o.name: "&" + o.var for o in self.out_values}
+        made |= {p.name: _FIRST_PHASE_OUT[p.kind] for p in self.function.params if p.kind in _FIRST_PHASE_OUT}
         return tuple(made[p.name] for p in self.function.params)
 
     @property
     def call_items(self) -> tuple[WrapperArg | OutValue, ...]:
-        """What the binding passes to a single-phase call, in prototype order."""
+        """What the binding passes to the (first-phase or single) call, in prototype order; the
+        runtime adds the workspace size and executor of a first phase."""
         items: dict[str, WrapperArg | OutValue] = {a.name: a for a in self.wrapper}
         items |= {o.name: o for o in self.out_values}
-        return tuple(items[p.name] for p in self.function.params)
+        return tuple(items[p.name] for p in self.function.params if p.name in items)
 
     @property
     def execute_arguments(self) -> tuple[str, ...]:
