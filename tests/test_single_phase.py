@@ -317,6 +317,16 @@ def test_an_execute_function_of_another_signature_is_generated_as_documented(gcc
     assert sample.returncode == 0, sample.stderr
 
 
+def test_an_execute_function_with_a_parameter_no_code_can_supply_is_one_lower_error(tmp_path):
+    """Generated code has nothing to pass for `int64_t flags`: one error saying so, no warning
+    promising it is generated as documented."""
+    prototype = _CONVENTION.replace("aclrtStream stream)", "aclrtStream stream, int64_t flags)")
+    path = _document(tmp_path, prototype, "(workspaceAddr, workspaceSize, executor, stream, 0)", {})
+    result = _generate(path.parent, tmp_path / "out")
+    said = [line for line in result.stderr.splitlines() if "aclnnTanhBackward" in line and "[name-typo]" not in line]
+    assert result.returncode == 1 and len(said) == 1 and said[0].endswith("[lower]"), result.stderr
+
+
 # ---------------------------------------------------------------- a first phase writing a plain value
 
 _GWS_TAIL = "aclTensor *gradInput, uint64_t *workspaceSize"

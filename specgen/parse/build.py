@@ -290,28 +290,17 @@ def execute_kind(c_type: str, name: str) -> str:
 
 
 def _unconventional_execute(exe: Declaration, diags: list[Diagnostic]) -> None:
-    """One warning saying how a documented execute signature differs from the convention's
-    (it is generated as documented)."""
+    """One warning saying how a documented execute signature differs from the convention's:
+    another order, or some of its four parameters left out (generated as documented). One
+    with other parameters cannot be generated: codegen says so, once (a `lower` error)."""
     assert exe.prototype is not None
     documented = [(p.c_type, p.name) for p in exe.prototype.params]
     kinds = [execute_kind(t, n) for t, n in documented]
-    if kinds == list(_EXECUTE_KINDS):
+    if kinds == list(_EXECUTE_KINDS) or not set(kinds) <= set(_EXECUTE_KINDS) or len(set(kinds)) < len(kinds):
         return
     convention = ", ".join(f"{p.c_type} {p.name}" for p in _CONVENTIONAL_EXECUTE.params)
-    if sorted(kinds) == sorted(_EXECUTE_KINDS):
-        how = "the same parameters in another order"
-    else:
-        missing = [k for k in _EXECUTE_KINDS if k not in kinds]
-        extra = [f"{t} {n}" for (t, n), k in zip(documented, kinds, strict=True) if k not in _EXECUTE_KINDS]
-        extra += [f"a second {k}" for i, k in enumerate(kinds) if k in _EXECUTE_KINDS and k in kinds[:i]]
-        how = "; ".join(
-            part
-            for part in (
-                f"no {', '.join(missing)}" if missing else "",
-                f"also {', '.join(extra)}" if extra else "",
-            )
-            if part
-        )
+    missing = [k.replace("_", " ") for k in _EXECUTE_KINDS if k not in kinds]
+    how = f"no {', '.join(missing)}" if missing else "the same parameters in another order"
     message = f"{exe.name} is documented as ({', '.join(f'{t} {n}' for t, n in documented)}), not as the "
     message += f"convention's ({convention}): {how}; generated as documented"
     diags.append(Diagnostic.at(exe.line, Code.EXECUTE_SIGNATURE, message))
