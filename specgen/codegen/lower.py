@@ -93,14 +93,16 @@ def _check_prototypes(fn: Function) -> None:
             f"{fn.name}GetWorkspaceSize: expected its last two parameters to be "
             "uint64_t* workspaceSize, aclOpExecutor** executor",
         )
-    execute = [p.kind for p in fn.execute_params]
-    if not set(execute) <= set(EXECUTE_KINDS) or len(set(execute)) != len(execute):
-        raise LowerError(
-            fn.execute_line or fn.line,
-            f"{fn.name}: expected the execute function to take only the workspace, its size, the executor "
-            "and the stream, each at most once (void* workspace, uint64_t workspaceSize, aclOpExecutor* "
-            "executor, aclrtStream stream, in any order)",
-        )
+    seen: set[str] = set()
+    for p in fn.execute_params:
+        if p.kind not in EXECUTE_KINDS or p.kind in seen:
+            raise LowerError(
+                fn.execute_line or fn.line,
+                f"{fn.name}: generated code has nothing to pass for the execute function's {p.c_type} {p.name}: "
+                "it takes only the workspace, its size, the executor and the stream, each at most once "
+                "(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)",
+            )
+        seen.add(p.kind)
 
 
 def _out_values(fn: Function, params: tuple[ParamCode, ...]) -> tuple[OutValue, ...]:
