@@ -201,6 +201,20 @@ def test_the_single_phase_sample_compiles_runs_and_prints_the_size(single_phase,
     assert recorded["args"] == [{"k": "array", "values": [64, 32, 3, 3]}, False, 1, ACL_FLOAT16]
 
 
+def test_the_single_phase_sample_releases_everything(single_phase, tmp_path):
+    """valgrind finds no leak: the int array is destroyed, the runtime released."""
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not available")
+    out, root = single_phase
+    exe = _build_sample(out, SNAKE, root, tmp_path)
+    command = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect", "--error-exitcode=9"]
+    result = subprocess.run(
+        [*command, str(exe)], capture_output=True, text=True, check=False, timeout=120, env=_env(root, tmp_path)
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "in use at exit: 0 bytes" in result.stderr
+
+
 def test_a_single_phase_sample_derived_from_the_rules_compiles(single_phase, tmp_path):
     """Without the document's sample the call is derived; it still builds against the header."""
     _, root = single_phase
