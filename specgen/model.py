@@ -386,9 +386,9 @@ class CallArg(Frozen):
 
 
 class SampleCall(Frozen):
-    """A call of `<function>GetWorkspaceSize` in the document's own sample: valid arguments
-    written by the operator's authors, by position (the trailing &workspaceSize, &executor
-    included)."""
+    """A call of `<function>GetWorkspaceSize` (of a single-phase API: of the function itself)
+    in the document's own sample: valid arguments written by the operator's authors, by
+    position (the trailing &workspaceSize, &executor included)."""
 
     line: int
     args: tuple[CallArg, ...]
@@ -399,7 +399,8 @@ class SampleCall(Frozen):
 
 
 class Function(Frozen):
-    """A documented two-phase API: `<name>GetWorkspaceSize` plus `<name>`."""
+    """A documented two-phase API: `<name>GetWorkspaceSize` plus `<name>`; in
+    `OperatorDoc.single_phase`, a single-phase API `<name>` (no execute parameters)."""
 
     name: str
     line: int  # line of the GetWorkspaceSize prototype
