@@ -39,6 +39,9 @@ ParamKind = Literal[
     "stream",
     "other",
 ]
+# The execute function's parameters by kind, in the convention's order (workspace, size,
+# executor, stream).
+EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
 ConstraintKind = Literal[
     "dtypes",  # values: supported dtypes (on `product` when set)
     "formats",  # values: supported formats (on `product` when set)

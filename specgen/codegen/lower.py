@@ -17,7 +17,6 @@ from specgen.codegen.runtime._validate import ND_FAMILY, Role
 from specgen.codegen.sample_plan import relation_peers, sample_plan
 from specgen.codegen.typemap import ctypes_type
 from specgen.codegen.views import (
-    EXECUTE_KINDS,
     Allocation,
     FunctionCode,
     OperatorCode,
@@ -25,7 +24,7 @@ from specgen.codegen.views import (
     ParamCode,
     WrapperArg,
 )
-from specgen.model import DtypeRule, Function, OperatorDoc, Param, ShapeRule
+from specgen.model import EXECUTE_KINDS, DtypeRule, Function, OperatorDoc, Param, ShapeRule
 from specgen.parse.build import generated_single_phase
 
 # The wrapper role of each parameter kind (workspace_size and executor are not passed).

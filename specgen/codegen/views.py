@@ -13,15 +13,13 @@ from specgen.codegen.names import function_snake
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.codegen.runtime._validate import Role, Rule
 from specgen.codegen.typemap import ARRAY_CREATORS, CTYPES_VALUE, DTYPE_HOST, SAMPLE_PRINTERS, Printer, annotation
-from specgen.model import Function, OperatorDoc, Param
+from specgen.model import EXECUTE_KINDS, Function, OperatorDoc, Param
 
 # ---------------------------------------------------------------- the sample program
 
-# The execute function's parameters by kind, in the convention's order, and how the sample
-# passes each.
-EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
 # The first phase's trailing out-parameters as the sample passes them.
 _FIRST_PHASE_OUT = {"workspace_size": "&workspaceSize", "executor": "&executor"}
+# How the sample passes each parameter of the execute function.
 _EXECUTE_ARGUMENTS = {
     "workspace": "workspace.get()",
     "workspace_size": "workspaceSize",

@@ -11,6 +11,7 @@ from specgen import vocab
 from specgen.cdecl import CParam, parse_prototype
 from specgen.diagnostics import Code
 from specgen.model import (
+    EXECUTE_KINDS,
     Constraint,
     Diagnostic,
     ErrorRule,
@@ -279,7 +280,6 @@ def single_phase_gap(fn: Function) -> str:
 _CONVENTIONAL_EXECUTE = parse_prototype(
     "aclnnStatus aclnnX(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)"
 )
-_EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
 
 
 def execute_kind(c_type: str, name: str) -> str:
@@ -296,10 +296,10 @@ def _unconventional_execute(exe: Declaration, diags: list[Diagnostic]) -> None:
     assert exe.prototype is not None
     documented = [(p.c_type, p.name) for p in exe.prototype.params]
     kinds = [execute_kind(t, n) for t, n in documented]
-    if kinds == list(_EXECUTE_KINDS) or not set(kinds) <= set(_EXECUTE_KINDS) or len(set(kinds)) < len(kinds):
+    if kinds == list(EXECUTE_KINDS) or not set(kinds) <= set(EXECUTE_KINDS) or len(set(kinds)) < len(kinds):
         return
     convention = ", ".join(f"{p.c_type} {p.name}" for p in _CONVENTIONAL_EXECUTE.params)
-    missing = [k.replace("_", " ") for k in _EXECUTE_KINDS if k not in kinds]
+    missing = [k.replace("_", " ") for k in EXECUTE_KINDS if k not in kinds]
     how = f"no {', '.join(missing)}" if missing else "the same parameters in another order"
     message = f"{exe.name} is documented as ({', '.join(f'{t} {n}' for t, n in documented)}), not as the "
     message += f"convention's ({convention}): {how}; generated as documented"
