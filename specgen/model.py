@@ -453,7 +453,7 @@ class OperatorDoc(Frozen):
     functions: tuple[Function, ...] = ()
     # Single-phase APIs (`aclnnStatus aclnnCalculateMatmulWeightSizeV2(...)`, no executor):
     # `params` is their prototype's, `line` theirs, `errors` and `sample_call` their own;
-    # generated as one call where every parameter can be passed (see build.single_phase_gap).
+    # generated as one call where every parameter can be passed (see single_phase_gap).
     single_phase: tuple[Function, ...] = _sparse(())
     notes: TextBlock | None = None  # the constraints section (约束说明), verbatim
     samples: tuple[Sample, ...] = ()
@@ -468,6 +468,26 @@ class OperatorDoc(Frozen):
 
     def to_json(self) -> str:
         return json.dumps(self.dump(), ensure_ascii=False, indent=2)
+
+
+# The parameter kinds passed as pointers to acl objects (or a string), and all the kinds
+# generated code passes (the pointers it makes, the plain values it converts).
+POINTER_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "float_array", "bool_array", "string")
+PASSED_KINDS = (*POINTER_KINDS, "int", "float", "bool", "dtype")
+
+
+def single_phase_gap(fn: Function) -> str:
+    """Why a single-phase API cannot be generated ("" when it can): a parameter that is neither
+    an argument generated code makes nor a plain value it returns (`uint64_t* size`)."""
+    for p in fn.params:
+        if p.kind not in PASSED_KINDS and not p.out_value:
+            return f"the generated code cannot pass its parameter {p.name}, a {p.c_type}"
+    return ""
+
+
+def generated_single_phase(doc: OperatorDoc) -> tuple[Function, ...]:
+    """The document's single-phase APIs that are generated (the others are said as such)."""
+    return tuple(fn for fn in doc.single_phase if not single_phase_gap(fn))
 
 
 def json_schema() -> dict[str, Any]:

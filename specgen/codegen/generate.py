@@ -39,9 +39,8 @@ from specgen.codegen.names import operator_snake
 from specgen.config import PackageConfig
 from specgen.diagnostics import Code
 from specgen.files import ReadError, read_bounded
-from specgen.model import Diagnostic, OperatorDoc
+from specgen.model import Diagnostic, OperatorDoc, generated_single_phase
 from specgen.parse import SourceError, discover, failed, parse_document, preload, read_source
-from specgen.parse.build import generated_single_phase
 from specgen.selection import Choice, Globs, Resolver, Selection, repository_root
 from specgen.text import is_utf8, printable
 

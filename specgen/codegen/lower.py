@@ -24,8 +24,7 @@ from specgen.codegen.views import (
     ParamCode,
     WrapperArg,
 )
-from specgen.model import EXECUTE_KINDS, DtypeRule, Function, OperatorDoc, Param, ShapeRule
-from specgen.parse.build import generated_single_phase
+from specgen.model import EXECUTE_KINDS, DtypeRule, Function, OperatorDoc, Param, ShapeRule, generated_single_phase
 
 # The wrapper role of each parameter kind (workspace_size and executor are not passed).
 _ROLES: dict[str, Role] = {

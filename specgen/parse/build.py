@@ -12,6 +12,7 @@ from specgen.cdecl import CParam, parse_prototype
 from specgen.diagnostics import Code
 from specgen.model import (
     EXECUTE_KINDS,
+    POINTER_KINDS,
     Constraint,
     Diagnostic,
     ErrorRule,
@@ -22,6 +23,7 @@ from specgen.model import (
     SampleCall,
     Scalar,
     TextBlock,
+    single_phase_gap,
 )
 from specgen.parse import classify as cons
 from specgen.parse import sections as sec
@@ -62,7 +64,6 @@ _INT_TYPES = {
     "short",
     "unsigned",
 }
-POINTER_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "float_array", "bool_array", "string")
 REL_KINDS = ("broadcast", "broadcast_result", "same_shape", "same_dtype", "same_format")
 
 
@@ -257,24 +258,6 @@ def _single_phase(doc: Document, d: Declaration, diags: list[Diagnostic]) -> Fun
     message += f"modelled, not generated ({gap})" if gap else "generated as one call"
     diags.append(Diagnostic.at(d.line, Code.SINGLE_PHASE, message))
     return fn
-
-
-# The parameter kinds generated code passes (pointers it makes, plain values it converts).
-PASSED_KINDS = (*POINTER_KINDS, "int", "float", "bool", "dtype")
-
-
-def generated_single_phase(doc: OperatorDoc) -> tuple[Function, ...]:
-    """The document's single-phase APIs that are generated (the others are said as such)."""
-    return tuple(fn for fn in doc.single_phase if not single_phase_gap(fn))
-
-
-def single_phase_gap(fn: Function) -> str:
-    """Why a single-phase API cannot be generated ("" when it can): a parameter that is neither
-    an argument the generated code makes nor a plain value it returns (`uint64_t* size`)."""
-    for p in fn.params:
-        if p.kind not in PASSED_KINDS and not p.out_value:
-            return f"the generated code cannot pass its parameter {p.name}, a {p.c_type}"
-    return ""
 
 
 _CONVENTIONAL_EXECUTE = parse_prototype(
