@@ -395,8 +395,8 @@ def _print_one(job: tuple[str, str]) -> tuple[str, list[tuple[str, Diagnostic]]]
 def describe(doc: OperatorDoc) -> str:
     """A short human-readable summary of a model."""
     out = [f"{printable(doc.source)}: {doc.name}"]
-    for fn in doc.functions:
-        out.append(f"  {fn.name} (line {fn.line})")
+    for fn in (*doc.functions, *doc.single_phase):
+        out.append(f"  {fn.name} (line {fn.line}{', single-phase' if fn in doc.single_phase else ''})")
         for p in fn.params:
             facts = ", ".join(p.dtypes)
             if p.formats:
@@ -408,7 +408,7 @@ def describe(doc: OperatorDoc) -> str:
             codes[e.code] = codes.get(e.code, 0) + 1
         if codes:
             out.append("    errors: " + ", ".join(f"{c} x{n}" for c, n in sorted(codes.items())))
-    if not doc.functions:
+    if not doc.functions and not doc.single_phase:
         out.append("  (no API)")
     return "\n".join(out) + "\n"
 

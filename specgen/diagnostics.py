@@ -76,10 +76,15 @@ class Code(Catalogued):
         WARNING,
         "a GetWorkspaceSize function has no matching execute function; the convention's is assumed",
     )
+    EXECUTE_SIGNATURE = (
+        "execute-signature",
+        WARNING,
+        "an execute function is documented with other parameters than the convention's; generated as documented",
+    )
     SINGLE_PHASE = (
         "single-phase",
         INFO,
-        "a single-phase API (no GetWorkspaceSize/execute pair): modelled, compared and linted, not generated",
+        "a single-phase API (no GetWorkspaceSize/execute pair): generated as one call where its parameters allow",
     )
     NO_API = "no-api", INFO, "not an operator page: no `aclnnStatus aclnnXxx(...)` prototype (a placeholder, a guide)"
     NO_PARAM_SECTION = "no-param-section", WARNING, "no section documents the parameters of a function"

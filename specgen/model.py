@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field, model_validator
@@ -38,6 +39,9 @@ ParamKind = Literal[
     "stream",
     "other",
 ]
+# The execute function's parameters by kind, in the convention's order (workspace, size,
+# executor, stream).
+EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
 ConstraintKind = Literal[
     "dtypes",  # values: supported dtypes (on `product` when set)
     "formats",  # values: supported formats (on `product` when set)
@@ -241,6 +245,8 @@ class DtypeRule(Frozen):
         return self.kind != "not_derivable"
 
 
+# A non-const pointer to one plain C value (canonical spelling: "uint64_t*").
+_OUT_VALUE = re.compile(r"^(?:u?int(?:8|16|32|64)_t|size_t|int|float|double|bool)\*$")
 _COMPUTED_PARAM_FIELDS = ("dtypes", "product_dtypes", "formats", "rank", "non_contiguous", "empty_tensor")
 
 
@@ -269,6 +275,12 @@ class Param(Frozen):
 
     def of_kind(self, kind: ConstraintKind) -> list[Constraint]:
         return [c for c in self.constraints if c.kind == kind]
+
+    @property
+    def out_value(self) -> bool:
+        """A plain C value the function writes through a pointer (`uint64_t* weightTensorSize`
+        of a single-phase API): the generated wrappers return it."""
+        return self.kind == "other" and _OUT_VALUE.match(self.c_type) is not None
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -380,9 +392,9 @@ class CallArg(Frozen):
 
 
 class SampleCall(Frozen):
-    """A call of `<function>GetWorkspaceSize` in the document's own sample: valid arguments
-    written by the operator's authors, by position (the trailing &workspaceSize, &executor
-    included)."""
+    """A call of `<function>GetWorkspaceSize` (of a single-phase API: of the function itself)
+    in the document's own sample: valid arguments written by the operator's authors, by
+    position (the trailing &workspaceSize, &executor included)."""
 
     line: int
     args: tuple[CallArg, ...]
@@ -393,7 +405,8 @@ class SampleCall(Frozen):
 
 
 class Function(Frozen):
-    """A documented two-phase API: `<name>GetWorkspaceSize` plus `<name>`."""
+    """A documented two-phase API: `<name>GetWorkspaceSize` plus `<name>`; in
+    `OperatorDoc.single_phase`, a single-phase API `<name>` (no execute parameters)."""
 
     name: str
     line: int  # line of the GetWorkspaceSize prototype
@@ -441,8 +454,9 @@ class OperatorDoc(Frozen):
     formula: TextBlock | None = None
     products: tuple[Product, ...] = ()
     functions: tuple[Function, ...] = ()
-    # Single-phase APIs (`aclnnStatus aclnnTransQuantParam(...)`, no executor): `params` is
-    # their prototype's, `line` theirs; modelled for diff and lint, not generated.
+    # Single-phase APIs (`aclnnStatus aclnnCalculateMatmulWeightSizeV2(...)`, no executor):
+    # `params` is their prototype's, `line` theirs, `errors` and `sample_call` their own;
+    # generated as one call where every parameter can be passed (see single_phase_gap).
     single_phase: tuple[Function, ...] = _sparse(())
     notes: TextBlock | None = None  # the constraints section (约束说明), verbatim
     samples: tuple[Sample, ...] = ()
@@ -457,6 +471,26 @@ class OperatorDoc(Frozen):
 
     def to_json(self) -> str:
         return json.dumps(self.dump(), ensure_ascii=False, indent=2)
+
+
+# The parameter kinds passed as pointers to acl objects (or a string), and all the kinds
+# generated code passes (the pointers it makes, the plain values it converts).
+POINTER_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "float_array", "bool_array", "string")
+PASSED_KINDS = (*POINTER_KINDS, "int", "float", "bool", "dtype")
+
+
+def single_phase_gap(fn: Function) -> str:
+    """Why a single-phase API cannot be generated ("" when it can): a parameter that is neither
+    an argument generated code makes nor a plain value it returns (`uint64_t* size`)."""
+    for p in fn.params:
+        if p.kind not in PASSED_KINDS and not p.out_value:
+            return f"the generated code cannot pass its parameter {p.name}, a {p.c_type}"
+    return ""
+
+
+def generated_single_phase(doc: OperatorDoc) -> tuple[Function, ...]:
+    """The document's single-phase APIs that are generated (the others are said as such)."""
+    return tuple(fn for fn in doc.single_phase if not single_phase_gap(fn))
 
 
 def json_schema() -> dict[str, Any]:

@@ -161,15 +161,24 @@ def _recorder_function(fn: Function) -> str:
 def build_recorder(functions: Iterable[Function], root: Path) -> Path:
     """ROOT/include and ROOT/lib64 of the stand-in, its operator library the recorder of
     `functions`; the CANN root to load."""
+    return build_operator_library(root, "\n\n".join(_recorder_function(fn) for fn in functions))
+
+
+def build_operator_library(root: Path, definitions: str, headers: Iterable[Path] = ()) -> Path:
+    """The stand-in at ROOT (include, lib64) with an operator library of `definitions` (C,
+    after the recorder's helpers). With `headers` (generated ones) force-included, a
+    definition that does not match its declaration fails the build (conflicting types)."""
     shutil.copytree(STANDIN / "include", root / "include")
     (root / "lib64").mkdir()
     source = root / "recorder.c"
-    source.write_text(_RECORDER_PRELUDE + "\n\n".join(_recorder_function(fn) for fn in functions) + "\n")
+    source.write_text(_RECORDER_PRELUDE + definitions + "\n")
     sources = [(STANDIN / "src" / s, lib) for s, lib in STANDIN_LIBRARIES if lib != "libopapi.so"]
+    included = [f"-include{h}" for h in headers]
     for path, library in [*sources, (source, "libopapi.so")]:
         command = ["gcc", "-std=c11", "-O0", "-w", "-fPIC", "-shared", f"-I{root / 'include'}", f"-I{STANDIN / 'src'}"]
-        command += [str(path), "-o", str(root / "lib64" / library), "-lm"]
-        subprocess.run(command, check=True, capture_output=True, text=True)
+        command += [*(included if path == source else []), str(path), "-o", str(root / "lib64" / library), "-lm"]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        assert result.returncode == 0, result.stderr[-3000:]
     return root
 
 

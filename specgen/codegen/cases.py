@@ -59,6 +59,7 @@ NOT_ON_HOST = {
     "shape": "a shape rule stated in prose only; not checked on the host",
     "value": "a value rule stated in prose only; not checked on the host",
     "unclassified": "the condition is not recognised; not checked on the host",
+    "optional": "every pointer it could name is optional",
 }
 POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array", "string")
 TENSOR_KINDS = ("tensor", "tensor_list")
@@ -195,7 +196,8 @@ def _not_on_host(
     if kind == "not_null":
         if error.code != NULLPTR:
             return "a null rule under status 161002 concerns list elements or conditions, not the arguments"
-        return "" if params else "every pointer it could name is optional"
+        made = [n for n in error.params if n not in by_name]  # workspaceSize, executor, out-values
+        return "" if params else f"the wrapper passes {', '.join(made)} itself" if made else NOT_ON_HOST["optional"]
     if error.conditional:
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
     if kind in ("broadcast_result", "same_shape") and (value := _shape_set_by_value(params, by_name)):

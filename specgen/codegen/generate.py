@@ -39,7 +39,7 @@ from specgen.codegen.names import operator_snake
 from specgen.config import PackageConfig
 from specgen.diagnostics import Code
 from specgen.files import ReadError, read_bounded
-from specgen.model import Diagnostic, OperatorDoc
+from specgen.model import Diagnostic, OperatorDoc, generated_single_phase
 from specgen.parse import SourceError, discover, failed, parse_document, preload, read_source
 from specgen.selection import Choice, Globs, Resolver, Selection, repository_root
 from specgen.text import is_utf8, printable
@@ -516,10 +516,11 @@ def _parse_one(job: tuple[str, bytes]) -> tuple[str | None, bool, list[dict], by
     doc = parse_document(source, data)
     # A failing document names its operator even when no prototype could be read (one never
     # closed, say), so that its earlier output is kept rather than deleted.
-    snake = operator_snake(doc) if doc.functions or doc.has_errors else None
+    generated = (*doc.functions, *generated_single_phase(doc))
+    snake = operator_snake(doc) if generated or doc.has_errors else None
     ok = snake is not None and not doc.has_errors
     diagnostics = [d.model_dump() for d in doc.diagnostics]
-    functions = [(f.name, f.line) for f in doc.functions]
+    functions = [(f.name, f.line) for f in generated]
     return snake, ok, diagnostics, _packed(doc) if ok else None, functions
 
 
@@ -636,4 +637,8 @@ def _without(doc: OperatorDoc, functions: set[str]) -> OperatorDoc:
     """The document without the functions another (preferred) document gives."""
     if not functions:
         return doc
-    return doc.model_copy(update={"functions": tuple(f for f in doc.functions if f.name not in functions)})
+    kept = {
+        "functions": tuple(f for f in doc.functions if f.name not in functions),
+        "single_phase": tuple(f for f in doc.single_phase if f.name not in functions),
+    }
+    return doc.model_copy(update=kept)

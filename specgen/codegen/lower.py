@@ -12,7 +12,7 @@ import re
 
 from specgen.codegen.cases import cases_for, plain_rule
 from specgen.codegen.errors import LowerError
-from specgen.codegen.names import c_identifier, checked_operator_snake, python_name
+from specgen.codegen.names import c_identifier, checked_operator_snake, python_name, sample_variables
 from specgen.codegen.runtime._validate import ND_FAMILY, Role
 from specgen.codegen.sample_plan import relation_peers, sample_plan
 from specgen.codegen.typemap import ctypes_type
@@ -20,12 +20,12 @@ from specgen.codegen.views import (
     Allocation,
     FunctionCode,
     OperatorCode,
+    OutValue,
     ParamCode,
     WrapperArg,
 )
-from specgen.model import DtypeRule, Function, OperatorDoc, Param, ShapeRule
+from specgen.model import EXECUTE_KINDS, DtypeRule, Function, OperatorDoc, Param, ShapeRule, generated_single_phase
 
-_EXECUTE_KINDS = ("workspace", "workspace_size", "executor", "stream")
 # The wrapper role of each parameter kind (workspace_size and executor are not passed).
 _ROLES: dict[str, Role] = {
     "tensor": "tensor",
@@ -47,14 +47,19 @@ _OUTPUT_NAME = re.compile(r"^(?:out|output)$|[a-z0-9](?:Out|Output)$")
 
 
 def operator_code(doc: OperatorDoc, source: str) -> OperatorCode:
-    """Check every name the generated code will use and lower each function."""
+    """Check every name the generated code will use and lower each function: the two-phase
+    ones, then the single-phase ones whose parameters generated code can pass."""
     snake = checked_operator_snake(doc)
     functions = tuple(_function_code(doc, fn, source) for fn in doc.functions)
+    functions += tuple(_function_code(doc, fn, source, single=True) for fn in generated_single_phase(doc))
     return OperatorCode(snake=snake, docs=(doc,), sources=(source,), functions=functions)
 
 
-def _function_code(doc: OperatorDoc, fn: Function, source: str) -> FunctionCode:
-    _check_prototypes(fn)
+def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = False) -> FunctionCode:
+    if single:
+        c_identifier(fn.name, fn.line, "function name")
+    else:
+        _check_prototypes(fn)
     # in this order, so that a function with several faults is reported by the same one
     params = _param_code(fn.params)
     execute_params = _param_code(fn.execute_params)
@@ -68,12 +73,16 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str) -> FunctionCode:
         sample=sample,
         wrapper=wrapper,
         cases=cases_for(fn, wrapper, sample),
+        single_phase=single,
+        out_values=_out_values(fn, params),
     )
 
 
 def _check_prototypes(fn: Function) -> None:
-    """The two-phase aclnn convention: GetWorkspaceSize(..., workspaceSize, executor), then
-    the execute function (workspace, workspaceSize, executor, stream)."""
+    """The two-phase aclnn convention: GetWorkspaceSize(..., workspaceSize, executor), then an
+    execute function of the workspace, its size, the executor and the stream: generated as
+    documented, in its order and without any it omits (parse warns where it is not the
+    convention's)."""
     c_identifier(fn.name, fn.line, "function name")
     kinds = [p.kind for p in fn.params]
     if kinds[-2:] != ["workspace_size", "executor"] or kinds.count("workspace_size") != 1:
@@ -82,12 +91,25 @@ def _check_prototypes(fn: Function) -> None:
             f"{fn.name}GetWorkspaceSize: expected its last two parameters to be "
             "uint64_t* workspaceSize, aclOpExecutor** executor",
         )
-    if [p.kind for p in fn.execute_params] != list(_EXECUTE_KINDS):
-        raise LowerError(
-            fn.execute_line or fn.line,
-            f"{fn.name}: expected the execute function {fn.name}(void* workspace, uint64_t "
-            "workspaceSize, aclOpExecutor* executor, aclrtStream stream)",
-        )
+    seen: set[str] = set()
+    for p in fn.execute_params:
+        if p.kind not in EXECUTE_KINDS or p.kind in seen:
+            raise LowerError(
+                fn.execute_line or fn.line,
+                f"{fn.name}: generated code has nothing to pass for the execute function's {p.c_type} {p.name}: "
+                "it takes only the workspace, its size, the executor and the stream, each at most once "
+                "(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)",
+            )
+        seen.add(p.kind)
+
+
+def _out_values(fn: Function, params: tuple[ParamCode, ...]) -> tuple[OutValue, ...]:
+    """The plain values a function writes through pointers, with their sample variables (after
+    those of the arguments, as `sample_plan` names them)."""
+    names = [p.name for p in fn.params if p.kind not in ("workspace_size", "executor") and not p.out_value]
+    outs = [code for code in params if code.param.out_value]
+    variables = sample_variables(names + [code.name for code in outs])
+    return tuple(OutValue(code=code, var=variables[code.name]) for code in outs)
 
 
 def _param_code(params: tuple[Param, ...]) -> tuple[ParamCode, ...]:
@@ -107,8 +129,8 @@ def _wrapper(params: tuple[ParamCode, ...]) -> tuple[WrapperArg, ...]:
     args = []
     for code in params:
         p = code.param
-        if p.kind in ("workspace_size", "executor"):
-            continue
+        if p.kind in ("workspace_size", "executor") or p.out_value:
+            continue  # made by the call itself; an out-value is returned
         role = _ROLES.get(p.kind)
         if role is None:
             raise LowerError(p.line, f"parameter {p.name}: the Python wrapper cannot pass a {p.c_type!r}")

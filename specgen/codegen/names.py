@@ -80,7 +80,7 @@ def function_snake(function_name: str) -> str:
 def operator_snake(doc: OperatorDoc) -> str:
     """The header stem: from the sample's `#include "aclnnop/aclnn_<snake>.h"` when it has one
     that matches the operator, else derived from the first function's name."""
-    derived = [snake_case(f.name.replace("Inplace", "")) for f in doc.functions]
+    derived = [snake_case(f.name.replace("Inplace", "")) for f in (*doc.functions, *doc.single_phase)]
     includes = [m.group(1) for s in doc.samples for inc in s.includes if (m := _HEADER.match(inc))]
     for stem in includes:
         if stem in derived:

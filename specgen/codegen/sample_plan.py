@@ -33,7 +33,7 @@ _ARRAY_DEFAULTS: dict[str, object] = {"int_array": 1, "bool_array": True, "float
 
 def sample_plan(doc: OperatorDoc, fn: Function) -> SamplePlan:
     """The document's own call when its sample's arguments were all read, else a derived one."""
-    params = [p for p in fn.params if p.kind not in ("workspace_size", "executor")]
+    params = [p for p in fn.params if p.kind not in ("workspace_size", "executor") and not p.out_value]
     variables = sample_variables([p.name for p in params])
     args, note = _args_from_call(fn, params)
     if args is None:

@@ -110,7 +110,7 @@ def annotation(role: str, c_type: str) -> str:
     return VALUE_ANNOTATIONS.get(base, "int")
 
 
-_CTYPES_VALUE = {
+CTYPES_VALUE = {
     "bool": "ctypes.c_bool",
     "int": "ctypes.c_int",
     "int8_t": "ctypes.c_int8",
@@ -138,12 +138,14 @@ def ctypes_type(param: Param) -> str:
         return "ctypes.POINTER(ctypes.c_void_p)"
     if param.kind == "string":
         return "ctypes.c_char_p"
+    if param.out_value:
+        return f"ctypes.POINTER({CTYPES_VALUE[base]})"
     if stars:
         return "ctypes.c_void_p"
     if param.kind == "stream":
         return "ctypes.c_void_p"
-    if base in _CTYPES_VALUE:
-        return _CTYPES_VALUE[base]
+    if base in CTYPES_VALUE:
+        return CTYPES_VALUE[base]
     raise LowerError(param.line, f"parameter {param.name}: no ctypes mapping for C type {param.c_type!r}")
 
 

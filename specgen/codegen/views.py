@@ -12,10 +12,20 @@ from typing import Literal
 from specgen.codegen.names import function_snake
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.codegen.runtime._validate import Role, Rule
-from specgen.codegen.typemap import ARRAY_CREATORS, DTYPE_HOST, SAMPLE_PRINTERS, Printer, annotation
-from specgen.model import Function, OperatorDoc, Param
+from specgen.codegen.typemap import ARRAY_CREATORS, CTYPES_VALUE, DTYPE_HOST, SAMPLE_PRINTERS, Printer, annotation
+from specgen.model import EXECUTE_KINDS, Function, OperatorDoc, Param
 
 # ---------------------------------------------------------------- the sample program
+
+# The first phase's trailing out-parameters as the sample passes them.
+_FIRST_PHASE_OUT = {"workspace_size": "&workspaceSize", "executor": "&executor"}
+# How the sample passes each parameter of the execute function.
+_EXECUTE_ARGUMENTS = {
+    "workspace": "workspace.get()",
+    "workspace_size": "workspaceSize",
+    "executor": "executor",
+    "stream": "runtime.stream",
+}
 
 # How the sample makes an argument.
 SampleKind = Literal[
@@ -86,6 +96,11 @@ class SampleArg:
         """Made and released by an object of the sample support (passed as `var.get()`)."""
         return self.kind in _HELD_KINDS
 
+    @property
+    def expression(self) -> str:
+        """The argument as the sample's call passes it."""
+        return f"{self.var}.get()" if self.held else "nullptr" if self.kind == "null" else self.var
+
 
 @dataclass(frozen=True)
 class SamplePlan:
@@ -140,6 +155,7 @@ class WrapperArg:
     scalar_like: str = ""  # a scalar: the C name of the tensor whose dtype it takes
     scalar_like_py: str = ""  # and that tensor's Python name
     format: str = "ND"  # a tensor: the format a plain array is sent in
+    by_address = False  # see OutValue
 
     @property
     def py_name(self) -> str:
@@ -191,6 +207,47 @@ class WrapperArg:
         """The type the wrapper returns for an output: arrays; None for an optional one not given."""
         base = "rt.Array" if self.role == "tensor" else "Sequence[rt.TensorArg]"
         return f"{base} | None" if self.code.param.optional else base
+
+
+@dataclass(frozen=True)
+class OutValue:
+    """A plain value a function writes through a pointer (`uint64_t* weightTensorSize`): the
+    sample declares and prints it, the wrapper returns it."""
+
+    code: ParamCode
+    var: str  # the sample's variable
+
+    by_address = True  # passed by address and returned (a WrapperArg is passed as given)
+
+    @property
+    def name(self) -> str:
+        return self.code.name
+
+    @property
+    def py_name(self) -> str:
+        return self.code.py_name
+
+    @property
+    def c_type(self) -> str:
+        """The C type of the value (the parameter's, without its pointer)."""
+        return self.code.param.c_type.removesuffix("*")
+
+    @property
+    def ctypes_type(self) -> str:
+        """The ctypes type of the value, the binding's buffer for it."""
+        return CTYPES_VALUE[self.c_type]
+
+    @property
+    def py_type(self) -> str:
+        return "float" if self.c_type in ("float", "double") else "bool" if self.c_type == "bool" else "int"
+
+    @property
+    def print_call(self) -> str:
+        """The sample's statement printing it after the call."""
+        spelled = {"float": ("%.9g", "double"), "bool": ("%d", "int")}
+        unsigned = self.c_type.startswith("u") or self.c_type == "size_t"
+        fmt, cast = spelled.get(self.py_type, ("%llu", "unsigned long long") if unsigned else ("%lld", "long long"))
+        return f'std::printf("{self.name} = {fmt}\\n", static_cast<{cast}>({self.var}));'
 
 
 # ---------------------------------------------------------------- test-case arguments
@@ -332,10 +389,45 @@ class FunctionCode:
     sample: SamplePlan
     wrapper: tuple[WrapperArg, ...]
     cases: FunctionCases  # validator rules and test cases (specgen.codegen.cases)
+    single_phase: bool = False  # one call, no GetWorkspaceSize/execute pair
+    out_values: tuple[OutValue, ...] = ()  # plain values written through pointers, returned
 
     @property
     def name(self) -> str:
         return self.function.name
+
+    @property
+    def call_name(self) -> str:
+        """The function the arguments are passed to (and checked for): the first phase, or a
+        single-phase API itself."""
+        return self.function.name if self.single_phase else self.function.workspace_name
+
+    @property
+    def call_arguments(self) -> tuple[str, ...]:
+        """The sample's arguments of the (first-phase or single) call, in prototype order."""
+        made = {a.name: a.expression for a in self.sample.args}
+        made |= {o.name: "&" + o.var for o in self.out_values}
+        made |= {p.name: _FIRST_PHASE_OUT[p.kind] for p in self.function.params if p.kind in _FIRST_PHASE_OUT}
+        return tuple(made[p.name] for p in self.function.params)
+
+    @property
+    def call_items(self) -> tuple[WrapperArg | OutValue, ...]:
+        """What the binding passes to the (first-phase or single) call, in prototype order; the
+        runtime adds the workspace size and executor of a first phase."""
+        items: dict[str, WrapperArg | OutValue] = {a.name: a for a in self.wrapper}
+        items |= {o.name: o for o in self.out_values}
+        return tuple(items[p.name] for p in self.function.params if p.name in items)
+
+    @property
+    def execute_arguments(self) -> tuple[str, ...]:
+        """The sample's arguments of the execute call, in the documented order."""
+        return tuple(_EXECUTE_ARGUMENTS[p.param.kind] for p in self.execute_params)
+
+    @property
+    def execute_order(self) -> tuple[str, ...] | None:
+        """The execute parameters' kinds when not in the convention's order (else None)."""
+        kinds = tuple(p.param.kind for p in self.execute_params)
+        return None if self.single_phase or kinds == EXECUTE_KINDS else kinds
 
     @property
     def dtype_group(self) -> dict[str, tuple[str, ...]]:
@@ -371,10 +463,20 @@ class FunctionCode:
         return tuple(a for a in self.wrapper if a.keyword)
 
     @property
+    def result_names(self) -> tuple[str, ...]:
+        """The Python names of what the wrapper returns: its outputs, then its out-values."""
+        return tuple(a.py_name for a in self.outputs) + tuple(o.py_name for o in self.out_values)
+
+    @property
+    def returned(self) -> tuple[str, ...]:
+        """The wrapper's return values, in order: its outputs, then its out-values."""
+        return tuple(f"rt.array_of({a.py_name})" for a in self.outputs) + tuple(o.py_name for o in self.out_values)
+
+    @property
     def returns(self) -> str:
-        """The wrapper's return annotation: its outputs."""
+        """The wrapper's return annotation: its outputs, then its out-values."""
         # an allocated output is always there; an optional one may be None
-        outputs = [a.return_annotation for a in self.outputs]
+        outputs = [a.return_annotation for a in self.outputs] + [o.py_type for o in self.out_values]
         if not outputs:
             return "None"
         return outputs[0] if len(outputs) == 1 else f"tuple[{', '.join(outputs)}]"

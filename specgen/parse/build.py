@@ -11,6 +11,8 @@ from specgen import vocab
 from specgen.cdecl import CParam, parse_prototype
 from specgen.diagnostics import Code
 from specgen.model import (
+    EXECUTE_KINDS,
+    POINTER_KINDS,
     Constraint,
     Diagnostic,
     ErrorRule,
@@ -21,6 +23,7 @@ from specgen.model import (
     SampleCall,
     Scalar,
     TextBlock,
+    single_phase_gap,
 )
 from specgen.parse import classify as cons
 from specgen.parse import sections as sec
@@ -61,7 +64,6 @@ _INT_TYPES = {
     "short",
     "unsigned",
 }
-POINTER_KINDS = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "float_array", "bool_array", "string")
 REL_KINDS = ("broadcast", "broadcast_result", "same_shape", "same_dtype", "same_format")
 
 
@@ -76,6 +78,7 @@ def read_document(path: str, data: bytes) -> OperatorDoc:
     samples = _samples(doc)
     two_phase, single_phase = _functions(doc, decls, diags)
     functions = _with_sample_calls(two_phase, samples)
+    single_phase = _with_sample_calls(single_phase, samples, suffix="")
     return OperatorDoc(
         source=path,
         name=_doc_name(doc),
@@ -174,14 +177,15 @@ def _includes(code: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _with_sample_calls(functions: list[Function], samples: list[Sample]) -> list[Function]:
-    """Each function with its call in the first sample that makes one."""
+def _with_sample_calls(functions: list[Function], samples: list[Sample], suffix: str = GWS) -> list[Function]:
+    """Each function with its call in the first sample that makes one: the call of its
+    `<name><suffix>` (the first phase; a single-phase API's own name with no suffix)."""
     wanted = {f.name: tuple(p.kind for p in f.params) for f in functions}
     found: dict[str, SampleCall] = {}
     for sample in samples:
         if len(found) == len(wanted):
             break
-        calls = find_calls(sample.code, sample.line, {n: k for n, k in wanted.items() if n not in found})
+        calls = find_calls(sample.code, sample.line, {n: k for n, k in wanted.items() if n not in found}, suffix)
         found.update(calls)
     return [_with_call(f, found[f.name]) if f.name in found else f for f in functions]
 
@@ -240,22 +244,51 @@ def _functions(
 
 
 def _single_phase(doc: Document, d: Declaration, diags: list[Diagnostic]) -> Function:
-    """A function outside a GetWorkspaceSize/execute pair, with the parameters its own section
-    documents (the section headed with its name)."""
-    message = f"{d.name} is a single-phase API (no GetWorkspaceSize/execute pair): modelled, not generated"
-    diags.append(Diagnostic.at(d.line, Code.SINGLE_PHASE, message))
+    """A function outside a GetWorkspaceSize/execute pair, with the parameters and error rules
+    its own section documents (the section headed with its name)."""
     gws_region, exe_region = sec.function_regions(doc, d.name, 1)
-    facts, _, notes = _region_facts(doc, exe_region or gws_region)
+    facts, errors, notes = _region_facts(doc, exe_region or gws_region)
     proto = d.prototype.params if d.prototype else ()
     params = _params(
         proto, facts, notes, inplace=False, fallback_line=d.line, function=d.name, diags=diags, other_phase=set()
     )
-    return Function(name=d.name, line=d.line, params=tuple(params))
+    fn = Function(name=d.name, line=d.line, params=tuple(params), errors=tuple(_error_rules(errors, params, diags)))
+    gap = single_phase_gap(fn)
+    message = f"{d.name} is a single-phase API (no GetWorkspaceSize/execute pair): "
+    message += f"modelled, not generated ({gap})" if gap else "generated as one call"
+    diags.append(Diagnostic.at(d.line, Code.SINGLE_PHASE, message))
+    return fn
 
 
 _CONVENTIONAL_EXECUTE = parse_prototype(
     "aclnnStatus aclnnX(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)"
 )
+
+
+def execute_kind(c_type: str, name: str) -> str:
+    """An execute parameter's kind: the workspace size by its type (`uint64_t workspaceLen`)
+    as well as by the convention's names."""
+    kind = param_kind(c_type, name)
+    return "workspace_size" if kind == "int" and c_type == "uint64_t" else kind
+
+
+def _unconventional_execute(exe: Declaration, diags: list[Diagnostic]) -> None:
+    """One warning saying how a documented execute signature differs from the convention's:
+    another order, or some of its four parameters left out (generated as documented). One
+    with other parameters cannot be generated: codegen says so, once (a `lower` error)."""
+    assert exe.prototype is not None
+    documented = [(p.c_type, p.name) for p in exe.prototype.params]
+    kinds = [execute_kind(t, n) for t, n in documented]
+    if kinds == list(EXECUTE_KINDS) or not set(kinds) <= set(EXECUTE_KINDS) or len(set(kinds)) < len(kinds):
+        return
+    convention = ", ".join(f"{p.c_type} {p.name}" for p in _CONVENTIONAL_EXECUTE.params)
+    missing = [k.replace("_", " ") for k in EXECUTE_KINDS if k not in kinds]
+    how = f"no {', '.join(missing)}" if missing else "the same parameters in another order"
+    message = f"{exe.name} is documented as ({', '.join(f'{t} {n}' for t, n in documented)}), not as the "
+    message += f"convention's ({convention}): {how}; generated as documented"
+    diags.append(Diagnostic.at(exe.line, Code.EXECUTE_SIGNATURE, message))
+
+
 _DECLARATION_START = re.compile(r"^[ \t>*-]*aclnnStatus\s+aclnn(?!Xxx)\w", re.M)
 
 
@@ -296,6 +329,8 @@ def _function(
         diags=diags,
         other_phase={p.name for p in exe_proto},
     )
+    if exe and exe.prototype:
+        _unconventional_execute(exe, diags)
     exe_facts = _param_facts(doc, exe_region)  # the execute phase's errors and notes are not modelled
     exe_params = _params(
         exe_proto,
@@ -449,7 +484,7 @@ def _param(
     fallback_line: int,
     execute: bool,
 ) -> Param:
-    kind = param_kind(proto.c_type, proto.name)
+    kind = (execute_kind if execute else param_kind)(proto.c_type, proto.name)
     line = facts.line if facts else fallback_line
     constraints: list[Constraint] = []
     description: list[str] = []

@@ -1828,22 +1828,25 @@ def _safe(**fields: Any) -> CallArg:
 # ---------------------------------------------------------------- entry point
 
 
-def find_calls(code: str, first_line: int, functions: Mapping[str, Sequence[str]]) -> dict[str, SampleCall]:
-    """The first call of each function's GetWorkspaceSize phase in `code`, argument by argument.
+def find_calls(
+    code: str, first_line: int, functions: Mapping[str, Sequence[str]], suffix: str = GWS
+) -> dict[str, SampleCall]:
+    """The first call of each function's GetWorkspaceSize phase in `code` (of `<name><suffix>`:
+    a single-phase API's own name with suffix ""), argument by argument.
 
     `code` is a sample's text whose first line is document line `first_line`; `functions` maps
     each documented function name (`aclnnAdd`, without GetWorkspaceSize) to the model kinds of
     its GetWorkspaceSize parameters, in order, to check the arguments against. Functions the
     code does not call are left out. Never raises on any input.
     """
-    if len(code) > MAX_CODE or not any(name + GWS in code for name in functions):  # a first look
+    if len(code) > MAX_CODE or not any(name + suffix in code for name in functions):  # a first look
         return {}
     try:
         prog = _Program(code, first_line)
         evaluator = _Evaluator(prog)  # one budget for the whole sample
         out = {}
         for name, kinds in functions.items():
-            call = _first_call(prog, name + GWS)
+            call = _first_call(prog, name + suffix)
             if call is not None:
                 out[name] = _sample_call(evaluator, call, tuple(kinds))
         return out
