@@ -248,3 +248,19 @@ def test_a_fault_while_lowering_one_document_leaves_its_page_and_the_others(tmp_
     assert len(list((tmp_path / "site" / "ops").glob("*.html"))) == 3
     page = (tmp_path / "site" / "ops" / "aclnnTanhBackward.html").read_text(encoding="utf-8")
     assert "no validator" in page and "RuntimeError: boom" in page
+
+
+def test_a_single_phase_api_has_its_one_call_on_the_page(tmp_path, capsys, monkeypatch):
+    fixture = Path(__file__).parent / "single_phase"
+    code, _, err = report([str(fixture), "-o", str(tmp_path / "site")], tmp_path, capsys, monkeypatch)
+    assert code == 0, err
+    page = (tmp_path / "site" / "ops" / "aclnnCalculateConvolutionWeightSize.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", page)
+    assert "GetWorkspaceSize(" not in text  # no first phase invented for it
+    assert "Parameters of aclnnCalculateConvolutionWeightSize\n" in text
+    # the document's call and the generated one, each with the value written through the pointer
+    assert "aclnnCalculateConvolutionWeightSize(tensorShape, false, 1, ACL_FLOAT16, &amp;weightTensorSize);" in text
+    assert (
+        "aclnnCalculateConvolutionWeightSize(tensorShape.get(), transposed, groups, dataType, &amp;weightTensorSize);"
+        in text
+    )

@@ -18,7 +18,7 @@ from specgen.codegen.render import environment, sample_warnings
 from specgen.codegen.runtime._validate import Rule
 from specgen.codegen.views import FunctionCode, OperatorCode, SampleArg
 from specgen.diagnostics import Code
-from specgen.model import CallArg, Constraint, Diagnostic, ErrorRule, Function, OperatorDoc, Param
+from specgen.model import CallArg, Constraint, Diagnostic, ErrorRule, Function, OperatorDoc, Param, single_phase_gap
 from specgen.review.findings import Finding
 from specgen.review.report import problem_code
 from specgen.site.highlight import c_markup
@@ -127,7 +127,7 @@ def operator_page(
         page=page,
         summary=doc.summary.text if doc.summary else "",
         products=tuple((p.id, p.name, p.supported) for p in doc.products),
-        functions=tuple(_function(doc, fn, link, lowered) for fn in doc.functions),
+        functions=tuple(_function(doc, fn, link, lowered) for fn in (*doc.functions, *doc.single_phase)),
         findings=tuple(_finding(f, link) for f in findings),
         diagnostics=tuple(_diagnostic(d, link) for d in sorted(diagnostics, key=lambda d: (d.line, d.code))),
         sample_program=c_markup(lowered.program) if lowered.program else "",
@@ -138,35 +138,45 @@ def operator_page(
 
 def _function(doc: OperatorDoc, fn: Function, link: Linker, lowered: Lowered) -> FunctionView:
     code = lowered.functions.get(fn.name)
+    single = fn in doc.single_phase
+    call_name = fn.name if single else fn.workspace_name
     rules = list(code.cases.rules) if code else []
     errors = tuple(_error_rows(fn, rules, link))
     implied = tuple(_check(r) for r in rules if r.id.startswith("implied_"))
     return FunctionView(
         name=fn.name,
         anchor=fn.name,
-        prototypes=tuple(c_markup(p) for p in prototypes(fn)),
+        call_name=call_name,
+        prototypes=tuple(c_markup(p) for p in prototypes(fn, single=single)),
         params=tuple(_param(doc, p, link) for p in fn.params),
         errors=errors,
         implied=implied,
         document_call=_document_call(fn, link),
         generated_call=tuple(_generated_arg(a) for a in code.sample.args) if code else (),
-        calls=_calls(fn, code),
+        calls=_calls(fn, code, call_name),
         sample_note=_sample_note(code),
         enforced=sum(r.host for r in rules),
         unchecked=sum(not r.host for r in rules),
-        lowered=lowered.failures.get(fn.name, ""),
+        lowered=lowered.failures.get(fn.name, "") or _not_generated(doc, fn),
         source=link.at(fn.line),
     )
 
 
-def prototypes(fn: Function) -> list[str]:
-    """The two C prototypes as the generated header declares them."""
+def prototypes(fn: Function, single: bool = False) -> list[str]:
+    """The C prototypes as the generated header declares them: two, or one for a single-phase API."""
     out = []
-    for name, params in ((fn.workspace_name, fn.params), (fn.name, fn.execute_params)):
+    phases = ((fn.name, fn.params),) if single else ((fn.workspace_name, fn.params), (fn.name, fn.execute_params))
+    for name, params in phases:
         if params:
             args = ",\n".join(f"    {_declarator(p)}" for p in params)
             out.append(f"aclnnStatus {name}(\n{args});")
     return out
+
+
+def _not_generated(doc: OperatorDoc, fn: Function) -> str:
+    """Why a single-phase API has no generated code ("" for the others)."""
+    gap = single_phase_gap(fn) if fn in doc.single_phase else ""
+    return f"not generated: {gap}" if gap else ""
 
 
 def _declarator(p: Param) -> str:
@@ -308,13 +318,12 @@ def _document_call(fn: Function, link: Linker) -> tuple[CallRow, ...]:
     )
 
 
-def _calls(fn: Function, code: FunctionCode | None) -> tuple[str, str]:
+def _calls(fn: Function, code: FunctionCode | None, call_name: str) -> tuple[str, str]:
     """The document's call and the generated sample's, as C code."""
     written = [a.text for a in fn.sample_call.args] if fn.sample_call else []
-    made = [f"{a.var or a.name}.get()" if a.held else (a.var or a.name) for a in code.sample.args] if code else []
-    made += ["&workspaceSize", "&executor"] if code else []
+    made = list(code.call_arguments) if code else []
     return tuple(  # type: ignore[return-value]
-        c_markup(f"{fn.workspace_name}({', '.join(args)});") if args else "" for args in (written, made)
+        c_markup(f"{call_name}({', '.join(args)});") if args else "" for args in (written, made)
     )
 
 

@@ -100,6 +100,7 @@ class FindingRow:
 class FunctionView:
     name: str
     anchor: str
+    call_name: str  # the function its parameters are passed to: the first phase, or the single-phase API
     prototypes: tuple[str, ...]  # C, highlighted markup (escaped piece by piece)
     params: tuple[ParamRow, ...]
     errors: tuple[ErrorRow, ...]
