@@ -18,6 +18,7 @@ from typing import Literal
 from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc
 from specgen.codegen.runtime._validate import Rule
+from specgen.codegen.statements import account
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -92,9 +93,11 @@ def cases_for(
         valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
     spec = validator_spec(param_specs, rules, function.name)  # the rules as enforced, spared ones aside
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
+    unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
     return FunctionCases(
         params=param_specs,
-        rules=tuple(rules),
+        rules=(*rules, *unchecked),
+        statements=statements,
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
@@ -295,7 +298,9 @@ def _checkable(p: Param, kind: str) -> bool:
         return p.kind in TENSOR_KINDS
     if kind == "axis":
         return p.kind in ("int", "int_array") and len(p.of_kind("axis")[0].params) == 1
-    return p.kind in ("int", "float")
+    if kind == "enum":  # layouts and modes are strings; an aclScalar holds a value too
+        return p.kind in ("int", "float", "string", "scalar")
+    return p.kind in ("int", "float", "scalar", "int_array", "float_array")  # a range bounds each element
 
 
 def validator_spec(param_specs: tuple[dict, ...], rules: list[Rule], function: str) -> validator.Spec:

@@ -12,6 +12,7 @@ from typing import Literal
 from specgen.codegen.names import function_snake
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.codegen.runtime._validate import Role, Rule
+from specgen.codegen.statements import Statement
 from specgen.codegen.typemap import ARRAY_CREATORS, DTYPE_HOST, SAMPLE_PRINTERS, Printer, annotation
 from specgen.model import Function, OperatorDoc, Param
 
@@ -309,6 +310,7 @@ class FunctionCases:
     cases: tuple[Case, ...] = field(default_factory=tuple)
     unsupported_products: tuple[str, ...] = ()
     unmet: tuple[str, ...] = ()  # rules a derived sample call breaks (no valid call was found)
+    statements: tuple[Statement, ...] = ()  # each parameter constraint and the rule covering it
 
     @property
     def unchecked(self) -> tuple[Rule, ...]:
