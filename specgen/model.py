@@ -65,11 +65,15 @@ CheckKind = Literal[
     "same_shape",
     "broadcast",
     "broadcast_result",
+    "broadcast_to",  # params: (sources..., target): each source broadcasts to the target's shape
     "same_dtype",
     "castable",
     "same_format",
     "enum",
     "range",
+    "multiple",  # params: a value (or values) that must be a multiple of values[0] (`offset % 4 == 0`)
+    "dim_multiple",  # params: (tensor,) its last dimension, or (tensor, dim) the one dim names;
+    # values[0]: the size must be a multiple of it (`x的最后一维不能被2整除`)
     "axis",  # params: (value, tensor): the value indexes a dimension of the tensor
     "empty_tensor",
     "non_contiguous",

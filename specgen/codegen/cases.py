@@ -63,7 +63,7 @@ POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", 
 TENSOR_KINDS = ("tensor", "tensor_list")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
 TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
-RELATIONS = ("same_shape", "same_dtype", "same_format", "broadcast", "broadcast_result")
+RELATIONS = ("same_shape", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
 # Arrays larger than this are described (TensorDesc) in test cases rather than built.
@@ -158,10 +158,10 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     by_name = {p.name: p for p in params}
     rules: list[Rule] = []
     for error in function.errors:
-        checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Number | None]] = [
-            (c.kind, c.params, c.max) for c in error.checks
-        ] or [("unclassified", error.params, None)]
-        for kind, names, limit in checks:
+        checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Number | None, tuple]] = [
+            (c.kind, c.params, c.max, c.values) for c in error.checks
+        ] or [("unclassified", error.params, None, ())]
+        for kind, names, limit, values in checks:
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says
                 known = tuple(n for n in known if not by_name[n].optional)
@@ -176,6 +176,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     max=int(limit) if limit is not None else None,
                     host=not reason,
                     reason=reason,
+                    values=tuple(values),
                 )
             )
     return rules + _implied_rules(params, rules) + _output_rules(params, rules)
@@ -538,6 +539,19 @@ def _bad_shape(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     return [(name, _replace(args, name, _changed(tensor, shape=shape)))]
 
 
+def _bad_broadcast_to(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The first source one dimension larger than the target: broadcastable both together,
+    but not to the target's shape."""
+    *sources, target = rule.params
+    goal = _tensor(args, target)
+    name = next((n for n in sources if _tensor(args, n)), None)
+    if goal is None or name is None:
+        return []
+    tensor = _tensor(args, name)
+    assert tensor is not None
+    return [(name, _replace(args, name, _changed(tensor, shape=(2, *goal.shape))))]
+
+
 def _first_and_last(args: Args, rule: Rule) -> tuple[str, TensorArg, TensorArg] | None:
     """The last tensor a relation names (the one a case changes), it and the first, or None."""
     named = [(n, t) for n in rule.params if (t := _tensor(args, n)) is not None]
@@ -600,6 +614,24 @@ def _bad_axis(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     return [(value_name, _replace(args, value_name, ValueArg(value)))]
 
 
+def _bad_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The value plus one: no longer a multiple (a multiple of 2 or more plus 1 never is)."""
+    name = rule.params[0]
+    value = args.get(name)
+    if not isinstance(value, ValueArg) or isinstance(value.value, bool) or not isinstance(value.value, int):
+        return []
+    return [(name, _replace(args, name, ValueArg(value.value + 1)))]
+
+
+def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensor with its last dimension plus one (a dim-named dimension: not changed here)."""
+    name = rule.params[0]
+    tensor = _tensor(args, name)
+    if tensor is None or not tensor.shape or len(rule.params) > 1:
+        return []
+    return [(name, _replace(args, name, _changed(tensor, shape=(*tensor.shape[:-1], tensor.shape[-1] + 1))))]
+
+
 def _bad_empty(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         tensor = _tensor(args, name)
@@ -645,11 +677,14 @@ _MUTATIONS = {
     "same_shape": _bad_shape,
     "broadcast": _bad_shape,
     "broadcast_result": _bad_shape,
+    "broadcast_to": _bad_broadcast_to,
     "same_dtype": _bad_same_dtype,
     "same_format": _bad_same_format,
     "enum": _bad_enum,
     "range": _bad_range,
     "axis": _bad_axis,
+    "multiple": _bad_multiple,
+    "dim_multiple": _bad_dim_multiple,
     "empty_tensor": _bad_empty,
     "non_contiguous": _bad_contiguity,
     "output_shape": _bad_output_shape,

@@ -98,6 +98,9 @@ class Rule:
     derive: Mapping[str, object] | None = (
         None  # output_shape/output_dtype: the model's rule
     )
+    values: tuple[
+        object, ...
+    ] = ()  # multiple, dim_multiple: the number sizes or values divide by
 
 
 @dataclass(frozen=True)
@@ -350,6 +353,22 @@ def _broadcast(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _broadcast_to(ctx: _Context, rule: Rule) -> str:
+    """Each source broadcasts to the target's shape (the last named): one way only."""
+    *sources, target = rule.params
+    goal = ctx.descs.get(target, [])
+    if len(goal) != 1:
+        return ""
+    for name, desc in ctx.tensors(sources):
+        try:
+            fits = broadcast_shapes(desc.shape, goal[0].shape) == goal[0].shape
+        except ValueError:
+            fits = False
+        if not fits:
+            return f"{name} {_shape(desc.shape)} does not broadcast to {target} {_shape(goal[0].shape)}"
+    return ""
+
+
 def _broadcast_result(ctx: _Context, rule: Rule) -> str:
     """Outputs (in-out tensors such as selfRef included) have the broadcast shape of the inputs."""
     tensors = ctx.tensors(rule.params)
@@ -509,6 +528,36 @@ def _output_dtype(ctx: _Context, rule: Rule) -> str:
     return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}"
 
 
+def _multiple(ctx: _Context, rule: Rule) -> str:
+    """A value (each of a list) a multiple of the number: `offset % 4 == 0`."""
+    factor = int(rule.values[0])  # type: ignore[call-overload]
+    for name in rule.params:
+        values = _numbers(ctx.args.get(name))
+        if values and any(not v.is_integer() or int(v) % factor for v in values):
+            return f"{name} is {ctx.args.get(name)!r}, not a multiple of {factor}"
+    return ""
+
+
+def _dim_multiple(ctx: _Context, rule: Rule) -> str:
+    """A tensor's last dimension, or the one a dim value names, a multiple of the number."""
+    factor = int(rule.values[0])  # type: ignore[call-overload]
+    name, dim = rule.params[0], rule.params[1:]
+    desc = _single(ctx, name)
+    if desc is None or not desc.shape:
+        return ""
+    index: float = -1
+    if dim:
+        found = _numbers(ctx.args.get(dim[0]))
+        if not found or len(found) != 1 or not -desc.ndim <= found[0] < desc.ndim:
+            return ""  # the axis rule's business
+        index = found[0]
+    size = desc.shape[int(index)]
+    if size % factor:
+        where = f"dimension {dim[0]}={int(index)}" if dim else "last dimension"
+        return f"{name} has shape {_shape(desc.shape)}; its {where} ({size}) is not a multiple of {factor}"
+    return ""
+
+
 def _product(ctx: _Context, rule: Rule) -> str:
     if ctx.product in ctx.spec.unsupported_products:
         return f"the document lists product {ctx.product} as not supported"
@@ -524,11 +573,14 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "same_shape": _same_shape,
     "broadcast": _broadcast,
     "broadcast_result": _broadcast_result,
+    "broadcast_to": _broadcast_to,
     "same_dtype": _same_dtype,
     "same_format": _same_format,
     "enum": _enum,
     "range": _range,
     "axis": _axis,
+    "multiple": _multiple,
+    "dim_multiple": _dim_multiple,
     "empty_tensor": _empty,
     "non_contiguous": _non_contiguous,
     "output_shape": _output_shape,

@@ -141,13 +141,31 @@ _SIZE_WORDS = re.compile(
 )
 
 
+# One way: `src的shape不能广播至selfRef`, `weightOptional无法广播到target的shape`.
+_BROADCAST_TO = re.compile(r"(?i)(?:广播|broadcast)\s*(?:至|到)")
+
+
 def _broadcast(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
     """`self和target的shape无法做broadcast`: a broadcast of two tensors, or (part of a shape,
-    a count) prose."""
+    a count) prose; `a不能广播至b`: a broadcasts to b's shape, not the other way."""
     if _PART_OF_SHAPE.search(s.text) or _ELEMENT_COUNT.search(s.text):
         return [Check(kind="shape", params=s.subjects)]
     result = BROADCAST_RESULT.search(s.text) or "一致" in s.text  # `与…broadcast之后的shape一致`
+    if not result and (to := _broadcast_to(s)):
+        return to
     return _relate(s, "broadcast_result" if result else "broadcast")
+
+
+def _broadcast_to(s: ConditionStatement) -> list[Check] | None:
+    """Sources named before `广播至`, the one target named right after it."""
+    m = _BROADCAST_TO.search(s.text)
+    if m is None:
+        return None
+    sources = [p for p in names_in(s.text[: m.start()], s.tensors)]
+    targets = [p for p in names_in(s.text[m.end() :], s.tensors)]
+    if not sources or len(targets) != 1 or targets[0] in sources:
+        return None
+    return [Check(kind="broadcast_to", params=(*sources, targets[0]))]
 
 
 def _same_shape(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
@@ -247,6 +265,50 @@ def _rank(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None
     return [Check(kind="rank", params=tensors, max=high)]
 
 
+# ---------------------------------------------------------------- multiples
+
+_N = r"\s*(\d{1,6})\s*"
+# `x的最后一维不能被8整除`, `x的尾轴不能被2整除`, `x的最后一维不是2的倍数`
+_LAST_DIM_MULTIPLE = re.compile(
+    r"(?:最后一维|尾轴)(?:的?大小)?\s*(?:(?:不能|无法)被" + _N + r"整除|不是" + _N + r"的倍数)"
+)
+# `x在dim对应维度上不能被2整除`, `self根据指定的dim所对应的维度不能整除2`
+_DIM_MULTIPLE = re.compile(
+    r"[A-Za-z_][A-Za-z0-9_]*\s*(?:对应维度上|所对应的维度)\s*(?:(?:不能|无法)被" + _N + r"整除|不能整除" + _N + ")"
+)
+# `offset不是4的倍数`, `offset % 4 != 0`, `offset不能被4整除`
+_VALUE_MULTIPLE = re.compile(
+    r"(?:不是|不为)" + _N + r"的倍数|%" + _N + r"(?:!=|≠|不等于|不为)\s*0|(?:不能|无法)被" + _N + r"整除"
+)
+
+
+def _number(m: re.Match[str]) -> int:
+    return int(next(g for g in m.groups() if g))
+
+
+def _dim_multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """A tensor's last dimension (or the one a dim value names) a multiple of a number."""
+    m = _LAST_DIM_MULTIPLE.search(s.text) or _DIM_MULTIPLE.search(s.text)
+    if m is None:
+        return None
+    tensors = [p for p in names_in(s.text[: m.start() + len(m.group(0))], s.tensors)]
+    if len(tensors) != 1 or _number(m) < 2:
+        return None
+    dims = [p for p in s.named if p not in s.tensors and p in m.group(0)] if m.re is _DIM_MULTIPLE else []
+    if m.re is _DIM_MULTIPLE and len(dims) != 1:
+        return None
+    return [Check(kind="dim_multiple", params=(tensors[0], *dims), values=(_number(m),))]
+
+
+def _multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`offset不是4的倍数`: a value parameter (not a tensor) a multiple of a number."""
+    m = _VALUE_MULTIPLE.search(s.text)
+    values = [p for p in names_in(s.text[: m.start()], s.named) if p not in s.tensors] if m else []
+    if m is None or len(values) != 1 or set(s.named) & set(s.tensors):
+        return None  # a tensor named too: a dimension's multiple, which `_dim_multiple` reads
+    return [Check(kind="multiple", params=(values[-1],), values=(_number(m),))] if _number(m) >= 2 else None
+
+
 # ---------------------------------------------------------------- contiguity
 
 _CONTIGUOUS_BAD = re.compile(r"非连续|连续性|不连续")
@@ -326,6 +388,7 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
                 "weightOptional 或 posWeightOptional 无法广播到 target 的 shape",
                 ("self", "target", "weightOptional", "posWeightOptional"),
             ),
+            ConditionExample("gradOutput不能broadcast到self的shape", ("gradOutput", "self", "gradInput")),
             # aclnnAddbmm
             ConditionExample("batch1和batch2的第一维度不相等或不能做broadcast操作", ("batch1", "batch2")),
         ),
@@ -420,6 +483,29 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
                 "gradOutput、self、weight、gradInput、gradWeight大于8维",
                 ("gradOutput", "self", "weight", "gradInput", "gradWeight"),
             ),
+        ),
+    ),
+    ConditionRule(
+        "dim_multiple",
+        "multiple",
+        re.compile(r"整除|倍数"),
+        _dim_multiple,
+        (
+            ConditionExample("x的最后一维不能被2整除", ("x", "y")),  # aclnnSwigluMxQuantWithDualAxis
+            ConditionExample("x的最后一维不是2的倍数", ("x", "y")),  # aclnnDequantSituQuant
+            ConditionExample("输入x1的尾轴不能被2整除", ("x1", "x2", "y")),  # aclnnAddRmsNormDynamicMxQuant
+            # aclnnSituGlu
+            ConditionExample("x在dim对应维度上不能被2整除", ("x", "out"), ("dim",)),
+        ),
+    ),
+    ConditionRule(
+        "multiple",
+        "multiple",
+        re.compile(r"整除|倍数|%"),
+        _multiple,
+        (
+            ConditionExample("offset不是4的倍数", ("self", "out"), ("offset",)),  # issue 23: bernoulli
+            ConditionExample("offset % 4 != 0", ("self", "out"), ("offset",)),
         ),
     ),
     ConditionRule(

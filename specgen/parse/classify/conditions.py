@@ -72,7 +72,7 @@ def _condition_checks(
         statement = ConditionStatement(clause, own, pointer_params, tensor_params)
         found += [c for c in read_statement(CONDITION_RULES, statement) if c not in found]
     # `shape不同或不满足broadcast关系`: the broadcast is the reading; a same shape within it is not.
-    broadcast = [set(c.params) for c in found if c.kind in ("broadcast", "broadcast_result")]
+    broadcast = [set(c.params) for c in found if c.kind in ("broadcast", "broadcast_result", "broadcast_to")]
     found = [c for c in found if c.kind != "same_shape" or not any(set(c.params) <= b for b in broadcast)]
     if found:
         return tuple(found)
