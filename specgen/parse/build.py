@@ -282,6 +282,9 @@ def _function(
         message = f"no section documents the parameters of {gws.name}"
         diags.append(Diagnostic.at(gws.line, Code.NO_PARAM_SECTION, message))
     facts, errors, notes = _region_facts(doc, gws_region)
+    if gws_region is not None and not errors and (line := _error_code_line(doc, gws_region)):
+        message = f"{gws.name}: the section names error codes (line {line}) but no error row is read from it"
+        diags.append(Diagnostic.at(line, Code.NO_ERROR_ROWS, message))
     gws_proto = gws.prototype.params if gws.prototype else ()
     # No execute function documented (said as no-execute): the library's has the convention's
     # prototype, which the model takes so that the function is still generated.
@@ -351,6 +354,18 @@ def _region_facts(
     if not errors:
         errors = errors_from_text(doc, region.start, region.end, spans)
     return facts, errors, notes_in(doc, region.start, region.end, spans)
+
+
+_ARGUMENT_CODE = re.compile(r"(?<!\d)16100[12](?!\d)")
+
+
+def _error_code_line(doc: Document, region: sec.Region) -> int:
+    """The 1-based line of the region's first argument error code (161001/161002) outside a
+    code block (a sample's status checks are not the error table); 0 when it names none."""
+    for i in range(region.start, region.end):
+        if _ARGUMENT_CODE.search(doc.lines[i]) and not doc.in_fence(i):
+            return i + 1
+    return 0
 
 
 def _param_facts(doc: Document, region: sec.Region | None, tables: list[Table] | None = None) -> list[ParamFacts]:
