@@ -1,6 +1,7 @@
 """The check kinds issue 23 added to the validator: a one-way broadcast (`a不能广播至b`), a value's
 multiple (`offset % 4 == 0`) and a dimension's multiple (`x的最后一维不能被2整除`), each read from
-an error row, enforced, and given a test case that breaks it alone."""
+an error row, enforced, and given a test case that breaks it alone; and a string parameter's set
+of values (modes, layouts) read from its statements."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import pytest
 
 from specgen.codegen.runtime import _validate
 from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.model import Constraint
+from specgen.parse.classify.string_sets import string_sets
 from tests.test_cases import cases_of
 
 ROW = "返回161002（ACLNN_ERR_PARAM_INVALID）："
@@ -64,3 +67,39 @@ def test_each_kind_is_read_enforced_and_broken_alone(row, kind):
     assert rule.host, rule.reason
     made = [c for c in cases.cases if c.rule == rule.id]
     assert made and all(not c.skip for c in made), made
+
+
+def _text(statement: str) -> Constraint:
+    return Constraint(kind="text", text=statement, line=1)
+
+
+@pytest.mark.parametrize(
+    ("statements", "values"),
+    [
+        (['approximate仅支持{"none", "tanh"}'], {"none", "tanh"}),  # aclnnGeluQuant
+        (["只支持“none”和“tanh”", "分别对应Gelu的erf模式和tanh模式"], {"none", "tanh"}),  # aclnnGeluMul
+        (["支持 none、sum、mean", "默认 mean"], {"none", "sum", "mean"}),  # aclnnHingeEmbeddingLoss
+        (["支持取值round/ceil/trunc/floor"], {"round", "ceil", "trunc", "floor"}),  # aclnnAscendQuant
+        (["支持NHWC或NCHW"], {"NHWC", "NCHW"}),  # aclnnInstanceNorm
+        # aclnnGroupedQuantMax: a set stated for one situation widens the set, never narrows it
+        (["当dstType取值为34", 'roundMode支持"round"、"hybrid"', '当dstType取值为35或者36时，roundMode支持"rint"'],
+         {"round", "hybrid", "rint"}),
+        (['融合模式取值必须是""（表示不做融合）、"add"、"mul"'], {"", "add", "mul"}),  # aclnnFusedMatmul
+        (["建议值NCHW"], set()),  # advice, not a set: nothing enforced
+        (["Host侧表达式字符串", '当前取值只支持"abcd'], set()),  # aclnnEinsum's equation, cut at its commas
+    ],
+)  # fmt: skip
+def test_string_sets_are_read_from_the_documents_statements(statements, values):
+    read = string_sets([_text(s) for s in statements])
+    assert {v for c in read if c.kind == "enum" for v in c.values} == values
+    assert len(read) == len(statements)  # each statement kept, as enum or as text
+
+
+def test_a_layout_outside_the_set_is_rejected_and_the_documented_ones_pass():
+    spec = _validate.Spec(
+        function="aclnnXGetWorkspaceSize",
+        params=(_validate.ParamSpec(name="layout", role="string", direction="in", enum=("BSH", "BSND", "BNSD")),),
+        rules=(_validate.Rule(161002, "enum", ("layout",), "inputLayout仅支持BSH、BSND、BNSD", id="r"),),
+    )
+    assert _broken(spec, layout="BNSD") == ""
+    assert "the document allows" in _broken(spec, layout="SBH")

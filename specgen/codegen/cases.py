@@ -580,9 +580,13 @@ def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutati
 
 def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        allowed = [v for c in _general(params[name], "enum") for v in c.values if isinstance(v, int)]
+        values = [v for c in _general(params[name], "enum") for v in c.values]
+        allowed = [v for v in values if isinstance(v, int)]
         if allowed and _holds_value(args, name):
             return [(name, _replace(args, name, ValueArg(max(allowed) + 1)))]
+        words = [v for v in values if isinstance(v, str)]
+        if words and params[name].kind == "string" and _holds_value(args, name):  # a layout, a mode
+            return [(name, _replace(args, name, ValueArg("_".join(words) + "_unsupported")))]
     return []
 
 

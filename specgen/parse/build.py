@@ -26,6 +26,7 @@ from specgen.parse import classify as cons
 from specgen.parse import sections as sec
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
+from specgen.parse.classify.string_sets import string_sets
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (
     STATUS_CODES,
@@ -471,6 +472,8 @@ def _param(
     if facts is not None:
         constraints, description = _facts_constraints(facts, names)
     constraints += _note_constraints(proto.name, constraints, notes, names)
+    if kind == "string":
+        constraints = string_sets(constraints)
     written = facts.direction if facts else None
     optional = (
         proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)
