@@ -9,7 +9,8 @@ import pytest
 
 from specgen.codegen.runtime import _validate
 from specgen.codegen.runtime._tensor import TensorDesc
-from specgen.model import Constraint
+from specgen.model import Constraint, Param
+from specgen.parse.classify.listed_shapes import listed_ranks, shape_lists
 from specgen.parse.classify.string_sets import string_sets
 from tests.test_cases import cases_of
 
@@ -103,3 +104,28 @@ def test_a_layout_outside_the_set_is_rejected_and_the_documented_ones_pass():
     )
     assert _broken(spec, layout="BNSD") == ""
     assert "the document allows" in _broken(spec, layout="SBH")
+
+
+@pytest.mark.parametrize(
+    ("statement", "ranks"),
+    [
+        ("shape可支持(2, N, 1, D)，(2, N, D)，(2, H)", (2, 4)),  # issue 23: fused_infer_attention_score
+        ("shape需要为(N, C, H, W)或(C, H, W)", (3, 4)),  # aclnnMaxUnpool2dBackward
+        ("shape为3维(W, S1, S2)、4维(W, 1, S1, S2)或5维(1, W, 1, S1, S2)", (3, 5)),  # aclnnMaskedSoftmaxWithRelPosBias
+        ("shape=[T, H]或[B, S, H]", (2, 3)),  # aclnnSwigluGroupGrad
+        ("常用shape为[T, H]或[B, S, H]", None),  # examples, not the set (aclnnSwigluGroupQuantGrad)
+        ("当self的shape为(N,C)时，target的shape为(N)", None),  # a situation (aclnnNLLLoss)
+        ("(N,C)或者(C) 其中N表示batch size，C表示类别数", None),  # more than a list: left as text
+    ],
+)
+def test_prose_listing_shapes_of_several_ranks_gives_their_range(statement, ranks):
+    assert listed_ranks(statement) == ranks
+
+
+def test_listed_shapes_widen_a_table_rank():
+    """The table says 4 dimensions, the prose lists 2 to 4: every listed shape is admitted."""
+    table = Constraint(kind="rank", text="4", line=1, min=4, max=4)
+    prose = _text("shape可支持(2, N, 1, D)，(2, N, D)，(2, H)")
+    param = Param(name="q", c_type="const aclTensor*", kind="tensor", direction="in", line=1,
+                  constraints=tuple(shape_lists([table, prose])))  # fmt: skip
+    assert (param.rank.min, param.rank.max) == (2, 4)

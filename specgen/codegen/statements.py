@@ -24,7 +24,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "range": ("range",),
     "axis": ("axis",),
     "same_shape": ("same_shape", "broadcast_result", "output_shape"),
-    "broadcast": ("broadcast", "broadcast_result", "same_shape"),
+    "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),
     "same_dtype": ("same_dtype", "output_dtype"),
     "same_format": ("same_format",),

@@ -24,6 +24,7 @@ from specgen.model import (
 )
 from specgen.parse import classify as cons
 from specgen.parse import sections as sec
+from specgen.parse.classify.listed_shapes import shape_lists
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
 from specgen.parse.classify.string_sets import string_sets
@@ -474,6 +475,8 @@ def _param(
     constraints += _note_constraints(proto.name, constraints, notes, names)
     if kind == "string":
         constraints = string_sets(constraints)
+    if kind in ("tensor", "tensor_list"):
+        constraints = shape_lists(constraints)
     written = facts.direction if facts else None
     optional = (
         proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)

@@ -141,8 +141,11 @@ _SIZE_WORDS = re.compile(
 )
 
 
-# One way: `src的shape不能广播至selfRef`, `weightOptional无法广播到target的shape`.
-_BROADCAST_TO = re.compile(r"(?i)(?:广播|broadcast)\s*(?:至|到)")
+# One way: `src的shape不能广播至selfRef`, `weightOptional无法广播到target的shape`; `gradOutput的shape
+# 不能向self broadcast` names the target before the word.
+_BROADCAST_TO = re.compile(
+    r"(?i)(?:广播|broadcast)\s*(?:至|到)|向(?=\s*[A-Za-z_]\w*\s*(?:的shape)?\s*(?:广播|broadcast))"
+)
 
 
 def _broadcast(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
@@ -389,6 +392,9 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
                 ("self", "target", "weightOptional", "posWeightOptional"),
             ),
             ConditionExample("gradOutput不能broadcast到self的shape", ("gradOutput", "self", "gradInput")),
+            ConditionExample(
+                "gradOutput的shape不能向self broadcast", ("gradOutput", "self", "gradInput")
+            ),  # aclnnMishBackward
             # aclnnAddbmm
             ConditionExample("batch1和batch2的第一维度不相等或不能做broadcast操作", ("batch1", "batch2")),
         ),
