@@ -162,6 +162,8 @@ class Check(Frozen):
     values: tuple[Scalar, ...] = _sparse(())
     min: Number | None = _sparse(None)
     max: Number | None = _sparse(None)
+    min_inclusive: bool = _sparse(True)  # range: min itself is allowed
+    max_inclusive: bool = _sparse(True)
 
     _rank = model_validator(mode="after")(_rank_in_reason)
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import pytest
 
+from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Constraint, Param
+from specgen.parse import parse_document
 from specgen.parse.classify.listed_shapes import listed_ranks, shape_lists
 from specgen.parse.classify.string_sets import string_sets
+from tests.conftest import SPECS
 from tests.test_cases import cases_of
 
 ROW = "返回161002（ACLNN_ERR_PARAM_INVALID）："
@@ -129,3 +132,41 @@ def test_listed_shapes_widen_a_table_rank():
     param = Param(name="q", c_type="const aclTensor*", kind="tensor", direction="in", line=1,
                   constraints=tuple(shape_lists([table, prose])))  # fmt: skip
     assert (param.rank.min, param.rank.max) == (2, 4)
+
+
+def _soft_margin(extra_row: str):
+    """aclnnSoftMarginLossBackward (a seed) with one more 161002 condition on reduction."""
+    text = (SPECS / "aclnnSoftMarginLossBackward.md").read_text(encoding="utf-8")
+    anchor = "做broadcast后的shape与gradInput不一致。"
+    assert anchor in text
+    doc = parse_document("aclnnSoftMarginLossBackward.md", text.replace(anchor, anchor + " " + extra_row, 1).encode())
+    (fn,) = operator_code(doc, doc.source).functions
+    return fn
+
+
+@pytest.mark.parametrize(
+    ("row", "kind", "bad"),
+    [
+        ("reduction值不在0~2范围之内。", "range", 3),  # aclnnMseLoss
+        ("reduction的值非0,1,2三值之一。", "enum", 3),  # aclnnBinaryCrossEntropyWithLogitsBackward
+        ("reduction小于0。", "range", -1),
+    ],
+)
+def test_a_value_bound_in_an_error_row_is_enforced_with_its_own_bounds(row, kind, bad):
+    fn = _soft_margin(row)
+    (rule,) = [r for r in fn.cases.rules if r.condition == row.rstrip("。") and r.kind == kind]
+    assert rule.host, rule.reason
+    spec = _validate.Spec(function="f", params=tuple(_validate.ParamSpec(**p) for p in fn.cases.params), rules=(rule,))
+    args = {"reduction": 1}
+    assert _validate.first_violation(spec, args) is None  # the document's own call passes reduction=1
+    assert _validate.first_violation(spec, {"reduction": bad}) is not None
+    made = [c for c in fn.cases.cases if c.rule == rule.id]
+    assert made and all(not c.skip for c in made), made
+
+
+def test_a_bound_with_a_second_condition_is_not_enforced_alone():
+    """`clampLimit不为-1.0且不大于0` (aclnnSwigluGroup): -1.0 is allowed, so no bound is read."""
+    from specgen.parse.classify.conditions import condition_checks
+
+    checks = condition_checks("clampLimit不为-1.0且不大于0", ("clampLimit",), ("clampLimit",), ("x",))
+    assert all(c.kind not in ("range", "enum") for c in checks)

@@ -37,12 +37,12 @@ from specgen.codegen.views import (
 )
 from specgen.model import (
     CallArg,
+    Check,
     CheckKind,
     Constraint,
     DtypeRule,
     ErrorRule,
     Function,
-    Number,
     Param,
     SampleCall,
     ShapeRule,
@@ -158,10 +158,10 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     by_name = {p.name: p for p in params}
     rules: list[Rule] = []
     for error in function.errors:
-        checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Number | None, tuple]] = [
-            (c.kind, c.params, c.max, c.values) for c in error.checks
-        ] or [("unclassified", error.params, None, ())]
-        for kind, names, limit, values in checks:
+        checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Check | None]] = [
+            (c.kind, c.params, c) for c in error.checks
+        ] or [("unclassified", error.params, None)]
+        for kind, names, check in checks:
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says
                 known = tuple(n for n in known if not by_name[n].optional)
@@ -173,13 +173,21 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     params=known,
                     condition=error.condition,
                     id=f"rule{len(rules) + 1}_{kind}",
-                    max=int(limit) if limit is not None else None,
+                    max=int(check.max) if check and check.max is not None and kind != "range" else None,
                     host=not reason,
                     reason=reason,
-                    values=tuple(values),
+                    values=tuple(check.values) if check else (),
+                    bounds=_bounds(check) if check and kind == "range" else None,
                 )
             )
     return rules + _implied_rules(params, rules) + _output_rules(params, rules)
+
+
+def _bounds(check: Check) -> tuple[float | None, float | None, bool, bool] | None:
+    """The bounds an error row states for a range rule; None when it points at the parameter's."""
+    if check.min is None and check.max is None:
+        return None
+    return (check.min, check.max, check.min_inclusive, check.max_inclusive)
 
 
 def _not_on_host(
@@ -231,7 +239,8 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
 
 def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     """Parameter constraints that no checked error rule covers, checked under 161002."""
-    covered = {(r.kind, n) for r in rules if r.host for n in r.params}
+    # an error row's own bounds or set (`lambda小于0`) leave the table's to be checked too
+    covered = {(r.kind, n) for r in rules if r.host and not (r.bounds or r.values) for n in r.params}
     by_name = {p.name: p for p in params}
     implied = []
     for p in params:
@@ -580,10 +589,14 @@ def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutati
 
 def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        values = [v for c in _general(params[name], "enum") for v in c.values]
+        values = list(rule.values) or [v for c in _general(params[name], "enum") for v in c.values]
         allowed = [v for v in values if isinstance(v, int)]
         if allowed and _holds_value(args, name):
-            return [(name, _replace(args, name, ValueArg(max(allowed) + 1)))]
+            outside = max(allowed) + 1
+            current = args[name].host_value()
+            if isinstance(current, tuple):  # an array: each element is one of the values
+                return [(name, _replace(args, name, ValueArg((outside,) * max(len(current), 1))))]
+            return [(name, _replace(args, name, ValueArg(outside)))]
         words = [v for v in values if isinstance(v, str)]
         if words and params[name].kind == "string" and _holds_value(args, name):  # a layout, a mode
             return [(name, _replace(args, name, ValueArg("_".join(words) + "_unsupported")))]
@@ -593,18 +606,27 @@ def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 def _bad_range(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         ranges = _general(params[name], "range")
-        if not ranges or not _holds_value(args, name):
+        if not (rule.bounds or ranges) or not _holds_value(args, name):
             continue
-        c = ranges[0]
-        integral = params[name].kind == "int"
+        low, high, low_in, high_in = rule.bounds or (
+            ranges[0].min,
+            ranges[0].max,
+            ranges[0].min_inclusive,
+            ranges[0].max_inclusive,
+        )
+        integral = params[name].kind in ("int", "int_array")
         step = 1 if integral else 0.5
-        if c.min is not None:
-            value = c.min - (step if c.min_inclusive else 0)
-        elif c.max is not None:
-            value = c.max + (step if c.max_inclusive else 0)
+        if low is not None:
+            value = low - (step if low_in else 0)
+        elif high is not None:
+            value = high + (step if high_in else 0)
         else:
             continue
-        return [(name, _replace(args, name, ValueArg(int(value) if integral else float(value))))]
+        outside = int(value) if integral else float(value)
+        current = args[name].host_value()
+        if isinstance(current, tuple):  # an array: a range bounds each element
+            return [(name, _replace(args, name, ValueArg((outside,) * max(len(current), 1))))]
+        return [(name, _replace(args, name, ValueArg(outside)))]
     return []
 
 

@@ -105,8 +105,10 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
             return bool(peers & set(rule.params))
         return c.product is None or c.kind in ("dtypes", "formats")  # per-product dtype sets: `product=`
 
-    found = [r for r in rules if covers(r)]
-    return next((r for r in found if r.host), found[0] if found else None)
+    # a checked rule first, and one holding the parameter's own set or bounds before an error
+    # row's (`lambda小于0`)
+    found = sorted((r for r in rules if covers(r)), key=lambda r: (not r.host, bool(r.bounds or r.values)))
+    return found[0] if found else None
 
 
 def _reason(p: Param, c: Constraint) -> str:

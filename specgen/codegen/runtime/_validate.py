@@ -98,9 +98,11 @@ class Rule:
     derive: Mapping[str, object] | None = (
         None  # output_shape/output_dtype: the model's rule
     )
-    values: tuple[
-        object, ...
-    ] = ()  # multiple, dim_multiple: the number sizes or values divide by
+    # multiple, dim_multiple: the number a size or value divides by; enum: the values the
+    # error row itself allows (else the parameter's)
+    values: tuple[object, ...] = ()
+    # range: the bounds the error row itself states (else the parameter's)
+    bounds: tuple[float | None, float | None, bool, bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -421,10 +423,19 @@ def _numbers(value: object) -> list[float] | None:
         return None
 
 
+ARRAY_ROLES = ("int_array", "float_array", "bool_array", "scalar_list")
+
+
 def _enum(ctx: _Context, rule: Rule) -> str:
     for name in rule.params:
-        allowed = ctx.spec.param(name).enum
+        allowed = rule.values or ctx.spec.param(name).enum
         value = ctx.args.get(name)
+        if ctx.spec.param(name).role in ARRAY_ROLES and value is not None:
+            # `dilation的数值不等于1`: each element of an array is one of the values
+            bad = [v for v in _numbers(value) or () if allowed and v not in allowed]
+            if bad:
+                return f"{name} is {value!r}; the document allows {', '.join(map(repr, allowed))} for each element"
+            continue
         if isinstance(value, Scalar):
             value = value.value
         if isinstance(value, DataType):
@@ -442,7 +453,7 @@ def _enum(ctx: _Context, rule: Rule) -> str:
 
 def _range(ctx: _Context, rule: Rule) -> str:
     for name in rule.params:
-        bounds = ctx.spec.param(name).range
+        bounds = rule.bounds or ctx.spec.param(name).range
         values = _numbers(ctx.args.get(name))
         if bounds is None or not values:
             continue

@@ -312,6 +312,66 @@ def _multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | 
     return [Check(kind="multiple", params=(values[-1],), values=(_number(m),))] if _number(m) >= 2 else None
 
 
+# ---------------------------------------------------------------- a value's bounds and set
+
+_NUM = r"(-?\d+(?:\.\d+)?)"
+# What rejects a value, as the bound it breaks: `lambda小于0` (min 0), `eps不大于0` (min 0, excluded),
+# `numLayers不满足>0`, `reduction值不在0~2范围之内`, `dilation的数值不等于1`, `reduction的值非0,1,2三值之一`.
+_BELOW = re.compile(r"(?<!不)(?:小于|<)(?!=|等于)\s*" + _NUM)  # allowed: >= N
+_BELOW_OR_AT = re.compile(r"(?:小于等于|<=|不大于|不满足\s*>(?!=)\s*)" + _NUM)  # allowed: > N
+_ABOVE = re.compile(r"(?<!不)(?:大于|>)(?!=|等于)\s*" + _NUM)  # allowed: <= N
+_ABOVE_OR_AT = re.compile(r"(?:大于等于|>=|不小于|不满足\s*<(?!=)\s*)" + _NUM)  # allowed: < N
+_OUTSIDE = re.compile(
+    r"不在\s*[\[［]?\s*" + _NUM + r"\s*(?:~|～|-|,|，|到|至)\s*" + _NUM + r"\s*[\]］]?\s*(?:的?范围|之间|内)"
+)
+_NOT_EQUAL = re.compile(r"(?:不等于|不为|!=)\s*" + _NUM + r"(?![\d./]|\s*维|\s*D)")
+_NOT_ONE_OF = re.compile(r"非\s*(-?\d+(?:\s*[,，、]\s*-?\d+)+)\s*(?:三值|几个值|两值)?之一")
+_NEGATIVE = re.compile(r"为负数|小于零")
+# A bound on something else than the value itself: its size, a dimension, elements, a product.
+_NOT_THE_VALUE = re.compile(r"维|size|长度|个数|元素|\*|乘|之和|之积|绝对值|shape|数量|和为|差")
+# Two conditions together (`clampLimit不为-1.0且不大于0`: -1.0 is allowed), or a clause going on
+# from the one before (`也不等于3` after `stride的长度既不等于0、1`): not one bound of the value.
+_COMPOUND = re.compile(r"且|同时|^\s*(?:也|并|而|其|或)")
+
+
+def _bounds(text: str) -> list[tuple[str, float]]:
+    """Each comparison in the text as (the allowed side, the number): `ge`, `gt`, `le`, `lt`;
+    a comparison with `等于` read first, and its words not read again."""
+    found = []
+    for pattern, kind in ((_BELOW_OR_AT, "gt"), (_ABOVE_OR_AT, "lt"), (_BELOW, "ge"), (_ABOVE, "le")):
+        for m in pattern.finditer(text):
+            found.append((kind, float(m.group(1))))
+        text = pattern.sub(" ", text)
+    return found
+
+
+def _value_bound(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """One value parameter named alone, with the bound or set a comparison in the statement gives."""
+    values = [p for p in s.named if p not in s.tensors]
+    if len(values) != 1 or len(s.named) != 1 or _NOT_THE_VALUE.search(s.text) or _COMPOUND.search(s.text):
+        return None
+    name = values[0]
+    if m := _OUTSIDE.search(s.text):
+        low, high = sorted((float(m.group(1)), float(m.group(2))))
+        return [Check(kind="range", params=(name,), min=low, max=high)]
+    if m := _NOT_ONE_OF.search(s.text):
+        return [
+            Check(kind="enum", params=(name,), values=tuple(int(v) for v in re.split(r"\s*[,，、]\s*", m.group(1))))
+        ]
+    bounds = _bounds(s.text)
+    if len(bounds) == 1:
+        ((kind, number),) = bounds
+        if kind in ("ge", "gt"):
+            return [Check(kind="range", params=(name,), min=number, min_inclusive=kind == "ge")]
+        return [Check(kind="range", params=(name,), max=number, max_inclusive=kind == "le")]
+    if not bounds and _NEGATIVE.search(s.text):
+        return [Check(kind="range", params=(name,), min=0)]
+    if not bounds and (m := _NOT_EQUAL.search(s.text)):
+        number = float(m.group(1))
+        return [Check(kind="enum", params=(name,), values=(int(number) if number.is_integer() else number,))]
+    return None
+
+
 # ---------------------------------------------------------------- contiguity
 
 _CONTIGUOUS_BAD = re.compile(r"非连续|连续性|不连续")
@@ -512,6 +572,23 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
         (
             ConditionExample("offset不是4的倍数", ("self", "out"), ("offset",)),  # issue 23: bernoulli
             ConditionExample("offset % 4 != 0", ("self", "out"), ("offset",)),
+        ),
+    ),
+    ConditionRule(
+        "value_bound",
+        "value",
+        re.compile(r"小于|大于|[<>]|不在|不等于|不为|!=|非|负数"),
+        _value_bound,
+        (
+            ConditionExample(
+                "lambda小于0", ("gradOutput", "self", "gradInput"), ("lambda",)
+            ),  # aclnnSoftshrinkBackward
+            ConditionExample("eps不大于0", ("input", "out"), ("eps",)),  # aclnnGroupNorm
+            ConditionExample("numLayers不满足>0", ("input", "output"), ("numLayers",)),  # aclnnLstmBackward
+            ConditionExample("reduction值不在0~2范围之内", ("self", "target", "out"), ("reduction",)),  # aclnnMseLoss
+            ConditionExample("dilation的数值不等于1", ("self", "out"), ("dilation",)),  # aclnnMaxPool2dWithMask
+            # aclnnBinaryCrossEntropyWithLogitsBackward
+            ConditionExample("reduction的值非0,1,2三值之一", ("gradOutput", "self"), ("reduction",)),
         ),
     ),
     ConditionRule(
