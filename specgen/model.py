@@ -51,6 +51,8 @@ ConstraintKind = Literal[
     "enum",  # values: the allowed values
     "range",  # min/max (inclusive flags): values outside are rejected
     "clamp",  # min/max: values outside are normalised to the bound, not rejected
+    "length",  # values: an array's or a string's allowed lengths, or min/max: their range
+    "multiple",  # values: (n,) a multiple of n, or params: (p,) a multiple of parameter p
     "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1])
     "optional",  # may be a null pointer
     "non_contiguous",  # supported: non-contiguous tensors accepted or not

@@ -14,6 +14,7 @@ from specgen.model import Constraint, Param
 from specgen.parse import parse_document
 from specgen.parse.classify.listed_shapes import listed_ranks, shape_lists
 from specgen.parse.classify.string_sets import string_sets
+from specgen.parse.classify.value_statements import value_statements
 from tests.conftest import SPECS
 from tests.test_cases import cases_of
 
@@ -170,3 +171,63 @@ def test_a_bound_with_a_second_condition_is_not_enforced_alone():
 
     checks = condition_checks("clampLimit不为-1.0且不大于0", ("clampLimit",), ("clampLimit",), ("x",))
     assert all(c.kind not in ("range", "enum") for c in checks)
+
+
+def _read(kind: str, statements: list[str], names: tuple[str, ...] = ("C", "group")) -> list[Constraint]:
+    return value_statements(kind, names[0], [_text(s) for s in statements], names)
+
+
+@pytest.mark.parametrize(
+    ("kind", "statements", "lengths"),
+    [
+        ("int_array", ["长度为1(kH=kW)或2(kH, kW)"], (1, 2)),  # aclnnAvgPool2d kernelSize
+        ("int_array", ["长度仅支持0、1、2"], (0, 1, 2)),  # aclnnMaxPool2dWithIndicesBackward stride
+        ("int_array", ["数组长度恒为2"], (2,)),  # aclnnAdaptiveAvgPool2d outputSize
+        ("int_array", ["长度为2的INT32数组"], (2,)),  # aclnnAdaptiveMaxPool2d outputSize
+        # aclnnConvolutionBackward stride: another length is stated relative to weight: no set
+        ("int_array", ["数组长度必须为1", "数组长度为weight维度减2"], ()),
+        ("int_array", ["数组长度为N"], ()),  # aclnnCtcLoss inputLengths: a symbol
+    ],
+)
+def test_array_lengths_are_read_only_when_every_length_statement_is(kind, statements, lengths):
+    read = _read(kind, statements)
+    assert tuple(v for c in read if c.kind == "length" for v in c.values) == lengths
+
+
+def test_a_string_length_range():
+    """issue 23: distribute_barrier_v2's group "支持长度：[1,127]"."""
+    (c,) = _read("string", ["支持长度：[1,127]"])
+    assert (c.kind, c.min, c.max) == ("length", 1, 127)
+    rule = _validate.Rule(161002, "length", ("group",), c.text, id="r", bounds=(1, 127, True, True))
+    spec = _validate.Spec("f", (_validate.ParamSpec(name="group", role="string", direction="in"),), (rule,))
+    assert _broken(spec, group="hccl_world") == ""
+    assert "length 0" in _broken(spec, group="")
+
+
+@pytest.mark.parametrize(
+    ("statement", "values", "params"),
+    [
+        ("仅支持32的倍数", (32,), ()),  # aclnnDynamicMxQuant blocksize
+        ("C必须可以被group整除", (), ("group",)),  # aclnnGroupNormBackward C
+        ("当伪量化算法为pergroup量化模式时传入值的范围为[32, k-1]且值要求是32的倍数", None, None),  # a situation
+    ],
+)
+def test_a_value_multiple_in_a_parameter_statement(statement, values, params):
+    (c,) = _read("int", [statement])
+    if values is None:
+        assert c.kind == "text"
+    else:
+        assert (c.kind, c.values, c.params) == ("multiple", values, params)
+
+
+def test_a_multiple_of_another_parameter_is_checked_against_its_value():
+    rule = _validate.Rule(161002, "multiple", ("C", "group"), "C必须可以被group整除", id="r")
+    spec = _spec_of(rule, {"C": "value", "group": "value"})
+    assert _broken(spec, C=12, group=4) == ""
+    assert "not a multiple of 5" in _broken(spec, C=12, group=5)
+    assert _broken(spec, C=12, group=0) == ""  # no divisor: its own rules say what it must be
+
+
+def _spec_of(rule: _validate.Rule, roles: dict[str, str]) -> _validate.Spec:
+    specs = tuple(_validate.ParamSpec(name=n, role=r, direction="in") for n, r in roles.items())  # type: ignore[arg-type]
+    return _validate.Spec(function="aclnnXGetWorkspaceSize", params=specs, rules=(rule,))

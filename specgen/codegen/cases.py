@@ -244,16 +244,29 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     by_name = {p.name: p for p in params}
     implied = []
     for p in params:
-        for kind in ("dtypes", "formats", "rank", "enum", "range", "axis"):
+        for kind in ("dtypes", "formats", "rank", "enum", "range", "axis", "length", "multiple"):
             constraints = _general(p, kind)
             if not constraints or (kind, p.name) in covered or not _checkable(p, kind):
                 continue
             if kind == "rank" and _shape_set_by_value((p.name,), by_name):  # "否则out为scalar": 0-d then
                 continue
-            names = (p.name, *constraints[0].params) if kind == "axis" else (p.name,)
+            first = constraints[0]
+            names = (p.name, *first.params) if kind in ("axis", "multiple") else (p.name,)
             rule_id = f"implied_{kind}_{p.name}"
-            implied.append(Rule(INVALID, kind, names, constraints[0].text, id=rule_id))
+            implied.append(Rule(INVALID, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _stated_values(kind: str, constraints: list[Constraint]) -> dict:
+    """What a length or multiple rule holds itself: the lengths (any statement's), their
+    range, or the number a value is a multiple of."""
+    if kind == "length" and constraints[0].values:
+        return {"values": tuple(dict.fromkeys(v for c in constraints for v in c.values))}
+    if kind == "length":
+        return {"bounds": (constraints[0].min, constraints[0].max, True, True)}
+    if kind == "multiple":
+        return {"values": constraints[0].values}
+    return {}
 
 
 _COVERS = {"output_shape": ("same_shape", "broadcast_result"), "output_dtype": ("same_dtype",)}
@@ -310,6 +323,10 @@ def _checkable(p: Param, kind: str) -> bool:
         return p.kind in ("int", "int_array") and len(p.of_kind("axis")[0].params) == 1
     if kind == "enum":  # layouts and modes are strings; an aclScalar holds a value too
         return p.kind in ("int", "float", "string", "scalar")
+    if kind == "length":
+        return p.kind in ("int_array", "float_array", "bool_array", "string")
+    if kind == "multiple":
+        return p.kind == "int"
     return p.kind in ("int", "float", "scalar", "int_array", "float_array")  # a range bounds each element
 
 
@@ -649,13 +666,36 @@ def _bad_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     return [(name, _replace(args, name, ValueArg(value.value + 1)))]
 
 
+def _bad_length(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The array (or string) one longer than the longest length allowed."""
+    name = rule.params[0]
+    current = args[name].host_value() if _holds_value(args, name) else None
+    if not isinstance(current, tuple | str):
+        return []
+    lengths = [int(str(v)) for v in rule.values] or [int(rule.bounds[1] or 0) if rule.bounds else 0]
+    longest = max(lengths)
+    if isinstance(current, str):
+        return [(name, _replace(args, name, ValueArg("x" * (longest + 1))))]
+    filler = current[0] if current else 1
+    return [(name, _replace(args, name, ValueArg((filler,) * (longest + 1))))]
+
+
 def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """The tensor with its last dimension plus one (a dim-named dimension: not changed here)."""
+    """The tensor with its last dimension (or the one the dim value names) plus one."""
     name = rule.params[0]
     tensor = _tensor(args, name)
-    if tensor is None or not tensor.shape or len(rule.params) > 1:
+    if tensor is None or not tensor.shape:
         return []
-    return [(name, _replace(args, name, _changed(tensor, shape=(*tensor.shape[:-1], tensor.shape[-1] + 1))))]
+    index = -1
+    if len(rule.params) > 1:
+        dim = args.get(rule.params[1])
+        value = dim.host_value() if isinstance(dim, ValueArg) else None
+        if not isinstance(value, int) or isinstance(value, bool) or not -len(tensor.shape) <= value < len(tensor.shape):
+            return []
+        index = value % len(tensor.shape)
+    shape = list(tensor.shape)
+    shape[index] += 1
+    return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
 
 
 def _bad_empty(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -710,6 +750,7 @@ _MUTATIONS = {
     "range": _bad_range,
     "axis": _bad_axis,
     "multiple": _bad_multiple,
+    "length": _bad_length,
     "dim_multiple": _bad_dim_multiple,
     "empty_tensor": _bad_empty,
     "non_contiguous": _bad_contiguity,

@@ -23,6 +23,8 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "enum": ("enum",),
     "range": ("range",),
     "axis": ("axis",),
+    "length": ("length",),
+    "multiple": ("multiple",),
     "same_shape": ("same_shape", "broadcast_result", "output_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),

@@ -28,6 +28,7 @@ from specgen.parse.classify.listed_shapes import shape_lists
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
 from specgen.parse.classify.string_sets import string_sets
+from specgen.parse.classify.value_statements import value_statements
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (
     STATUS_CODES,
@@ -477,6 +478,8 @@ def _param(
         constraints = string_sets(constraints)
     if kind in ("tensor", "tensor_list"):
         constraints = shape_lists(constraints)
+    else:
+        constraints = value_statements(kind, proto.name, constraints, names)
     written = facts.direction if facts else None
     optional = (
         proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)

@@ -540,12 +540,40 @@ def _output_dtype(ctx: _Context, rule: Rule) -> str:
 
 
 def _multiple(ctx: _Context, rule: Rule) -> str:
-    """A value (each of a list) a multiple of the number: `offset % 4 == 0`."""
-    factor = int(rule.values[0])  # type: ignore[call-overload]
-    for name in rule.params:
+    """A value (each of a list) a multiple of the number (`offset % 4 == 0`), or of the value of
+    the second parameter named (`C必须可以被group整除`)."""
+    if rule.values:
+        factor, names = int(rule.values[0]), rule.params  # type: ignore[call-overload]
+    else:
+        divisor = _numbers(ctx.args.get(rule.params[1]))
+        if (
+            not divisor
+            or len(divisor) != 1
+            or not divisor[0].is_integer()
+            or divisor[0] == 0
+        ):
+            return ""  # no divisor to check against (its own rules say what it must be)
+        factor, names = int(divisor[0]), rule.params[:1]
+    for name in names:
         values = _numbers(ctx.args.get(name))
         if values and any(not v.is_integer() or int(v) % factor for v in values):
             return f"{name} is {ctx.args.get(name)!r}, not a multiple of {factor}"
+    return ""
+
+
+def _length(ctx: _Context, rule: Rule) -> str:
+    """An array's or a string's length is one the document allows (`长度为1或2`, `[1,127]`)."""
+    name = rule.params[0]
+    value = ctx.args.get(name)
+    if value is None or not isinstance(value, Sequence | str):
+        return ""
+    n = len(value)
+    if rule.values and n not in rule.values:
+        return f"{name} has length {n}; the document allows {', '.join(map(str, rule.values))}"
+    if rule.bounds:
+        low, high = rule.bounds[0], rule.bounds[1]
+        if (low is not None and n < low) or (high is not None and n > high):
+            return f"{name} has length {n}; the document allows {low} to {high}"
     return ""
 
 
@@ -591,6 +619,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "range": _range,
     "axis": _axis,
     "multiple": _multiple,
+    "length": _length,
     "dim_multiple": _dim_multiple,
     "empty_tensor": _empty,
     "non_contiguous": _non_contiguous,
