@@ -83,3 +83,23 @@ def test_a_constraint_no_rule_reads_is_named_with_its_reason():
     assert "当λ小于0时，按0计算" in named
     assert "clamps" in named["当λ小于0时，按0计算"].reason
     assert _dropped(fn.function, fn.cases.rules, fn.cases.statements) == []
+
+
+def test_the_constraints_section_is_named_line_by_line(corpus):
+    """aclnnCtcLoss's 约束说明 bounds targets, inputLengths and targetLengths: no rule reads that
+    section, so each bullet is named as not checked, at its own line; determinism is no rule."""
+    path = corpus / "docs" / "ops-nn/loss/ctc_loss_v2/docs/aclnnCtcLoss.md"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    (doc,) = parse_paths([path])
+    (fn,) = operator_code(doc, doc.source).functions
+    named = [r for r in fn.cases.rules if r.kind == "notes"]
+    assert [r.condition.split("的")[0] for r in named] == [
+        "targets",
+        "inputLengths",
+        "targetLengths",
+        "targetLengths中",
+    ]
+    for rule in named:
+        assert not rule.host
+        line = int(rule.reason.split("line ")[1].split(")")[0])
+        assert rule.condition[:12] in lines[line - 1].replace("`", "")

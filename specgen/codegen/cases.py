@@ -18,7 +18,7 @@ from typing import Literal
 from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import account
+from specgen.codegen.statements import account, notes_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -46,6 +46,7 @@ from specgen.model import (
     Param,
     SampleCall,
     ShapeRule,
+    TextBlock,
 )
 from specgen.text import value_condition
 
@@ -78,6 +79,7 @@ def cases_for(
     wrapper: tuple[WrapperArg, ...],
     sample: SamplePlan,
     unsupported_products: tuple[str, ...] = (),
+    notes: TextBlock | None = None,
 ) -> FunctionCases:
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
@@ -96,7 +98,7 @@ def cases_for(
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
     return FunctionCases(
         params=param_specs,
-        rules=(*rules, *unchecked),
+        rules=(*rules, *unchecked, *notes_rules(notes)),
         statements=statements,
         valid=valid,
         cases=tuple(cases),
@@ -110,7 +112,7 @@ def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ())
     unsupported product), or made again for the products given."""
     if not unsupported_products:
         return fn.cases
-    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products)
+    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products, fn.notes)
 
 
 def _spare(rule: Rule, problem: str, line: int) -> Rule:

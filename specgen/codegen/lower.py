@@ -67,7 +67,8 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str) -> FunctionCode:
         execute_params=execute_params,
         sample=sample,
         wrapper=wrapper,
-        cases=cases_for(fn, wrapper, sample),
+        cases=cases_for(fn, wrapper, sample, notes=doc.notes),
+        notes=doc.notes,
     )
 
 

@@ -9,10 +9,11 @@ already (`cases._rules`); this module accounts for the rest.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from specgen.codegen.runtime._validate import Rule
-from specgen.model import Constraint, Param
+from specgen.model import Constraint, Param, TextBlock
 
 INVALID = 161002
 # The rule kinds that enforce a constraint of each kind (a stricter relation enforces a looser one).
@@ -132,3 +133,41 @@ def _reason(p: Param, c: Constraint) -> str:
     if c.kind == "rank" and p.direction == "out":
         return "the output's own row makes its shape depend on a value, so its rank holds in one case only"
     return f"a {c.kind} statement on {p.name} ({p.kind}) that the validator cannot check as stated"
+
+
+# ---------------------------------------------------------------- the constraints section
+
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.、])\s+(.*\S)")
+_MARKUP = re.compile(r"<[^<>]*>|\*\*|`")
+# Lines that state no argument rule: determinism, and headings of a group of bullets.
+_NO_RULE = re.compile(r"确定性|^[^，。；;：:]{0,40}[：:]$")
+NOTES_REASON = (
+    "a statement of the constraints section (约束说明, line {line}); no rule reads that section "
+    "(often per product or per mode), so it is not checked on the host"
+)
+
+
+def notes_rules(notes: TextBlock | None) -> list[Rule]:
+    """Each bullet of the constraints section (约束说明) as a rule not checked on the host, so that
+    what the section says is named rather than dropped: the parser keeps it verbatim only."""
+    if notes is None:
+        return []
+    rules: list[Rule] = []
+    for offset, line in enumerate(notes.text.splitlines()):
+        m = _BULLET.match(line)
+        text = _MARKUP.sub("", m.group(1)).strip() if m else ""
+        if not text or _NO_RULE.search(text):
+            continue
+        at = notes.line + offset
+        rules.append(
+            Rule(
+                INVALID,
+                "notes",
+                (),
+                text,
+                host=False,
+                reason=NOTES_REASON.format(line=at),
+                id=f"notes_{len(rules) + 1}",
+            )
+        )
+    return rules

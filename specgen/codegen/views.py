@@ -14,7 +14,7 @@ from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.codegen.runtime._validate import Role, Rule
 from specgen.codegen.statements import Statement
 from specgen.codegen.typemap import ARRAY_CREATORS, DTYPE_HOST, SAMPLE_PRINTERS, Printer, annotation
-from specgen.model import Function, OperatorDoc, Param
+from specgen.model import Function, OperatorDoc, Param, TextBlock
 
 # ---------------------------------------------------------------- the sample program
 
@@ -329,6 +329,7 @@ class FunctionCode:
     sample: SamplePlan
     wrapper: tuple[WrapperArg, ...]
     cases: FunctionCases  # validator rules and test cases (specgen.codegen.cases)
+    notes: TextBlock | None = None  # the operator's constraints section (约束说明), named in cases
 
     @property
     def name(self) -> str:

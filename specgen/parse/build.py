@@ -140,8 +140,10 @@ def _notes(doc: Document) -> TextBlock | None:
     section = sec.notes_section(doc)
     if section is None:
         return None
-    body = doc.span(section.start, section.end).strip("\n")
-    return TextBlock(text=body, line=section.line) if body.strip() else None
+    span = doc.span(section.start, section.end)
+    body = span.strip("\n")
+    first = section.start + len(span) - len(span.lstrip("\n")) + 1  # the body's first line, not the heading
+    return TextBlock(text=body, line=first) if body.strip() else None
 
 
 def _samples(doc: Document) -> list[Sample]:
