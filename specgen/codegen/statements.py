@@ -35,6 +35,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "non_contiguous": ("non_contiguous",),
     "empty_tensor": ("empty_tensor",),
 }
+TENSOR_ONLY = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")  # what the validator reads of tensors
 RELATION_KINDS = ("same_shape", "broadcast", "broadcast_result", "same_dtype", "same_format", "castable")
 # Why a constraint of a kind no checked rule covers is not checked, by kind.
 _REASONS = {
@@ -104,6 +105,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     def covers(rule: Rule) -> bool:
         if rule.kind not in kinds or p.name not in rule.params:
             return False
+        if c.kind in TENSOR_ONLY and p.kind not in ("tensor", "tensor_list"):
+            return False  # a dtypes rule naming a scalar checks the tensors it names only
         if c.kind in RELATION_KINDS and peers:
             return bool(peers & set(rule.params))
         return c.product is None or c.kind in ("dtypes", "formats")  # per-product dtype sets: `product=`
