@@ -91,6 +91,11 @@ class Code(Catalogued):
     DUPLICATE_PARAM = "duplicate-param", WARNING, "a parameter is documented twice"
     UNKNOWN_PARAM = "unknown-param", ERROR, "a documented parameter is not in the prototype (its checks would be lost)"
     NAME_TYPO = "name-typo", WARNING, "an error condition misspells a parameter; read as that parameter"
+    NO_ERROR_ROWS = (
+        "no-error-rows",
+        WARNING,
+        "a function's section names argument error codes (161001/161002) but no error row is read from it",
+    )
     # choosing documents
     DUPLICATE_DOCUMENT = (
         "duplicate-document",

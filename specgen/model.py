@@ -55,6 +55,8 @@ ConstraintKind = Literal[
     "enum",  # values: the allowed values
     "range",  # min/max (inclusive flags): values outside are rejected
     "clamp",  # min/max: values outside are normalised to the bound, not rejected
+    "length",  # values: an array's or a string's allowed lengths, or min/max: their range
+    "multiple",  # values: (n,) a multiple of n, or params: (p,) a multiple of parameter p
     "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1])
     "optional",  # may be a null pointer
     "non_contiguous",  # supported: non-contiguous tensors accepted or not
@@ -69,11 +71,15 @@ CheckKind = Literal[
     "same_shape",
     "broadcast",
     "broadcast_result",
+    "broadcast_to",  # params: (sources..., target): each source broadcasts to the target's shape
     "same_dtype",
     "castable",
     "same_format",
     "enum",
     "range",
+    "multiple",  # params: a value (or values) that must be a multiple of values[0] (`offset % 4 == 0`)
+    "dim_multiple",  # params: (tensor,) its last dimension, or (tensor, dim) the one dim names;
+    # values[0]: the size must be a multiple of it (`x的最后一维不能被2整除`)
     "axis",  # params: (value, tensor): the value indexes a dimension of the tensor
     "empty_tensor",
     "non_contiguous",
@@ -162,6 +168,8 @@ class Check(Frozen):
     values: tuple[Scalar, ...] = _sparse(())
     min: Number | None = _sparse(None)
     max: Number | None = _sparse(None)
+    min_inclusive: bool = _sparse(True)  # range: min itself is allowed
+    max_inclusive: bool = _sparse(True)
 
     _rank = model_validator(mode="after")(_rank_in_reason)
 

@@ -393,12 +393,13 @@ CONDITIONS = [
     # ops-nn/activation/swi_glu/docs/aclnnSwiGlu.md: no tensor named: prose
     ("dim不在取值范围内", ("x", "dim", "out"), ("x", "out"), [("value", ("dim",))]),
     # ---- ranks and nulls read with their negations
-    # ops-nn/quant/grouped_dynamic_mx_quant_with_dual_axis/...: "不大于0" is no rank limit of 0
+    # ops-nn/quant/grouped_dynamic_mx_quant_with_dual_axis/...: "不大于0" is no rank limit of 0; the
+    # clauses on x.shape[1] no rule reads stay named as a prose shape rule
     (
         "x不是2维ND Tensor，或x.shape[1]不大于0或不能被64整除",
         ("x", "groupIndex"),
         ("x", "groupIndex"),
-        [("rank", ("x",))],
+        [("rank", ("x",)), ("shape", ("x",))],
     ),
     # ops-nn/loss/lp_loss/docs/aclnnL1Loss.md: rank 0 is a real limit
     ("当reduction的值不为0时，out的维度大于0", ("self", "reduction", "out"), ("self", "out"), [("rank", ("out",), 0)]),

@@ -20,6 +20,7 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
+from specgen.codegen.statements import account, notes_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -38,15 +39,16 @@ from specgen.codegen.views import (
 )
 from specgen.model import (
     CallArg,
+    Check,
     CheckKind,
     Constraint,
     DtypeRule,
     ErrorRule,
     Function,
-    Number,
     Param,
     SampleCall,
     ShapeRule,
+    TextBlock,
 )
 from specgen.text import value_condition
 
@@ -65,7 +67,7 @@ POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", 
 TENSOR_KINDS = ("tensor", "tensor_list")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
 TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
-RELATIONS = ("same_shape", "same_dtype", "same_format", "broadcast", "broadcast_result")
+RELATIONS = ("same_shape", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
 # dtypes a dtype rule's case tries last: few documents allow them, and most lists leave one out
@@ -82,6 +84,7 @@ def cases_for(
     wrapper: tuple[WrapperArg, ...],
     sample: SamplePlan,
     unsupported_products: tuple[str, ...] = (),
+    notes: TextBlock | None = None,
 ) -> FunctionCases:
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
@@ -97,9 +100,11 @@ def cases_for(
         valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
     spec = validator_spec(param_specs, rules, function.name)  # the rules as enforced, spared ones aside
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
+    unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
     return FunctionCases(
         params=param_specs,
-        rules=tuple(rules),
+        rules=(*rules, *unchecked, *notes_rules(notes)),
+        statements=statements,
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
@@ -112,7 +117,7 @@ def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ())
     unsupported product), or made again for the products given."""
     if not unsupported_products:
         return fn.cases
-    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products)
+    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products, fn.notes)
 
 
 def _spare(rule: Rule, problem: str, line: int) -> Rule:
@@ -160,10 +165,10 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     by_name = {p.name: p for p in params}
     rules: list[Rule] = []
     for error in function.errors:
-        checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Number | None]] = [
-            (c.kind, c.params, c.max) for c in error.checks
+        checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Check | None]] = [
+            (c.kind, c.params, c) for c in error.checks
         ] or [("unclassified", error.params, None)]
-        for kind, names, limit in checks:
+        for kind, names, check in checks:
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says
                 known = tuple(n for n in known if not by_name[n].optional)
@@ -175,12 +180,21 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     params=known,
                     condition=error.condition,
                     id=f"rule{len(rules) + 1}_{kind}",
-                    max=int(limit) if limit is not None else None,
+                    max=int(check.max) if check and check.max is not None and kind != "range" else None,
                     host=not reason,
                     reason=reason,
+                    values=tuple(check.values) if check else (),
+                    bounds=_bounds(check) if check and kind == "range" else None,
                 )
             )
     return rules + _implied_rules(params, rules) + _output_rules(params, rules)
+
+
+def _bounds(check: Check) -> tuple[float | None, float | None, bool, bool] | None:
+    """The bounds an error row states for a range rule; None when it points at the parameter's."""
+    if check.min is None and check.max is None:
+        return None
+    return (check.min, check.max, check.min_inclusive, check.max_inclusive)
 
 
 def _not_on_host(
@@ -233,20 +247,34 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
 
 def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     """Parameter constraints that no checked error rule covers, checked under 161002."""
-    covered = {(r.kind, n) for r in rules if r.host for n in r.params}
+    # an error row's own bounds or set (`lambda小于0`) leave the table's to be checked too
+    covered = {(r.kind, n) for r in rules if r.host and not (r.bounds or r.values) for n in r.params}
     by_name = {p.name: p for p in params}
     implied = []
     for p in params:
-        for kind in ("dtypes", "formats", "rank", "enum", "range", "axis"):
+        for kind in ("dtypes", "formats", "rank", "enum", "range", "axis", "length", "multiple"):
             constraints = _general(p, kind)
             if not constraints or (kind, p.name) in covered or not _checkable(p, kind):
                 continue
             if kind == "rank" and _shape_set_by_value((p.name,), by_name):  # "否则out为scalar": 0-d then
                 continue
-            names = (p.name, *constraints[0].params) if kind == "axis" else (p.name,)
+            first = constraints[0]
+            names = (p.name, *first.params) if kind in ("axis", "multiple") else (p.name,)
             rule_id = f"implied_{kind}_{p.name}"
-            implied.append(Rule(INVALID, kind, names, constraints[0].text, id=rule_id))
+            implied.append(Rule(INVALID, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _stated_values(kind: str, constraints: list[Constraint]) -> dict:
+    """What a length or multiple rule holds itself: the lengths (any statement's), their
+    range, or the number a value is a multiple of."""
+    if kind == "length" and constraints[0].values:
+        return {"values": tuple(dict.fromkeys(v for c in constraints for v in c.values))}
+    if kind == "length":
+        return {"bounds": (constraints[0].min, constraints[0].max, True, True)}
+    if kind == "multiple":
+        return {"values": constraints[0].values}
+    return {}
 
 
 _COVERS = {"output_shape": ("same_shape", "broadcast_result"), "output_dtype": ("same_dtype",)}
@@ -301,7 +329,13 @@ def _checkable(p: Param, kind: str) -> bool:
         return p.kind in TENSOR_KINDS
     if kind == "axis":
         return p.kind in ("int", "int_array") and len(p.of_kind("axis")[0].params) == 1
-    return p.kind in ("int", "float")
+    if kind == "enum":  # layouts and modes are strings; an aclScalar holds a value too
+        return p.kind in ("int", "float", "string", "scalar")
+    if kind == "length":
+        return p.kind in ("int_array", "float_array", "bool_array", "string")
+    if kind == "multiple":
+        return p.kind == "int"
+    return p.kind in ("int", "float", "scalar", "int_array", "float_array")  # a range bounds each element
 
 
 def validator_spec(param_specs: tuple[dict, ...], rules: list[Rule], function: str) -> validator.Spec:
@@ -708,6 +742,19 @@ def _breaking_shape(args: Args, rule: Rule, name: str, tensors: list[str], outpu
     return shape + (2,) if tensor.shape == shape else shape
 
 
+def _bad_broadcast_to(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The first source one dimension larger than the target: broadcastable both together,
+    but not to the target's shape."""
+    *sources, target = rule.params
+    goal = _tensor(args, target)
+    name = next((n for n in sources if _tensor(args, n)), None)
+    if goal is None or name is None:
+        return []
+    tensor = _tensor(args, name)
+    assert tensor is not None
+    return [(name, _replace(args, name, _changed(tensor, shape=(2, *goal.shape))))]
+
+
 def _first_and_last(args: Args, rule: Rule) -> tuple[str, TensorArg, TensorArg] | None:
     """The last tensor a relation names (the one a case changes), it and the first, or None."""
     named = [(n, t) for n in rule.params if (t := _tensor(args, n)) is not None]
@@ -736,27 +783,44 @@ def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutati
 
 def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
-        allowed = [v for c in _general(params[name], "enum") for v in c.values if isinstance(v, int)]
+        values = list(rule.values) or [v for c in _general(params[name], "enum") for v in c.values]
+        allowed = [v for v in values if isinstance(v, int)]
         if allowed and _holds_value(args, name):
-            return [(name, _replace(args, name, ValueArg(max(allowed) + 1)))]
+            outside = max(allowed) + 1
+            current = args[name].host_value()
+            if isinstance(current, tuple):  # an array: each element is one of the values
+                return [(name, _replace(args, name, ValueArg((outside,) * max(len(current), 1))))]
+            return [(name, _replace(args, name, ValueArg(outside)))]
+        words = [v for v in values if isinstance(v, str)]
+        if words and params[name].kind == "string" and _holds_value(args, name):  # a layout, a mode
+            return [(name, _replace(args, name, ValueArg("_".join(words) + "_unsupported")))]
     return []
 
 
 def _bad_range(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         ranges = _general(params[name], "range")
-        if not ranges or not _holds_value(args, name):
+        if not (rule.bounds or ranges) or not _holds_value(args, name):
             continue
-        c = ranges[0]
-        integral = params[name].kind == "int"
+        low, high, low_in, high_in = rule.bounds or (
+            ranges[0].min,
+            ranges[0].max,
+            ranges[0].min_inclusive,
+            ranges[0].max_inclusive,
+        )
+        integral = params[name].kind in ("int", "int_array")
         step = 1 if integral else 0.5
-        if c.min is not None:
-            value = c.min - (step if c.min_inclusive else 0)
-        elif c.max is not None:
-            value = c.max + (step if c.max_inclusive else 0)
+        if low is not None:
+            value = low - (step if low_in else 0)
+        elif high is not None:
+            value = high + (step if high_in else 0)
         else:
             continue
-        return [(name, _replace(args, name, ValueArg(int(value) if integral else float(value))))]
+        outside = int(value) if integral else float(value)
+        current = args[name].host_value()
+        if isinstance(current, tuple):  # an array: a range bounds each element
+            return [(name, _replace(args, name, ValueArg((outside,) * max(len(current), 1))))]
+        return [(name, _replace(args, name, ValueArg(outside)))]
     return []
 
 
@@ -768,6 +832,47 @@ def _bad_axis(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     beyond = max(len(tensor.shape), 1)
     value = (beyond,) if params[value_name].kind == "int_array" else beyond
     return [(value_name, _replace(args, value_name, ValueArg(value)))]
+
+
+def _bad_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The value plus one: no longer a multiple (a multiple of 2 or more plus 1 never is)."""
+    name = rule.params[0]
+    value = args.get(name)
+    if not isinstance(value, ValueArg) or isinstance(value.value, bool) or not isinstance(value.value, int):
+        return []
+    return [(name, _replace(args, name, ValueArg(value.value + 1)))]
+
+
+def _bad_length(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The array (or string) one longer than the longest length allowed."""
+    name = rule.params[0]
+    current = args[name].host_value() if _holds_value(args, name) else None
+    if not isinstance(current, tuple | str):
+        return []
+    lengths = [int(str(v)) for v in rule.values] or [int(rule.bounds[1] or 0) if rule.bounds else 0]
+    longest = max(lengths)
+    if isinstance(current, str):
+        return [(name, _replace(args, name, ValueArg("x" * (longest + 1))))]
+    filler = current[0] if current else 1
+    return [(name, _replace(args, name, ValueArg((filler,) * (longest + 1))))]
+
+
+def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensor with its last dimension (or the one the dim value names) plus one."""
+    name = rule.params[0]
+    tensor = _tensor(args, name)
+    if tensor is None or not tensor.shape:
+        return []
+    index = -1
+    if len(rule.params) > 1:
+        dim = args.get(rule.params[1])
+        value = dim.host_value() if isinstance(dim, ValueArg) else None
+        if not isinstance(value, int) or isinstance(value, bool) or not -len(tensor.shape) <= value < len(tensor.shape):
+            return []
+        index = value % len(tensor.shape)
+    shape = list(tensor.shape)
+    shape[index] += 1
+    return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
 
 
 def _bad_empty(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -818,11 +923,15 @@ _MUTATIONS = {
     "same_shape": _bad_shape,
     "broadcast": _bad_shape,
     "broadcast_result": _bad_shape,
+    "broadcast_to": _bad_broadcast_to,
     "same_dtype": _bad_same_dtype,
     "same_format": _bad_same_format,
     "enum": _bad_enum,
     "range": _bad_range,
     "axis": _bad_axis,
+    "multiple": _bad_multiple,
+    "length": _bad_length,
+    "dim_multiple": _bad_dim_multiple,
     "empty_tensor": _bad_empty,
     "non_contiguous": _bad_contiguity,
     "output_shape": _bad_output_shape,

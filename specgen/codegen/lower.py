@@ -72,7 +72,8 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = F
         execute_params=execute_params,
         sample=sample,
         wrapper=wrapper,
-        cases=cases_for(fn, wrapper, sample),
+        cases=cases_for(fn, wrapper, sample, notes=doc.notes),
+        notes=doc.notes,
         single_phase=single,
         out_values=_out_values(fn, params),
     )

@@ -12,8 +12,9 @@ from typing import Literal
 from specgen.codegen.names import function_snake
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.codegen.runtime._validate import Role, Rule
+from specgen.codegen.statements import Statement
 from specgen.codegen.typemap import ARRAY_CREATORS, CTYPES_VALUE, DTYPE_HOST, SAMPLE_PRINTERS, Printer, annotation
-from specgen.model import EXECUTE_KINDS, Function, OperatorDoc, Param
+from specgen.model import EXECUTE_KINDS, Function, OperatorDoc, Param, TextBlock
 
 # ---------------------------------------------------------------- the sample program
 
@@ -371,6 +372,7 @@ class FunctionCases:
     cases: tuple[Case, ...] = field(default_factory=tuple)
     unsupported_products: tuple[str, ...] = ()
     unmet: tuple[str, ...] = ()  # rules a derived sample call breaks (no valid call was found)
+    statements: tuple[Statement, ...] = ()  # each parameter constraint and the rule covering it
 
     @property
     def unchecked(self) -> tuple[Rule, ...]:
@@ -389,6 +391,7 @@ class FunctionCode:
     sample: SamplePlan
     wrapper: tuple[WrapperArg, ...]
     cases: FunctionCases  # validator rules and test cases (specgen.codegen.cases)
+    notes: TextBlock | None = None  # the operator's constraints section (约束说明), named in cases
     single_phase: bool = False  # one call, no GetWorkspaceSize/execute pair
     out_values: tuple[OutValue, ...] = ()  # plain values written through pointers, returned
 

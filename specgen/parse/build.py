@@ -27,8 +27,11 @@ from specgen.model import (
 )
 from specgen.parse import classify as cons
 from specgen.parse import sections as sec
+from specgen.parse.classify.listed_shapes import shape_lists
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
+from specgen.parse.classify.string_sets import string_sets
+from specgen.parse.classify.value_statements import value_statements
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (
     STATUS_CODES,
@@ -140,8 +143,10 @@ def _notes(doc: Document) -> TextBlock | None:
     section = sec.notes_section(doc)
     if section is None:
         return None
-    body = doc.span(section.start, section.end).strip("\n")
-    return TextBlock(text=body, line=section.line) if body.strip() else None
+    span = doc.span(section.start, section.end)
+    body = span.strip("\n")
+    first = section.start + len(span) - len(span.lstrip("\n")) + 1  # the body's first line, not the heading
+    return TextBlock(text=body, line=first) if body.strip() else None
 
 
 def _samples(doc: Document) -> list[Sample]:
@@ -315,6 +320,9 @@ def _function(
         message = f"no section documents the parameters of {gws.name}"
         diags.append(Diagnostic.at(gws.line, Code.NO_PARAM_SECTION, message))
     facts, errors, notes = _region_facts(doc, gws_region)
+    if gws_region is not None and not errors and (line := _error_code_line(doc, gws_region)):
+        message = f"{gws.name}: the section names error codes (line {line}) but no error row is read from it"
+        diags.append(Diagnostic.at(line, Code.NO_ERROR_ROWS, message))
     gws_proto = gws.prototype.params if gws.prototype else ()
     # No execute function documented (said as no-execute): the library's has the convention's
     # prototype, which the model takes so that the function is still generated.
@@ -386,6 +394,18 @@ def _region_facts(
     if not errors:
         errors = errors_from_text(doc, region.start, region.end, spans)
     return facts, errors, notes_in(doc, region.start, region.end, spans)
+
+
+_ARGUMENT_CODE = re.compile(r"(?<!\d)16100[12](?!\d)")
+
+
+def _error_code_line(doc: Document, region: sec.Region) -> int:
+    """The 1-based line of the region's first argument error code (161001/161002) outside a
+    code block (a sample's status checks are not the error table); 0 when it names none."""
+    for i in range(region.start, region.end):
+        if _ARGUMENT_CODE.search(doc.lines[i]) and not doc.in_fence(i):
+            return i + 1
+    return 0
 
 
 def _param_facts(doc: Document, region: sec.Region | None, tables: list[Table] | None = None) -> list[ParamFacts]:
@@ -491,6 +511,12 @@ def _param(
     if facts is not None:
         constraints, description = _facts_constraints(facts, names)
     constraints += _note_constraints(proto.name, constraints, notes, names)
+    if kind == "string":
+        constraints = string_sets(constraints)
+    if kind in ("tensor", "tensor_list"):
+        constraints = shape_lists(constraints)
+    else:
+        constraints = value_statements(kind, proto.name, constraints, names)
     written = facts.direction if facts else None
     optional = (
         proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)

@@ -49,31 +49,37 @@ def _html_tables(doc: Document, start: int, end: int) -> list[Table]:
     tags = doc.table_tags
     for i in [k for k, (opens, _) in tags.items() if opens and start <= k < end]:  # in line order
         if i >= read_to and not doc.in_fence(i):
-            last = _table_end(tags, i, len(doc.lines))
-            tables.append(_read_html(doc, i, last))
+            last, balanced = _table_end(tags, i, len(doc.lines))
+            tables.append(_read_html(doc, i, last, balanced))
             read_to = last + 1
     return tables
 
 
-def _table_end(tags: dict[int, tuple[int, int]], first: int, count: int) -> int:
+def _table_end(tags: dict[int, tuple[int, int]], first: int, count: int) -> tuple[int, bool]:
     """0-based index of the line closing the table opened on `first` (nesting counted), of
-    a document of `count` lines whose table tags are `tags` (`Document.table_tags`)."""
+    a document of `count` lines whose table tags are `tags` (`Document.table_tags`), and
+    whether the nesting closes. A `<table>` opened again inside and never closed would run
+    the table to the end of the document, swallowing the tables after it: such a table ends
+    at its first `</table>` instead."""
     depth = 0
+    first_close = None
     for i, (opens, closes) in tags.items():  # the depth changes on these lines only
         if i < first:
             continue
         depth += opens - closes
         if depth <= 0:
-            return i
-    return count - 1
+            return i, True
+        if closes and first_close is None:
+            first_close = i
+    return (first_close, False) if first_close is not None else (count - 1, True)
 
 
-def _read_html(doc: Document, first: int, last: int) -> Table:
+def _read_html(doc: Document, first: int, last: int, balanced: bool = True) -> Table:
     source = "\n".join(doc.lines[first : last + 1])
-    root = LexborHTMLParser(source).css_first("table")
-    trs = root.css("tr") if root else []
+    parser = LexborHTMLParser(source)
+    trs = _own_rows(parser) if balanced else parser.css("tr")
     cells = [[c for c in tr.iter() if c.tag in ("td", "th")] for tr in trs]
-    raw_rows = [[c.html or "" for c in row] for row in cells]
+    raw_rows = [[_without_tables(c.html or "") if not balanced else c.html or "" for c in row] for row in cells]
     tr_starts = [m.start() for m in _TR.finditer(source)]
     if len(tr_starts) == len(trs):
         tr_lines = _row_lines(source, tr_starts, raw_rows, first)
@@ -97,6 +103,31 @@ def _read_html(doc: Document, first: int, last: int) -> Table:
         line=first + 1,
         end=last + 1,
     )
+
+
+def _own_rows(parser: LexborHTMLParser) -> list:
+    """The rows of the first table, not those of a table nested in one of its cells (whose
+    text stays part of that cell)."""
+    root = parser.css_first("table")
+    if root is None:
+        return []
+    return [tr for tr in root.css("tr") if _table_of(tr) == root.mem_id]
+
+
+def _table_of(node) -> int | None:
+    parent = node.parent
+    while parent is not None and parent.tag != "table":
+        parent = parent.parent
+    return parent.mem_id if parent is not None else None
+
+
+_NESTED_TABLE = re.compile(r"<table\b.*</table>", re.I | re.S)
+
+
+def _without_tables(fragment: str) -> str:
+    """A cell of an unclosed nested table: the rows the parser put inside it are rows of
+    their own, not the cell's text."""
+    return _NESTED_TABLE.sub("", fragment)
 
 
 def _is_header(tr, cells: list) -> bool:

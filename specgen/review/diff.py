@@ -973,7 +973,16 @@ _POINTERS = (*_SETS, *_BOUNDS, "constraints", "internal", "product")
 
 
 # Kinds that state a relation among their parameters; every other kind holds of each alone.
-_RELATIONS = {"same_shape", "broadcast", "broadcast_result", "same_dtype", "castable", "same_format", "axis"}
+_RELATIONS = {
+    "same_shape",
+    "broadcast",
+    "broadcast_result",
+    "broadcast_to",
+    "same_dtype",
+    "castable",
+    "same_format",
+    "axis",
+}
 
 
 def _checks(rule: ErrorRule, fn: Function, renames: dict[str, str]) -> set[tuple]:

@@ -141,13 +141,34 @@ _SIZE_WORDS = re.compile(
 )
 
 
+# One way: `src的shape不能广播至selfRef`, `weightOptional无法广播到target的shape`; `gradOutput的shape
+# 不能向self broadcast` names the target before the word.
+_BROADCAST_TO = re.compile(
+    r"(?i)(?:广播|broadcast)\s*(?:至|到)|向(?=\s*[A-Za-z_]\w*\s*(?:的shape)?\s*(?:广播|broadcast))"
+)
+
+
 def _broadcast(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
     """`self和target的shape无法做broadcast`: a broadcast of two tensors, or (part of a shape,
-    a count) prose."""
+    a count) prose; `a不能广播至b`: a broadcasts to b's shape, not the other way."""
     if _PART_OF_SHAPE.search(s.text) or _ELEMENT_COUNT.search(s.text):
         return [Check(kind="shape", params=s.subjects)]
     result = BROADCAST_RESULT.search(s.text) or "一致" in s.text  # `与…broadcast之后的shape一致`
+    if not result and (to := _broadcast_to(s)):
+        return to
     return _relate(s, "broadcast_result" if result else "broadcast")
+
+
+def _broadcast_to(s: ConditionStatement) -> list[Check] | None:
+    """Sources named before `广播至`, the one target named right after it."""
+    m = _BROADCAST_TO.search(s.text)
+    if m is None:
+        return None
+    sources = [p for p in names_in(s.text[: m.start()], s.tensors)]
+    targets = [p for p in names_in(s.text[m.end() :], s.tensors)]
+    if not sources or len(targets) != 1 or targets[0] in sources:
+        return None
+    return [Check(kind="broadcast_to", params=(*sources, targets[0]))]
 
 
 def _same_shape(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
@@ -247,6 +268,110 @@ def _rank(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None
     return [Check(kind="rank", params=tensors, max=high)]
 
 
+# ---------------------------------------------------------------- multiples
+
+_N = r"\s*(\d{1,6})\s*"
+# `x的最后一维不能被8整除`, `x的尾轴不能被2整除`, `x的最后一维不是2的倍数`
+_LAST_DIM_MULTIPLE = re.compile(
+    r"(?:最后一维|尾轴)(?:的?大小)?\s*(?:(?:不能|无法)被" + _N + r"整除|不是" + _N + r"的倍数)"
+)
+# `x在dim对应维度上不能被2整除`, `self根据指定的dim所对应的维度不能整除2`
+_DIM_MULTIPLE = re.compile(
+    r"[A-Za-z_][A-Za-z0-9_]*\s*(?:对应维度上|所对应的维度)\s*(?:(?:不能|无法)被" + _N + r"整除|不能整除" + _N + ")"
+)
+# `offset不是4的倍数`, `offset % 4 != 0`, `offset不能被4整除`
+_VALUE_MULTIPLE = re.compile(
+    r"(?:不是|不为)" + _N + r"的倍数|%" + _N + r"(?:!=|≠|不等于|不为)\s*0|(?:不能|无法)被" + _N + r"整除"
+)
+
+
+def _number(m: re.Match[str]) -> int:
+    return int(next(g for g in m.groups() if g))
+
+
+def _dim_multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """A tensor's last dimension (or the one a dim value names) a multiple of a number."""
+    m = _LAST_DIM_MULTIPLE.search(s.text) or _DIM_MULTIPLE.search(s.text)
+    if m is None:
+        return None
+    tensors = [p for p in names_in(s.text[: m.start() + len(m.group(0))], s.tensors)]
+    if len(tensors) != 1 or _number(m) < 2:
+        return None
+    dims = [p for p in s.named if p not in s.tensors and p in m.group(0)] if m.re is _DIM_MULTIPLE else []
+    if m.re is _DIM_MULTIPLE and len(dims) != 1:
+        return None
+    return [Check(kind="dim_multiple", params=(tensors[0], *dims), values=(_number(m),))]
+
+
+def _multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`offset不是4的倍数`: a value parameter (not a tensor) a multiple of a number."""
+    m = _VALUE_MULTIPLE.search(s.text)
+    values = [p for p in names_in(s.text[: m.start()], s.named) if p not in s.tensors] if m else []
+    if m is None or len(values) != 1 or set(s.named) & set(s.tensors):
+        return None  # a tensor named too: a dimension's multiple, which `_dim_multiple` reads
+    return [Check(kind="multiple", params=(values[-1],), values=(_number(m),))] if _number(m) >= 2 else None
+
+
+# ---------------------------------------------------------------- a value's bounds and set
+
+_NUM = r"(-?\d+(?:\.\d+)?)"
+# What rejects a value, as the bound it breaks: `lambda小于0` (min 0), `eps不大于0` (min 0, excluded),
+# `numLayers不满足>0`, `reduction值不在0~2范围之内`, `dilation的数值不等于1`, `reduction的值非0,1,2三值之一`.
+_BELOW = re.compile(r"(?<!不)(?:小于|<)(?!=|等于)\s*" + _NUM)  # allowed: >= N
+_BELOW_OR_AT = re.compile(r"(?:小于等于|<=|不大于|不满足\s*>(?!=)\s*)" + _NUM)  # allowed: > N
+_ABOVE = re.compile(r"(?<!不)(?:大于|>)(?!=|等于)\s*" + _NUM)  # allowed: <= N
+_ABOVE_OR_AT = re.compile(r"(?:大于等于|>=|不小于|不满足\s*<(?!=)\s*)" + _NUM)  # allowed: < N
+_OUTSIDE = re.compile(
+    r"不在\s*[\[［]?\s*" + _NUM + r"\s*(?:~|～|-|,|，|到|至)\s*" + _NUM + r"\s*[\]］]?\s*(?:的?范围|之间|内)"
+)
+_NOT_EQUAL = re.compile(r"(?:不等于|不为|!=)\s*" + _NUM + r"(?![\d./]|\s*维|\s*D)")
+_NOT_ONE_OF = re.compile(r"非\s*(-?\d+(?:\s*[,，、]\s*-?\d+)+)\s*(?:三值|几个值|两值)?之一")
+_NEGATIVE = re.compile(r"为负数|小于零")
+# A bound on something else than the value itself: its size, a dimension, elements, a product.
+_NOT_THE_VALUE = re.compile(r"维|size|长度|个数|元素|\*|乘|之和|之积|绝对值|shape|数量|和为|差")
+# Two conditions together (`clampLimit不为-1.0且不大于0`: -1.0 is allowed), or a clause going on
+# from the one before (`也不等于3` after `stride的长度既不等于0、1`): not one bound of the value.
+_COMPOUND = re.compile(r"且|同时|^\s*(?:也|并|而|其|或)")
+
+
+def _bounds(text: str) -> list[tuple[str, float]]:
+    """Each comparison in the text as (the allowed side, the number): `ge`, `gt`, `le`, `lt`;
+    a comparison with `等于` read first, and its words not read again."""
+    found = []
+    for pattern, kind in ((_BELOW_OR_AT, "gt"), (_ABOVE_OR_AT, "lt"), (_BELOW, "ge"), (_ABOVE, "le")):
+        for m in pattern.finditer(text):
+            found.append((kind, float(m.group(1))))
+        text = pattern.sub(" ", text)
+    return found
+
+
+def _value_bound(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """One value parameter named alone, with the bound or set a comparison in the statement gives."""
+    values = [p for p in s.named if p not in s.tensors]
+    if len(values) != 1 or len(s.named) != 1 or _NOT_THE_VALUE.search(s.text) or _COMPOUND.search(s.text):
+        return None
+    name = values[0]
+    if m := _OUTSIDE.search(s.text):
+        low, high = sorted((float(m.group(1)), float(m.group(2))))
+        return [Check(kind="range", params=(name,), min=low, max=high)]
+    if m := _NOT_ONE_OF.search(s.text):
+        return [
+            Check(kind="enum", params=(name,), values=tuple(int(v) for v in re.split(r"\s*[,，、]\s*", m.group(1))))
+        ]
+    bounds = _bounds(s.text)
+    if len(bounds) == 1:
+        ((kind, number),) = bounds
+        if kind in ("ge", "gt"):
+            return [Check(kind="range", params=(name,), min=number, min_inclusive=kind == "ge")]
+        return [Check(kind="range", params=(name,), max=number, max_inclusive=kind == "le")]
+    if not bounds and _NEGATIVE.search(s.text):
+        return [Check(kind="range", params=(name,), min=0)]
+    if not bounds and (m := _NOT_EQUAL.search(s.text)):
+        number = float(m.group(1))
+        return [Check(kind="enum", params=(name,), values=(int(number) if number.is_integer() else number,))]
+    return None
+
+
 # ---------------------------------------------------------------- contiguity
 
 _CONTIGUOUS_BAD = re.compile(r"非连续|连续性|不连续")
@@ -326,6 +451,10 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
                 "weightOptional 或 posWeightOptional 无法广播到 target 的 shape",
                 ("self", "target", "weightOptional", "posWeightOptional"),
             ),
+            ConditionExample("gradOutput不能broadcast到self的shape", ("gradOutput", "self", "gradInput")),
+            ConditionExample(
+                "gradOutput的shape不能向self broadcast", ("gradOutput", "self", "gradInput")
+            ),  # aclnnMishBackward
             # aclnnAddbmm
             ConditionExample("batch1和batch2的第一维度不相等或不能做broadcast操作", ("batch1", "batch2")),
         ),
@@ -420,6 +549,46 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
                 "gradOutput、self、weight、gradInput、gradWeight大于8维",
                 ("gradOutput", "self", "weight", "gradInput", "gradWeight"),
             ),
+        ),
+    ),
+    ConditionRule(
+        "dim_multiple",
+        "multiple",
+        re.compile(r"整除|倍数"),
+        _dim_multiple,
+        (
+            ConditionExample("x的最后一维不能被2整除", ("x", "y")),  # aclnnSwigluMxQuantWithDualAxis
+            ConditionExample("x的最后一维不是2的倍数", ("x", "y")),  # aclnnDequantSituQuant
+            ConditionExample("输入x1的尾轴不能被2整除", ("x1", "x2", "y")),  # aclnnAddRmsNormDynamicMxQuant
+            # aclnnSituGlu
+            ConditionExample("x在dim对应维度上不能被2整除", ("x", "out"), ("dim",)),
+        ),
+    ),
+    ConditionRule(
+        "multiple",
+        "multiple",
+        re.compile(r"整除|倍数|%"),
+        _multiple,
+        (
+            ConditionExample("offset不是4的倍数", ("self", "out"), ("offset",)),  # issue 23: bernoulli
+            ConditionExample("offset % 4 != 0", ("self", "out"), ("offset",)),
+        ),
+    ),
+    ConditionRule(
+        "value_bound",
+        "value",
+        re.compile(r"小于|大于|[<>]|不在|不等于|不为|!=|非|负数"),
+        _value_bound,
+        (
+            ConditionExample(
+                "lambda小于0", ("gradOutput", "self", "gradInput"), ("lambda",)
+            ),  # aclnnSoftshrinkBackward
+            ConditionExample("eps不大于0", ("input", "out"), ("eps",)),  # aclnnGroupNorm
+            ConditionExample("numLayers不满足>0", ("input", "output"), ("numLayers",)),  # aclnnLstmBackward
+            ConditionExample("reduction值不在0~2范围之内", ("self", "target", "out"), ("reduction",)),  # aclnnMseLoss
+            ConditionExample("dilation的数值不等于1", ("self", "out"), ("dilation",)),  # aclnnMaxPool2dWithMask
+            # aclnnBinaryCrossEntropyWithLogitsBackward
+            ConditionExample("reduction的值非0,1,2三值之一", ("gradOutput", "self"), ("reduction",)),
         ),
     ),
     ConditionRule(

@@ -60,6 +60,7 @@ def _condition_checks(
     if "@" in condition:  # about a computed result (batch1@batch2): prose only
         return (Check(kind="shape", params=named or tensor_params),)
     found: list[Check] = []
+    unread: list[ConditionStatement] = []  # clauses no rule reads, beside others read
     previous: tuple[str, ...] = ()
     statements = condition_clauses(condition, named)
     for k, clause in enumerate(statements):
@@ -70,10 +71,15 @@ def _condition_checks(
         if k + 1 < len(statements) and _PRECONDITION.search(clause):
             continue  # `y1Out的数据类型不为DT_INT32时，…`: the situation, not the error
         statement = ConditionStatement(clause, own, pointer_params, tensor_params)
-        found += [c for c in read_statement(CONDITION_RULES, statement) if c not in found]
+        read = read_statement(CONDITION_RULES, statement)
+        unread.append(statement) if not read else None
+        found += [c for c in read if c not in found]
     # `shape不同或不满足broadcast关系`: the broadcast is the reading; a same shape within it is not.
-    broadcast = [set(c.params) for c in found if c.kind in ("broadcast", "broadcast_result")]
+    broadcast = [set(c.params) for c in found if c.kind in ("broadcast", "broadcast_result", "broadcast_to")]
     found = [c for c in found if c.kind != "same_shape" or not any(set(c.params) <= b for b in broadcast)]
     if found:
-        return tuple(found)
+        # `k小于0或者k大于输入self在dim维度上的size大小`: the clause read aside, the other keeps its
+        # prose kind (named, not checked) instead of vanishing behind it
+        prose = [c for s in unread for c in read_statement(PROSE_RULES, s) if c.kind in ("value", "shape")]
+        return tuple(found + [c for c in prose if c not in found])
     return tuple(read_statement(PROSE_RULES, ConditionStatement(condition, named, pointer_params, tensor_params)))

@@ -1,0 +1,176 @@
+"""Every constraint statement of a function, enforced or named.
+
+A parameter's constraints (its table cells and per-product remarks, as `Constraint`s) are
+each either enforced by a checked validator rule of a kind that tests them, honoured by the
+parameter's spec (an optional pointer, a permission), or listed as a rule not checked on the
+host with the reason (`host=False`): never dropped silently. The error conditions are rules
+already (`cases._rules`); this module accounts for the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from specgen.codegen.runtime._validate import Rule
+from specgen.model import Constraint, Param, TextBlock
+
+INVALID = 161002
+# The rule kinds that enforce a constraint of each kind (a stricter relation enforces a looser one).
+ENFORCED_BY: dict[str, tuple[str, ...]] = {
+    "dtypes": ("dtypes",),
+    "formats": ("formats",),
+    "rank": ("rank",),
+    "enum": ("enum",),
+    "range": ("range",),
+    "axis": ("axis",),
+    "length": ("length",),
+    "multiple": ("multiple",),
+    "same_shape": ("same_shape", "broadcast_result", "output_shape"),
+    "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
+    "broadcast_result": ("broadcast_result", "output_shape"),
+    "same_dtype": ("same_dtype", "output_dtype"),
+    "same_format": ("same_format",),
+    "castable": ("castable",),
+    "non_contiguous": ("non_contiguous",),
+    "empty_tensor": ("empty_tensor",),
+}
+TENSOR_ONLY = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")  # what the validator reads of tensors
+RELATION_KINDS = ("same_shape", "broadcast", "broadcast_result", "same_dtype", "same_format", "castable")
+# Why a constraint of a kind no checked rule covers is not checked, by kind.
+_REASONS = {
+    "text": "no rule reads this statement (kept verbatim); not checked on the host",
+    "clamp": "the library clamps values outside the bounds instead of rejecting them",
+    "castable": "dtype promotion rules are the library's own; not checked on the host",
+}
+_TENSOR_STATES = {"empty_tensor": "an empty tensor", "non_contiguous": "a non-contiguous tensor"}
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One constraint of a parameter and what became of it: the rule that enforces it or lists
+    it as not checked (`rule`), or `honoured` by the parameter's spec."""
+
+    param: str
+    kind: str
+    text: str
+    line: int
+    rule: str = ""  # the id of the enforcing or unchecked rule; empty when honoured
+    enforced: bool = False
+
+    @property
+    def honoured(self) -> bool:
+        return self.enforced and not self.rule
+
+
+def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[Statement, ...]]:
+    """The rules not checked on the host that name the constraints no rule covers, and every
+    constraint's statement with the rule that covers it."""
+    added: list[Rule] = []
+    statements = []
+    for p in params:
+        for index, c in enumerate(p.constraints):
+            statement = Statement(p.name, c.kind, c.text, c.line)
+            if _honoured(p, c):
+                statements.append(replace(statement, enforced=True))
+                continue
+            covering = _covering(p, c, rules)
+            if covering is None:
+                covering = Rule(
+                    INVALID, c.kind, (p.name, *c.params), c.text,
+                    host=False, reason=_reason(p, c), id=f"stated_{p.name}_{index + 1}_{c.kind}",
+                )  # fmt: skip
+                added.append(covering)
+            statements.append(replace(statement, rule=covering.id, enforced=covering.host))
+    return added, tuple(statements)
+
+
+# Parameters whose C type fixes their dtype and format: the argument's type check enforces it.
+VALUE_KINDS = ("int", "float", "bool", "string", "int_array", "float_array", "bool_array", "dtype")
+
+
+def _honoured(p: Param, c: Constraint) -> bool:
+    """A permission, or a fact the parameter's spec applies: an optional pointer may be null; a
+    plain value's dtype and format are its C type's, which the argument's type check enforces."""
+    if c.kind in ("dtypes", "formats") and p.kind in VALUE_KINDS:
+        return True
+    return c.kind == "optional" or (c.kind in ("non_contiguous", "empty_tensor") and c.supported is not False)
+
+
+def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
+    """The rule that checks the constraint, a checked one first; None when none covers it."""
+    kinds = ENFORCED_BY.get(c.kind, ())
+    peers = set(c.params) - {p.name}
+
+    def covers(rule: Rule) -> bool:
+        if rule.kind not in kinds or p.name not in rule.params:
+            return False
+        if c.kind in TENSOR_ONLY and p.kind not in ("tensor", "tensor_list"):
+            return False  # a dtypes rule naming a scalar checks the tensors it names only
+        if c.kind in RELATION_KINDS and peers:
+            return bool(peers & set(rule.params))
+        return c.product is None or c.kind in ("dtypes", "formats")  # per-product dtype sets: `product=`
+
+    # a checked rule first, and one holding the parameter's own set or bounds before an error
+    # row's (`lambda小于0`)
+    found = sorted((r for r in rules if covers(r)), key=lambda r: (not r.host, bool(r.bounds or r.values)))
+    return found[0] if found else None
+
+
+def _reason(p: Param, c: Constraint) -> str:
+    if c.kind in _REASONS:
+        return _REASONS[c.kind]
+    if c.product is not None:
+        return f"stated for product {c.product} only; per-product checks cover dtype sets only"
+    if c.kind in RELATION_KINDS:
+        peers = ", ".join(x for x in c.params if x != p.name) or "another parameter"
+        return f"a relation with {peers} stated in the parameter table only; no error row makes it a rejection"
+    if c.kind in ("empty_tensor", "non_contiguous"):
+        return f"the error table gives no status for {_TENSOR_STATES[c.kind]}; not checked on the host"
+    if c.kind == "rank" and p.kind not in ("tensor", "tensor_list"):
+        return f"a rank statement on {p.name}, which is not a tensor"
+    if c.kind in ("range", "enum") and p.kind in ("tensor", "tensor_list"):
+        return "a rule on a tensor's values: the validator reads shapes and dtypes, not data"
+    if c.kind == "dtypes" and p.kind in ("scalar", "scalar_list"):
+        return "a scalar's dtype follows the Python value or the tensor it goes with; not checked on the host"
+    if c.kind == "rank" and p.direction == "out":
+        return "the output's own row makes its shape depend on a value, so its rank holds in one case only"
+    return f"a {c.kind} statement on {p.name} ({p.kind}) that the validator cannot check as stated"
+
+
+# ---------------------------------------------------------------- the constraints section
+
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.、])\s+(.*\S)")
+_MARKUP = re.compile(r"<[^<>]*>|\*\*|`")
+# Lines that state no argument rule: determinism, and headings of a group of bullets.
+_NO_RULE = re.compile(r"确定性|^[^，。；;：:]{0,40}[：:]$")
+NOTES_REASON = (
+    "a statement of the constraints section (约束说明, line {line}); no rule reads that section "
+    "(often per product or per mode), so it is not checked on the host"
+)
+
+
+def notes_rules(notes: TextBlock | None) -> list[Rule]:
+    """Each bullet of the constraints section (约束说明) as a rule not checked on the host, so that
+    what the section says is named rather than dropped: the parser keeps it verbatim only."""
+    if notes is None:
+        return []
+    rules: list[Rule] = []
+    for offset, line in enumerate(notes.text.splitlines()):
+        m = _BULLET.match(line)
+        text = _MARKUP.sub("", m.group(1)).strip() if m else ""
+        if not text or _NO_RULE.search(text):
+            continue
+        at = notes.line + offset
+        rules.append(
+            Rule(
+                INVALID,
+                "notes",
+                (),
+                text,
+                host=False,
+                reason=NOTES_REASON.format(line=at),
+                id=f"notes_{len(rules) + 1}",
+            )
+        )
+    return rules

@@ -1,0 +1,42 @@
+"""The values a string parameter takes (`支持{"rint", "round"}`, `仅支持“static”`, `支持 none、sum、mean`).
+
+A string parameter's statements that quote or list values become `enum` constraints, each with
+its own values, once one of them says the values are the supported ones: the validator
+checks the union of them all, so a set stated for one situation (`当dstType为34时，支持{"round",
+"hybrid"}`) widens the set rather than narrowing it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from specgen.model import Constraint
+
+_QUOTED = re.compile(r"[\"“”'‘’]([A-Za-z0-9_]{0,32})[\"“”'‘’]")
+# `支持 none、sum、mean`, `支持取值round/ceil/trunc/floor`, `支持NHWC或NCHW`
+_BARE_LIST = re.compile(
+    r"(?:支持|取值)[^A-Za-z0-9_\"“'‘]{0,4}"
+    r"([A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|,|，|/|\||或者|或|和)\s*[A-Za-z_][A-Za-z0-9_]*)+)"
+)
+_SEPARATOR = re.compile(r"\s*(?:、|,|，|/|\||或者|或|和)\s*")
+# A statement that says which values are supported, not one that describes a value.
+_SET_STATEMENT = re.compile(r"支持|取值|可配置为|必须是|只能|可选值")
+
+
+def _values(text: str) -> tuple[str, ...]:
+    quoted = _QUOTED.findall(text)
+    if quoted:
+        return tuple(dict.fromkeys(quoted))
+    bare = _BARE_LIST.search(text)
+    return tuple(dict.fromkeys(_SEPARATOR.split(bare.group(1)))) if bare else ()
+
+
+def string_sets(constraints: list[Constraint]) -> list[Constraint]:
+    """The constraints of a string parameter with the statements that quote or list its values
+    read as `enum`; unchanged when no statement says the values are the supported ones."""
+    read = {i: v for i, c in enumerate(constraints) if c.kind == "text" and (v := _values(c.text))}
+    if not any(_SET_STATEMENT.search(constraints[i].text) for i in read):
+        return constraints
+    return [
+        c.model_copy(update={"kind": "enum", "values": read[i]}) if i in read else c for i, c in enumerate(constraints)
+    ]

@@ -1,0 +1,73 @@
+"""Statements of a value parameter no other rule types: an array's or a string's allowed
+lengths (`长度为1或2`, `数组长度恒为2`, `支持长度：[1,127]`) and a value's multiple (`仅支持32的倍数`,
+`C必须可以被group整除`).
+
+Only statements that hold whatever the situation are read: one naming a situation (当…时), a
+length relative to another parameter (`数组长度需等于self维度-2`) or a symbol (`数组长度为N`) stays
+text, named as not checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from specgen.model import Constraint
+
+_SITUATION = re.compile(r"当|时|若|如果|场景|模式|默认|建议")
+_LENGTH_WORD = re.compile(r"长度")
+# `长度为1(kH=kW)或2(kH, kW)`, `数组长度必须为1或3`, `长度仅支持0、1、2`, `数组长度恒为2`, `长度为2的INT32数组`
+_LENGTHS = re.compile(
+    r"长度\s*(?:必须|需要?|仅支持|只支持|恒|固定)?\s*(?:为|是|=|：|:)?\s*"
+    r"(\d{1,2}(?:\s*[(（][^()（）]{0,40}[)）])?(?:\s*(?:、|,|，|或者|或)\s*(?:长度为?\s*)?\d{1,2}(?:\s*[(（][^()（）]{0,40}[)）])?)*)"
+    r"(?!\s*[\d.\-+*/维]|\s*[A-Za-z])"
+)
+_LENGTH_RANGE = re.compile(r"长度\s*(?:为|：|:)?\s*[\[［]\s*(\d{1,4})\s*[,，]\s*(\d{1,4})\s*[\]］]")
+_RELATIVE = re.compile(r"维|减|[A-Za-z]\s*$|等于|小于|大于|不超过")
+_PARENS = re.compile(r"[(（][^()（）]*[)）]")
+# `仅支持32的倍数`, `要求是32的倍数`
+_MULTIPLE = re.compile(r"(?:是|为|支持)?\s*(\d{1,6})\s*的(?:整数)?倍数")
+# `C必须可以被group整除`: a multiple of another value parameter
+_DIVIDED_BY = re.compile(r"(?:可以|能|需|要)?\s*被\s*([A-Za-z_]\w*)\s*(?:数)?\s*整除")
+
+
+def _length_constraint(c: Constraint) -> Constraint | None:
+    if (m := _LENGTH_RANGE.search(c.text)) is not None:
+        low, high = sorted((int(m.group(1)), int(m.group(2))))
+        return c.model_copy(update={"kind": "length", "min": low, "max": high})
+    m = _LENGTHS.search(c.text)
+    if m is None or _RELATIVE.search(c.text[: m.start()] + c.text[m.end() :].split("，")[0]):
+        return None
+    numbers = tuple(dict.fromkeys(int(n) for n in re.findall(r"\d+", _PARENS.sub("", m.group(1)))))
+    return c.model_copy(update={"kind": "length", "values": numbers}) if numbers else None
+
+
+def _multiple_constraint(c: Constraint, names: tuple[str, ...], own: str) -> Constraint | None:
+    if (m := _MULTIPLE.search(c.text)) is not None and int(m.group(1)) >= 2:
+        return c.model_copy(update={"kind": "multiple", "values": (int(m.group(1)),)})
+    m = _DIVIDED_BY.search(c.text)
+    subject = c.text[: m.start()] if m else ""
+    if m and m.group(1) in names and m.group(1) != own and (own in subject or not re.search(r"[A-Za-z]", subject)):
+        return c.model_copy(update={"kind": "multiple", "params": (m.group(1),)})
+    return None
+
+
+def value_statements(kind: str, name: str, constraints: list[Constraint], names: tuple[str, ...]) -> list[Constraint]:
+    """The constraints of a value parameter with its length and multiple statements typed."""
+    arrays = kind in ("int_array", "float_array", "bool_array", "string")
+    out = []
+    for c in constraints:
+        read = None
+        if c.kind == "text" and not _SITUATION.search(c.text):
+            if arrays and _LENGTH_WORD.search(c.text):
+                read = _length_constraint(c)
+            elif kind == "int":
+                read = _multiple_constraint(c, names, name)
+        out.append(read or c)
+    # A length statement left unread (`数组长度为weight维度减2`, `在2d场景下数组长度可以为4`) may allow
+    # other lengths: the ones read are then no set to check against.
+    if any(c.kind == "text" and _LENGTH_WORD.search(c.text) for c in out):
+        return [
+            c if c.kind != "length" else c.model_copy(update={"kind": "text", "values": (), "min": None, "max": None})
+            for c in out
+        ]
+    return out
