@@ -21,29 +21,33 @@ from specgen.review.lint_outputs import disagreements
 from tests.oracle import chosen_functions, example_calls
 
 DOCUMENT_DEFECT, RULE_BUG = "document defect", "rule bug"
-_TBC = "ops-nn/conv/convolution_backward/docs/aclnnConvTbcBackward.md"
-_TBC_WHY = (
-    "the table labels the shapes (N,C,H) — self (N,Cout,Hout), input (N,Cin,Hin), weight (Cout,Cin,K) — but the "
-    "operator is TBC (time, batch, channel): by those labels the call's input {5,1,2} has Cin=1 and self Cout=1, "
-    "while its weight {1,2,2} and bias {2} say otherwise; the call follows the TBC layout"
-)
 _GNS = "ops-nn/norm/group_norm_swish_grad/docs/aclnnGroupNormSwishGrad.md"
 _GNS_WHY = "'数据类型和shape与gamma相同' with gamma {3}, but the call passes {3, 1} (the example program passes (3,))"
 _RELU_V3_WHY = (
     "'shape需要与x一致', but the call passes a bit mask: x {1,1,1,1,16} gives {1,1,1,1,2} UINT8 (8 flags a byte; "
     "the sample prints bit i of byte i/8): the prose misstates the mask's shape"
 )
+_SWIGLU = "aclnnSwigluBackwardMxQuantWithDualAxis"
+_SWIGLU_WHY = (
+    "the row says 'shape为[M, (ceil(N/32)+2-1)/2, 2]' and yGrad's row defines 'N = x最后一维 / 2': x [256, 1024] "
+    "gives N 512 and (16+1)/2 = 8, but the call passes 16 (as if N were x's last dimension): the formula or "
+    "the call is wrong, the rule is read as written (the validator spares it: the document's call breaks it)"
+)
 
 # (document under docs/, function, output, shape|dtype) -> (verdict, why): read by hand.
 DOCUMENT_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
-    (_TBC, "aclnnConvTbcBackward", "gradWeight", "shape"): (DOCUMENT_DEFECT, _TBC_WHY),
-    (_TBC, "aclnnConvTbcBackward", "gradBias", "shape"): (DOCUMENT_DEFECT, _TBC_WHY),
     (_GNS, "aclnnGroupNormSwishGrad", "dgammaOut", "shape"): (DOCUMENT_DEFECT, _GNS_WHY),
     (_GNS, "aclnnGroupNormSwishGrad", "dbetaOut", "shape"): (DOCUMENT_DEFECT, _GNS_WHY),
     ("ops-nn/experimental/activation/relu_v3/docs/aclnnReluV3.md", "aclnnReluV3", "maskOut", "shape"): (
         DOCUMENT_DEFECT,
         _RELU_V3_WHY,
     ),
+    (
+        "ops-nn/quant/swiglu_backward_mx_quant_with_dual_axis/docs/aclnnSwigluBackwardMxQuantWithDualAxis.md",
+        _SWIGLU,
+        "mxscale1Out",
+        "shape",
+    ): (DOCUMENT_DEFECT, _SWIGLU_WHY),
 }
 # (example file under examples/, function, output, shape|dtype) -> (verdict, why).
 EXAMPLE_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
@@ -62,6 +66,13 @@ EXAMPLE_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
         DOCUMENT_DEFECT,
         _RELU_V3_WHY,
     ),
+    (
+        "ops-nn/quant/swiglu_backward_mx_quant_with_dual_axis/examples/arch35/"
+        "test_aclnn_swiglu_backward_mx_quant_with_dual_axis.cpp",
+        _SWIGLU,
+        "mxscale1Out",
+        "shape",
+    ): (DOCUMENT_DEFECT, _SWIGLU_WHY),
 }
 # Fewer outputs compared than this means the comparison itself stopped working.
 MIN_DOCUMENT_OUTPUTS, MIN_EXAMPLE_OUTPUTS = 400, 400
