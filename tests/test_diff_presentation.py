@@ -60,7 +60,93 @@ def terms_as_plain_names(text: str) -> str:
     return "\n".join(_NOTE.sub(plain, line) for line in text.split("\n"))
 
 
-REWRITES = [products_as_list, notes_on_two_lines, terms_as_plain_names]
+# ---------------------------------------------------------------- notes back into the cells
+
+_NOTE_HEAD = re.compile(r"^\s*- (?P<terms>(?:<term>[^<]+</term>、?)+)：\s*$")
+_PARAM_NOTE = re.compile(r"^\s+- (?P<param>[A-Za-z_]\w*)参数中，(?P<text>.+)$")
+
+
+def notes_into_cells(text: str) -> str:
+    """The inverse of ops-nn 08aaf7d (aclnn文件加上芯片标签), which moved a usage cell's
+    `<li><term>A2</term>、<term>A3</term>：仅支持…</li>` under the table as
+    `- <term>A2</term>、<term>A3</term>：` with the nested `- x参数中，仅支持…`: each nested
+    statement goes back into its parameter's usage cell, the lead naming the parameter dropped."""
+    lines = text.split("\n")
+    moved: list[tuple[str, str]] = []  # (parameter, `<li>` item)
+    kept: list[str] = []
+    terms = None
+    for line in lines:
+        if head := _NOTE_HEAD.match(line):
+            terms = head.group("terms")
+        elif terms and (note := _PARAM_NOTE.match(line)):
+            moved.append((note.group("param"), f"<li>{terms}：{note.group('text')}</li>"))
+            continue
+        elif line.strip() and not line.startswith("    "):
+            terms = None
+        kept.append(line)
+    for param, item in moved:
+        kept = _into_usage_cell(kept, param, item)
+    return "\n".join(_without_empty_heads(kept))
+
+
+def _into_usage_cell(lines: list[str], param: str, item: str) -> list[str]:
+    """`item` added to the usage cell (the fourth cell) of the row naming `param`."""
+    row = next((i for i, line in enumerate(lines) if re.match(rf"^\s*<td>{param}（", line)), None)
+    if row is None or "<td>" not in lines[row + 3]:
+        return lines
+    cell = lines[row + 3]
+    body = cell.strip().removeprefix("<td>").removesuffix("</td>")
+    if body == "-":
+        body = f"<ul>{item}</ul>"
+    elif body.endswith("</ul>"):
+        body = body.removesuffix("</ul>") + item + "</ul>"
+    else:
+        body = f"<ul><li>{body}</li>{item}</ul>"
+    indent = cell[: len(cell) - len(cell.lstrip())]
+    return lines[: row + 3] + [f"{indent}<td>{body}</td>"] + lines[row + 4 :]
+
+
+def _without_empty_heads(lines: list[str]) -> list[str]:
+    """A product heading whose nested statements all went into cells is dropped."""
+    out = []
+    for i, line in enumerate(lines):
+        following = next((x for x in lines[i + 1 :] if x.strip()), "")
+        if _NOTE_HEAD.match(line) and not following.startswith("    "):
+            continue
+        out.append(line)
+    return out
+
+
+# ---------------------------------------------------------------- reflowed bullets, renamed links
+
+_LONG_BULLET = re.compile(r"^(?P<indent>\s*)- (?P<body>[^<|`$].{30,})$")
+
+
+def reflowed_bullets(text: str) -> str:
+    """A long bullet of prose continued on the next line after its first `，` (Markdown's soft
+    line break: the same paragraph), as documents reflowed by an editor are."""
+
+    def reflow(m: re.Match[str]) -> str:
+        head, comma, rest = m.group("body").partition("，")
+        if not comma or not rest.strip() or "：" in head:
+            return m.group(0)
+        return f"{m.group('indent')}- {head}，\n{m.group('indent')}  {rest}"
+
+    out, fence = [], False
+    for line in text.split("\n"):
+        fence ^= line.lstrip().startswith("```")
+        out.append(line if fence else _LONG_BULLET.sub(reflow, line))
+    return "\n".join(out)
+
+
+def renamed_links(text: str) -> str:
+    """Every relative link target moved to another folder (`docs/zh/context/x.md` as
+    `docs/zh/context/moved/x.md`): where a link points is not what the operator accepts."""
+    text = re.sub(r"\]\((?!http)([^()\s]*/)?([^()/\s]+\.md)", r"](\1moved/\2", text)
+    return re.sub(r'href="(?!http)([^"]*/)?([^"/]+\.md)"', r'href="\1moved/\2"', text)
+
+
+REWRITES = [products_as_list, notes_on_two_lines, terms_as_plain_names, reflowed_bullets, renamed_links]
 
 
 def _sample(corpus, n: int = 40) -> list:

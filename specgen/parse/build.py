@@ -34,9 +34,9 @@ from specgen.parse.errors import (
     errors_from_text,
     is_error_table,
 )
-from specgen.parse.facts import ParamFacts, ProductNote
+from specgen.parse.facts import ParamFacts, ProductNote, Statement
 from specgen.parse.params import is_param_table, params_from_bullets, params_from_table
-from specgen.parse.products import notes_in, read_products
+from specgen.parse.products import notes_in, read_products, unwrapped
 from specgen.parse.prototypes import Declaration, find_declarations
 from specgen.parse.sample_call import find_calls
 from specgen.parse.tables import Table, tables_in
@@ -138,7 +138,7 @@ def _notes(doc: Document) -> TextBlock | None:
     if section is None:
         return None
     body = doc.span(section.start, section.end).strip("\n")
-    return TextBlock(text=body, line=section.line) if body.strip() else None
+    return TextBlock(text=unwrapped(body), line=section.line) if body.strip() else None
 
 
 def _samples(doc: Document) -> list[Sample]:
@@ -316,12 +316,13 @@ def _function(
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
         errors=error_rules,
-        remarks=tuple(
-            TextBlock(text=f"{'、'.join(note.products)}：{st.text}", line=st.line)
-            for note in notes
-            for st in note.statements
-        ),
+        remarks=tuple(TextBlock(text=_noted(note, st), line=st.line) for note in notes for st in note.statements),
     )
+
+
+def _noted(note: ProductNote, statement: Statement) -> str:
+    """A note's statement with the products it holds on: `910b、A3：…`."""
+    return f"{'、'.join(note.products)}：{statement.text}"
 
 
 def _formula_statement(doc: Document) -> ShapeStatement | None:
@@ -350,7 +351,30 @@ def _region_facts(
     errors = [e for t in tables if is_error_table(t) for e in errors_from_table(t)]
     if not errors:
         errors = errors_from_text(doc, region.start, region.end, spans)
-    return facts, errors, notes_in(doc, region.start, region.end, spans)
+    return facts, errors, _notes_to_params(notes_in(doc, region.start, region.end, spans), facts)
+
+
+_PARAM_LEAD = re.compile(r"^(?:参数)?(?P<name>[A-Za-z_]\w*)\s*参数中\s*[，,:：]\s*")
+
+
+def _notes_to_params(notes: list[ProductNote], facts: list[ParamFacts]) -> list[ProductNote]:
+    """A product note's statement led by the parameter it is about (`x参数中，仅支持…` under
+    `<term>A2</term>：`) is that parameter's note, as it was when it sat in the parameter's
+    cell (`<li><term>A2</term>：仅支持…</li>`); the notes left are the region's."""
+    by_name = {f.name: f for f in facts}
+    left = []
+    for note in notes:
+        kept = []
+        for st in note.statements:
+            lead = _PARAM_LEAD.match(st.text)
+            if lead and lead.group("name") in by_name:
+                own = Statement(st.text[lead.end() :], st.line)
+                by_name[lead.group("name")].notes.append(ProductNote(note.products, [own], st.line))
+            else:
+                kept.append(st)
+        if kept:
+            left.append(ProductNote(note.products, kept, note.line))
+    return left
 
 
 def _param_facts(doc: Document, region: sec.Region | None, tables: list[Table] | None = None) -> list[ParamFacts]:
@@ -461,6 +485,7 @@ def _param(
         proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)
     )
     all_text = [s.text for s in (facts.description + facts.statements) if facts] if facts else []
+    all_text += [_noted(note, st) for note in (facts.notes if facts else []) for st in note.statements]
     return Param(
         name=proto.name,
         c_type=proto.c_type,
@@ -532,10 +557,12 @@ def _note_constraints(
     for note in notes:
         for statement in note.statements:
             ctx = cons.Context(subject=None, params=names, line=statement.line)
-            named = ctx.named(statement.text)
-            if named and name not in named:
+            if (extended := _extended(name, general, statement.text, ctx)) is not None:
+                allowed: list[Scalar] | None = extended
+            elif (named := ctx.named(statement.text)) and name not in named:
                 continue
-            allowed = _restricted(general, statement.text, ctx)
+            else:
+                allowed = _restricted(general, statement.text, ctx)
             if allowed is None or allowed == general:
                 continue
             out += [
@@ -545,10 +572,35 @@ def _note_constraints(
     return out
 
 
+# `self额外支持BFLOAT16`, `input数据类型额外支持FLOAT8_E4M3FN`, `额外支持 BFLOAT16` (every parameter)
+_EXTRA_DTYPES = re.compile(r"额外支持\s*(?P<dtypes>[A-Z][A-Z0-9_]*(?:\s*[、，,和]\s*[A-Z][A-Z0-9_]*)*)")
+_EXTRA_WHO = re.compile(r"(?P<who>[A-Za-z_][A-Za-z0-9_、和]*)(?:的)?(?:数据类型)?$")
+
+
+def _extended(name: str, general: list[Scalar], text: str, ctx: cons.Context) -> list[Scalar] | None:
+    """The general set plus the dtypes a footnote says `name` supports besides it on its
+    products (`<term>A2</term>：self额外支持BFLOAT16，out额外支持BFLOAT16`); None when the
+    statement says no such thing of it."""
+    extra: list[Scalar] = []
+    said = False
+    for m in _EXTRA_DTYPES.finditer(text):
+        said = True
+        before = _EXTRA_WHO.search(text[max(0, m.start() - 60) : m.start()])  # the words just before
+        who = ctx.named(before.group("who")) if before else ()
+        if not who or name in who:
+            extra += cons.dtype_list(m.group("dtypes"))[0]
+    if not said:
+        return None
+    return general + [d for d in dict.fromkeys(extra) if d not in general]
+
+
 def _restricted(general: list[Scalar], text: str, ctx: cons.Context) -> list[Scalar] | None:
+    """The general set less what a footnote says the product does not support (`self和out的
+    数据类型不支持BOOL、BFLOAT16`), or only what it supports; None when nothing is left (a
+    footnote about other parameters' dtypes)."""
     if m := _NOT_SUPPORTED_DTYPES.search(text):
         removed, _ = cons.dtype_list(m.group("a") or m.group("b") or "")
-        return [d for d in general if d not in removed] if removed else None
+        return [d for d in general if d not in removed] or None if removed else None
     typed = [c for c in cons.rule_dtypes(text, ctx) if c.product is None]
     if not typed:
         return None
