@@ -563,7 +563,7 @@ def _note_constraints(
                 continue
             else:
                 allowed = _restricted(general, statement.text, ctx)
-            if allowed is None or allowed == general:
+            if allowed is None:  # a product's set equal to the general one is still said (and read)
                 continue
             out += [
                 Constraint(kind="dtypes", text=statement.text, line=statement.line, values=tuple(allowed), product=pid)
