@@ -96,14 +96,26 @@ def _add_cells(facts: ParamFacts, row: list, roles: dict[str, int], line: int, *
     if (html := cells.get("ctype")) is not None and not continuation:
         facts.type_hint = _type_hint(textmod.plain(html)) or facts.type_hint
     if (html := cells.get("description")) is not None:
-        facts.description.extend(Statement(t, line) for t in textmod.lines(html) if t not in ("-", "/"))
+        facts.description.extend(Statement(_letters(t), line) for t in textmod.lines(html) if t not in ("-", "/"))
     if (html := cells.get("usage")) is not None:
         for t in textmod.lines(html):
             if t not in ("-", "/"):
-                _add_statement(facts, t, line)
+                _add_statement(facts, _letters(t), line)
     for role in ("dtype", "format", "shape", "non_contiguous"):
         if (html := cells.get(role)) is not None and role not in facts.cells:
             facts.cells[role] = Statement(textmod.plain(html), line)
+
+
+_GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
+    "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "omega": "ω",
+}  # fmt: skip
+_TEX_LETTER = re.compile(r"\\(" + "|".join(_GREEK) + r")(?![A-Za-z])")
+
+
+def _letters(text: str) -> str:
+    """`公式中的\\alpha` as `公式中的α`: a cell names a formula's letter either way."""
+    return _TEX_LETTER.sub(lambda m: _GREEK[m.group(1)], text) if "\\" in text else text
 
 
 def _type_hint(paren: str | None) -> str | None:
