@@ -243,6 +243,77 @@ def restriction_as_extra(text: str) -> str:
     return "\n".join(lines)
 
 
+# ---------------------------------------------------------------- parameter tables as lists
+
+_COLUMNS = ["参数名", "输入/输出", "描述", "使用说明", "数据类型", "数据格式", "维度(shape)", "非连续Tensor"]
+_PARAM_TABLE = re.compile(r"^(?P<indent>[ \t]*)<table\b.*?</table>[ \t]*$", re.S | re.M)
+_TR = re.compile(r"<tr>(.*?)</tr>", re.S)
+_TD = re.compile(r"<t[dh]>(.*?)</t[dh]>", re.S)
+_LISTED = re.compile(r"^[A-Z][A-Z0-9_]*(?:、[A-Z][A-Z0-9_]*)*$")
+_DIRECTION = {"输入": "计算输入", "输出": "计算输出", "输入/输出": "计算输入/计算输出"}
+
+
+def _sentences(cell: str) -> str:
+    """A cell's items as sentences, each ending in `。` (a lead of nested items too)."""
+    items = [re.sub(r"</?ul>", "", i).strip() for i in re.split(r"</?li>|<br\s*/?>", cell)]
+    items = [i.removesuffix("：") for i in items if i and i not in ("-", "</ul>")]  # a lead of nested items
+    return "".join(i if i.endswith(("。", "；")) else i + "。" for i in items)
+
+
+def _said(role: str, cell: str) -> str | None:
+    """The cell as the bullet's sentence; None where no sentence says the same for sure."""
+    cell = cell.strip()
+    if cell in ("-", ""):
+        return ""
+    if role == "dtype":
+        return f"数据类型支持{cell}。" if _LISTED.match(cell) else None
+    if role == "format":
+        return f"数据格式支持{cell}。" if _LISTED.match(cell) else None
+    if role == "shape":
+        return f"shape支持{cell}维。" if re.fullmatch(r"\d+(-\d+)?", cell) else None
+    return {"√": "支持非连续的Tensor。", "×": "不支持非连续的Tensor。"}.get(cell)
+
+
+def _bullet(cells: list[str], indent: str) -> str | None:
+    name = re.fullmatch(r"(?P<name>\w+)（(?P<ctype>[^）]+)）", cells[0].strip())
+    if not name or cells[1].strip() not in _DIRECTION:
+        return None
+    text = _sentences(cells[2]) + (_sentences(cells[3]) if len(cells) > 3 else "")
+    for role, cell in zip(("dtype", "format", "shape", "nc"), cells[4:], strict=False):  # 3 columns: none
+        said = _said(role, cell)
+        if said is None:
+            return None
+        text += said
+    return f"{indent}- {name['name']}（{name['ctype']}，{_DIRECTION[cells[1].strip()]}）：{text}"
+
+
+def table_as_list(text: str) -> str:
+    """Parameter tables of the usual columns as the parameter bullets of the list dialect
+    (shared/corpus/docs/legacy and the seeds: `- x（aclTensor*，计算输入）：描述。使用说明。
+    数据类型支持FLOAT16、FLOAT。数据格式支持ND。shape支持1-8维。支持非连续的Tensor。`), the
+    inverse of the repositories' list-to-table rewrites. Each column becomes the sentence the
+    list dialect writes for it (a table whose cells say anything else, or spans rows, is left
+    as it is), so the facts are the same; the description has no column of its own in a list,
+    so where it ends is read from the words."""
+
+    def rewrite(m: re.Match[str]) -> str:
+        table = m.group(0)
+        if "rowspan" in table or "colspan" in table:
+            return table
+        rows = [_TD.findall(r) for r in _TR.findall(table)]
+        header = [re.sub(r"\s", "", c) for c in rows[0]] if rows else []
+        if header not in (_COLUMNS, _COLUMNS[:3]):
+            return table
+        if any(len(r) != len(header) for r in rows[1:]):
+            return table
+        bullets = [_bullet(r, m.group("indent")) for r in rows[1:]]
+        if not bullets or None in bullets:
+            return table
+        return "\n".join(bullets)
+
+    return _PARAM_TABLE.sub(rewrite, text)
+
+
 REWRITES = [products_as_list, notes_on_two_lines, terms_as_plain_names, reflowed_bullets, renamed_links]
 # Rewrites of forms few documents have: tried on every corpus document holding `marker`.
 RARE_REWRITES = {
@@ -286,3 +357,33 @@ def test_the_rewrites_change_the_documents(corpus):
     for rewrite in RARE_REWRITES:
         texts = [p.read_text(encoding="utf-8") for p in _documents(corpus, rewrite)]
         assert sum(rewrite(t) != t for t in texts) >= 2, rewrite.__name__
+
+
+def _typed_and_described(corpus) -> tuple[list[str], list[str]]:
+    """(changes of a typed fact, description changes) of the sample written as lists."""
+    typed, described = [], []
+    for path in _sample(corpus):
+        text = path.read_text(encoding="utf-8")
+        if (rewritten := table_as_list(text)) == text:
+            continue
+        changes = diff([parse_document(path.name, text.encode())], [parse_document(path.name, rewritten.encode())])
+        for c in changes:
+            (described if c.id.value == "description-changed" else typed).append(f"{path.name}: {summary(c)}")
+    return typed, described
+
+
+def test_a_parameter_table_written_as_a_list_has_the_same_contract(corpus):
+    """Every fact read from a column (dtypes, formats, ranks, non-contiguous, relations and
+    statements) reads the same from the list's sentences. The description may not: a table's
+    description cell can hold a clause a list's lead would not take as description (`可选输入
+    参数，表示…`); those (2 in the sample: aclnnAdaLayerNorm's weightOptional and biasOptional)
+    are all that is left, where the list's whole first sentences and the usage rules that
+    follow were read as description before (37)."""
+    typed, described = _typed_and_described(corpus)
+    assert typed == [], "\n".join(typed)
+    assert len(described) <= 2, "\n".join(described)
+
+
+def test_the_tables_are_written_as_lists(corpus):
+    texts = [p.read_text(encoding="utf-8") for p in _sample(corpus)]
+    assert sum(table_as_list(t) != t for t in texts) >= 10

@@ -492,7 +492,7 @@ def _param(
         kind=kind,  # type: ignore[arg-type]
         direction=param_direction(kind, proto.c_type, proto.name, written, inplace, execute),  # type: ignore[arg-type]
         optional=optional,
-        description="，".join(description)
+        description=_as_written(description, [s.text for s in facts.statements])
         if facts and facts.mixed_prose
         else " ".join(s.text for s in facts.description)
         if facts
@@ -502,6 +502,49 @@ def _param(
         documented=facts is not None,
         line=line,
     )
+
+
+# Words of a rule: a clause holding one is no description, whatever it opens with
+# (`计算输出yOut的shape最后一维…`, `用户必须传参`).
+_RULE_WORDS = re.compile(r"shape|维|数据类型|必须|需要|支持|仅|不能|取值|须|不生效")
+
+
+def _bullet_sentences(text: str, ctx: cons.Context) -> tuple[list[Constraint], list[str]]:
+    """A bullet's statement read as a bullet's lead (description where no rule is read yet),
+    but for a later sentence's clauses: those continue the description only while they state
+    no rule and every sentence before was description; a rule moved from a table's usage cell
+    into the bullet (`x的最后一维需要为2的倍数`) is then no description, as it was none in the cell."""
+    typed, description = cons.classify(text, ctx, descriptive_ok=True)
+    first, _, rest = text.partition("。")
+    late = set(_late_rules(rest))
+    kept = [c for c in description if c not in late or c in first]
+    for clause in description:
+        if clause not in kept:
+            typed += cons.classify(clause, ctx)[0]
+    return typed, kept
+
+
+def _late_rules(rest: str) -> list[str]:
+    """The clauses of the sentences after a bullet's first that are no description: from
+    the first clause that states a rule (or does not read as description) on."""
+    parts = cons.clauses(rest)
+    for k, clause in enumerate(parts):
+        if _RULE_WORDS.search(clause) or not cons.reads_as_description(clause):
+            return parts[k:]
+    return []
+
+
+def _as_written(clauses: list[str], statements: list[str]) -> str:
+    """The description clauses of a bullet, each followed by the stop the bullet puts after
+    it (`表示输入。公式中的x` stays two sentences, as the same words in a table cell are)."""
+    written = "".join(statements)
+    out, at = [], 0
+    for clause in clauses:
+        found = written.find(clause, at)
+        at = found + len(clause) if found >= 0 else at
+        stop = written[at : at + 1] if found >= 0 and written[at : at + 1] in ("。", "；") else "，"
+        out.append(clause + stop)
+    return "".join(out).rstrip("，。；")
 
 
 _CELL_READERS = {
@@ -523,9 +566,10 @@ def _facts_constraints(facts: ParamFacts, names: tuple[str, ...]) -> tuple[list[
     found: list[Constraint] = []
     description: list[str] = []
     for statement in facts.statements:
-        typed, descriptive = cons.classify(
-            statement.text, at(statement.line), descriptive_ok=facts.mixed_prose and not found
-        )
+        if facts.mixed_prose and not found:
+            typed, descriptive = _bullet_sentences(statement.text, at(statement.line))
+        else:
+            typed, descriptive = cons.classify(statement.text, at(statement.line))
         found += typed
         description += descriptive
     if not facts.mixed_prose:  # a description cell may still state typed facts

@@ -207,7 +207,7 @@ def _bullet_param(tokens: list[Token], index: int, strict: bool) -> ParamFacts |
     facts = ParamFacts(
         name=match.group("name"), line=first_line, type_hint=type_hint, direction=direction, mixed_prose=True
     )
-    rest_lines = [match.group("rest")] + head.content.split("\n")[1:]
+    rest_lines = [_letters(line) for line in [match.group("rest")] + head.content.split("\n")[1:]]
     for offset, raw in enumerate(rest_lines):
         facts.statements.extend(Statement(t, first_line + offset) for t in textmod.lines(raw))
     for tok in more:

@@ -230,6 +230,11 @@ _DESCRIPTIVE = re.compile(
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])\s+(?=[\u4e00-\u9fff])")
 
 
+def reads_as_description(clause: str) -> bool:
+    """The clause opens as a description does (`表示…`, `公式中的x`, `Device侧的aclTensor`)."""
+    return bool(_DESCRIPTIVE.search(clause))
+
+
 @lru_cache(maxsize=TEXT_CACHE)
 def normalize_spacing(clause: str) -> str:
     """The clause as rules read it: `空 Tensor` as `空Tensor` (the text kept stays as written)."""
