@@ -269,6 +269,8 @@ def _said(role: str, cell: str) -> str | None:
         return f"数据类型支持{cell}。" if _LISTED.match(cell) else None
     if role == "format":
         return f"数据格式支持{cell}。" if _LISTED.match(cell) else None
+    if role == "shape" and (upto := re.fullmatch(r"0-(\d)", cell)):
+        return f"数据维度不支持{upto.group(1)}维以上。"  # the example: the same as `0-8`
     if role == "shape":
         return f"shape支持{cell}维。" if re.fullmatch(r"\d+(-\d+)?", cell) else None
     return {"√": "支持非连续的Tensor。", "×": "不支持非连续的Tensor。"}.get(cell)
