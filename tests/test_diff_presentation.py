@@ -251,6 +251,13 @@ _TR = re.compile(r"<tr>(.*?)</tr>", re.S)
 _TD = re.compile(r"<t[dh]>(.*?)</t[dh]>", re.S)
 _LISTED = re.compile(r"^[A-Z][A-Z0-9_]*(?:、[A-Z][A-Z0-9_]*)*$")
 _DIRECTION = {"输入": "计算输入", "输出": "计算输出", "输入/输出": "计算输入/计算输出"}
+# The type phrase list documents open a parameter with (the seeds, shared/corpus/docs/legacy)
+_BOILERPLATE = {
+    "aclTensor*": "Device侧的aclTensor，",
+    "aclScalar*": "Host侧的aclScalar，",
+    "double": "Host侧的double，",
+}
+_BOILERPLATE |= {"float": "Host侧的浮点类型，", "int64_t": "Host侧的int64_t，", "aclIntArray*": "Host侧的aclIntArray，"}
 
 
 def _sentences(cell: str) -> str:
@@ -286,7 +293,8 @@ def _bullet(cells: list[str], indent: str) -> str | None:
         if said is None:
             return None
         text += said
-    return f"{indent}- {name['name']}（{name['ctype']}，{_DIRECTION[cells[1].strip()]}）：{text}"
+    lead = _BOILERPLATE.get(name["ctype"].replace(" ", ""), "")
+    return f"{indent}- {name['name']}（{name['ctype']}，{_DIRECTION[cells[1].strip()]}）：{lead}{text}"
 
 
 def table_as_list(text: str) -> str:

@@ -534,16 +534,25 @@ def _late_rules(rest: str) -> list[str]:
     return []
 
 
+# `Device侧的aclTensor`, `Host侧的浮点类型`, `Host侧的int64_t`: the C type said again, which a
+# table's description cell leaves to the name cell (`x（aclTensor*）`).
+_TYPE_BOILERPLATE = re.compile(r"^(?:Device|Host)侧的\s*\S{1,24}$")
+
+
 def _as_written(clauses: list[str], statements: list[str]) -> str:
-    """The description clauses of a bullet, each followed by the stop the bullet puts after
-    it (`表示输入。公式中的x` stays two sentences, as the same words in a table cell are)."""
+    """The description clauses of a bullet but those restating its C type (unless nothing
+    else describes it), each followed by the stop the bullet puts after it (`表示输入。公式中
+    的x` stays two sentences, as the same words in a table cell are)."""
     written = "".join(statements)
     out, at = [], 0
+    if all(_TYPE_BOILERPLATE.match(c) for c in clauses):
+        return "，".join(clauses)
     for clause in clauses:
         found = written.find(clause, at)
         at = found + len(clause) if found >= 0 else at
         stop = written[at : at + 1] if found >= 0 and written[at : at + 1] in ("。", "；") else "，"
-        out.append(clause + stop)
+        if not _TYPE_BOILERPLATE.match(clause):
+            out.append(clause + stop)
     return "".join(out).rstrip("，。；")
 
 
