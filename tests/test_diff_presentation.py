@@ -74,22 +74,31 @@ def notes_into_cells(text: str) -> str:
     `<li><term>A2</term>、<term>A3</term>：仅支持…</li>` under the table as
     `- <term>A2</term>、<term>A3</term>：` with the nested `- x参数中，仅支持…`: each nested
     statement goes back into its parameter's usage cell, the lead naming the parameter dropped."""
-    lines = text.split("\n")
     moved: list[tuple[str, str]] = []  # (parameter, `<li>` item)
     kept: list[str] = []
-    terms = None
-    for line in lines:
-        if head := _NOTE_HEAD.match(line):
-            terms = head.group("terms")
-        elif terms and (note := _PARAM_NOTE.match(line)):
-            moved.append((note.group("param"), f"<li>{terms}：{note.group('text')}</li>"))
+    heads: set[int] = set()  # the headings (index in `kept`) some statement left
+    head = None  # (terms, indent, index in `kept`) of the heading the lines are under
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        if line.strip() and head and indent <= head[1]:
+            head = None
+        if m := _NOTE_HEAD.match(line):
+            head = (m.group("terms"), indent, len(kept))
+        elif head and (note := _PARAM_NOTE.match(line)):
+            moved.append((note.group("param"), f"<li>{head[0]}：{note.group('text')}</li>"))
+            heads.add(head[2])
             continue
-        elif line.strip() and not line.startswith("    "):
-            terms = None
         kept.append(line)
     for param, item in moved:
         kept = _into_usage_cell(kept, param, item)
-    return "\n".join(_without_empty_heads(kept))
+    return "\n".join(line for k, line in enumerate(kept) if k not in heads or _has_nested(kept, k))
+
+
+def _has_nested(lines: list[str], k: int) -> bool:
+    """Line k is followed by lines indented deeper (comments and blank lines aside)."""
+    indent = len(lines[k]) - len(lines[k].lstrip())
+    following = next((x for x in lines[k + 1 :] if x.strip() and not x.lstrip().startswith("<!--")), "")
+    return len(following) - len(following.lstrip()) > indent
 
 
 def _into_usage_cell(lines: list[str], param: str, item: str) -> list[str]:
@@ -107,17 +116,6 @@ def _into_usage_cell(lines: list[str], param: str, item: str) -> list[str]:
         body = f"<ul><li>{body}</li>{item}</ul>"
     indent = cell[: len(cell) - len(cell.lstrip())]
     return lines[: row + 3] + [f"{indent}<td>{body}</td>"] + lines[row + 4 :]
-
-
-def _without_empty_heads(lines: list[str]) -> list[str]:
-    """A product heading whose nested statements all went into cells is dropped."""
-    out = []
-    for i, line in enumerate(lines):
-        following = next((x for x in lines[i + 1 :] if x.strip()), "")
-        if _NOTE_HEAD.match(line) and not following.startswith("    "):
-            continue
-        out.append(line)
-    return out
 
 
 # ---------------------------------------------------------------- reflowed bullets, renamed links
