@@ -200,7 +200,7 @@ def restriction_as_unsupported(text: str) -> str:
         if m := _RESTRICTION.match(line):
             allowed = _dtypes(m.group("dtypes"))
             removed = [d for d in listed if d not in allowed]
-            if removed:  # a parameter with none of S is not restricted either way
+            if removed and set(allowed) <= set(listed):  # a parameter with none of S is not restricted either way
                 lines[i] = f"{m.group('head')}数据类型不支持{'、'.join(removed)}。"
     return "\n".join(lines)
 
@@ -222,6 +222,8 @@ def restriction_as_extra(text: str) -> str:
         return text
     at, note = notes[0]
     allowed = _dtypes(note.group("dtypes"))
+    if not set(allowed) <= {d for _, dtypes in cells.values() for d in dtypes}:
+        return text  # the note adds dtypes of its own: no narrowing of the lists says that
     others = [
         m.group("term")
         for line in lines

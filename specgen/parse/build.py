@@ -461,7 +461,13 @@ def _params(
             diags.append(Diagnostic.at(f.line, Code.UNKNOWN_PARAM, message))
         else:
             by_name[f.name] = f
-    return [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute) for p in prototype]
+    listed = _listed_dtypes(facts)
+    return [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute, listed) for p in prototype]
+
+
+def _listed_dtypes(facts: list[ParamFacts]) -> set[str]:
+    """The dtypes the parameters' dtype cells list, all together."""
+    return {d for f in facts if (cell := f.cells.get("dtype")) for d in cons.dtype_list(cell.text)[0]}
 
 
 def _param(
@@ -472,6 +478,7 @@ def _param(
     inplace: bool,
     fallback_line: int,
     execute: bool,
+    listed: set[str],
 ) -> Param:
     kind = param_kind(proto.c_type, proto.name)
     line = facts.line if facts else fallback_line
@@ -479,7 +486,7 @@ def _param(
     description: list[str] = []
     if facts is not None:
         constraints, description = _facts_constraints(facts, names)
-    constraints += _note_constraints(proto.name, constraints, notes, names)
+    constraints += _note_constraints(proto.name, constraints, notes, names, listed)
     written = facts.direction if facts else None
     optional = (
         proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)
@@ -600,9 +607,10 @@ _NOT_SUPPORTED_DTYPES = re.compile(
 
 
 def _note_constraints(
-    name: str, own: list[Constraint], notes: list[ProductNote], names: tuple[str, ...]
+    name: str, own: list[Constraint], notes: list[ProductNote], names: tuple[str, ...], listed: set[str]
 ) -> list[Constraint]:
-    """Section-level product notes restrict the parameter's general dtype set on a product."""
+    """Section-level product notes restrict the parameter's general dtype set on a product (or
+    extend it: `额外支持`, or dtypes no parameter's cell lists)."""
     general = [v for c in own if c.kind == "dtypes" and c.product is None for v in c.values]
     if not general:
         return []
@@ -615,7 +623,7 @@ def _note_constraints(
             elif (named := ctx.named(statement.text)) and name not in named:
                 continue
             else:
-                allowed = _restricted(general, statement.text, ctx)
+                allowed = _restricted(general, statement.text, ctx, listed)
             if allowed is None:  # a product's set equal to the general one is still said (and read)
                 continue
             out += [
@@ -647,10 +655,10 @@ def _extended(name: str, general: list[Scalar], text: str, ctx: cons.Context) ->
     return general + [d for d in dict.fromkeys(extra) if d not in general]
 
 
-def _restricted(general: list[Scalar], text: str, ctx: cons.Context) -> list[Scalar] | None:
+def _restricted(general: list[Scalar], text: str, ctx: cons.Context, listed: set[str]) -> list[Scalar] | None:
     """The general set less what a footnote says the product does not support (`self和out的
-    数据类型不支持BOOL、BFLOAT16`), or only what it supports; None when nothing is left (a
-    footnote about other parameters' dtypes)."""
+    数据类型不支持BOOL、BFLOAT16`), or the product's own list; None when it shares no dtype with
+    the general set (a footnote about other parameters' dtypes)."""
     if m := _NOT_SUPPORTED_DTYPES.search(text):
         removed, _ = cons.dtype_list(m.group("a") or m.group("b") or "")
         return [d for d in general if d not in removed] or None if removed else None
@@ -658,7 +666,9 @@ def _restricted(general: list[Scalar], text: str, ctx: cons.Context) -> list[Sca
     if not typed:
         return None
     allowed = [d for d in general if d in typed[0].values]
-    return allowed or None
+    # the product's own list: a dtype no parameter's cell lists is supported there too
+    # (`<term>A2</term>：数据类型支持FLOAT、FLOAT16、BFLOAT16、INT16` beside FLOAT/FLOAT16/BFLOAT16 cells)
+    return allowed + [d for d in typed[0].values if d not in general and d not in listed] if allowed else None
 
 
 def _dedupe(constraints: list[Constraint]) -> list[Constraint]:
