@@ -360,10 +360,16 @@ _PARAM_LEAD = re.compile(r"^(?:参数)?(?P<name>[A-Za-z_]\w*)\s*参数中\s*[，
 def _notes_to_params(notes: list[ProductNote], facts: list[ParamFacts]) -> list[ProductNote]:
     """A product note's statement led by the parameter it is about (`x参数中，仅支持…` under
     `<term>A2</term>：`) is that parameter's note, as it was when it sat in the parameter's
-    cell (`<li><term>A2</term>：仅支持…</li>`); the notes left are the region's."""
+    cell (`<li><term>A2</term>：仅支持…</li>`); the notes left are the region's (but those a
+    tensor's bullet nests, which are already its own)."""
     by_name = {f.name: f for f in facts}
+    # a tensor or scalar bullet's own sub-bullets (those after the last bullet, executor's
+    # by indentation, are the region's: `- executor（…）：…` then `- <term>A2</term>：不支持INT64`)
+    nested = {
+        n.line for f in facts if "acl" in (f.type_hint or "") and "Executor" not in (f.type_hint or "") for n in f.notes
+    }
     left = []
-    for note in notes:
+    for note in (n for n in notes if n.line not in nested):
         kept = []
         for st in note.statements:
             lead = _PARAM_LEAD.match(st.text)
