@@ -40,9 +40,9 @@ from specgen.parse.errors import (
     errors_from_text,
     is_error_table,
 )
-from specgen.parse.facts import ParamFacts, ProductNote
+from specgen.parse.facts import ParamFacts, ProductNote, Statement
 from specgen.parse.params import is_param_table, params_from_bullets, params_from_table
-from specgen.parse.products import notes_in, read_products
+from specgen.parse.products import notes_in, read_products, unwrapped
 from specgen.parse.prototypes import Declaration, find_declarations
 from specgen.parse.sample_call import find_calls
 from specgen.parse.tables import Table, tables_in
@@ -146,7 +146,7 @@ def _notes(doc: Document) -> TextBlock | None:
     span = doc.span(section.start, section.end)
     body = span.strip("\n")
     first = section.start + len(span) - len(span.lstrip("\n")) + 1  # the body's first line, not the heading
-    return TextBlock(text=body, line=first) if body.strip() else None
+    return TextBlock(text=unwrapped(body), line=first) if body.strip() else None
 
 
 def _samples(doc: Document) -> list[Sample]:
@@ -359,12 +359,13 @@ def _function(
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
         errors=error_rules,
-        remarks=tuple(
-            TextBlock(text=f"{'、'.join(note.products)}：{st.text}", line=st.line)
-            for note in notes
-            for st in note.statements
-        ),
+        remarks=tuple(TextBlock(text=_noted(note, st), line=st.line) for note in notes for st in note.statements),
     )
+
+
+def _noted(note: ProductNote, statement: Statement) -> str:
+    """A note's statement with the products it holds on: `910b、A3：…`."""
+    return f"{'、'.join(note.products)}：{statement.text}"
 
 
 def _formula_statement(doc: Document) -> ShapeStatement | None:
@@ -393,7 +394,36 @@ def _region_facts(
     errors = [e for t in tables if is_error_table(t) for e in errors_from_table(t)]
     if not errors:
         errors = errors_from_text(doc, region.start, region.end, spans)
-    return facts, errors, notes_in(doc, region.start, region.end, spans)
+    return facts, errors, _notes_to_params(notes_in(doc, region.start, region.end, spans), facts)
+
+
+_PARAM_LEAD = re.compile(r"^(?:参数)?(?P<name>[A-Za-z_]\w*)\s*参数中\s*[，,:：]\s*")
+
+
+def _notes_to_params(notes: list[ProductNote], facts: list[ParamFacts]) -> list[ProductNote]:
+    """A product note's statement led by the parameter it is about (`x参数中，仅支持…` under
+    `<term>A2</term>：`) is that parameter's note, as it was when it sat in the parameter's
+    cell (`<li><term>A2</term>：仅支持…</li>`); the notes left are the region's (but those a
+    tensor's bullet nests, which are already its own)."""
+    by_name = {f.name: f for f in facts}
+    # a tensor or scalar bullet's own sub-bullets (those after the last bullet, executor's
+    # by indentation, are the region's: `- executor（…）：…` then `- <term>A2</term>：不支持INT64`)
+    nested = {
+        n.line for f in facts if "acl" in (f.type_hint or "") and "Executor" not in (f.type_hint or "") for n in f.notes
+    }
+    left = []
+    for note in (n for n in notes if n.line not in nested):
+        kept = []
+        for st in note.statements:
+            lead = _PARAM_LEAD.match(st.text)
+            if lead and lead.group("name") in by_name:
+                own = Statement(st.text[lead.end() :], st.line)
+                by_name[lead.group("name")].notes.append(ProductNote(note.products, [own], st.line))
+            else:
+                kept.append(st)
+        if kept:
+            left.append(ProductNote(note.products, kept, note.line))
+    return left
 
 
 _ARGUMENT_CODE = re.compile(r"(?<!\d)16100[12](?!\d)")
@@ -492,7 +522,13 @@ def _params(
             diags.append(Diagnostic.at(f.line, Code.UNKNOWN_PARAM, message))
         else:
             by_name[f.name] = f
-    return [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute) for p in prototype]
+    listed = _listed_dtypes(facts)
+    return [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute, listed) for p in prototype]
+
+
+def _listed_dtypes(facts: list[ParamFacts]) -> set[str]:
+    """The dtypes the parameters' dtype cells list, all together."""
+    return {d for f in facts if (cell := f.cells.get("dtype")) for d in cons.dtype_list(cell.text)[0]}
 
 
 def _param(
@@ -503,6 +539,7 @@ def _param(
     inplace: bool,
     fallback_line: int,
     execute: bool,
+    listed: set[str],
 ) -> Param:
     kind = (execute_kind if execute else param_kind)(proto.c_type, proto.name)
     line = facts.line if facts else fallback_line
@@ -510,7 +547,7 @@ def _param(
     description: list[str] = []
     if facts is not None:
         constraints, description = _facts_constraints(facts, names)
-    constraints += _note_constraints(proto.name, constraints, notes, names)
+    constraints += _note_constraints(proto.name, constraints, notes, names, listed)
     if kind == "string":
         constraints = string_sets(constraints)
     if kind in ("tensor", "tensor_list"):
@@ -522,13 +559,14 @@ def _param(
         proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)
     )
     all_text = [s.text for s in (facts.description + facts.statements) if facts] if facts else []
+    all_text += [_noted(note, st) for note in (facts.notes if facts else []) for st in note.statements]
     return Param(
         name=proto.name,
         c_type=proto.c_type,
         kind=kind,  # type: ignore[arg-type]
         direction=param_direction(kind, proto.c_type, proto.name, written, inplace, execute),  # type: ignore[arg-type]
         optional=optional,
-        description="，".join(description)
+        description=_as_written(description, [s.text for s in facts.statements])
         if facts and facts.mixed_prose
         else " ".join(s.text for s in facts.description)
         if facts
@@ -538,6 +576,58 @@ def _param(
         documented=facts is not None,
         line=line,
     )
+
+
+# Words of a rule: a clause holding one is no description, whatever it opens with
+# (`计算输出yOut的shape最后一维…`, `用户必须传参`).
+_RULE_WORDS = re.compile(r"shape|维|数据类型|必须|需要|支持|仅|不能|取值|须|不生效")
+
+
+def _bullet_sentences(text: str, ctx: cons.Context) -> tuple[list[Constraint], list[str]]:
+    """A bullet's statement read as a bullet's lead (description where no rule is read yet),
+    but for a later sentence's clauses: those continue the description only while they state
+    no rule and every sentence before was description; a rule moved from a table's usage cell
+    into the bullet (`x的最后一维需要为2的倍数`) is then no description, as it was none in the cell."""
+    typed, description = cons.classify(text, ctx, descriptive_ok=True)
+    first, _, rest = text.partition("。")
+    late = set(_late_rules(rest))
+    kept = [c for c in description if c not in late or c in first]
+    for clause in description:
+        if clause not in kept:
+            typed += cons.classify(clause, ctx)[0]
+    return typed, kept
+
+
+def _late_rules(rest: str) -> list[str]:
+    """The clauses of the sentences after a bullet's first that are no description: from
+    the first clause that states a rule (or does not read as description) on."""
+    parts = cons.clauses(rest)
+    for k, clause in enumerate(parts):
+        if _RULE_WORDS.search(clause) or not cons.reads_as_description(clause):
+            return parts[k:]
+    return []
+
+
+# `Device侧的aclTensor`, `Host侧的浮点类型`, `Host侧的int64_t`: the C type said again, which a
+# table's description cell leaves to the name cell (`x（aclTensor*）`).
+_TYPE_BOILERPLATE = re.compile(r"^(?:Device|Host)侧的\s*\S{1,24}$")
+
+
+def _as_written(clauses: list[str], statements: list[str]) -> str:
+    """The description clauses of a bullet but those restating its C type (unless nothing
+    else describes it), each followed by the stop the bullet puts after it (`表示输入。公式中
+    的x` stays two sentences, as the same words in a table cell are)."""
+    written = "".join(statements)
+    out, at = [], 0
+    if all(_TYPE_BOILERPLATE.match(c) for c in clauses):
+        return "，".join(clauses)
+    for clause in clauses:
+        found = written.find(clause, at)
+        at = found + len(clause) if found >= 0 else at
+        stop = written[at : at + 1] if found >= 0 and written[at : at + 1] in ("。", "；") else "，"
+        if not _TYPE_BOILERPLATE.match(clause):
+            out.append(clause + stop)
+    return "".join(out).rstrip("，。；")
 
 
 _CELL_READERS = {
@@ -559,9 +649,10 @@ def _facts_constraints(facts: ParamFacts, names: tuple[str, ...]) -> tuple[list[
     found: list[Constraint] = []
     description: list[str] = []
     for statement in facts.statements:
-        typed, descriptive = cons.classify(
-            statement.text, at(statement.line), descriptive_ok=facts.mixed_prose and not found
-        )
+        if facts.mixed_prose and not found:
+            typed, descriptive = _bullet_sentences(statement.text, at(statement.line))
+        else:
+            typed, descriptive = cons.classify(statement.text, at(statement.line))
         found += typed
         description += descriptive
     if not facts.mixed_prose:  # a description cell may still state typed facts
@@ -583,9 +674,10 @@ _NOT_SUPPORTED_DTYPES = re.compile(
 
 
 def _note_constraints(
-    name: str, own: list[Constraint], notes: list[ProductNote], names: tuple[str, ...]
+    name: str, own: list[Constraint], notes: list[ProductNote], names: tuple[str, ...], listed: set[str]
 ) -> list[Constraint]:
-    """Section-level product notes restrict the parameter's general dtype set on a product."""
+    """Section-level product notes restrict the parameter's general dtype set on a product (or
+    extend it: `额外支持`, or dtypes no parameter's cell lists)."""
     general = [v for c in own if c.kind == "dtypes" and c.product is None for v in c.values]
     if not general:
         return []
@@ -593,11 +685,13 @@ def _note_constraints(
     for note in notes:
         for statement in note.statements:
             ctx = cons.Context(subject=None, params=names, line=statement.line)
-            named = ctx.named(statement.text)
-            if named and name not in named:
+            if (extended := _extended(name, general, statement.text, ctx)) is not None:
+                allowed: list[Scalar] | None = extended
+            elif (named := ctx.named(statement.text)) and name not in named:
                 continue
-            allowed = _restricted(general, statement.text, ctx)
-            if allowed is None or allowed == general:
+            else:
+                allowed = _restricted(general, statement.text, ctx, listed)
+            if allowed is None:  # a product's set equal to the general one is still said (and read)
                 continue
             out += [
                 Constraint(kind="dtypes", text=statement.text, line=statement.line, values=tuple(allowed), product=pid)
@@ -606,15 +700,42 @@ def _note_constraints(
     return out
 
 
-def _restricted(general: list[Scalar], text: str, ctx: cons.Context) -> list[Scalar] | None:
+# `self额外支持BFLOAT16`, `input数据类型额外支持FLOAT8_E4M3FN`, `额外支持 BFLOAT16` (every parameter)
+_EXTRA_DTYPES = re.compile(r"额外支持\s*(?P<dtypes>[A-Z][A-Z0-9_]*(?:\s*[、，,和]\s*[A-Z][A-Z0-9_]*)*)")
+_EXTRA_WHO = re.compile(r"(?P<who>[A-Za-z_][A-Za-z0-9_、和]*)(?:的)?(?:数据类型)?$")
+
+
+def _extended(name: str, general: list[Scalar], text: str, ctx: cons.Context) -> list[Scalar] | None:
+    """The general set plus the dtypes a footnote says `name` supports besides it on its
+    products (`<term>A2</term>：self额外支持BFLOAT16，out额外支持BFLOAT16`); None when the
+    statement says no such thing of it."""
+    extra: list[Scalar] = []
+    said = False
+    for m in _EXTRA_DTYPES.finditer(text):
+        said = True
+        before = _EXTRA_WHO.search(text[max(0, m.start() - 60) : m.start()])  # the words just before
+        who = ctx.named(before.group("who")) if before else ()
+        if not who or name in who:
+            extra += cons.dtype_list(m.group("dtypes"))[0]
+    if not said:
+        return None
+    return general + [d for d in dict.fromkeys(extra) if d not in general]
+
+
+def _restricted(general: list[Scalar], text: str, ctx: cons.Context, listed: set[str]) -> list[Scalar] | None:
+    """The general set less what a footnote says the product does not support (`self和out的
+    数据类型不支持BOOL、BFLOAT16`), or the product's own list; None when it shares no dtype with
+    the general set (a footnote about other parameters' dtypes)."""
     if m := _NOT_SUPPORTED_DTYPES.search(text):
         removed, _ = cons.dtype_list(m.group("a") or m.group("b") or "")
-        return [d for d in general if d not in removed] if removed else None
+        return [d for d in general if d not in removed] or None if removed else None
     typed = [c for c in cons.rule_dtypes(text, ctx) if c.product is None]
     if not typed:
         return None
     allowed = [d for d in general if d in typed[0].values]
-    return allowed or None
+    # the product's own list: a dtype no parameter's cell lists is supported there too
+    # (`<term>A2</term>：数据类型支持FLOAT、FLOAT16、BFLOAT16、INT16` beside FLOAT/FLOAT16/BFLOAT16 cells)
+    return allowed + [d for d in typed[0].values if d not in general and d not in listed] if allowed else None
 
 
 def _dedupe(constraints: list[Constraint]) -> list[Constraint]:

@@ -95,12 +95,27 @@ def _add_cells(facts: ParamFacts, row: list, roles: dict[str, int], line: int, *
         facts.direction = textmod.plain(html)
     if (html := cells.get("ctype")) is not None and not continuation:
         facts.type_hint = _type_hint(textmod.plain(html)) or facts.type_hint
-    for role, target in (("description", facts.description), ("usage", facts.statements)):
-        if (html := cells.get(role)) is not None:
-            target.extend(Statement(t, line) for t in textmod.lines(html) if t not in ("-", "/"))
+    if (html := cells.get("description")) is not None:
+        facts.description.extend(Statement(_letters(t), line) for t in textmod.lines(html) if t not in ("-", "/"))
+    if (html := cells.get("usage")) is not None:
+        for t in textmod.lines(html):
+            if t not in ("-", "/"):
+                _add_statement(facts, _letters(t), line)
     for role in ("dtype", "format", "shape", "non_contiguous"):
         if (html := cells.get(role)) is not None and role not in facts.cells:
             facts.cells[role] = Statement(textmod.plain(html), line)
+
+
+_GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "eta": "η", "theta": "θ",
+    "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "omega": "ω",
+}  # fmt: skip
+_TEX_LETTER = re.compile(r"\\(" + "|".join(_GREEK) + r")(?![A-Za-z])")
+
+
+def _letters(text: str) -> str:
+    """`公式中的\\alpha` as `公式中的α`: a cell names a formula's letter either way."""
+    return _TEX_LETTER.sub(lambda m: _GREEK[m.group(1)], text) if "\\" in text else text
 
 
 def _type_hint(paren: str | None) -> str | None:
@@ -192,7 +207,7 @@ def _bullet_param(tokens: list[Token], index: int, strict: bool) -> ParamFacts |
     facts = ParamFacts(
         name=match.group("name"), line=first_line, type_hint=type_hint, direction=direction, mixed_prose=True
     )
-    rest_lines = [match.group("rest")] + head.content.split("\n")[1:]
+    rest_lines = [_letters(line) for line in [match.group("rest")] + head.content.split("\n")[1:]]
     for offset, raw in enumerate(rest_lines):
         facts.statements.extend(Statement(t, first_line + offset) for t in textmod.lines(raw))
     for tok in more:
@@ -207,14 +222,29 @@ def _nested_statement(tokens: list[Token], index: int, facts: ParamFacts) -> Non
     """A sub-bullet of a parameter: a per-product note or one more statement."""
     text = " ".join(textmod.plain(t.content) for t in _own_inlines(tokens, index) if t.type == "inline")
     line = span[0] + 1 if (span := tokens[index].map) else facts.line
-    who, sep, what = (re.split(r"([:：])", text, maxsplit=1) + ["", ""])[:3]
-    if sep and _PRODUCT_HINT.search(who):
-        products = tuple(dict.fromkeys(pid for name in re.split(r"[、,，]", who) if (pid := vocab.product_id(name))))
-        if products:
-            facts.notes.append(ProductNote(products=products, statements=[Statement(what.strip(), line)], line=line))
-            return
     if text:
+        _add_statement(facts, text, line)
+
+
+def _add_statement(facts: ParamFacts, text: str, line: int) -> None:
+    """One more statement of a parameter, or a per-product note when it opens with products
+    (`<term>A2</term>、<term>A3</term>：…`): a usage cell's item and a sub-bullet alike, so a
+    note moved from the cell to the list under the table reads the same."""
+    lead = product_lead(text)
+    if lead is None:
         facts.statements.append(Statement(text, line))
+        return
+    products, what = lead
+    facts.notes.append(ProductNote(products=products, statements=[Statement(what, line)], line=line))
+
+
+def product_lead(text: str) -> tuple[tuple[str, ...], str] | None:
+    """(product ids, the rest) of a statement opening with the products it holds on."""
+    who, sep, what = (re.split(r"([:：])", text, maxsplit=1) + ["", ""])[:3]
+    if not sep or not _PRODUCT_HINT.search(who):
+        return None
+    products = tuple(dict.fromkeys(pid for name in re.split(r"[、,，]", who) if (pid := vocab.product_id(name))))
+    return (products, what.strip()) if products else None
 
 
 def _split_paren(paren: str | None) -> tuple[str | None, str | None]:

@@ -78,8 +78,8 @@ def notes_in(doc: Document, start: int, end: int, skip: list[tuple[int, int]]) -
         names = _TERM.findall(m.group("terms")) or _PLAIN_NAME.findall(m.group("terms"))
         products = tuple(dict.fromkeys(pid for name in names if (pid := vocab.product_id(name))))
         note_line = i + 1
-        statements = [Statement(t, note_line) for t in textmod.lines(m.group("rest"))]
-        read_to = i + 1
+        rest, read_to = _continued(doc, m.group("rest"), i + 1, end)
+        statements = [Statement(t, note_line) for t in textmod.lines(rest)]
         if not statements:  # the remarks follow as nested bullets
             statements, read_to = nested_bullets(doc, read_to, end, len(m.group("indent")))
         if products:
@@ -100,6 +100,41 @@ def nested_bullets(doc: Document, i: int, end: int, indent: int) -> tuple[list[S
         depth = len(m.group("indent")) if m else len(raw) - len(raw.lstrip())
         if depth <= indent or (m is None and raw.lstrip().startswith(("|", "<", "#", "```"))):
             break
-        out.extend(Statement(t, i + 1) for t in textmod.lines(m.group("body") if m else raw))
-        i += 1
+        text, after = _continued(doc, m.group("body") if m else raw, i + 1, end)
+        out.extend(Statement(t, i + 1) for t in textmod.lines(text))
+        i = after
     return out, i
+
+
+# A line that starts a block of its own (a bullet, a heading, a table, a fence, HTML, a formula)
+# and so continues no paragraph.
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.、)]\s|[（(]\d+[)）]|#|\||<|```|\$\$|>)")
+
+
+def _continued(doc: Document, text: str, i: int, end: int) -> tuple[str, int]:
+    """`text` (of line i - 1) with the lines from i on that continue its paragraph (a bullet
+    reflowed over several lines reads as on one line), and the index of the next line."""
+    while text.strip() and i < end and _continues(doc.lines[i]) and not doc.in_fence(i):
+        text += doc.lines[i].strip()
+        i += 1
+    return text, i
+
+
+def _continues(line: str) -> bool:
+    return bool(line.strip()) and not _BLOCK_START.match(line)
+
+
+def unwrapped(body: str) -> str:
+    """`body` with each paragraph's continuation lines joined to its first line, a blank line
+    left in place of each so that line k of the text is still line k of the document."""
+    out: list[str] = []
+    fence = False
+    for raw in body.split("\n"):
+        if raw.lstrip().startswith("```"):
+            fence = not fence
+        elif not fence and out and out[-1].strip() and not out[-1].lstrip().startswith("```") and _continues(raw):
+            out[-1] += raw.strip()
+            out.append("")
+            continue
+        out.append(raw)
+    return "\n".join(out)

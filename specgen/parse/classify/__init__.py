@@ -32,6 +32,7 @@ from specgen.parse.classify.params import (
     PhraseRule,
     classify,
     normalize_spacing,
+    reads_as_description,
 )
 from specgen.parse.classify.properties import rule_dtypes, rule_empty, rule_formats, rule_non_contiguous, rule_optional
 from specgen.parse.classify.relations import rule_broadcast, rule_castable, rule_same
@@ -72,6 +73,7 @@ __all__ = [
     "names_in",
     "non_contiguous_cell",
     "normalize_spacing",
+    "reads_as_description",
     "read",
     "read_statement",
     "rule_axis",

@@ -159,6 +159,8 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
         (
             Example("支持1-8维", "grad"),  # aclnnEmbeddingDenseGrad
             Example("维度不超过8维", "self"),  # aclnnLogSoftmaxV2
+            Example("数据维度不支持8维以上", "self"),  # issue 25: the same as the column's `0-8`
+            Example("最大维度支持8维", "self"),  # issue 25: a maximum, not exactly 8
             Example("shape只支持一维", "groupIndexOptional"),  # aclnnDynamicQuantV3
             Example("要求是一个2D/3D的Tensor", "x", ("k",)),  # MoeGatingTopKSoftmaxV2 (legacy)
             Example("shape支持1维(n, )或3维(batch, 1, n)", "bias"),  # aclnnQuantMatmulWeightNz
@@ -228,6 +230,11 @@ _DESCRIPTIVE = re.compile(
     r"|op执行器|反向传播|正向|用于|即)|侧的acl|公式中的"
 )
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])\s+(?=[\u4e00-\u9fff])")
+
+
+def reads_as_description(clause: str) -> bool:
+    """The clause opens as a description does (`表示…`, `公式中的x`, `Device侧的aclTensor`)."""
+    return bool(_DESCRIPTIVE.search(clause))
 
 
 @lru_cache(maxsize=TEXT_CACHE)

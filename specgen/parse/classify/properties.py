@@ -33,11 +33,13 @@ def dtype_sets(clause: str) -> tuple[tuple[tuple[str, ...], str | None], ...]:
     if _ONLY_DTYPES.match(clause):  # a bare list, e.g. a sub-bullet `FLOAT16、FLOAT`
         dtypes, unknown = dtype_list(clause)
         return ((tuple(dtypes), None),) if dtypes and not unknown else ()
-    match = _DTYPES.search(clause)
-    if not match or "不支持" in clause[: match.start() + 3]:
+    # the list read with each `（仅…支持）` taken out, or it would end at the first one
+    bare = _ONLY_ON.sub(lambda m: m.group("dtype"), clause) if "仅" in clause else clause
+    match = _DTYPES.search(bare)
+    if not match or "不支持" in bare[: match.start() + 3]:
         return ()
     listed = match.group("list") or match.group("list2") or ""
-    tail = clause[match.start() :]
+    tail = clause
     dtypes, _ = dtype_list(listed + " " + " ".join(m.group("dtype") for m in _ONLY_ON.finditer(tail)))
     if not dtypes:
         return ()
