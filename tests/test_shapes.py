@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from specgen.codegen.runtime import _shapes
+from specgen.model import Param
 from specgen.parse.classify.shape_phrases import SHAPE_PHRASES
 
 EXAMPLES = [(phrase, example) for phrase in SHAPE_PHRASES for example in phrase.examples]
@@ -345,3 +346,55 @@ def test_a_shape_said_for_one_value_only_is_not_read():
     said = [Statement("none 时 shape 与 input 一致；sum/mean 时含一个元素。", 1)]
     ctx = ShapeContext(("input", "target", "var", "reduction", "out"), ("input", "target", "var"), "out")
     assert explicit_dims(said, ctx) == "a shape is given only under a condition"
+
+
+def _flag(name: str, kind: str) -> Param:
+    c_type = "const aclBoolArray*" if kind == "bool_array" else "bool"
+    return Param(name=name, c_type=c_type, kind=kind, direction="in", line=1)
+
+
+def test_an_output_written_under_a_bool_holds_its_rule_under_that_bool():
+    from specgen.parse.classify.shapes import written_when
+
+    gradOut, inp = _tensor("gradOut", "in", ["FLOAT"]), _tensor("input", "in", ["FLOAT"])
+    mask, flag = _flag("outputMask", "bool_array"), _flag("inputG", "bool")
+    # aclnnBatchNormBackward.md (ops-nn norm/batch_norm_grad_v3): gradInput's row
+    row = (
+        "可选输出，若outputMask[0]为True，则需要输出，否则不输出。\n数据类型、shape、数据格式均需要与gradOut保持一致。"
+    )
+    grad = _tensor("gradInput", "out", ["FLOAT"]).model_copy(update={"text": row})
+    assert written_when(grad, [gradOut, inp, mask, grad]) == ("outputMask", "0")
+    # aclnnBatchNormReduceBackward.md (ops-nn norm/sync_batch_norm_backward_reduce): sumDy's row
+    row = "可选输出，如果inputG为True则输出，shape的size需要与input的channel轴的长度相等。"
+    sum_dy = _tensor("sumDy", "out", ["FLOAT"]).model_copy(update={"text": row})
+    assert written_when(sum_dy, [gradOut, inp, flag, sum_dy]) == ("inputG",)
+    # aclnnRmsNormQuantV3.md (ops-nn norm/rms_norm_quant_v3): rstd's row
+    row = "当outputRstd为True时，shape与入参x的shape前几维保持一致…\n当outputRstd为False时，该参数的最终输出无效。"
+    rstd = _tensor("rstd", "out", ["FLOAT"]).model_copy(update={"text": row})
+    assert written_when(rstd, [inp, _flag("outputRstd", "bool"), rstd]) == ("outputRstd",)
+    # a condition on a value that is no bool, or on an array without its element, is not one
+    assert written_when(grad, [gradOut, inp, _flag("outputMask", "bool"), grad]) == ()
+    assert written_when(sum_dy, [gradOut, inp, _flag("inputG", "bool_array"), sum_dy]) == ()
+    row = "当reduction为True时，shape与input一致"
+    out = _tensor("out", "out", ["FLOAT"]).model_copy(update={"text": row})
+    assert (
+        written_when(out, [inp, Param(name="reduction", c_type="int64_t", kind="int", direction="in", line=1), out])
+        == ()
+    )
+
+
+def test_a_rule_under_a_bool_is_checked_only_when_it_is_true_and_allocated_either_way():
+    import numpy as np
+
+    rule = {"kind": "same", "params": ["gradOut"], "when": ["outputMask", "0"]}
+    shapes = {"gradOut": (2, 3)}
+    assert _shapes.output_shape(rule, shapes, {"outputMask": [True, False, True]}) == (2, 3)
+    assert _shapes.output_shape(rule, shapes, {"outputMask": [False, True, True]}) is None
+    assert _shapes.output_shape(rule, shapes, {"outputMask": None}) is None
+    assert _shapes.output_shape(rule, shapes, {"outputMask": []}) is None
+    flagged = {"kind": "same", "params": ["gradOut"], "when": ["inputG"]}
+    assert _shapes.output_shape(flagged, shapes, {"inputG": True}) == (2, 3)
+    assert _shapes.output_shape(flagged, shapes, {"inputG": False}) is None
+    grad = np.zeros((2, 3), dtype=np.float32)
+    args = {"gradOut": grad, "outputMask": [False, False, False]}
+    assert _shapes.allocate("gradInput", rule, {"kind": "same", "params": ["gradOut"]}, args).shape == (2, 3)

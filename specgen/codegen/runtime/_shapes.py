@@ -40,7 +40,10 @@ def broadcast(*shapes: Shape) -> Shape | None:
 def output_shape(
     rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
 ) -> Shape | None:
-    """The shape `rule` gives the output, or None when the arguments do not settle it."""
+    """The shape `rule` gives the output, or None when the arguments do not settle it (or
+    the output is written only under a condition they do not meet)."""
+    if not _written(_items(rule, "when"), values):
+        return None
     kind = rule.get("kind")
     params: tuple[str, ...] = _items(rule, "params")
     if kind in ("same", "in_place", "broadcast"):
@@ -67,6 +70,19 @@ def output_shape(
             else None
         )
     return None
+
+
+def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """Whether the bool `when` names (`(name,)`, or `(name, index)` in a bool array) is
+    true in the call; True when the rule has no condition."""
+    if not when:
+        return True
+    value = values.get(when[0])
+    if len(when) > 1:
+        index = int(when[1])
+        items = value if isinstance(value, list | tuple) else ()
+        value = items[index] if index < len(items) else None
+    return value is True
 
 
 def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
@@ -329,9 +345,11 @@ def allocation_shape(
 ) -> Shape | None:
     """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
     count (`at_least`) the shape of the tensor it names."""
+    # allocated either way (written or not, the library takes the tensor)
+    unconditional = {k: v for k, v in rule.items() if k != "when"}
     if rule.get("kind") == "at_least":
-        return output_shape({**rule, "kind": "same"}, shapes, values)
-    return output_shape(rule, shapes, values)
+        return output_shape({**unconditional, "kind": "same"}, shapes, values)
+    return output_shape(unconditional, shapes, values)
 
 
 def allocate(
