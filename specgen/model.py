@@ -220,8 +220,9 @@ class ShapeRule(Frozen):
     dims: tuple[str, ...] = _sparse(())
     symbols: tuple[SymbolDim, ...] = _sparse(())
     reason: str = _sparse("")  # not_derivable: why
-    # The output is written only when a bool parameter (or one element of a bool array) is
-    # true (`若outputMask[0]为True，则需要输出`): (name,) or (name, index). A check holds then.
+    # The rule holds only when a bool parameter (or one element of a bool array) has a value:
+    # (name, index or "", "true"/"false"); `若outputMask[0]为True，则需要输出` is
+    # ("outputMask", "0", "true"). Checks hold then; allocation uses the rule either way.
     when: tuple[str, ...] = _sparse(())
     text: str = ""  # the statement the rule is read from, verbatim
     line: int

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_formulas import formula_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -207,6 +208,8 @@ def shape_rule(
             reason = f"its shape depends on {value} (the output's own row says when)"
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
+    if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
+        return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or "the document states no rule for this output's shape"
@@ -387,7 +390,7 @@ def written_when(p: Param, params: Sequence[Param]) -> tuple[str, ...]:
         for m in _WHEN_TRUE.finditer(text):
             name, index = m.group("name"), m.group("index")
             if (kinds.get(name), index is None) in (("bool", True), ("bool_array", False)):
-                found.add((name,) if index is None else (name, index))
+                found.add((name, index or "", "true"))
     values = [q.name for q in params if q.kind not in TENSORS]
     said = value_condition([p.description, p.text], values)
     return found.pop() if len(found) == 1 and said in ("", *(f[0] for f in found)) else ()
