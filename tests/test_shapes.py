@@ -65,6 +65,11 @@ SAMPLE_DISAGREES: dict[tuple[str, str], str] = {
         "division); the sample passes (256, 16, 2), as if N were x's last dimension (1024): the formula or the "
         "sample is wrong (the validator spares the rule the document's call breaks)"
     ),
+    ("aclnnTopKTopPSample", "logitsTopKPSelect"): (
+        "its row says 'shape需要与`logits`前n-1维一致', but the sample passes logits' whole shape (48, 131072), as "
+        "the formula 'logitsTopKPSelect[b][logitsIdx[b][v]]' writes it: the table or the sample is wrong (the "
+        "validator spares the rule, the wrapper does not allocate by it)"
+    ),
     ("aclnnReluV3", "maskOut"): (
         "'shape需要与x一致', but the sample passes a bit mask of x's last dimension / 8 ((1,1,1,1,2) for (1,1,1,1,16))"
     ),
@@ -133,6 +138,14 @@ def test_derived_rules_agree_with_the_documents_own_calls(corpus):
 
 # Example-program calls whose outputs contradict a derived rule, each read by hand: (file, function, output) -> why.
 EXAMPLE_DISAGREES: dict[tuple[str, str, str], str] = {
+    (
+        "ops-nn/index/top_k_top_p_sample/examples/test_aclnn_top_k_top_p_sample.cpp",
+        "aclnnTopKTopPSample",
+        "logitsTopKPSelect",
+    ): (
+        "the example passes logits' whole shape (48, 131072), as the document's own sample does, against the row's "
+        "'shape需要与`logits`前n-1维一致' (see SAMPLE_DISAGREES: spared, not allocated)"
+    ),
     ("ops-nn/experimental/activation/relu_grad_v3/examples/test_aclnn_relu_grad_v3.cpp", "aclnnReluGradV3", "z"): (
         "the document makes x, y and z one shape ('x、y和z的shape不一致' is 161002); the example broadcasts "
         "(8,32,1,64) with (1,32,128,64) (listed in tests/test_oracle.py too)"
@@ -464,3 +477,18 @@ def test_a_size_formula_with_a_name_no_parameter_gives_or_two_roundings_is_not_r
     ceil = _MAX_POOL_2D.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
     rule = formula_rule(params[-2], params, _MAX_POOL_2D + "\n\n" + ceil, 1)
     assert rule is not None and "two ways" in rule.reason
+
+
+def test_an_output_whose_shape_rule_the_documents_own_call_breaks_is_not_allocated(corpus):
+    from specgen.codegen.lower import operator_code
+    from specgen.parse import parse_paths
+
+    # aclnnTopKTopPSample.md (ops-nn index/top_k_top_p_sample): both outputs' rows say
+    # "shape需要与`logits`前n-1维一致"; the sample passes logitsSelectIdx (48,) but
+    # logitsTopKPSelect logits' (48, 131072)
+    [path] = (corpus / "docs" / "ops-nn").glob("**/top_k_top_p_sample/docs/aclnnTopKTopPSample.md")
+    [doc] = parse_paths([path])
+    [fn] = operator_code(doc, str(path)).functions
+    allocation = {a.code.param.name: a.allocation for a in fn.wrapper if a.output}
+    assert allocation["logitsSelectIdx"].shape["dims"] == ["*logits.shape[:-1]"]
+    assert "the document's own sample call" in allocation["logitsTopKPSelect"].refusal
