@@ -232,6 +232,10 @@ class ShapeRule(Frozen):
     dims: tuple[str, ...] = _sparse(())
     symbols: tuple[SymbolDim, ...] = _sparse(())
     reason: str = _sparse("")  # not_derivable: why
+    # The rule holds only when a bool parameter (or one element of a bool array) has a value:
+    # (name, index or "", "true"/"false"); `若outputMask[0]为True，则需要输出` is
+    # ("outputMask", "0", "true"). Checks hold then; allocation uses the rule either way.
+    when: tuple[str, ...] = _sparse(())
     text: str = ""  # the statement the rule is read from, verbatim
     line: int
 

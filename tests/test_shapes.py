@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from specgen.codegen.runtime import _shapes
+from specgen.model import Param
 from specgen.parse.classify.shape_phrases import SHAPE_PHRASES
 
 EXAMPLES = [(phrase, example) for phrase in SHAPE_PHRASES for example in phrase.examples]
@@ -63,6 +64,11 @@ SAMPLE_DISAGREES: dict[tuple[str, str], str] = {
         "'shape为[M, (ceil(N/32)+2-1)/2, 2]' with yGrad [M, N] = [256, 512] gives (256, 8, 2) (C's integer "
         "division); the sample passes (256, 16, 2), as if N were x's last dimension (1024): the formula or the "
         "sample is wrong (the validator spares the rule the document's call breaks)"
+    ),
+    ("aclnnTopKTopPSample", "logitsTopKPSelect"): (
+        "its row says 'shape需要与`logits`前n-1维一致', but the sample passes logits' whole shape (48, 131072), as "
+        "the formula 'logitsTopKPSelect[b][logitsIdx[b][v]]' writes it: the table or the sample is wrong (the "
+        "validator spares the rule, the wrapper does not allocate by it)"
     ),
     ("aclnnReluV3", "maskOut"): (
         "'shape需要与x一致', but the sample passes a bit mask of x's last dimension / 8 ((1,1,1,1,2) for (1,1,1,1,16))"
@@ -132,6 +138,14 @@ def test_derived_rules_agree_with_the_documents_own_calls(corpus):
 
 # Example-program calls whose outputs contradict a derived rule, each read by hand: (file, function, output) -> why.
 EXAMPLE_DISAGREES: dict[tuple[str, str, str], str] = {
+    (
+        "ops-nn/index/top_k_top_p_sample/examples/test_aclnn_top_k_top_p_sample.cpp",
+        "aclnnTopKTopPSample",
+        "logitsTopKPSelect",
+    ): (
+        "the example passes logits' whole shape (48, 131072), as the document's own sample does, against the row's "
+        "'shape需要与`logits`前n-1维一致' (see SAMPLE_DISAGREES: spared, not allocated)"
+    ),
     ("ops-nn/experimental/activation/relu_grad_v3/examples/test_aclnn_relu_grad_v3.cpp", "aclnnReluGradV3", "z"): (
         "the document makes x, y and z one shape ('x、y和z的shape不一致' is 161002); the example broadcasts "
         "(8,32,1,64) with (1,32,128,64) (listed in tests/test_oracle.py too)"
@@ -345,3 +359,136 @@ def test_a_shape_said_for_one_value_only_is_not_read():
     said = [Statement("none 时 shape 与 input 一致；sum/mean 时含一个元素。", 1)]
     ctx = ShapeContext(("input", "target", "var", "reduction", "out"), ("input", "target", "var"), "out")
     assert explicit_dims(said, ctx) == "a shape is given only under a condition"
+
+
+def _flag(name: str, kind: str) -> Param:
+    c_type = "const aclBoolArray*" if kind == "bool_array" else "bool"
+    return Param(name=name, c_type=c_type, kind=kind, direction="in", line=1)
+
+
+def test_an_output_written_under_a_bool_holds_its_rule_under_that_bool():
+    from specgen.parse.classify.shapes import written_when
+
+    gradOut, inp = _tensor("gradOut", "in", ["FLOAT"]), _tensor("input", "in", ["FLOAT"])
+    mask, flag = _flag("outputMask", "bool_array"), _flag("inputG", "bool")
+    # aclnnBatchNormBackward.md (ops-nn norm/batch_norm_grad_v3): gradInput's row
+    row = (
+        "可选输出，若outputMask[0]为True，则需要输出，否则不输出。\n数据类型、shape、数据格式均需要与gradOut保持一致。"
+    )
+    grad = _tensor("gradInput", "out", ["FLOAT"]).model_copy(update={"text": row})
+    assert written_when(grad, [gradOut, inp, mask, grad]) == ("outputMask", "0", "true")
+    # aclnnBatchNormReduceBackward.md (ops-nn norm/sync_batch_norm_backward_reduce): sumDy's row
+    row = "可选输出，如果inputG为True则输出，shape的size需要与input的channel轴的长度相等。"
+    sum_dy = _tensor("sumDy", "out", ["FLOAT"]).model_copy(update={"text": row})
+    assert written_when(sum_dy, [gradOut, inp, flag, sum_dy]) == ("inputG", "", "true")
+    # aclnnRmsNormQuantV3.md (ops-nn norm/rms_norm_quant_v3): rstd's row
+    row = "当outputRstd为True时，shape与入参x的shape前几维保持一致…\n当outputRstd为False时，该参数的最终输出无效。"
+    rstd = _tensor("rstd", "out", ["FLOAT"]).model_copy(update={"text": row})
+    assert written_when(rstd, [inp, _flag("outputRstd", "bool"), rstd]) == ("outputRstd", "", "true")
+    # a condition on a value that is no bool, or on an array without its element, is not one
+    assert written_when(grad, [gradOut, inp, _flag("outputMask", "bool"), grad]) == ()
+    assert written_when(sum_dy, [gradOut, inp, _flag("inputG", "bool_array"), sum_dy]) == ()
+    row = "当reduction为True时，shape与input一致"
+    out = _tensor("out", "out", ["FLOAT"]).model_copy(update={"text": row})
+    assert (
+        written_when(out, [inp, Param(name="reduction", c_type="int64_t", kind="int", direction="in", line=1), out])
+        == ()
+    )
+
+
+def test_a_rule_under_a_bool_is_checked_only_when_it_is_true_and_allocated_either_way():
+    import numpy as np
+
+    rule = {"kind": "same", "params": ["gradOut"], "when": ["outputMask", "0", "true"]}
+    shapes = {"gradOut": (2, 3)}
+    assert _shapes.output_shape(rule, shapes, {"outputMask": [True, False, True]}) == (2, 3)
+    assert _shapes.output_shape(rule, shapes, {"outputMask": [False, True, True]}) is None
+    assert _shapes.output_shape(rule, shapes, {"outputMask": None}) is None
+    assert _shapes.output_shape(rule, shapes, {"outputMask": []}) is None
+    flagged = {"kind": "same", "params": ["gradOut"], "when": ["inputG", "", "true"]}
+    assert _shapes.output_shape(flagged, shapes, {"inputG": True}) == (2, 3)
+    assert _shapes.output_shape(flagged, shapes, {"inputG": False}) is None
+    grad = np.zeros((2, 3), dtype=np.float32)
+    args = {"gradOut": grad, "outputMask": [False, False, False]}
+    assert _shapes.allocate("gradInput", rule, {"kind": "same", "params": ["gradOut"]}, args).shape == (2, 3)
+
+
+def test_a_latex_size_formula_reads_as_the_evaluators_expression():
+    from specgen.parse.classify.shape_formulas import latex_expression
+
+    # aclnnAvgPool3d.md (ops-nn pooling/avg_pool3_d): the +1 inside the floor
+    latex = r"\lfloor \frac{D_{in}+2*padding[0]-kernelSize[0]}{stride[0]}+1 \rfloor"
+    assert latex_expression(latex) == "floor((D_in + 2 * padding[0] - kernelSize[0]) / stride[0] + 1)"
+    # aclnnMaxPool2dWithIndices.md (ops-nn pooling/max_pool3d_with_argmax_v2): braces only group
+    # for the typesetter, `2 \times {padding[0] - …}` is not 2 * (padding[0] - …)
+    latex = r"\lfloor{\frac{H_{in}+2 \times {padding[0] - dilation[0] \times(kernelSize[0] - 1) - 1}}{stride[0]}}\rfloor + 1"
+    expected = "floor((H_in + 2 * padding[0] - dilation[0] * (kernelSize[0] - 1) - 1) / stride[0]) + 1"
+    assert latex_expression(latex) == expected
+    assert latex_expression(r"\sum_{k=0}^{kD-1} x") is None  # not a size
+
+
+def _pool_params(*, kernel: str = "kernelSize", ceil_row: str = "计算输出形状时取整的方法。") -> list[Param]:
+    tensor = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
+    array = {"c_type": "const aclIntArray*", "kind": "int_array", "direction": "in", "line": 1}
+    return [
+        Param(name="self", description="待计算张量。", **tensor),
+        *(Param(name=n, **array) for n in (kernel, "stride", "padding", "dilation")),
+        Param(name="ceilMode", c_type="bool", kind="bool", direction="in", description=ceil_row, line=1),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", text="shape由上述公式推导出。", line=1),
+        Param(name="indices", c_type="aclTensor*", kind="tensor", direction="out", text="shape与out一致。", line=1),
+    ]
+
+
+# aclnnMaxPool2dWithIndices.md (ops-nn pooling/max_pool3d_with_argmax_v2), its 计算公式
+_MAX_POOL_2D = (
+    r"[N, C, H_{out}, W_{out}]=[N,C,\lfloor{\frac{H_{in}+2 \times {padding[0] - dilation[0] \times(kernelSize[0] - 1)"
+    r" - 1}}{stride[0]}}\rfloor + 1,\lfloor{\frac{W_{in}+2 \times {padding[1] - dilation[1] \times(kernelSize[1] - 1)"
+    r" - 1}}{stride[1]}}\rfloor + 1]"
+)
+
+
+def test_a_pooling_output_follows_the_documents_size_formula_while_the_bool_it_names_is_false():
+    from specgen.parse.classify.shape_formulas import formula_rule
+
+    params = _pool_params()
+    rule = formula_rule(params[-2], params, _MAX_POOL_2D, 1)
+    assert rule is not None and rule.kind == "explicit" and rule.when == ("ceilMode", "", "false")
+    assert formula_rule(params[-1], params, _MAX_POOL_2D, 1) is None  # indices: "shape与out一致"
+    # the repository's example test_aclnn_max_pool2d_with_indices.cpp: self {1, 1, 4, 3},
+    # kernel, stride {2, 2}, padding {0, 0}, dilation {1, 1}, ceilMode false, out {1, 1, 2, 1}
+    plain = rule.model_dump(mode="json")
+    values = {"kernelSize": [2, 2], "stride": [2, 2], "padding": [0, 0], "dilation": [1, 1], "ceilMode": False}
+    assert _shapes.output_shape(plain, {"self": (1, 1, 4, 3)}, values) == (1, 1, 2, 1)
+    assert _shapes.output_shape(plain, {"self": (1, 4, 3)}, values) == (1, 2, 1)  # no batch axis
+    assert _shapes.output_shape(plain, {"self": (1, 1, 4, 3)}, {**values, "ceilMode": True}) is None
+    assert _shapes.output_shape(plain, {"self": (1, 1, 4, 3)}, {**values, "stride": [0, 0]}) is None
+    assert _shapes.allocation_shape(plain, {"self": (1, 1, 4, 3)}, {**values, "ceilMode": True}) == (1, 1, 2, 1)
+
+
+def test_a_size_formula_with_a_name_no_parameter_gives_or_two_roundings_is_not_read():
+    from specgen.parse.classify.shape_formulas import formula_rule
+
+    # aclnnAvgPool2d.md (ops-nn pooling/avg_pool3_d): kH is no parameter (kernelSize is)
+    latex = r"H_{out}=\lfloor \frac{H_{in}+2*paddings[0]-kH}{strides[0]}+1 \rfloor"
+    params = _pool_params()
+    rule = formula_rule(params[-2], params, latex, 1)
+    assert rule is not None and not rule.derived and "H_out" in rule.reason
+    # aclnnMaxPool3dWithArgmax.md gives a floor and a ceil formula, whose choice it says in prose
+    ceil = _MAX_POOL_2D.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
+    rule = formula_rule(params[-2], params, _MAX_POOL_2D + "\n\n" + ceil, 1)
+    assert rule is not None and "two ways" in rule.reason
+
+
+def test_an_output_whose_shape_rule_the_documents_own_call_breaks_is_not_allocated(corpus):
+    from specgen.codegen.lower import operator_code
+    from specgen.parse import parse_paths
+
+    # aclnnTopKTopPSample.md (ops-nn index/top_k_top_p_sample): both outputs' rows say
+    # "shape需要与`logits`前n-1维一致"; the sample passes logitsSelectIdx (48,) but
+    # logitsTopKPSelect logits' (48, 131072)
+    [path] = (corpus / "docs" / "ops-nn").glob("**/top_k_top_p_sample/docs/aclnnTopKTopPSample.md")
+    [doc] = parse_paths([path])
+    [fn] = operator_code(doc, str(path)).functions
+    allocation = {a.code.param.name: a.allocation for a in fn.wrapper if a.output}
+    assert allocation["logitsSelectIdx"].shape["dims"] == ["*logits.shape[:-1]"]
+    assert "the document's own sample call" in allocation["logitsTopKPSelect"].refusal

@@ -293,8 +293,10 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
         if p.kind != "tensor" or p.direction != "out":
             continue
         shape = p.shape_rule if ("output_shape", p.name) not in covered else None
-        # a reduce or reduction reading states its own cases (keepDim, reduction); others do not
-        if shape is not None and shape.kind not in ("reduce", "reduction") and _shape_set_by_value((p.name,), by_name):
+        # a reduce or reduction reading states its own cases (keepDim, reduction), a rule with
+        # `when` the bool its output is written under; others do not
+        situated = shape is not None and (shape.kind in ("reduce", "reduction") or shape.when)
+        if shape is not None and not situated and _shape_set_by_value((p.name,), by_name):
             shape = None  # its row says the shape holds in one case only (allocation may still use it)
         dtype = p.dtype_rule if ("output_dtype", p.name) not in covered else None
         if shape is not None and shape.derived and shape.kind not in ("in_place", "at_least") and _reads(shape, names):

@@ -9,11 +9,12 @@ go through the escaping filters of `specgen.codegen.render`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from specgen.codegen.cases import cases_for, plain_rule
 from specgen.codegen.errors import LowerError
 from specgen.codegen.names import c_identifier, checked_operator_snake, python_name, sample_variables
-from specgen.codegen.runtime._validate import ND_FAMILY, Role
+from specgen.codegen.runtime._validate import ND_FAMILY, Role, Rule
 from specgen.codegen.sample_plan import relation_peers, sample_plan
 from specgen.codegen.typemap import ctypes_type
 from specgen.codegen.views import (
@@ -65,18 +66,33 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = F
     execute_params = _param_code(fn.execute_params)
     sample = sample_plan(doc, fn)
     wrapper = _wrapper(params)
+    cases = cases_for(fn, wrapper, sample, notes=doc.notes)
     return FunctionCode(
         function=fn,
         source=source,
         params=params,
         execute_params=execute_params,
         sample=sample,
-        wrapper=wrapper,
-        cases=cases_for(fn, wrapper, sample, notes=doc.notes),
+        wrapper=_unallocated_when_spared(wrapper, cases.rules),
+        cases=cases,
         notes=doc.notes,
         single_phase=single,
         out_values=_out_values(fn, params),
     )
+
+
+def _unallocated_when_spared(wrapper: tuple[WrapperArg, ...], rules: tuple[Rule, ...]) -> tuple[WrapperArg, ...]:
+    """An output whose shape rule the document's own call breaks is not allocated by that rule
+    (aclnnTopKTopPSample: the table gives logitsTopKPSelect logits' first n-1 dimensions, the
+    sample and the formula logits' whole shape): the caller passes it."""
+    spared = {r.id: r.reason for r in rules if r.kind == "output_shape" and not r.host}
+    out = []
+    for arg in wrapper:
+        reason = spared.get(f"implied_output_shape_{arg.code.param.name}")
+        if reason and arg.allocation is not None and not arg.allocation.refusal:
+            arg = replace(arg, allocation=Allocation(refusal=f"its shape rule is in doubt: {reason}"))
+        out.append(arg)
+    return tuple(out)
 
 
 def _check_prototypes(fn: Function) -> None:

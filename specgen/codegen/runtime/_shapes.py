@@ -10,7 +10,9 @@ that leaves a remainder): the caller then neither allocates nor checks.
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -40,7 +42,10 @@ def broadcast(*shapes: Shape) -> Shape | None:
 def output_shape(
     rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
 ) -> Shape | None:
-    """The shape `rule` gives the output, or None when the arguments do not settle it."""
+    """The shape `rule` gives the output, or None when the arguments do not settle it (or
+    the output is written only under a condition they do not meet)."""
+    if not _written(_items(rule, "when"), values):
+        return None
     kind = rule.get("kind")
     params: tuple[str, ...] = _items(rule, "params")
     if kind in ("same", "in_place", "broadcast"):
@@ -67,6 +72,19 @@ def output_shape(
             else None
         )
     return None
+
+
+def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """Whether the call gives the bool `when` names (`(name, index or "", "true"/"false")`,
+    an index into a bool array) the value the rule holds for; True when it has no condition."""
+    if len(when) != 3:
+        return not when
+    name, index, wanted = when
+    value = values.get(name)
+    if index != "":
+        items = value if isinstance(value, list | tuple) else ()
+        value = items[int(index)] if int(index) < len(items) else None
+    return isinstance(value, bool) and value == (wanted == "true")
 
 
 def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
@@ -200,6 +218,10 @@ def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
         return _binary(node.op, a, b)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return _call(node.func.id, node.args, env, shapes)
+    if isinstance(node, ast.Subscript) and isinstance(
+        node.value, ast.Name
+    ):  # `padding[0]`
+        return env[f"{node.value.id}[{_evaluate(node.slice, env, shapes)}]"]
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
         owner = node.value.value
         shape = shapes.get(owner.id) if isinstance(owner, ast.Name) else None
@@ -223,12 +245,30 @@ def _call(
         a, b = (_evaluate(x, env, shapes) for x in args)
         return -(-a // b)
     if name in ("ceil", "floor") and len(args) == 1:
-        [arg] = args
-        if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div):
-            a, b = _evaluate(arg.left, env, shapes), _evaluate(arg.right, env, shapes)
-            return -(-a // b) if name == "ceil" else a // b
-        return _evaluate(arg, env, shapes)
+        exact = _exact(args[0], env, shapes)
+        return math.ceil(exact) if name == "ceil" else math.floor(exact)
     raise ValueError(f"cannot evaluate {name}()")
+
+
+def _exact(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Fraction:
+    """The value of an expression rounded as a whole (`floor((H + 2*p - k)/s + 1)`): its
+    divisions exact."""
+    if isinstance(node, ast.BinOp) and isinstance(
+        node.op, ast.Div | ast.Add | ast.Sub | ast.Mult
+    ):
+        a, b = _exact(node.left, env, shapes), _exact(node.right, env, shapes)
+        if isinstance(node.op, ast.Div):
+            return a / b
+        return (
+            a + b
+            if isinstance(node.op, ast.Add)
+            else a - b
+            if isinstance(node.op, ast.Sub)
+            else a * b
+        )
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_exact(node.operand, env, shapes)
+    return Fraction(_evaluate(node, env, shapes))
 
 
 def _binary(op: ast.operator, a: int, b: int) -> int:
@@ -329,9 +369,11 @@ def allocation_shape(
 ) -> Shape | None:
     """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
     count (`at_least`) the shape of the tensor it names."""
+    # allocated either way (written or not, the library takes the tensor)
+    unconditional = {k: v for k, v in rule.items() if k != "when"}
     if rule.get("kind") == "at_least":
-        return output_shape({**rule, "kind": "same"}, shapes, values)
-    return output_shape(rule, shapes, values)
+        return output_shape({**unconditional, "kind": "same"}, shapes, values)
+    return output_shape(unconditional, shapes, values)
 
 
 def allocate(

@@ -289,6 +289,8 @@ _WITHOUT_LAST = re.compile(
     + _NAME
     + r"除最后一维(?:后|外)的shape一致|shape与(?:计算)?输入\s*(?P<n2>[A-Za-z_][A-Za-z0-9_]*)相比，无最后一维"
     r"|^维度大小与\s*(?P<n3>[A-Za-z_][A-Za-z0-9_]*)\s*除了?最后一个?维度?外的大小一致"
+    # `shape需要与logits前n-1维一致` (aclnnTopKTopPSample): n is the named tensor's rank
+    r"|^shape需要与\s*`?(?P<n4>[A-Za-z_][A-Za-z0-9_]*)`?\s*前n-1维(?:保持)?一致"
 )
 
 
@@ -298,7 +300,7 @@ def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
     if m is None:
         return None
     found = m.groupdict()
-    name = found.get("n2") or found.get("n3") or found["name"]
+    name = found.get("n2") or found.get("n3") or found.get("n4") or found["name"]
     return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
 
 
@@ -680,7 +682,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "drop_last",
-        re.compile(r"最后一个?维"),
+        re.compile(r"最后一个?维|前n-1维"),
         read_drop_last,
         (
             # aclnnAddLayerNormQuantV2
@@ -701,6 +703,12 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "shape维度为x的shape剔除最后一维", "scaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))
             ),  # aclnnDynamicQuant
+            ShapeExample(  # aclnnTopKTopPSample (ops-nn), logitsSelectIdx
+                "shape需要与logits前n-1维一致",
+                "logitsSelectIdx",
+                ("logits",),
+                ("explicit", (), ("*logits.shape[:-1]",)),
+            ),
             ShapeExample(  # aclnnGeluQuant (the statement before it: shape比self维度少1维)
                 "维度大小与self除了最后一个维度外的大小一致",
                 "outScaleOptional",

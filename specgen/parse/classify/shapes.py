@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_formulas import formula_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -207,6 +208,8 @@ def shape_rule(
             reason = f"its shape depends on {value} (the output's own row says when)"
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
+    if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
+        return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or "the document states no rule for this output's shape"
@@ -372,6 +375,27 @@ def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -
     return DtypeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
+_WHEN_TRUE = re.compile(
+    r"(?:若|如果|当)\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:\[(?P<index>\d+)\])?`?\s*(?:为|=+)\s*(?:True|true|TRUE)"
+)
+
+
+def written_when(p: Param, params: Sequence[Param]) -> tuple[str, ...]:
+    """The bool (or bool-array element) the output's own row makes its writing depend on:
+    `可选输出，若outputMask[0]为True，则需要输出，否则不输出`, `如果inputG为True则输出`,
+    `当outputRstd为True时，…`; () when the row names no such condition, or several."""
+    kinds = {q.name: q.kind for q in params}
+    found = set()
+    for text in (p.description, p.text):
+        for m in _WHEN_TRUE.finditer(text):
+            name, index = m.group("name"), m.group("index")
+            if (kinds.get(name), index is None) in (("bool", True), ("bool_array", False)):
+                found.add((name, index or "", "true"))
+    values = [q.name for q in params if q.kind not in TENSORS]
+    said = value_condition([p.description, p.text], values)
+    return found.pop() if len(found) == 1 and said in ("", *(f[0] for f in found)) else ()
+
+
 def output_rules(
     params: Sequence[Param],
     errors: Sequence[ErrorRule],
@@ -382,8 +406,11 @@ def output_rules(
     out = []
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
+            shape = shape_rule(p, params, errors, statements, formula)
+            if shape.derived and (when := written_when(p, params)):
+                shape = shape.model_copy(update={"when": when})
             rules = {
-                "shape_rule": shape_rule(p, params, errors, statements, formula),
+                "shape_rule": shape,
                 "dtype_rule": dtype_rule(p, params, errors),
             }
             p = p.model_copy(update=rules)
