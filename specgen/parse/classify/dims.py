@@ -28,6 +28,7 @@ _RANK_MAX = re.compile(
     r"(?:维度|维数|shape维度|dim)(?:需要|要求)?"
     r"(?:不超过|不大于|小于等于|最大(?:为|支持)?)\s*(?P<n>\d+)"
     r"|(?:不超过|不大于|小于等于|最多)\s*(?P<m>\d+)\s*维"
+    r"|最大(?:维度|维数)(?:支持|为|是)?\s*(?P<k>\d+)\s*维"  # `最大维度支持8维`: at most 8, not exactly
 )
 _RANK_MENTION = re.compile(r"(?<![\d.])(?P<n>[0-9一二三四五六七八])\s*(?:维|D(?![A-Za-z]))")
 _ALTERNATIVES = re.compile(r"或者?|/(?=\s*\d\s*D)|、(?=\s*[0-9一二三四五六七八]\s*维)")
@@ -60,7 +61,7 @@ def rule_rank(clause: str, ctx: Context) -> list[Constraint]:
         if pattern is _RANK_RANGE:
             return [constraint("rank", clause, ctx, min=int(m.group("lo")), max=int(m.group("hi")))]
         if pattern is _RANK_MAX:
-            return [constraint("rank", clause, ctx, min=0, max=int(m.group("n") or m.group("m")))]
+            return [constraint("rank", clause, ctx, min=0, max=int(m.group("n") or m.group("m") or m.group("k")))]
         if "其中" in clause:
             return []
         n = _int(m.group("n") or m.group("d"))
