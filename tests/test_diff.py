@@ -11,6 +11,7 @@ import pytest
 
 from specgen import vocab
 from specgen.cli import main
+from specgen.model import OperatorDoc
 from specgen.parse import parse_file
 from specgen.review.diff import CATALOGUE, diff, normalise
 from tests.conftest import SPECS, documentation
@@ -455,3 +456,45 @@ def test_single_phase_apis_are_modelled_and_compared(write_doc):
     )
     changes = diff([old], [new])
     assert [(c.id, c.function, c.param) for c in changes] == [("param-added", "aclnnTransQuantParam", "offsetArray")]
+
+
+_PRODUCTS = """
+## 产品支持情况
+
+- <term>Ascend 950PR/Ascend 950DT</term>：支持
+- <term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>：支持
+- <term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：支持
+"""
+# aclnnClippedSwiglu (ops-nn 904959e..699ebab): the cell's 不支持空Tensor became two remarks
+_REMARKS = """
+- <term>Ascend 950PR/Ascend 950DT</term>：
+  - 入参`mask`，不支持空tensor。
+- <term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>、<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：
+  - 入参`mask`，支持空tensor。
+"""
+
+
+def _with_products(write_doc, name: str, mask_cell: str, remarks: str = "") -> OperatorDoc:
+    text = _ERRORS_DOC.format(row="mask的shape不合法。", cell="-", note="-")
+    text = text.replace("\n## aclnnDemoGetWorkspaceSize", _PRODUCTS + "\n## aclnnDemoGetWorkspaceSize")
+    text = text.replace("<td>掩码。</td><td>-</td>", f"<td>掩码。</td><td>{mask_cell}</td>")
+    return parse_file(
+        write_doc(text.replace("</tbody></table>\n\n<table>", f"</tbody></table>\n{remarks}\n<table>"), name)
+    )
+
+
+def _flags(changes) -> list[tuple]:
+    return [(c.id, c.severity, c.param, c.after["supported"], c.after["products"]) for c in changes]
+
+
+def test_a_lifted_limit_is_non_breaking_and_scoped_to_its_products(write_doc):
+    """A stated 不支持空Tensor gone is a lifted limit (no call can fail for it), on the products
+    the remarks that replace it say so: not on every product, not a text to read."""
+    limited = _with_products(write_doc, "a.md", "不支持空Tensor。")
+    assert limited.functions[0].param("mask").empty_tensor is False
+    gone = diff([limited], [_with_products(write_doc, "b.md", "-")])
+    assert _flags(gone) == [("empty-tensor-added", "non-breaking", "mask", None, [])]
+    scoped = diff([limited], [_with_products(write_doc, "c.md", "-", _REMARKS)])
+    assert _flags(scoped) == [("empty-tensor-added", "non-breaking", "mask", True, ["910b", "A3"])]
+    back = diff([_with_products(write_doc, "c.md", "-", _REMARKS)], [limited])
+    assert _flags(back) == [("empty-tensor-removed", "breaking", "mask", False, ["910b", "A3"])]

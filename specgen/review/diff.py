@@ -78,10 +78,26 @@ class ChangeId(Catalogued):
     ENUM_VALUES_REMOVED = "enum-values-removed", BREAKING, "a parameter accepts fewer values"
     VALUE_RANGE_WIDENED = "value-range-widened", NON_BREAKING, "a value range grew"
     VALUE_RANGE_NARROWED = "value-range-narrowed", BREAKING, "a value range shrank or moved"
-    NON_CONTIGUOUS_REMOVED = "non-contiguous-removed", BREAKING, "non-contiguous tensors are no longer supported"
-    NON_CONTIGUOUS_ADDED = "non-contiguous-added", NON_BREAKING, "non-contiguous tensors are supported"
-    EMPTY_TENSOR_REMOVED = "empty-tensor-removed", BREAKING, "empty tensors are no longer supported"
-    EMPTY_TENSOR_ADDED = "empty-tensor-added", NON_BREAKING, "empty tensors are supported"
+    NON_CONTIGUOUS_REMOVED = (
+        "non-contiguous-removed",
+        BREAKING,
+        "non-contiguous tensors are no longer supported (on every product, or on those given)",
+    )
+    NON_CONTIGUOUS_ADDED = (
+        "non-contiguous-added",
+        NON_BREAKING,
+        "non-contiguous tensors are supported, or a stated 不支持 is gone (no call fails for it)",
+    )
+    EMPTY_TENSOR_REMOVED = (
+        "empty-tensor-removed",
+        BREAKING,
+        "empty tensors are no longer supported (on every product, or on those given)",
+    )
+    EMPTY_TENSOR_ADDED = (
+        "empty-tensor-added",
+        NON_BREAKING,
+        "empty tensors are supported, or a stated 不支持空Tensor is gone (no call fails for it)",
+    )
     ERROR_RULE_ADDED = "error-rule-added", BREAKING, "a new documented error condition (a call may now be rejected)"
     ERROR_RULE_REMOVED = "error-rule-removed", NON_BREAKING, "a documented error condition is gone"
     ERROR_RULE_TIGHTENED = (
@@ -117,7 +133,7 @@ class ChangeId(Catalogued):
     CONSTRAINT_TEXT_REMOVED = (
         "constraint-text-removed",
         INFO,
-        "a statement the parser cannot type, or a stated limit, is gone (to be read: it may loosen)",
+        "a statement the parser cannot type is gone (to be read: it may loosen)",
     )
     DESCRIPTION_CHANGED = "description-changed", INFO, "a parameter's description changed"
     SUMMARY_CHANGED = "summary-changed", INFO, "the operator's summary changed"
@@ -414,15 +430,14 @@ def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) 
         _compare_sets(add, a.formats, b.formats, "formats")
         _compare_rank(add, a, b)
     _compare_values(add, a, b)
-    _compare_flag(add, a.non_contiguous, b.non_contiguous, "non_contiguous")
-    _compare_flag(add, a.empty_tensor, b.empty_tensor, "empty_tensor")
+    for fact in _FLAG_WORDS:
+        _compare_flag(out, old, new, a, b, fact)
     if a.description and b.description and normalise(a.description) != normalise(b.description):
         add(ChangeId.DESCRIPTION_CHANGED, a.description, b.description)
     # a parameter's cell sentences and the remarks naming it are compared together (a cell's
     # statement moved under a product heading and reworded is one edit)
     before, after = _untyped(a) + _remarks(old.fn).get(a.name, []), _untyped(b) + _remarks(new.fn).get(b.name, [])
     _compare_statements(out, old, new, b.name, before, after, (_typed(a), _typed(b)))
-    _unstated_limits(out, old, new, a, b)
 
 
 def _dtype_source(param: Param, fn: Function) -> Param:
@@ -558,14 +573,59 @@ def _within(inner: tuple, outer: tuple) -> bool:
     return low_ok and high_ok
 
 
-def _compare_flag(add, before: bool | None, after: bool | None, fact: str) -> None:
-    if after is None or before == after:
-        return
-    if before is None:
-        add(ChangeId.CONSTRAINT_DOCUMENTED, None, {"fact": fact, "value": after})
-    else:
-        grown, shrunk = _GROWN_SHRUNK[fact]
-        add(grown if after else shrunk, before, after)
+# A flag of a parameter -> how a per-product remark names it (`入参`x`，不支持空tensor。`).
+_FLAG_WORDS = {"non_contiguous": "非连续tensor", "empty_tensor": "空tensor"}
+
+
+def _flag_remark(text: str, param: str, fact: str) -> tuple[list[str], bool] | None:
+    """(products, supported) of a remark that only says `param` (不)支持 the flag, or None."""
+    products, body = _scoped(text)
+    name = re.escape(normalise(param))
+    m = re.fullmatch(rf"(?:入参|参数)?{name}(?:参数)?,?(不)?支持{_FLAG_WORDS[fact]}", body)
+    return (products, m.group(1) is None) if m and products else None
+
+
+def _flag_on(side: _Side, param: Param, fact: str, product: str | None) -> bool | None:
+    """The flag on `product`: a per-product remark's, else the parameter's own."""
+    for r in side.fn.remarks:
+        if (said := _flag_remark(r.text, param.name, fact)) and product in said[0]:
+            return said[1]
+    return getattr(param, fact)
+
+
+def _compare_flag(out: _Collector, old: _Side, new: _Side, a: Param, b: Param, fact: str) -> None:
+    """Non-contiguous or empty-tensor support on each product supported on both sides: a
+    change the same on all of them is reported once, for every product. A limit stated before
+    (`不支持空Tensor`) and not at all now, nor moved elsewhere, is lifted: no call fails for it."""
+    products = _common_products(old.doc, new.doc)
+    groups: dict[tuple, list[str | None]] = {}
+    for product in products:
+        was, now = _flag_on(old, a, fact, product), _flag_on(new, b, fact, product)
+        if was == now or (now is None and was is not False):
+            continue
+        if now is None and _stated_limit(a, fact).found_in(_haystack(new.doc, b.name)):
+            continue  # moved, not lifted
+        groups.setdefault((was, now), []).append(product)
+    everywhere = len(groups) == 1 and len(next(iter(groups.values()))) == len(products)
+    grown, shrunk = _GROWN_SHRUNK[fact]
+    for (was, now), where in groups.items():
+        scope = [] if everywhere else [p for p in where if p]
+        if was is None:
+            id, before = ChangeId.CONSTRAINT_DOCUMENTED, None
+            after: Any = {"fact": fact, "value": now, "products": scope}
+        else:
+            id, before, after = (grown if now is not False else shrunk), _flag_json(was, scope), _flag_json(now, scope)
+        out.add(id, old, new, param=b.name, before=before, after=after, old_line=a.line, new_line=b.line)
+
+
+def _flag_json(supported: bool | None, products: list) -> dict[str, Any]:
+    """`supported` null: no longer stated either way."""
+    return {"supported": supported, "products": products}
+
+
+def _stated_limit(param: Param, fact: str) -> _Statement:
+    stated = [c for c in param.constraints if c.kind == fact and c.supported is False]
+    return _stated(stated[-1]) if stated else _Statement("", param.line)
 
 
 # ---------------------------------------------------------------- statements the parser cannot type
@@ -688,8 +748,8 @@ def _remarks(fn: Function) -> dict[str | None, list[_Statement]]:
     typed = {c.line for p in fn.params for c in p.constraints if c.kind != "text"}
     out: dict[str | None, list[_Statement]] = {}
     for r in fn.remarks:
-        if r.line in typed:
-            continue
+        if r.line in typed or any(_flag_remark(r.text, p.name, f) for p in fn.params for f in _FLAG_WORDS):
+            continue  # typed by the parser, or a flag read per product (`_flag_on`)
         st = _Statement(r.text, r.line, tuple(_scoped(r.text)[0]))
         named = [p.name for p in fn.params if re.search(rf"(?<![\w]){re.escape(p.name)}(?![\w])", r.text, re.A)]
         out.setdefault(named[0] if len(named) == 1 else None, []).append(st)
@@ -794,24 +854,6 @@ def _ratio(a: str, b: str) -> float:
 
 def _statement_json(st: _Statement) -> dict[str, Any]:
     return {"text": st.text, "products": list(st.products or _scoped(st.text)[0])}
-
-
-def _unstated_limits(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
-    """A limit stated before (`不支持空Tensor`) and not at all now: lifted, or only left out."""
-    for kind in ("empty_tensor", "non_contiguous"):
-        stated = [c for c in a.of_kind(kind) if c.supported is False]
-        if stated and not b.of_kind(kind):
-            st = _stated(stated[-1])
-            if not st.found_in(_haystack(new.doc, b.name)):
-                out.add(
-                    ChangeId.CONSTRAINT_TEXT_REMOVED,
-                    old,
-                    new,
-                    param=b.name,
-                    before=_statement_json(st),
-                    old_line=st.line,
-                    new_line=b.line,
-                )
 
 
 # ---------------------------------------------------------------- relations between parameters
@@ -1122,10 +1164,16 @@ def _statement_of(change: Change) -> str:
     return f"{where} the parser cannot check"
 
 
+def _flag_grown(change: Change, what: str) -> str:
+    if change.after["supported"] is None:
+        return f"parameter {change.param} no longer says it rejects {what}{_on(change)} (the limit is gone)"
+    return f"parameter {change.param} now accepts {what}{_on(change)}"
+
+
 def _fact(change: Change) -> str:
     fact, v = change.after["fact"], change.after["value"]
     shown = _words(v) if isinstance(v, list) else _rank(v) if isinstance(v, dict) else ("yes" if v else "no")
-    return f"{_FACTS.get(fact, fact)} of parameter {change.param} documented for the first time: {shown}"
+    return f"{_FACTS.get(fact, fact)} of parameter {change.param} documented for the first time: {shown}{_on(change)}"
 
 
 _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
@@ -1184,10 +1232,10 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
         f"the range of parameter {c.param} changed from {_range_text(c.before)} "
         f"to {_range_text(c.after)}, which excludes values accepted before"
     ),
-    ChangeId.NON_CONTIGUOUS_REMOVED: lambda c: f"parameter {c.param} no longer accepts non-contiguous tensors",
-    ChangeId.NON_CONTIGUOUS_ADDED: lambda c: f"parameter {c.param} now accepts non-contiguous tensors",
-    ChangeId.EMPTY_TENSOR_REMOVED: lambda c: f"parameter {c.param} no longer accepts empty tensors",
-    ChangeId.EMPTY_TENSOR_ADDED: lambda c: f"parameter {c.param} now accepts empty tensors",
+    ChangeId.NON_CONTIGUOUS_REMOVED: lambda c: f"parameter {c.param} no longer accepts non-contiguous tensors{_on(c)}",
+    ChangeId.NON_CONTIGUOUS_ADDED: lambda c: _flag_grown(c, "non-contiguous tensors"),
+    ChangeId.EMPTY_TENSOR_REMOVED: lambda c: f"parameter {c.param} no longer accepts empty tensors{_on(c)}",
+    ChangeId.EMPTY_TENSOR_ADDED: lambda c: _flag_grown(c, "empty tensors"),
     ChangeId.ERROR_RULE_ADDED: lambda c: f"new documented error: {_error(c.after)}",
     ChangeId.ERROR_RULE_REMOVED: lambda c: f"error no longer documented: {_error(c.before)}",
     ChangeId.ERROR_RULE_TIGHTENED: lambda c: (
