@@ -498,3 +498,26 @@ def test_a_lifted_limit_is_non_breaking_and_scoped_to_its_products(write_doc):
     assert _flags(scoped) == [("empty-tensor-added", "non-breaking", "mask", True, ["910b", "A3"])]
     back = diff([_with_products(write_doc, "c.md", "-", _REMARKS)], [limited])
     assert _flags(back) == [("empty-tensor-removed", "breaking", "mask", False, ["910b", "A3"])]
+
+
+@pytest.mark.parametrize(
+    ("declared", "expected"),
+    [
+        # aclnnExpand-like: `shape` holds the dimensions; 形状 is selfRef's own shape, no relation
+        ("const aclIntArray* shape", [("constraint-text-added", "info", "selfRef")]),
+        # a tensor named `shape`: the same words are a shape relation
+        ("const aclTensor* shape", [("shape-rule-added", "breaking", None)]),
+    ],
+)
+def test_a_relation_holds_only_between_parameters_that_have_it(write_doc, declared, expected):
+    """A shape relation needs two tensors: a word taken for the name of an aclIntArray is a
+    statement to read, not a new same-shape rule."""
+
+    def doc(name: str, cell: str) -> OperatorDoc:
+        text = _ERRORS_DOC.format(row="mask的shape不合法。", cell=cell, note="-").replace("mask", "shape")
+        cell_type = declared.split()[1]
+        text = text.replace("const aclTensor* shape", declared).replace("shape（aclTensor*）", f"shape（{cell_type}）")
+        return parse_file(write_doc(text, name))
+
+    changes = diff([doc("a.md", "-")], [doc("b.md", "形状与shape一致。")])
+    assert [(c.id, c.severity, c.param) for c in changes] == expected

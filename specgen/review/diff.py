@@ -436,7 +436,8 @@ def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) 
         add(ChangeId.DESCRIPTION_CHANGED, a.description, b.description)
     # a parameter's cell sentences and the remarks naming it are compared together (a cell's
     # statement moved under a product heading and reworded is one edit)
-    before, after = _untyped(a) + _remarks(old.fn).get(a.name, []), _untyped(b) + _remarks(new.fn).get(b.name, [])
+    before = _untyped(a, old.fn) + _remarks(old.fn).get(a.name, [])
+    after = _untyped(b, new.fn) + _remarks(new.fn).get(b.name, [])
     _compare_statements(out, old, new, b.name, before, after, (_typed(a), _typed(b)))
 
 
@@ -699,10 +700,11 @@ def _product_ids(name: str) -> list[str] | None:
 _SENTENCE_END = re.compile(r"[。；;\n]")
 
 
-def _untyped(param: Param) -> list[_Statement]:
-    """The sentences of a parameter's cells that hold a clause the parser could not type,
-    whole (the parser splits `（n），（1，n）` into clauses: a sentence is what was edited)."""
-    fragments = [c for c in param.constraints if c.kind == "text"]
+def _untyped(param: Param, fn: Function) -> list[_Statement]:
+    """The sentences of a parameter's cells that hold a clause the parser could not type, or
+    a relation to a parameter that lacks what it relates (compared as edges nowhere), whole
+    (the parser splits `（n），（1，n）` into clauses: a sentence is what was edited)."""
+    fragments = [c for c in param.constraints if c.kind == "text" or _unrelated(c, param, fn)]
     found = []
     for sentence in _SENTENCE_END.split(param.text):
         inside = [c for c in fragments if c.text and c.text in sentence]
@@ -711,6 +713,15 @@ def _untyped(param: Param) -> list[_Statement]:
             only = products.pop() if len(products) == 1 else None
             found.append(_Statement(sentence.strip(), inside[0].line, (only,) if only else (), cell=True))
     return found
+
+
+def _unrelated(c: Constraint, param: Param, fn: Function) -> bool:
+    """A relation whose subject or a peer lacks what it relates (`形状与shape一致`, `shape`
+    an aclIntArray): the parser took a word for a name."""
+    if c.kind not in _BEARERS:
+        return False
+    kinds = [param.kind] + [peer.kind for n in c.params if (peer := fn.param(n)) is not None]
+    return any(k not in _BEARERS[c.kind] for k in kinds)
 
 
 def _typed(param: Param) -> list[_Statement]:
@@ -866,12 +877,25 @@ _SAME_KINDS = {
 }
 
 
+# A relation kind -> the parameter kinds that have what it relates: a shape or a format is a
+# tensor's (an aclIntArray named `shape` holds dimensions, it has no shape to be the same as).
+_TENSORS = ("tensor", "tensor_list")
+_BEARERS = {
+    "same_shape": _TENSORS,
+    "broadcast": _TENSORS,
+    "broadcast_result": _TENSORS,
+    "same_format": _TENSORS,
+    "same_dtype": _TYPED_DTYPES,
+    "castable": _TYPED_DTYPES,
+}
+
+
 def _edges(fn: Function, kinds: dict[str, str], rename: dict[str, str]) -> dict[frozenset[str], str]:
     """Relations as undirected edges between parameters, with their (folded) kind: stated in
     a parameter's cells, or by an unconditional error row (`self和out的shape不一致`) — the
-    same relation wherever it is written."""
+    same relation wherever it is written — between parameters that have what it relates."""
     edges: dict[frozenset[str], str] = {}
-    names = {p.name for p in fn.params}
+    kind_of = {p.name: p.kind for p in fn.params}
     stated: list[tuple[str, str, tuple[str, ...]]] = [
         (p.name, c.kind, c.params) for p in fn.params for c in p.constraints
     ]
@@ -881,7 +905,7 @@ def _edges(fn: Function, kinds: dict[str, str], rename: dict[str, str]) -> dict[
         if kind not in kinds:
             continue
         for peer in peers:
-            if peer in names and name in names and peer != name:
+            if peer != name and kind_of.get(name) in _BEARERS[kind] and kind_of.get(peer) in _BEARERS[kind]:
                 edge = frozenset((rename.get(name, name), rename.get(peer, peer)))
                 edges.setdefault(edge, kinds[kind])
     return edges
