@@ -13,7 +13,7 @@ from specgen import vocab
 from specgen.cli import main
 from specgen.model import OperatorDoc
 from specgen.parse import parse_file
-from specgen.review.diff import CATALOGUE, diff, normalise
+from specgen.review.diff import CATALOGUE, diff, normalise, summary
 from tests.conftest import SPECS, documentation
 
 # changes.json entries that are not real changes, found by reading both versions of each
@@ -521,3 +521,21 @@ def test_a_relation_holds_only_between_parameters_that_have_it(write_doc, declar
 
     changes = diff([doc("a.md", "-")], [doc("b.md", "形状与shape一致。")])
     assert [(c.id, c.severity, c.param) for c in changes] == expected
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["{product}：offset必须为4的倍数。", "{product}：\n  - offset必须为4的倍数。"],
+)
+def test_a_note_moved_to_another_product_is_a_change(write_doc, layout):
+    """The same words said for 950 instead of A2 hold where they did not: reported, with both
+    scopes; said again for the same product, nothing."""
+    a2 = layout.format(product="<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>")
+    ascend = layout.format(product="<term>Ascend 950PR/Ascend 950DT</term>")
+    row = {"row": "mask的shape不合法。"}
+    moved = diff([_demo(write_doc, "a.md", **row, note=a2)], [_demo(write_doc, "b.md", **row, note=ascend)])
+    assert [(c.id, c.before["products"], c.after["products"]) for c in moved] == [
+        ("constraint-text-changed", ["910b"], ["950"])
+    ]
+    assert "now for 950" in summary(moved[0])
+    assert diff([_demo(write_doc, "a.md", **row, note=a2)], [_demo(write_doc, "c.md", **row, note=a2)]) == []

@@ -820,6 +820,29 @@ def _compare_statements(
         out.add(ChangeId.CONSTRAINT_TEXT_REMOVED, old, new, param=param, before=_statement_json(st), old_line=st.line)
     for st in added:
         out.add(ChangeId.CONSTRAINT_TEXT_ADDED, old, new, param=param, after=_statement_json(st), new_line=st.line)
+    for x, y in _moved_between_products(before, after):
+        _changed(out, old, new, param, x, y)
+
+
+def _scope(st: _Statement) -> tuple[str, ...]:
+    return tuple(sorted(st.products or _scoped(st.text)[0]))
+
+
+def _moved_between_products(before: list[_Statement], after: list[_Statement]) -> list[tuple]:
+    """The same words now said for other products (`<term>A2</term>：…` became `<term>950</term>：…`):
+    the statement holds where it did not, and no longer where it did."""
+    scopes_a, scopes_b = ({(st.body, _scope(st)) for st in sts} for sts in (before, after))
+    pairs, used = [], set()
+    for x in before:
+        if not x.body or (x.body, _scope(x)) in scopes_b:
+            continue
+        y = next(
+            (y for y in after if y.body == x.body and id(y) not in used and (y.body, _scope(y)) not in scopes_a), None
+        )
+        if y is not None:
+            used.add(id(y))
+            pairs.append((x, y))
+    return pairs
 
 
 def _pairs(gone: list, came: list, *, loose: bool) -> list[tuple]:
@@ -1194,6 +1217,17 @@ def _flag_grown(change: Change, what: str) -> str:
     return f"parameter {change.param} now accepts {what}{_on(change)}"
 
 
+def _rescoped(change: Change) -> str:
+    was, now = change.before["products"], change.after["products"]
+    if was == now:
+        return ""
+    return f" (it was said for {_products_words(was)}, now for {_products_words(now)})"
+
+
+def _products_words(products: list[str]) -> str:
+    return _words(products) if products else "every product"
+
+
 def _fact(change: Change) -> str:
     fact, v = change.after["fact"], change.after["value"]
     shown = _words(v) if isinstance(v, list) else _rank(v) if isinstance(v, dict) else ("yes" if v else "no")
@@ -1277,6 +1311,7 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
     ChangeId.CONSTRAINT_DOCUMENTED: _fact,
     ChangeId.CONSTRAINT_TEXT_CHANGED: lambda c: (
         f"{_statement_of(c)} changed from {_quoted(c.before['text'], 60)} to {_quoted(c.after['text'], 80)}"
+        f"{_rescoped(c)}"
     ),
     ChangeId.CONSTRAINT_TEXT_ADDED: lambda c: f"{_statement_of(c)} added: {_quoted(c.after['text'], 90)}",
     ChangeId.CONSTRAINT_TEXT_REMOVED: lambda c: f"{_statement_of(c)} removed: {_quoted(c.before['text'], 90)}",
