@@ -539,3 +539,29 @@ def test_a_note_moved_to_another_product_is_a_change(write_doc, layout):
     ]
     assert "now for 950" in summary(moved[0])
     assert diff([_demo(write_doc, "a.md", **row, note=a2)], [_demo(write_doc, "c.md", **row, note=a2)]) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        # aclnnAddmmWeightNz (ops-nn 904959e..699ebab): two more shapes of self are supported
+        (
+            "self支持shape为（n），（1，n），（m，n）。",
+            "self支持shape为（n）、（1，n）、（m，1）、（1，1）或（m，n）。",
+            "widened",
+        ),
+        (
+            "self支持shape为（n）、（1，n）、（m，1）、（1，1）或（m，n）。",
+            "self支持shape为（n），（1，n），（m，n）。",
+            "narrowed",
+        ),
+        # one member swapped for another: neither list holds the other
+        ("self支持shape为（n），（1，n）。", "self支持shape为（n），（m，1）。", "text"),
+        # a negated list rejects more with each member: left to be read
+        ("offset不支持取值为1、2。", "offset不支持取值为1、2、3。", "text"),
+    ],
+)
+def test_a_list_of_what_is_supported_is_classed_by_its_members(write_doc, before, after, expected):
+    changes = diff([_demo(write_doc, "a.md", row="-", cell=before)], [_demo(write_doc, "b.md", row="-", cell=after)])
+    ids = {"widened": "constraint-list-widened", "narrowed": "constraint-list-narrowed"}
+    assert [c.id for c in changes] == [ids.get(expected, "constraint-text-changed")]

@@ -125,6 +125,16 @@ class ChangeId(Catalogued):
         INFO,
         "a statement the parser cannot type was edited (both texts given, to be read: it may tighten)",
     )
+    CONSTRAINT_LIST_WIDENED = (
+        "constraint-list-widened",
+        NON_BREAKING,
+        "a statement listing what is supported (支持shape为(n)、(1,n)) lists more alternatives and drops none",
+    )
+    CONSTRAINT_LIST_NARROWED = (
+        "constraint-list-narrowed",
+        BREAKING,
+        "a statement listing what is supported lists fewer alternatives and adds none (a call valid before may fail)",
+    )
     CONSTRAINT_TEXT_ADDED = (
         "constraint-text-added",
         INFO,
@@ -866,7 +876,7 @@ def _pairs(gone: list, came: list, *, loose: bool) -> list[tuple]:
 
 def _changed(out: _Collector, old: _Side, new: _Side, param: str | None, a: _Statement, b: _Statement) -> None:
     out.add(
-        ChangeId.CONSTRAINT_TEXT_CHANGED,
+        _list_direction(a, b),
         old,
         new,
         param=param,
@@ -875,6 +885,35 @@ def _changed(out: _Collector, old: _Side, new: _Side, param: str | None, a: _Sta
         old_line=a.line,
         new_line=b.line,
     )
+
+
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_ALTERNATIVE = re.compile(r"或者|[、,或]")
+# Words that make a list conjunctive or reverse it (`self、mat1和mat2的数据类型必须一致`: one more
+# member rejects more; `不支持A、B`: one more member rejects more): such lists are read by hand.
+_NOT_A_PERMISSION = re.compile(r"不|无法|禁止|必须|需要|需|要求|一致|相同|相等|和|与|且")
+
+
+def _listed(body: str) -> frozenset[str] | None:
+    """The alternatives a statement of what is supported lists (`self支持shape为(n)、(1,n)或
+    (m,n)`: the first member carries the words around the list), or None when it is not one."""
+    if "支持" not in body or _NOT_A_PERMISSION.search(body):
+        return None
+    masked = _BRACKETED.sub(lambda m: m.group(0).replace(",", "\0").replace("、", "\1"), body)
+    members = frozenset(m for m in _ALTERNATIVE.split(masked) if m)
+    return members if len(members) >= 2 else None
+
+
+def _list_direction(a: _Statement, b: _Statement) -> ChangeId:
+    """A list of what is supported that gained members (and lost none) accepts more calls;
+    one that lost members (and gained none) accepts fewer; any other edit is text to read."""
+    was, now = _listed(a.body), _listed(b.body)
+    if was is not None and now is not None and was != now:
+        if was < now:
+            return ChangeId.CONSTRAINT_LIST_WIDENED
+        if now < was:
+            return ChangeId.CONSTRAINT_LIST_NARROWED
+    return ChangeId.CONSTRAINT_TEXT_CHANGED
 
 
 def _alike(a: _Statement, b: _Statement) -> float:
@@ -1312,6 +1351,14 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
     ChangeId.CONSTRAINT_TEXT_CHANGED: lambda c: (
         f"{_statement_of(c)} changed from {_quoted(c.before['text'], 60)} to {_quoted(c.after['text'], 80)}"
         f"{_rescoped(c)}"
+    ),
+    ChangeId.CONSTRAINT_LIST_WIDENED: lambda c: (
+        f"{_statement_of(c)} lists more alternatives: {_quoted(c.before['text'], 60)} became "
+        f"{_quoted(c.after['text'], 80)}"
+    ),
+    ChangeId.CONSTRAINT_LIST_NARROWED: lambda c: (
+        f"{_statement_of(c)} lists fewer alternatives: {_quoted(c.before['text'], 60)} became "
+        f"{_quoted(c.after['text'], 80)}"
     ),
     ChangeId.CONSTRAINT_TEXT_ADDED: lambda c: f"{_statement_of(c)} added: {_quoted(c.after['text'], 90)}",
     ChangeId.CONSTRAINT_TEXT_REMOVED: lambda c: f"{_statement_of(c)} removed: {_quoted(c.before['text'], 90)}",
