@@ -565,3 +565,29 @@ def test_a_list_of_what_is_supported_is_classed_by_its_members(write_doc, before
     changes = diff([_demo(write_doc, "a.md", row="-", cell=before)], [_demo(write_doc, "b.md", row="-", cell=after)])
     ids = {"widened": "constraint-list-widened", "narrowed": "constraint-list-narrowed"}
     assert [c.id for c in changes] == [ids.get(expected, "constraint-text-changed")]
+
+
+_MATH_TYPES = "<li>0：KEEP_DTYPE，保持输入的数据类型进行计算。</li><li>1：ALLOW_FP32_DOWN_PRECISION，支持将输入数据降精度计算。</li>"
+_NEW_TYPE = "<li>4：USE_FP32_ADD，支持使用高精度方式进行计算。</li>"
+
+
+def _with_enum(write_doc, name: str, items: str, note: str = "-") -> OperatorDoc:
+    text = _ERRORS_DOC.format(row="mask的shape不合法。", cell="-", note=note)
+    text = text.replace("const aclTensor* mask,", "const aclTensor* mask, int8_t cubeMathType,")
+    row = f"<tr><td>cubeMathType（int8_t）</td><td>输入</td><td>计算逻辑。</td><td><ul>{items}</ul></td><td>INT8</td><td>-</td></tr>"
+    return parse_file(
+        write_doc(text.replace("</tbody></table>\n\n<table>", f"{row}\n</tbody></table>\n\n<table>"), name)
+    )
+
+
+def test_a_statement_explaining_a_new_enum_value_is_part_of_that_change(write_doc):
+    """aclnnAddmmWeightNz (ops-nn 904959e..699ebab): cubeMathType gains 4, its cell the item
+    `4：USE_FP32_ADD，…` and the notes a line `cubeMathType=4，当…`: one change, not three."""
+    note = "<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：cubeMathType=4，当selfRef为FLOAT16时，使用FLOAT32中间结果计算。"
+    old = _with_enum(write_doc, "a.md", _MATH_TYPES)
+    new = _with_enum(write_doc, "b.md", _MATH_TYPES + _NEW_TYPE, note=note)
+    assert [(c.id, c.values) for c in diff([old], [new])] == [("enum-values-added", (4,))]
+    assert [(c.id, c.values) for c in diff([new], [old])] == [("enum-values-removed", (4,))]
+    # a statement about a value both versions have is still compared
+    kept = _with_enum(write_doc, "c.md", _MATH_TYPES, note=note.replace("=4", "=1"))
+    assert [c.id for c in diff([old], [kept])] == ["constraint-text-added"]

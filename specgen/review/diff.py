@@ -814,8 +814,9 @@ def _compare_statements(
     if not before and not after:
         return
     old_text, new_text = _haystack(old.doc, param), _haystack(new.doc, param)
-    removed = [st for st in before if st.body and not st.found_in(new_text)]
-    added = [st for st in after if st.body and not st.found_in(old_text)]
+    gained, dropped = _values_changed(old.doc, new.doc, param), _values_changed(new.doc, old.doc, param)
+    removed = [st for st in before if st.body and not st.found_in(new_text) and not st.body.startswith(dropped)]
+    added = [st for st in after if st.body and not st.found_in(old_text) and not st.body.startswith(gained)]
     typed_gone = [st for st in typed[0] if st.body and not st.found_in(new_text)]
     typed_new = [st for st in typed[1] if st.body and not st.found_in(old_text)]
     gone, came = (
@@ -832,6 +833,22 @@ def _compare_statements(
         out.add(ChangeId.CONSTRAINT_TEXT_ADDED, old, new, param=param, after=_statement_json(st), new_line=st.line)
     for x, y in _moved_between_products(before, after):
         _changed(out, old, new, param, x, y)
+
+
+def _values_changed(was: OperatorDoc, now: OperatorDoc, param: str | None) -> tuple[str, ...]:
+    """How a statement about an enum value `was` lacks begins (`cubemathtype=4`, and `4:` in
+    that parameter's own cells): it explains that value, part of its enum-values change."""
+    heads: list[str] = []
+    for fn in now.functions:
+        before = next((f for f in was.functions if f.name == fn.name), None)
+        for p in fn.params if before is not None else ():
+            peer = before.param(p.name) if before is not None else None
+            known = {str(v) for c in peer.of_kind("enum") for v in c.values} if peer is not None else set()
+            if not known:
+                continue
+            for v in {str(v) for c in p.of_kind("enum") for v in c.values} - known:
+                heads += [normalise(f"{p.name}={v}"), *([f"{normalise(v)}:"] if p.name == param else [])]
+    return tuple(heads)
 
 
 def _scope(st: _Statement) -> tuple[str, ...]:
