@@ -555,6 +555,16 @@ def test_a_note_moved_to_another_product_is_a_change(write_doc, layout):
             "self支持shape为（n），（1，n），（m，n）。",
             "narrowed",
         ),
+        # aclnnForeachSubListV2 (ops-nn f0119e3..904959e): the condition of a permission lists more
+        (
+            "当mask的数据类型为INT32时，数据类型支持INT32、INT64。",
+            "当mask的数据类型为INT32、INT16、INT8、UINT8时，数据类型支持INT32、INT64。",
+            "widened",
+        ),
+        # a member renamed (reflect -> reflect1d) is no member added
+        ("padding模式支持reflect、constant。", "padding模式支持reflect1d、constant。", "text"),
+        # a bounded list (仅支持) applied to more cases may reject more: read by hand
+        ("当mask为INT32时，仅支持FLOAT。", "当mask为INT32、INT8时，仅支持FLOAT。", "text"),
         # one member swapped for another: neither list holds the other
         ("self支持shape为（n），（1，n）。", "self支持shape为（n），（m，1）。", "text"),
         # a negated list rejects more with each member: left to be read

@@ -904,32 +904,38 @@ def _changed(out: _Collector, old: _Side, new: _Side, param: str | None, a: _Sta
     )
 
 
-_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _ALTERNATIVE = re.compile(r"或者|[、,或]")
-# Words that make a list conjunctive or reverse it (`self、mat1和mat2的数据类型必须一致`: one more
-# member rejects more; `不支持A、B`: one more member rejects more): such lists are read by hand.
-_NOT_A_PERMISSION = re.compile(r"不|无法|禁止|必须|需要|需|要求|一致|相同|相等|和|与|且")
+# A statement's tokens: a separator of alternatives (`|` once normalised), a bracketed group
+# (`(1,n)`), a run of Latin letters and digits (`int16`), or a run of anything else.
+_TOKEN = re.compile(r"\||\([^()]*\)|\[[^\[\]]*\]|[a-z0-9_.\-]+|[^|(\[a-z0-9_.\-]+")
+# Words that make a list conjunctive, reverse it or bound it (`self、mat1和mat2的数据类型必须一致`,
+# `不支持A、B`, `当x为A、B时，仅支持C`: one more member rejects more): such lists are read by hand.
+_NOT_A_PERMISSION = re.compile(r"不|无法|禁止|必须|需要|需|要求|一致|相同|相等|和|与|且|仅|只")
 
 
-def _listed(body: str) -> frozenset[str] | None:
-    """The alternatives a statement of what is supported lists (`self支持shape为(n)、(1,n)或
-    (m,n)`: the first member carries the words around the list), or None when it is not one."""
+def _list_tokens(body: str) -> list[str] | None:
+    """The tokens of a statement of what is supported (`self支持shape为(n)、(1,n)或(m,n)`,
+    `当x1的数据类型为int32时,数据类型支持int32、int64`), its separators made one, or None."""
     if "支持" not in body or _NOT_A_PERMISSION.search(body):
         return None
-    masked = _BRACKETED.sub(lambda m: m.group(0).replace(",", "\0").replace("、", "\1"), body)
-    members = frozenset(m for m in _ALTERNATIVE.split(masked) if m)
-    return members if len(members) >= 2 else None
+    tokens = [_ALTERNATIVE.sub("|", t) if not t.startswith(("(", "[")) else t for t in _TOKEN.findall(body)]
+    return [t for part in tokens for t in re.split(r"(\|)", part) if t]
 
 
 def _list_direction(a: _Statement, b: _Statement) -> ChangeId:
-    """A list of what is supported that gained members (and lost none) accepts more calls;
-    one that lost members (and gained none) accepts fewer; any other edit is text to read."""
-    was, now = _listed(a.body), _listed(b.body)
-    if was is not None and now is not None and was != now:
-        if was < now:
-            return ChangeId.CONSTRAINT_LIST_WIDENED
-        if now < was:
-            return ChangeId.CONSTRAINT_LIST_NARROWED
+    """A list of what is supported that gained whole members (and lost none) accepts more
+    calls; one that lost whole members (and gained none) accepts fewer; any other edit is
+    text to read."""
+    was, now = _list_tokens(a.body), _list_tokens(b.body)
+    if was is None or now is None or was == now:
+        return ChangeId.CONSTRAINT_TEXT_CHANGED
+    ops = [op for op in difflib.SequenceMatcher(None, was, now, autojunk=False).get_opcodes() if op[0] != "equal"]
+    runs = [(tag, was[i1:i2] or now[j1:j2]) for tag, i1, i2, j1, j2 in ops]
+    whole = all("|" in (run[0], run[-1]) and len(run) > 1 for _, run in runs)
+    if whole and {tag for tag, _ in runs} == {"insert"}:
+        return ChangeId.CONSTRAINT_LIST_WIDENED
+    if whole and {tag for tag, _ in runs} == {"delete"}:
+        return ChangeId.CONSTRAINT_LIST_NARROWED
     return ChangeId.CONSTRAINT_TEXT_CHANGED
 
 
