@@ -601,3 +601,22 @@ def test_a_statement_explaining_a_new_enum_value_is_part_of_that_change(write_do
     # a statement about a value both versions have is still compared
     kept = _with_enum(write_doc, "c.md", _MATH_TYPES, note=note.replace("=4", "=1"))
     assert [c.id for c in diff([old], [kept])] == ["constraint-text-added"]
+
+
+def test_a_note_for_a2_and_a3_is_for_both_however_written(write_doc):
+    """Commit 5618748 writes `A2/A3平台：` as two <term> tags: the same products, no change;
+    the words said for A3 alone are a change of scope."""
+    row = {"row": "mask的shape不合法。"}
+    slash = "A2/A3平台：默认非确定性实现。"
+    tags = (
+        "<term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>、"
+        "<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：默认非确定性实现。"
+    )
+    assert diff([_demo(write_doc, "a.md", **row, note=slash)], [_demo(write_doc, "b.md", **row, note=tags)]) == []
+    narrowed = diff(
+        [_demo(write_doc, "a.md", **row, note=slash)],
+        [_demo(write_doc, "c.md", **row, note="A3平台：默认非确定性实现。")],
+    )
+    assert [(c.id, c.before["products"], c.after["products"]) for c in narrowed] == [
+        ("constraint-text-changed", ["910b", "A3"], ["A3"])
+    ]

@@ -700,11 +700,13 @@ def _scoped(text: str) -> tuple[list[str], str]:
 
 
 def _product_ids(name: str) -> list[str] | None:
-    """`Atlas 200I/500 A2 推理产品` is one product, `A2/A3平台` two; None if not products."""
-    if pid := vocab.product_id(name):
-        return [pid]
-    ids = [vocab.product_id(part) for part in name.split("/")]
-    return None if None in ids else [i for i in ids if i]
+    """`Atlas 200I/500 A2 推理产品` is one product, `A2/A3平台` two (each part a product of its
+    own, though the whole reads as A3 alone); None if not products."""
+    parts = [vocab.product_id(part) for part in name.split("/")]
+    if None not in parts and len(set(parts)) > 1:
+        return sorted({p for p in parts if p})
+    pid = vocab.product_id(name)
+    return [pid] if pid else None
 
 
 _SENTENCE_END = re.compile(r"[。；;\n]")
