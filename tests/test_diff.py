@@ -620,3 +620,24 @@ def test_a_note_for_a2_and_a3_is_for_both_however_written(write_doc):
     assert [(c.id, c.before["products"], c.after["products"]) for c in narrowed] == [
         ("constraint-text-changed", ["910b", "A3"], ["A3"])
     ]
+
+
+def test_a_product_remark_listing_more_dtypes_widens_that_product(write_doc):
+    """aclnnSigmoid (ops-nn 5e28e45): an A3/A2 remark listing the column's dtypes and INT8 is
+    those products' own set; deleting it withdraws INT8 there, and only there."""
+    remark = (
+        "\n- <term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>、"
+        "<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：selfRef的数据类型支持FLOAT、FLOAT16、INT8。\n"
+    )
+    wide = _with_products(write_doc, "a.md", "-", remark)
+    assert wide.functions[0].param("selfRef").product_dtypes == {
+        "A3": ["FLOAT", "FLOAT16", "INT8"],
+        "910b": ["FLOAT", "FLOAT16", "INT8"],
+    }
+    # unnamed, the remark is about mask too, whose BOOL it lacks: no widening of anyone
+    unnamed = _with_products(write_doc, "c.md", "-", remark.replace("selfRef的数据类型", "数据类型"))
+    assert unnamed.functions[0].param("selfRef").product_dtypes == {}
+    changes = diff([wide], [_with_products(write_doc, "b.md", "-")])
+    assert [(c.id, c.param, c.values, c.after.get("products")) for c in changes] == [
+        ("dtype-removed", "selfRef", ("INT8",), ["910b", "A3"])
+    ]

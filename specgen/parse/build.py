@@ -437,7 +437,38 @@ def _params(
             diags.append(Diagnostic.at(f.line, Code.UNKNOWN_PARAM, message))
         else:
             by_name[f.name] = f
-    return [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute) for p in prototype]
+    params = [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute) for p in prototype]
+    return _widened(params, notes, names)
+
+
+def _general_dtypes(param: Param) -> set[Scalar]:
+    return {v for c in param.of_kind("dtypes") if c.product is None for v in c.values}
+
+
+def _widened(params: list[Param], notes: list[ProductNote], names: tuple[str, ...]) -> list[Param]:
+    """A section-level note listing every general dtype of each parameter it is about, and
+    more (`<term>A2</term>：数据类型支持FLOAT、FLOAT16、BFLOAT16、INT8`), is the wider set of
+    those parameters on its products. A list some of them exceed restricts (`_note_constraints`)."""
+    extra: dict[str, list[Constraint]] = {}
+    for note in notes:
+        for statement in note.statements:
+            ctx = cons.Context(subject=None, params=names, line=statement.line)
+            typed = [c for c in cons.rule_dtypes(statement.text, ctx) if c.product is None]
+            if not typed or _NOT_SUPPORTED_DTYPES.search(statement.text):
+                continue
+            named = ctx.named(statement.text)
+            about = [p for p in params if _general_dtypes(p) and (not named or p.name in named)]
+            listed = typed[0].values
+            if not about or not all(_general_dtypes(p) < set(listed) for p in about):
+                continue
+            for p in about:
+                extra.setdefault(p.name, []).extend(
+                    Constraint(kind="dtypes", text=statement.text, line=statement.line, values=listed, product=pid)
+                    for pid in note.products
+                )
+    return [
+        p.model_copy(update={"constraints": (*p.constraints, *extra[p.name])}) if p.name in extra else p for p in params
+    ]
 
 
 def _param(
