@@ -1275,6 +1275,11 @@ def _statement_of(change: Change) -> str:
     return f"{where} the parser cannot check"
 
 
+def _list_sentence(change: Change, how: str) -> str:
+    was, now = _quoted(change.before["text"], 60), _quoted(change.after["text"], 80)
+    return f"{_statement_of(change)} lists {how} alternatives: {was} became {now}"
+
+
 def _flag_grown(change: Change, what: str) -> str:
     if change.after["supported"] is None:
         return f"parameter {change.param} no longer says it rejects {what}{_on(change)} (the limit is gone)"
@@ -1377,14 +1382,8 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
         f"{_statement_of(c)} changed from {_quoted(c.before['text'], 60)} to {_quoted(c.after['text'], 80)}"
         f"{_rescoped(c)}"
     ),
-    ChangeId.CONSTRAINT_LIST_WIDENED: lambda c: (
-        f"{_statement_of(c)} lists more alternatives: {_quoted(c.before['text'], 60)} became "
-        f"{_quoted(c.after['text'], 80)}"
-    ),
-    ChangeId.CONSTRAINT_LIST_NARROWED: lambda c: (
-        f"{_statement_of(c)} lists fewer alternatives: {_quoted(c.before['text'], 60)} became "
-        f"{_quoted(c.after['text'], 80)}"
-    ),
+    ChangeId.CONSTRAINT_LIST_WIDENED: lambda c: _list_sentence(c, "more"),
+    ChangeId.CONSTRAINT_LIST_NARROWED: lambda c: _list_sentence(c, "fewer"),
     ChangeId.CONSTRAINT_TEXT_ADDED: lambda c: f"{_statement_of(c)} added: {_quoted(c.after['text'], 90)}",
     ChangeId.CONSTRAINT_TEXT_REMOVED: lambda c: f"{_statement_of(c)} removed: {_quoted(c.before['text'], 90)}",
     ChangeId.DESCRIPTION_CHANGED: lambda c: (
