@@ -641,3 +641,39 @@ def test_a_product_remark_listing_more_dtypes_widens_that_product(write_doc):
     assert [(c.id, c.param, c.values, c.after.get("products")) for c in changes] == [
         ("dtype-removed", "selfRef", ("INT8",), ["910b", "A3"])
     ]
+
+
+def test_second_phase_parameters_are_compared(write_doc):
+    """The execute function's parameters are the contract too (Expm1's `workspace_size` ->
+    `workspaceSize`, `const aclrtStream` -> `aclrtStream`): a rename C callers do not see, a
+    top-level const they do not either, and no Python keyword (the wrapper passes them)."""
+    old = _demo(write_doc, "a.md", row="mask的shape不合法。")
+    text = _ERRORS_DOC.format(row="mask的shape不合法。", cell="-", note="确定性计算：默认确定性实现。").replace(
+        "uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream",
+        "uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream",
+    )
+    new = parse_file(write_doc(text, "b.md"))
+    changes = [(c.id, c.severity, c.param, c.before, c.after) for c in diff([old], [new])]
+    assert changes == [
+        ("param-renamed", "non-breaking", "workspace_size", "workspaceSize", "workspace_size"),
+        ("param-qualifier-changed", "info", "stream", "aclrtStream", "const aclrtStream"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["与mask的数据类型需满足数据类型推导规则。", "数据类型需要可转换成mask的数据类型。"],
+)
+def test_a_dtype_compatibility_rule_is_compared(write_doc, cell):
+    """Promotion (数据类型推导规则) and castability (可转换成) bind two parameters' dtypes: a
+    pair that was free is constrained (breaking), and the reverse loosens."""
+    free, bound = (
+        _demo(write_doc, "a.md", row="-", cell="-", note="-"),
+        _demo(write_doc, "b.md", row="-", cell=cell, note="-"),
+    )
+    assert [(c.id, c.severity, c.after) for c in diff([free], [bound])] == [
+        ("castable-rule-added", "breaking", ["mask", "selfRef"])
+    ]
+    assert [(c.id, c.severity, c.before) for c in diff([bound], [free])] == [
+        ("castable-rule-removed", "non-breaking", ["mask", "selfRef"])
+    ]
