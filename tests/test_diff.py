@@ -677,3 +677,20 @@ def test_a_dtype_compatibility_rule_is_compared(write_doc, cell):
     assert [(c.id, c.severity, c.before) for c in diff([bound], [free])] == [
         ("castable-rule-removed", "non-breaking", ["mask", "selfRef"])
     ]
+
+
+def test_a_flag_said_per_product_without_a_product_list_is_not_silent(write_doc):
+    """A document with no product list whose remarks say per product `入参mask，不支持空tensor`
+    still has those facts, for the products the remarks name."""
+    remarks = _REMARKS.replace("、<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>", "")
+    plain = _demo(write_doc, "a.md", row="mask的shape不合法。")
+    text = _ERRORS_DOC.format(row="mask的shape不合法。", cell="-", note="确定性计算：默认确定性实现。")
+    said = parse_file(
+        write_doc(text.replace("</tbody></table>\n\n<table>", f"</tbody></table>\n{remarks}\n<table>"), "b.md")
+    )
+    assert not said.products
+    changes = diff([plain], [said])
+    assert [(c.id, c.param, c.after["value"], c.after["products"]) for c in changes] == [
+        ("constraint-documented", "mask", False, ["950"]),
+        ("constraint-documented", "mask", True, ["A3"]),
+    ]

@@ -604,11 +604,18 @@ def _flag_on(side: _Side, param: Param, fact: str, product: str | None) -> bool 
     return getattr(param, fact)
 
 
+def _remark_products(side: _Side, param: str, fact: str) -> set[str]:
+    return {p for r in side.fn.remarks if (said := _flag_remark(r.text, param, fact)) for p in said[0]}
+
+
 def _compare_flag(out: _Collector, old: _Side, new: _Side, a: Param, b: Param, fact: str) -> None:
     """Non-contiguous or empty-tensor support on each product supported on both sides: a
     change the same on all of them is reported once, for every product. A limit stated before
     (`不支持空Tensor`) and not at all now, nor moved elsewhere, is lifted: no call fails for it."""
     products = _common_products(old.doc, new.doc)
+    if products == [None]:  # no product list: the products the remarks name, if any
+        named = sorted(_remark_products(old, a.name, fact) | _remark_products(new, b.name, fact))
+        products = [*named] or [None]
     groups: dict[tuple, list[str | None]] = {}
     for product in products:
         was, now = _flag_on(old, a, fact, product), _flag_on(new, b, fact, product)
