@@ -504,12 +504,11 @@ def _common_products(old: OperatorDoc, new: OperatorDoc) -> list[str | None]:
 
 
 def _dtypes_json(param: Param, scope: list[str | None]) -> dict[str, Any]:
-    """`{"product", "dtypes"}` (`product` null: every product), with `"products"` when the
-    change holds on several products but not all; the dtypes are those of the first."""
-    shown: dict[str, Any] = {"product": scope[0] if len(scope) == 1 else None, "dtypes": param.dtypes_on(scope[0])}
-    if len(scope) > 1:
-        shown["products"] = list(scope)
-    return shown
+    """`{"product", "dtypes", "products"}`: `product` the one product the change holds on (null:
+    every product, or several), `products` those it holds on (empty: every product); the
+    dtypes are those of the first. One shape whatever the scope."""
+    single = scope[0] if len(scope) == 1 else None
+    return {"product": single, "dtypes": param.dtypes_on(scope[0]), "products": [p for p in scope if p]}
 
 
 def _no_dtypes(param: Param) -> Param:
