@@ -172,6 +172,9 @@ CONSTRAINTS = [
     ("取值范围为[-self.dim(), self.dim())，传入1000表示不指定维度", "dim", ("self", "dim"), UNTYPED),
     # ops-nn/experimental/index/index_fill/...: conditional on the rank
     ("当self为1-8维时，dim的取值范围在[-self.dim(), self.dim())", "dim", ("self", "dim"), UNTYPED),
+    # issue 25: "the largest rank supported is 8" is rank at most 8, not exactly 8
+    ("最大维度支持8维。", "x", ("x", "out"), [("rank", 0.0, 8.0)]),
+    ("维度支持8维。", "x", ("x", "out"), [("rank", 8.0, 8.0)]),
     # ---- ranks: every alternative, or nothing
     # legacy/MoeGatingTopKSoftmaxV2.md
     ("要求是一个2D/3D的Tensor", "x", ("x", "k"), [("rank", 2.0, 3.0)]),

@@ -11,8 +11,9 @@ import pytest
 
 from specgen import vocab
 from specgen.cli import main
+from specgen.model import OperatorDoc
 from specgen.parse import parse_file
-from specgen.review.diff import CATALOGUE, diff, normalise
+from specgen.review.diff import CATALOGUE, diff, normalise, summary
 from tests.conftest import SPECS, documentation
 
 # changes.json entries that are not real changes, found by reading both versions of each
@@ -455,3 +456,242 @@ def test_single_phase_apis_are_modelled_and_compared(write_doc):
     )
     changes = diff([old], [new])
     assert [(c.id, c.function, c.param) for c in changes] == [("param-added", "aclnnTransQuantParam", "offsetArray")]
+
+
+_PRODUCTS = """
+## 产品支持情况
+
+- <term>Ascend 950PR/Ascend 950DT</term>：支持
+- <term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>：支持
+- <term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：支持
+"""
+# aclnnClippedSwiglu (ops-nn 904959e..699ebab): the cell's 不支持空Tensor became two remarks
+_REMARKS = """
+- <term>Ascend 950PR/Ascend 950DT</term>：
+  - 入参`mask`，不支持空tensor。
+- <term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>、<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：
+  - 入参`mask`，支持空tensor。
+"""
+
+
+def _with_products(write_doc, name: str, mask_cell: str, remarks: str = "") -> OperatorDoc:
+    text = _ERRORS_DOC.format(row="mask的shape不合法。", cell="-", note="-")
+    text = text.replace("\n## aclnnDemoGetWorkspaceSize", _PRODUCTS + "\n## aclnnDemoGetWorkspaceSize")
+    text = text.replace("<td>掩码。</td><td>-</td>", f"<td>掩码。</td><td>{mask_cell}</td>")
+    return parse_file(
+        write_doc(text.replace("</tbody></table>\n\n<table>", f"</tbody></table>\n{remarks}\n<table>"), name)
+    )
+
+
+def _flags(changes) -> list[tuple]:
+    return [(c.id, c.severity, c.param, c.after["supported"], c.after["products"]) for c in changes]
+
+
+def test_a_lifted_limit_is_non_breaking_and_scoped_to_its_products(write_doc):
+    """A stated 不支持空Tensor gone is a lifted limit (no call can fail for it), on the products
+    the remarks that replace it say so: not on every product, not a text to read."""
+    limited = _with_products(write_doc, "a.md", "不支持空Tensor。")
+    assert limited.functions[0].param("mask").empty_tensor is False
+    gone = diff([limited], [_with_products(write_doc, "b.md", "-")])
+    assert _flags(gone) == [("empty-tensor-added", "non-breaking", "mask", None, [])]
+    scoped = diff([limited], [_with_products(write_doc, "c.md", "-", _REMARKS)])
+    assert _flags(scoped) == [("empty-tensor-added", "non-breaking", "mask", True, ["910b", "A3"])]
+    back = diff([_with_products(write_doc, "c.md", "-", _REMARKS)], [limited])
+    assert _flags(back) == [("empty-tensor-removed", "breaking", "mask", False, ["910b", "A3"])]
+
+
+@pytest.mark.parametrize(
+    ("declared", "expected"),
+    [
+        # aclnnExpand-like: `shape` holds the dimensions; 形状 is selfRef's own shape, no relation
+        ("const aclIntArray* shape", [("constraint-text-added", "info", "selfRef")]),
+        # a tensor named `shape`: the same words are a shape relation
+        ("const aclTensor* shape", [("shape-rule-added", "breaking", None)]),
+    ],
+)
+def test_a_relation_holds_only_between_parameters_that_have_it(write_doc, declared, expected):
+    """A shape relation needs two tensors: a word taken for the name of an aclIntArray is a
+    statement to read, not a new same-shape rule."""
+
+    def doc(name: str, cell: str) -> OperatorDoc:
+        text = _ERRORS_DOC.format(row="mask的shape不合法。", cell=cell, note="-").replace("mask", "shape")
+        cell_type = declared.split()[1]
+        text = text.replace("const aclTensor* shape", declared).replace("shape（aclTensor*）", f"shape（{cell_type}）")
+        return parse_file(write_doc(text, name))
+
+    changes = diff([doc("a.md", "-")], [doc("b.md", "形状与shape一致。")])
+    assert [(c.id, c.severity, c.param) for c in changes] == expected
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["{product}：offset必须为4的倍数。", "{product}：\n  - offset必须为4的倍数。"],
+)
+def test_a_note_moved_to_another_product_is_a_change(write_doc, layout):
+    """The same words said for 950 instead of A2 hold where they did not: reported, with both
+    scopes; said again for the same product, nothing."""
+    a2 = layout.format(product="<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>")
+    ascend = layout.format(product="<term>Ascend 950PR/Ascend 950DT</term>")
+    row = {"row": "mask的shape不合法。"}
+    moved = diff([_demo(write_doc, "a.md", **row, note=a2)], [_demo(write_doc, "b.md", **row, note=ascend)])
+    assert [(c.id, c.before["products"], c.after["products"]) for c in moved] == [
+        ("constraint-text-changed", ["910b"], ["950"])
+    ]
+    assert "now for 950" in summary(moved[0])
+    assert diff([_demo(write_doc, "a.md", **row, note=a2)], [_demo(write_doc, "c.md", **row, note=a2)]) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        # aclnnAddmmWeightNz (ops-nn 904959e..699ebab): two more shapes of self are supported
+        (
+            "self支持shape为（n），（1，n），（m，n）。",
+            "self支持shape为（n）、（1，n）、（m，1）、（1，1）或（m，n）。",
+            "widened",
+        ),
+        (
+            "self支持shape为（n）、（1，n）、（m，1）、（1，1）或（m，n）。",
+            "self支持shape为（n），（1，n），（m，n）。",
+            "narrowed",
+        ),
+        # aclnnForeachSubListV2 (ops-nn f0119e3..904959e): the condition of a permission lists more
+        (
+            "当mask的数据类型为INT32时，数据类型支持INT32、INT64。",
+            "当mask的数据类型为INT32、INT16、INT8、UINT8时，数据类型支持INT32、INT64。",
+            "widened",
+        ),
+        # a member renamed (reflect -> reflect1d) is no member added
+        ("padding模式支持reflect、constant。", "padding模式支持reflect1d、constant。", "text"),
+        # a bounded list (仅支持) applied to more cases may reject more: read by hand
+        ("当mask为INT32时，仅支持FLOAT。", "当mask为INT32、INT8时，仅支持FLOAT。", "text"),
+        # one member swapped for another: neither list holds the other
+        ("self支持shape为（n），（1，n）。", "self支持shape为（n），（m，1）。", "text"),
+        # a negated list rejects more with each member: left to be read
+        ("offset不支持取值为1、2。", "offset不支持取值为1、2、3。", "text"),
+    ],
+)
+def test_a_list_of_what_is_supported_is_classed_by_its_members(write_doc, before, after, expected):
+    changes = diff([_demo(write_doc, "a.md", row="-", cell=before)], [_demo(write_doc, "b.md", row="-", cell=after)])
+    ids = {"widened": "constraint-list-widened", "narrowed": "constraint-list-narrowed"}
+    assert [c.id for c in changes] == [ids.get(expected, "constraint-text-changed")]
+
+
+_MATH_TYPES = "<li>0：KEEP_DTYPE，保持输入的数据类型进行计算。</li><li>1：ALLOW_FP32_DOWN_PRECISION，支持将输入数据降精度计算。</li>"
+_NEW_TYPE = "<li>4：USE_FP32_ADD，支持使用高精度方式进行计算。</li>"
+
+
+def _with_enum(write_doc, name: str, items: str, note: str = "-") -> OperatorDoc:
+    text = _ERRORS_DOC.format(row="mask的shape不合法。", cell="-", note=note)
+    text = text.replace("const aclTensor* mask,", "const aclTensor* mask, int8_t cubeMathType,")
+    row = f"<tr><td>cubeMathType（int8_t）</td><td>输入</td><td>计算逻辑。</td><td><ul>{items}</ul></td><td>INT8</td><td>-</td></tr>"
+    return parse_file(
+        write_doc(text.replace("</tbody></table>\n\n<table>", f"{row}\n</tbody></table>\n\n<table>"), name)
+    )
+
+
+def test_a_statement_explaining_a_new_enum_value_is_part_of_that_change(write_doc):
+    """aclnnAddmmWeightNz (ops-nn 904959e..699ebab): cubeMathType gains 4, its cell the item
+    `4：USE_FP32_ADD，…` and the notes a line `cubeMathType=4，当…`: one change, not three."""
+    note = "<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：cubeMathType=4，当selfRef为FLOAT16时，使用FLOAT32中间结果计算。"
+    old = _with_enum(write_doc, "a.md", _MATH_TYPES)
+    new = _with_enum(write_doc, "b.md", _MATH_TYPES + _NEW_TYPE, note=note)
+    assert [(c.id, c.values) for c in diff([old], [new])] == [("enum-values-added", (4,))]
+    assert [(c.id, c.values) for c in diff([new], [old])] == [("enum-values-removed", (4,))]
+    # a statement about a value both versions have is still compared
+    kept = _with_enum(write_doc, "c.md", _MATH_TYPES, note=note.replace("=4", "=1"))
+    assert [c.id for c in diff([old], [kept])] == ["constraint-text-added"]
+
+
+def test_a_note_for_a2_and_a3_is_for_both_however_written(write_doc):
+    """Commit 5618748 writes `A2/A3平台：` as two <term> tags: the same products, no change;
+    the words said for A3 alone are a change of scope."""
+    row = {"row": "mask的shape不合法。"}
+    slash = "A2/A3平台：默认非确定性实现。"
+    tags = (
+        "<term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>、"
+        "<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：默认非确定性实现。"
+    )
+    assert diff([_demo(write_doc, "a.md", **row, note=slash)], [_demo(write_doc, "b.md", **row, note=tags)]) == []
+    narrowed = diff(
+        [_demo(write_doc, "a.md", **row, note=slash)],
+        [_demo(write_doc, "c.md", **row, note="A3平台：默认非确定性实现。")],
+    )
+    assert [(c.id, c.before["products"], c.after["products"]) for c in narrowed] == [
+        ("constraint-text-changed", ["910b", "A3"], ["A3"])
+    ]
+
+
+def test_a_product_remark_listing_more_dtypes_widens_that_product(write_doc):
+    """aclnnSigmoid (ops-nn 5e28e45): an A3/A2 remark listing the column's dtypes and INT8 is
+    those products' own set; deleting it withdraws INT8 there, and only there."""
+    remark = (
+        "\n- <term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>、"
+        "<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>：selfRef的数据类型支持FLOAT、FLOAT16、INT8。\n"
+    )
+    wide = _with_products(write_doc, "a.md", "-", remark)
+    assert wide.functions[0].param("selfRef").product_dtypes == {
+        "A3": ["FLOAT", "FLOAT16", "INT8"],
+        "910b": ["FLOAT", "FLOAT16", "INT8"],
+    }
+    # unnamed, the remark is about the parameter whose dtypes it lists: mask keeps its BOOL
+    unnamed = _with_products(write_doc, "c.md", "-", remark.replace("selfRef的数据类型", "数据类型"))
+    assert unnamed.functions[0].param("selfRef").product_dtypes == wide.functions[0].param("selfRef").product_dtypes
+    assert unnamed.functions[0].param("mask").product_dtypes == {}
+    changes = diff([wide], [_with_products(write_doc, "b.md", "-")])
+    assert [(c.id, c.param, c.values, c.after.get("products")) for c in changes] == [
+        ("dtype-removed", "selfRef", ("INT8",), ["910b", "A3"])
+    ]
+
+
+def test_second_phase_parameters_are_compared(write_doc):
+    """The execute function's parameters are the contract too (Expm1's `workspace_size` ->
+    `workspaceSize`, `const aclrtStream` -> `aclrtStream`): a rename C callers do not see, a
+    top-level const they do not either, and no Python keyword (the wrapper passes them)."""
+    old = _demo(write_doc, "a.md", row="mask的shape不合法。")
+    text = _ERRORS_DOC.format(row="mask的shape不合法。", cell="-", note="确定性计算：默认确定性实现。").replace(
+        "uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream",
+        "uint64_t workspace_size, aclOpExecutor* executor, const aclrtStream stream",
+    )
+    new = parse_file(write_doc(text, "b.md"))
+    changes = [(c.id, c.severity, c.param, c.before, c.after) for c in diff([old], [new])]
+    assert changes == [
+        ("param-renamed", "non-breaking", "workspace_size", "workspaceSize", "workspace_size"),
+        ("param-qualifier-changed", "info", "stream", "aclrtStream", "const aclrtStream"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["与mask的数据类型需满足数据类型推导规则。", "数据类型需要可转换成mask的数据类型。"],
+)
+def test_a_dtype_compatibility_rule_is_compared(write_doc, cell):
+    """Promotion (数据类型推导规则) and castability (可转换成) bind two parameters' dtypes: a
+    pair that was free is constrained (breaking), and the reverse loosens."""
+    free, bound = (
+        _demo(write_doc, "a.md", row="-", cell="-", note="-"),
+        _demo(write_doc, "b.md", row="-", cell=cell, note="-"),
+    )
+    assert [(c.id, c.severity, c.after) for c in diff([free], [bound])] == [
+        ("castable-rule-added", "breaking", ["mask", "selfRef"])
+    ]
+    assert [(c.id, c.severity, c.before) for c in diff([bound], [free])] == [
+        ("castable-rule-removed", "non-breaking", ["mask", "selfRef"])
+    ]
+
+
+def test_a_flag_said_per_product_without_a_product_list_is_not_silent(write_doc):
+    """A document with no product list whose remarks say per product `入参mask，不支持空tensor`
+    still has those facts, for the products the remarks name."""
+    remarks = _REMARKS.replace("、<term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>", "")
+    plain = _demo(write_doc, "a.md", row="mask的shape不合法。")
+    text = _ERRORS_DOC.format(row="mask的shape不合法。", cell="-", note="确定性计算：默认确定性实现。")
+    said = parse_file(
+        write_doc(text.replace("</tbody></table>\n\n<table>", f"</tbody></table>\n{remarks}\n<table>"), "b.md")
+    )
+    assert not said.products
+    changes = diff([plain], [said])
+    assert [(c.id, c.param, c.after["value"], c.after["products"]) for c in changes] == [
+        ("constraint-documented", "mask", False, ["950"]),
+        ("constraint-documented", "mask", True, ["A3"]),
+    ]

@@ -78,10 +78,26 @@ class ChangeId(Catalogued):
     ENUM_VALUES_REMOVED = "enum-values-removed", BREAKING, "a parameter accepts fewer values"
     VALUE_RANGE_WIDENED = "value-range-widened", NON_BREAKING, "a value range grew"
     VALUE_RANGE_NARROWED = "value-range-narrowed", BREAKING, "a value range shrank or moved"
-    NON_CONTIGUOUS_REMOVED = "non-contiguous-removed", BREAKING, "non-contiguous tensors are no longer supported"
-    NON_CONTIGUOUS_ADDED = "non-contiguous-added", NON_BREAKING, "non-contiguous tensors are supported"
-    EMPTY_TENSOR_REMOVED = "empty-tensor-removed", BREAKING, "empty tensors are no longer supported"
-    EMPTY_TENSOR_ADDED = "empty-tensor-added", NON_BREAKING, "empty tensors are supported"
+    NON_CONTIGUOUS_REMOVED = (
+        "non-contiguous-removed",
+        BREAKING,
+        "non-contiguous tensors are no longer supported (on every product, or on those given)",
+    )
+    NON_CONTIGUOUS_ADDED = (
+        "non-contiguous-added",
+        NON_BREAKING,
+        "non-contiguous tensors are supported, or a stated 不支持 is gone (no call fails for it)",
+    )
+    EMPTY_TENSOR_REMOVED = (
+        "empty-tensor-removed",
+        BREAKING,
+        "empty tensors are no longer supported (on every product, or on those given)",
+    )
+    EMPTY_TENSOR_ADDED = (
+        "empty-tensor-added",
+        NON_BREAKING,
+        "empty tensors are supported, or a stated 不支持空Tensor is gone (no call fails for it)",
+    )
     ERROR_RULE_ADDED = "error-rule-added", BREAKING, "a new documented error condition (a call may now be rejected)"
     ERROR_RULE_REMOVED = "error-rule-removed", NON_BREAKING, "a documented error condition is gone"
     ERROR_RULE_TIGHTENED = (
@@ -109,6 +125,16 @@ class ChangeId(Catalogued):
         INFO,
         "a statement the parser cannot type was edited (both texts given, to be read: it may tighten)",
     )
+    CONSTRAINT_LIST_WIDENED = (
+        "constraint-list-widened",
+        NON_BREAKING,
+        "a statement listing what is supported (支持shape为(n)、(1,n)) lists more alternatives and drops none",
+    )
+    CONSTRAINT_LIST_NARROWED = (
+        "constraint-list-narrowed",
+        BREAKING,
+        "a statement listing what is supported lists fewer alternatives and adds none (a call valid before may fail)",
+    )
     CONSTRAINT_TEXT_ADDED = (
         "constraint-text-added",
         INFO,
@@ -117,7 +143,7 @@ class ChangeId(Catalogued):
     CONSTRAINT_TEXT_REMOVED = (
         "constraint-text-removed",
         INFO,
-        "a statement the parser cannot type, or a stated limit, is gone (to be read: it may loosen)",
+        "a statement the parser cannot type is gone (to be read: it may loosen)",
     )
     DESCRIPTION_CHANGED = "description-changed", INFO, "a parameter's description changed"
     SUMMARY_CHANGED = "summary-changed", INFO, "the operator's summary changed"
@@ -414,15 +440,15 @@ def _compare_param(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) 
         _compare_sets(add, a.formats, b.formats, "formats")
         _compare_rank(add, a, b)
     _compare_values(add, a, b)
-    _compare_flag(add, a.non_contiguous, b.non_contiguous, "non_contiguous")
-    _compare_flag(add, a.empty_tensor, b.empty_tensor, "empty_tensor")
+    for fact in _FLAG_WORDS:
+        _compare_flag(out, old, new, a, b, fact)
     if a.description and b.description and normalise(a.description) != normalise(b.description):
         add(ChangeId.DESCRIPTION_CHANGED, a.description, b.description)
     # a parameter's cell sentences and the remarks naming it are compared together (a cell's
     # statement moved under a product heading and reworded is one edit)
-    before, after = _untyped(a) + _remarks(old.fn).get(a.name, []), _untyped(b) + _remarks(new.fn).get(b.name, [])
+    before = _untyped(a, old.fn) + _remarks(old.fn).get(a.name, [])
+    after = _untyped(b, new.fn) + _remarks(new.fn).get(b.name, [])
     _compare_statements(out, old, new, b.name, before, after, (_typed(a), _typed(b)))
-    _unstated_limits(out, old, new, a, b)
 
 
 def _dtype_source(param: Param, fn: Function) -> Param:
@@ -478,12 +504,11 @@ def _common_products(old: OperatorDoc, new: OperatorDoc) -> list[str | None]:
 
 
 def _dtypes_json(param: Param, scope: list[str | None]) -> dict[str, Any]:
-    """`{"product", "dtypes"}` (`product` null: every product), with `"products"` when the
-    change holds on several products but not all; the dtypes are those of the first."""
-    shown: dict[str, Any] = {"product": scope[0] if len(scope) == 1 else None, "dtypes": param.dtypes_on(scope[0])}
-    if len(scope) > 1:
-        shown["products"] = list(scope)
-    return shown
+    """`{"product", "dtypes", "products"}`: `product` the one product the change holds on (null:
+    every product, or several), `products` those it holds on (empty: every product); the
+    dtypes are those of the first. One shape whatever the scope."""
+    single = scope[0] if len(scope) == 1 else None
+    return {"product": single, "dtypes": param.dtypes_on(scope[0]), "products": [p for p in scope if p]}
 
 
 def _no_dtypes(param: Param) -> Param:
@@ -558,14 +583,66 @@ def _within(inner: tuple, outer: tuple) -> bool:
     return low_ok and high_ok
 
 
-def _compare_flag(add, before: bool | None, after: bool | None, fact: str) -> None:
-    if after is None or before == after:
-        return
-    if before is None:
-        add(ChangeId.CONSTRAINT_DOCUMENTED, None, {"fact": fact, "value": after})
-    else:
-        grown, shrunk = _GROWN_SHRUNK[fact]
-        add(grown if after else shrunk, before, after)
+# A flag of a parameter -> how a per-product remark names it (`入参`x`，不支持空tensor。`).
+_FLAG_WORDS = {"non_contiguous": "非连续tensor", "empty_tensor": "空tensor"}
+
+
+def _flag_remark(text: str, param: str, fact: str) -> tuple[list[str], bool] | None:
+    """(products, supported) of a remark that only says `param` (不)支持 the flag, or None."""
+    products, body = _scoped(text)
+    name = re.escape(normalise(param))
+    m = re.fullmatch(rf"(?:入参|参数)?{name}(?:参数)?,?(不)?支持{_FLAG_WORDS[fact]}", body)
+    return (products, m.group(1) is None) if m and products else None
+
+
+def _flag_on(side: _Side, param: Param, fact: str, product: str | None) -> bool | None:
+    """The flag on `product`: a per-product remark's, else the parameter's own."""
+    for r in side.fn.remarks:
+        if (said := _flag_remark(r.text, param.name, fact)) and product in said[0]:
+            return said[1]
+    return getattr(param, fact)
+
+
+def _remark_products(side: _Side, param: str, fact: str) -> set[str]:
+    return {p for r in side.fn.remarks if (said := _flag_remark(r.text, param, fact)) for p in said[0]}
+
+
+def _compare_flag(out: _Collector, old: _Side, new: _Side, a: Param, b: Param, fact: str) -> None:
+    """Non-contiguous or empty-tensor support on each product supported on both sides: a
+    change the same on all of them is reported once, for every product. A limit stated before
+    (`不支持空Tensor`) and not at all now, nor moved elsewhere, is lifted: no call fails for it."""
+    products = _common_products(old.doc, new.doc)
+    if products == [None]:  # no product list: the products the remarks name, if any
+        named = sorted(_remark_products(old, a.name, fact) | _remark_products(new, b.name, fact))
+        products = [*named] or [None]
+    groups: dict[tuple, list[str | None]] = {}
+    for product in products:
+        was, now = _flag_on(old, a, fact, product), _flag_on(new, b, fact, product)
+        if was == now or (now is None and was is not False):
+            continue
+        if now is None and _stated_limit(a, fact).found_in(_haystack(new.doc, b.name)):
+            continue  # moved, not lifted
+        groups.setdefault((was, now), []).append(product)
+    everywhere = len(groups) == 1 and len(next(iter(groups.values()))) == len(products)
+    grown, shrunk = _GROWN_SHRUNK[fact]
+    for (was, now), where in groups.items():
+        scope = [] if everywhere else [p for p in where if p]
+        if was is None:
+            id, before = ChangeId.CONSTRAINT_DOCUMENTED, None
+            after: Any = {"fact": fact, "value": now, "products": scope}
+        else:
+            id, before, after = (grown if now is not False else shrunk), _flag_json(was, scope), _flag_json(now, scope)
+        out.add(id, old, new, param=b.name, before=before, after=after, old_line=a.line, new_line=b.line)
+
+
+def _flag_json(supported: bool | None, products: list) -> dict[str, Any]:
+    """`supported` null: no longer stated either way."""
+    return {"supported": supported, "products": products}
+
+
+def _stated_limit(param: Param, fact: str) -> _Statement:
+    stated = [c for c in param.constraints if c.kind == fact and c.supported is False]
+    return _stated(stated[-1]) if stated else _Statement("", param.line)
 
 
 # ---------------------------------------------------------------- statements the parser cannot type
@@ -629,20 +706,23 @@ def _scoped(text: str) -> tuple[list[str], str]:
 
 
 def _product_ids(name: str) -> list[str] | None:
-    """`Atlas 200I/500 A2 推理产品` is one product, `A2/A3平台` two; None if not products."""
-    if pid := vocab.product_id(name):
-        return [pid]
-    ids = [vocab.product_id(part) for part in name.split("/")]
-    return None if None in ids else [i for i in ids if i]
+    """`Atlas 200I/500 A2 推理产品` is one product, `A2/A3平台` two (each part a product of its
+    own, though the whole reads as A3 alone); None if not products."""
+    parts = [vocab.product_id(part) for part in name.split("/")]
+    if None not in parts and len(set(parts)) > 1:
+        return sorted({p for p in parts if p})
+    pid = vocab.product_id(name)
+    return [pid] if pid else None
 
 
 _SENTENCE_END = re.compile(r"[。；;\n]")
 
 
-def _untyped(param: Param) -> list[_Statement]:
-    """The sentences of a parameter's cells that hold a clause the parser could not type,
-    whole (the parser splits `（n），（1，n）` into clauses: a sentence is what was edited)."""
-    fragments = [c for c in param.constraints if c.kind == "text"]
+def _untyped(param: Param, fn: Function) -> list[_Statement]:
+    """The sentences of a parameter's cells that hold a clause the parser could not type, or
+    a relation to a parameter that lacks what it relates (compared as edges nowhere), whole
+    (the parser splits `（n），（1，n）` into clauses: a sentence is what was edited)."""
+    fragments = [c for c in param.constraints if c.kind == "text" or _unrelated(c, param, fn)]
     found = []
     for sentence in _SENTENCE_END.split(param.text):
         inside = [c for c in fragments if c.text and c.text in sentence]
@@ -651,6 +731,15 @@ def _untyped(param: Param) -> list[_Statement]:
             only = products.pop() if len(products) == 1 else None
             found.append(_Statement(sentence.strip(), inside[0].line, (only,) if only else (), cell=True))
     return found
+
+
+def _unrelated(c: Constraint, param: Param, fn: Function) -> bool:
+    """A relation whose subject or a peer lacks what it relates (`形状与shape一致`, `shape`
+    an aclIntArray): the parser took a word for a name."""
+    if c.kind not in _BEARERS:
+        return False
+    kinds = [param.kind] + [peer.kind for n in c.params if (peer := fn.param(n)) is not None]
+    return any(k not in _BEARERS[c.kind] for k in kinds)
 
 
 def _typed(param: Param) -> list[_Statement]:
@@ -688,8 +777,8 @@ def _remarks(fn: Function) -> dict[str | None, list[_Statement]]:
     typed = {c.line for p in fn.params for c in p.constraints if c.kind != "text"}
     out: dict[str | None, list[_Statement]] = {}
     for r in fn.remarks:
-        if r.line in typed:
-            continue
+        if r.line in typed or any(_flag_remark(r.text, p.name, f) for p in fn.params for f in _FLAG_WORDS):
+            continue  # typed by the parser, or a flag read per product (`_flag_on`)
         st = _Statement(r.text, r.line, tuple(_scoped(r.text)[0]))
         named = [p.name for p in fn.params if re.search(rf"(?<![\w]){re.escape(p.name)}(?![\w])", r.text, re.A)]
         out.setdefault(named[0] if len(named) == 1 else None, []).append(st)
@@ -733,8 +822,9 @@ def _compare_statements(
     if not before and not after:
         return
     old_text, new_text = _haystack(old.doc, param), _haystack(new.doc, param)
-    removed = [st for st in before if st.body and not st.found_in(new_text)]
-    added = [st for st in after if st.body and not st.found_in(old_text)]
+    gained, dropped = _values_changed(old.doc, new.doc, param), _values_changed(new.doc, old.doc, param)
+    removed = [st for st in before if st.body and not st.found_in(new_text) and not st.body.startswith(dropped)]
+    added = [st for st in after if st.body and not st.found_in(old_text) and not st.body.startswith(gained)]
     typed_gone = [st for st in typed[0] if st.body and not st.found_in(new_text)]
     typed_new = [st for st in typed[1] if st.body and not st.found_in(old_text)]
     gone, came = (
@@ -749,6 +839,45 @@ def _compare_statements(
         out.add(ChangeId.CONSTRAINT_TEXT_REMOVED, old, new, param=param, before=_statement_json(st), old_line=st.line)
     for st in added:
         out.add(ChangeId.CONSTRAINT_TEXT_ADDED, old, new, param=param, after=_statement_json(st), new_line=st.line)
+    for x, y in _moved_between_products(before, after):
+        _changed(out, old, new, param, x, y)
+
+
+def _values_changed(was: OperatorDoc, now: OperatorDoc, param: str | None) -> tuple[str, ...]:
+    """How a statement about an enum value `was` lacks begins (`cubemathtype=4`, and `4:` in
+    that parameter's own cells): it explains that value, part of its enum-values change."""
+    heads: list[str] = []
+    for fn in now.functions:
+        before = next((f for f in was.functions if f.name == fn.name), None)
+        for p in fn.params if before is not None else ():
+            peer = before.param(p.name) if before is not None else None
+            known = {str(v) for c in peer.of_kind("enum") for v in c.values} if peer is not None else set()
+            if not known:
+                continue
+            for v in {str(v) for c in p.of_kind("enum") for v in c.values} - known:
+                heads += [normalise(f"{p.name}={v}"), *([f"{normalise(v)}:"] if p.name == param else [])]
+    return tuple(heads)
+
+
+def _scope(st: _Statement) -> tuple[str, ...]:
+    return tuple(sorted(st.products or _scoped(st.text)[0]))
+
+
+def _moved_between_products(before: list[_Statement], after: list[_Statement]) -> list[tuple]:
+    """The same words now said for other products (`<term>A2</term>：…` became `<term>950</term>：…`):
+    the statement holds where it did not, and no longer where it did."""
+    scopes_a, scopes_b = ({(st.body, _scope(st)) for st in sts} for sts in (before, after))
+    pairs, used = [], set()
+    for x in before:
+        if not x.body or (x.body, _scope(x)) in scopes_b:
+            continue
+        y = next(
+            (y for y in after if y.body == x.body and id(y) not in used and (y.body, _scope(y)) not in scopes_a), None
+        )
+        if y is not None:
+            used.add(id(y))
+            pairs.append((x, y))
+    return pairs
 
 
 def _pairs(gone: list, came: list, *, loose: bool) -> list[tuple]:
@@ -772,7 +901,7 @@ def _pairs(gone: list, came: list, *, loose: bool) -> list[tuple]:
 
 def _changed(out: _Collector, old: _Side, new: _Side, param: str | None, a: _Statement, b: _Statement) -> None:
     out.add(
-        ChangeId.CONSTRAINT_TEXT_CHANGED,
+        _list_direction(a, b),
         old,
         new,
         param=param,
@@ -781,6 +910,41 @@ def _changed(out: _Collector, old: _Side, new: _Side, param: str | None, a: _Sta
         old_line=a.line,
         new_line=b.line,
     )
+
+
+_ALTERNATIVE = re.compile(r"或者|[、,或]")
+# A statement's tokens: a separator of alternatives (`|` once normalised), a bracketed group
+# (`(1,n)`), a run of Latin letters and digits (`int16`), or a run of anything else.
+_TOKEN = re.compile(r"\||\([^()]*\)|\[[^\[\]]*\]|[a-z0-9_.\-]+|[^|(\[a-z0-9_.\-]+")
+# Words that make a list conjunctive, reverse it or bound it (`self、mat1和mat2的数据类型必须一致`,
+# `不支持A、B`, `当x为A、B时，仅支持C`: one more member rejects more): such lists are read by hand.
+_NOT_A_PERMISSION = re.compile(r"不|无法|禁止|必须|需要|需|要求|一致|相同|相等|和|与|且|仅|只")
+
+
+def _list_tokens(body: str) -> list[str] | None:
+    """The tokens of a statement of what is supported (`self支持shape为(n)、(1,n)或(m,n)`,
+    `当x1的数据类型为int32时,数据类型支持int32、int64`), its separators made one, or None."""
+    if "支持" not in body or _NOT_A_PERMISSION.search(body):
+        return None
+    tokens = [_ALTERNATIVE.sub("|", t) if not t.startswith(("(", "[")) else t for t in _TOKEN.findall(body)]
+    return [t for part in tokens for t in re.split(r"(\|)", part) if t]
+
+
+def _list_direction(a: _Statement, b: _Statement) -> ChangeId:
+    """A list of what is supported that gained whole members (and lost none) accepts more
+    calls; one that lost whole members (and gained none) accepts fewer; any other edit is
+    text to read."""
+    was, now = _list_tokens(a.body), _list_tokens(b.body)
+    if was is None or now is None or was == now:
+        return ChangeId.CONSTRAINT_TEXT_CHANGED
+    ops = [op for op in difflib.SequenceMatcher(None, was, now, autojunk=False).get_opcodes() if op[0] != "equal"]
+    runs = [(tag, was[i1:i2] or now[j1:j2]) for tag, i1, i2, j1, j2 in ops]
+    whole = all("|" in (run[0], run[-1]) and len(run) > 1 for _, run in runs)
+    if whole and {tag for tag, _ in runs} == {"insert"}:
+        return ChangeId.CONSTRAINT_LIST_WIDENED
+    if whole and {tag for tag, _ in runs} == {"delete"}:
+        return ChangeId.CONSTRAINT_LIST_NARROWED
+    return ChangeId.CONSTRAINT_TEXT_CHANGED
 
 
 def _alike(a: _Statement, b: _Statement) -> float:
@@ -796,24 +960,6 @@ def _statement_json(st: _Statement) -> dict[str, Any]:
     return {"text": st.text, "products": list(st.products or _scoped(st.text)[0])}
 
 
-def _unstated_limits(out: _Collector, old: _Side, new: _Side, a: Param, b: Param) -> None:
-    """A limit stated before (`不支持空Tensor`) and not at all now: lifted, or only left out."""
-    for kind in ("empty_tensor", "non_contiguous"):
-        stated = [c for c in a.of_kind(kind) if c.supported is False]
-        if stated and not b.of_kind(kind):
-            st = _stated(stated[-1])
-            if not st.found_in(_haystack(new.doc, b.name)):
-                out.add(
-                    ChangeId.CONSTRAINT_TEXT_REMOVED,
-                    old,
-                    new,
-                    param=b.name,
-                    before=_statement_json(st),
-                    old_line=st.line,
-                    new_line=b.line,
-                )
-
-
 # ---------------------------------------------------------------- relations between parameters
 
 _SHAPE_KINDS = {"same_shape": "same", "broadcast": "broadcast", "broadcast_result": "broadcast"}
@@ -824,12 +970,25 @@ _SAME_KINDS = {
 }
 
 
+# A relation kind -> the parameter kinds that have what it relates: a shape or a format is a
+# tensor's (an aclIntArray named `shape` holds dimensions, it has no shape to be the same as).
+_TENSORS = ("tensor", "tensor_list")
+_BEARERS = {
+    "same_shape": _TENSORS,
+    "broadcast": _TENSORS,
+    "broadcast_result": _TENSORS,
+    "same_format": _TENSORS,
+    "same_dtype": _TYPED_DTYPES,
+    "castable": _TYPED_DTYPES,
+}
+
+
 def _edges(fn: Function, kinds: dict[str, str], rename: dict[str, str]) -> dict[frozenset[str], str]:
     """Relations as undirected edges between parameters, with their (folded) kind: stated in
     a parameter's cells, or by an unconditional error row (`self和out的shape不一致`) — the
-    same relation wherever it is written."""
+    same relation wherever it is written — between parameters that have what it relates."""
     edges: dict[frozenset[str], str] = {}
-    names = {p.name for p in fn.params}
+    kind_of = {p.name: p.kind for p in fn.params}
     stated: list[tuple[str, str, tuple[str, ...]]] = [
         (p.name, c.kind, c.params) for p in fn.params for c in p.constraints
     ]
@@ -839,7 +998,7 @@ def _edges(fn: Function, kinds: dict[str, str], rename: dict[str, str]) -> dict[
         if kind not in kinds:
             continue
         for peer in peers:
-            if peer in names and name in names and peer != name:
+            if peer != name and kind_of.get(name) in _BEARERS[kind] and kind_of.get(peer) in _BEARERS[kind]:
                 edge = frozenset((rename.get(name, name), rename.get(peer, peer)))
                 edges.setdefault(edge, kinds[kind])
     return edges
@@ -1131,10 +1290,32 @@ def _statement_of(change: Change) -> str:
     return f"{where} the parser cannot check"
 
 
+def _list_sentence(change: Change, how: str) -> str:
+    was, now = _quoted(change.before["text"], 60), _quoted(change.after["text"], 80)
+    return f"{_statement_of(change)} lists {how} alternatives: {was} became {now}"
+
+
+def _flag_grown(change: Change, what: str) -> str:
+    if change.after["supported"] is None:
+        return f"parameter {change.param} no longer says it rejects {what}{_on(change)} (the limit is gone)"
+    return f"parameter {change.param} now accepts {what}{_on(change)}"
+
+
+def _rescoped(change: Change) -> str:
+    was, now = change.before["products"], change.after["products"]
+    if was == now:
+        return ""
+    return f" (it was said for {_products_words(was)}, now for {_products_words(now)})"
+
+
+def _products_words(products: list[str]) -> str:
+    return _words(products) if products else "every product"
+
+
 def _fact(change: Change) -> str:
     fact, v = change.after["fact"], change.after["value"]
     shown = _words(v) if isinstance(v, list) else _rank(v) if isinstance(v, dict) else ("yes" if v else "no")
-    return f"{_FACTS.get(fact, fact)} of parameter {change.param} documented for the first time: {shown}"
+    return f"{_FACTS.get(fact, fact)} of parameter {change.param} documented for the first time: {shown}{_on(change)}"
 
 
 _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
@@ -1193,10 +1374,10 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
         f"the range of parameter {c.param} changed from {_range_text(c.before)} "
         f"to {_range_text(c.after)}, which excludes values accepted before"
     ),
-    ChangeId.NON_CONTIGUOUS_REMOVED: lambda c: f"parameter {c.param} no longer accepts non-contiguous tensors",
-    ChangeId.NON_CONTIGUOUS_ADDED: lambda c: f"parameter {c.param} now accepts non-contiguous tensors",
-    ChangeId.EMPTY_TENSOR_REMOVED: lambda c: f"parameter {c.param} no longer accepts empty tensors",
-    ChangeId.EMPTY_TENSOR_ADDED: lambda c: f"parameter {c.param} now accepts empty tensors",
+    ChangeId.NON_CONTIGUOUS_REMOVED: lambda c: f"parameter {c.param} no longer accepts non-contiguous tensors{_on(c)}",
+    ChangeId.NON_CONTIGUOUS_ADDED: lambda c: _flag_grown(c, "non-contiguous tensors"),
+    ChangeId.EMPTY_TENSOR_REMOVED: lambda c: f"parameter {c.param} no longer accepts empty tensors{_on(c)}",
+    ChangeId.EMPTY_TENSOR_ADDED: lambda c: _flag_grown(c, "empty tensors"),
     ChangeId.ERROR_RULE_ADDED: lambda c: f"new documented error: {_error(c.after)}",
     ChangeId.ERROR_RULE_REMOVED: lambda c: f"error no longer documented: {_error(c.before)}",
     ChangeId.ERROR_RULE_TIGHTENED: lambda c: (
@@ -1214,7 +1395,10 @@ _SENTENCES: dict[ChangeId, Callable[[Change], str]] = {
     ChangeId.CONSTRAINT_DOCUMENTED: _fact,
     ChangeId.CONSTRAINT_TEXT_CHANGED: lambda c: (
         f"{_statement_of(c)} changed from {_quoted(c.before['text'], 60)} to {_quoted(c.after['text'], 80)}"
+        f"{_rescoped(c)}"
     ),
+    ChangeId.CONSTRAINT_LIST_WIDENED: lambda c: _list_sentence(c, "more"),
+    ChangeId.CONSTRAINT_LIST_NARROWED: lambda c: _list_sentence(c, "fewer"),
     ChangeId.CONSTRAINT_TEXT_ADDED: lambda c: f"{_statement_of(c)} added: {_quoted(c.after['text'], 90)}",
     ChangeId.CONSTRAINT_TEXT_REMOVED: lambda c: f"{_statement_of(c)} removed: {_quoted(c.before['text'], 90)}",
     ChangeId.DESCRIPTION_CHANGED: lambda c: (

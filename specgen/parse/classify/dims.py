@@ -27,8 +27,9 @@ _RANK_EXACT = re.compile(
 _RANK_MAX = re.compile(
     r"(?:维度|维数|shape维度|dim)(?:需要|要求)?"
     r"(?:不超过|不大于|小于等于|最大(?:为|支持)?)\s*(?P<n>\d+)"
-    r"|(?:不超过|不大于|小于等于|最多|最大维度(?:支持|为)?)\s*(?P<m>\d+)\s*维"
-    r"|不支持\s*(?P<k>\d+)\s*维以上"  # `数据维度不支持8维以上`: the column's `0-8`
+    r"|(?:不超过|不大于|小于等于|最多)\s*(?P<m>\d+)\s*维"
+    r"|最大(?:维度|维数)(?:支持|为|是)?\s*(?P<k>\d+)\s*维"  # `最大维度支持8维`: at most 8, not exactly
+    r"|不支持\s*(?P<j>\d+)\s*维以上"  # `数据维度不支持8维以上`: the column's `0-8`
 )
 _RANK_MENTION = re.compile(r"(?<![\d.])(?P<n>[0-9一二三四五六七八])\s*(?:维|D(?![A-Za-z]))")
 _ALTERNATIVES = re.compile(r"或者?|/(?=\s*\d\s*D)|、(?=\s*[0-9一二三四五六七八]\s*维)")
@@ -61,7 +62,7 @@ def rule_rank(clause: str, ctx: Context) -> list[Constraint]:
         if pattern is _RANK_RANGE:
             return [constraint("rank", clause, ctx, min=int(m.group("lo")), max=int(m.group("hi")))]
         if pattern is _RANK_MAX:
-            return [constraint("rank", clause, ctx, min=0, max=int(m.group("n") or m.group("m") or m.group("k")))]
+            return [constraint("rank", clause, ctx, min=0, max=int(m[m.lastgroup or "n"]))]
         if "其中" in clause:
             return []
         n = _int(m.group("n") or m.group("d"))
