@@ -65,8 +65,8 @@ TANH_BACKWARD_REJECTED = [
     pytest.param(
         {
             "gradOutput": ("array", (4, 2), "INT64"),
-            "output": ("array", (4, 2), "FLOAT"),
-            "gradInput": ("array", (4, 2), "FLOAT"),
+            "output": ("array", (4, 2), "INT64"),
+            "gradInput": ("array", (4, 2), "INT64"),
         },
         161002,
         "rule2_dtypes",

@@ -16,10 +16,10 @@ extern "C" {
  * @brief aclnnHardshrinkBackward: first phase. Hardshrink函数( aclnnHardshrink
  * )的反向接口，计算反向传播的梯度gradInput。
  *
- * @param [in] gradOutput: Device侧的aclTensor，公式中的输入gradOutput
- * @param [in] self: Device侧的aclTensor，公式中的输入x
- * @param [in] lambd: Host侧的aclScalar，公式中的输入λ
- * @param [out] gradInput: Device侧的aclTensor，公式中的gradInput
+ * @param [in] gradOutput: 公式中的输入gradOutput
+ * @param [in] self: 公式中的输入x
+ * @param [in] lambd: 公式中的输入λ
+ * @param [out] gradInput: 公式中的gradInput
  * @param [out] workspaceSize: 返回用户需要在Device侧申请的workspace大小
  * @param [out] executor: 返回op执行器，包含了算子计算流程
  * @return aclnnStatus: 0 on success, else an error code (see the document's error rules).

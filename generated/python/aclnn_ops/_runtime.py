@@ -290,6 +290,10 @@ def session() -> Session:
 # ---------------------------------------------------------------- one call of an operator
 
 
+# The execute function's parameters in the convention's order.
+EXECUTE_ORDER = ("workspace", "workspace_size", "executor", "stream")
+
+
 class Call:
     """Arguments of one two-phase call, released when the `with` block ends."""
 
@@ -465,8 +469,10 @@ class Call:
         first: tuple[str, Sequence[object]],
         second: tuple[str, Sequence[object]],
         args: list[object],
+        order: Sequence[str] = EXECUTE_ORDER,
     ) -> None:
-        """Both phases, the stream synchronised, outputs copied back to their arrays."""
+        """Both phases, the stream synchronised, outputs copied back to their arrays. `order`:
+        the execute function's parameters as its document declares them."""
         lib = self.library
         get_workspace = lib.function(*first)
         execute = lib.function(*second)
@@ -481,10 +487,28 @@ class Call:
                 "aclrtMalloc",
             )
             self._release.append(lambda: lib.aclrtFree(workspace))
-        _check(execute(workspace, size.value, executor, self.session.stream), second[0])
+        passed = {
+            "workspace": workspace,
+            "workspace_size": size.value,
+            "executor": executor,
+            "stream": self.session.stream,
+        }
+        _check(execute(*(passed[kind] for kind in order)), second[0])
         _check(
             lib.aclrtSynchronizeStream(self.session.stream), "aclrtSynchronizeStream"
         )
+        self._copy_back()
+
+    def run_single(
+        self, function: tuple[str, Sequence[object]], args: list[object]
+    ) -> None:
+        """A single-phase API: one call (no workspace, executor or stream), outputs copied
+        back to their arrays."""
+        _check(self.library.function(*function)(*args), function[0])
+        self._copy_back()
+
+    def _copy_back(self) -> None:
+        lib = self.library
         for pointer, host, target in self._outputs:
             if host.nbytes:
                 _check(

@@ -10,7 +10,9 @@ that leaves a remainder): the caller then neither allocates nor checks.
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Mapping
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -40,7 +42,10 @@ def broadcast(*shapes: Shape) -> Shape | None:
 def output_shape(
     rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
 ) -> Shape | None:
-    """The shape `rule` gives the output, or None when the arguments do not settle it."""
+    """The shape `rule` gives the output, or None when the arguments do not settle it (or
+    the output is written only under a condition they do not meet)."""
+    if not _written(_items(rule, "when"), values):
+        return None
     kind = rule.get("kind")
     params: tuple[str, ...] = _items(rule, "params")
     if kind in ("same", "in_place", "broadcast"):
@@ -67,6 +72,19 @@ def output_shape(
             else None
         )
     return None
+
+
+def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """Whether the call gives the bool `when` names (`(name, index or "", "true"/"false")`,
+    an index into a bool array) the value the rule holds for; True when it has no condition."""
+    if len(when) != 3:
+        return not when
+    name, index, wanted = when
+    value = values.get(name)
+    if index != "":
+        items = value if isinstance(value, list | tuple) else ()
+        value = items[int(index)] if int(index) < len(items) else None
+    return isinstance(value, bool) and value == (wanted == "true")
 
 
 def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
@@ -110,12 +128,10 @@ def _explicit(
             for i, item in enumerate(value):  # read by *name (a splice)
                 if isinstance(item, int) and not isinstance(item, bool):
                     env[f"{name}[{i}]"] = item
-    for binding in _items(rule, "symbols"):
-        shape = shapes.get(binding["param"])
-        axis = binding["axis"]
-        if shape is None or not -len(shape) <= axis < len(shape):
+    for symbol, size in _symbol_sizes(_items(rule, "symbols"), shapes).items():
+        if size is None:
             return None
-        env[binding["symbol"]] = shape[axis]
+        env[symbol] = size
     dims: list[int] = []
     try:
         for element in _parsed(_items(rule, "dims")):
@@ -133,6 +149,26 @@ def _explicit(
     ):
         return None
     return tuple(dims) if all(d >= 0 for d in dims) else None
+
+
+def _symbol_sizes(bindings: tuple[Any, ...], shapes: ShapeOf) -> dict[str, int | None]:
+    """Each symbol's size, from the first of its inputs the call gives with that axis; None
+    when none does, or two give different sizes (the symbol is read two ways)."""
+    sizes: dict[str, int | None] = {}
+    for binding in bindings:
+        symbol, shape, axis = (
+            binding["symbol"],
+            shapes.get(binding["param"]),
+            binding["axis"],
+        )
+        sizes.setdefault(symbol, None)
+        if shape is None or not -len(shape) <= axis < len(shape):
+            continue
+        if sizes[symbol] is None:
+            sizes[symbol] = shape[axis]
+        elif sizes[symbol] != shape[axis]:
+            return {symbol: None}
+    return sizes
 
 
 @lru_cache(maxsize=1024)
@@ -182,6 +218,10 @@ def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
         return _binary(node.op, a, b)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return _call(node.func.id, node.args, env, shapes)
+    if isinstance(node, ast.Subscript) and isinstance(
+        node.value, ast.Name
+    ):  # `padding[0]`
+        return env[f"{node.value.id}[{_evaluate(node.slice, env, shapes)}]"]
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute):
         owner = node.value.value
         shape = shapes.get(owner.id) if isinstance(owner, ast.Name) else None
@@ -205,12 +245,30 @@ def _call(
         a, b = (_evaluate(x, env, shapes) for x in args)
         return -(-a // b)
     if name in ("ceil", "floor") and len(args) == 1:
-        [arg] = args
-        if isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div):
-            a, b = _evaluate(arg.left, env, shapes), _evaluate(arg.right, env, shapes)
-            return -(-a // b) if name == "ceil" else a // b
-        return _evaluate(arg, env, shapes)
+        exact = _exact(args[0], env, shapes)
+        return math.ceil(exact) if name == "ceil" else math.floor(exact)
     raise ValueError(f"cannot evaluate {name}()")
+
+
+def _exact(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Fraction:
+    """The value of an expression rounded as a whole (`floor((H + 2*p - k)/s + 1)`): its
+    divisions exact."""
+    if isinstance(node, ast.BinOp) and isinstance(
+        node.op, ast.Div | ast.Add | ast.Sub | ast.Mult
+    ):
+        a, b = _exact(node.left, env, shapes), _exact(node.right, env, shapes)
+        if isinstance(node.op, ast.Div):
+            return a / b
+        return (
+            a + b
+            if isinstance(node.op, ast.Add)
+            else a - b
+            if isinstance(node.op, ast.Sub)
+            else a * b
+        )
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_exact(node.operand, env, shapes)
+    return Fraction(_evaluate(node, env, shapes))
 
 
 def _binary(op: ast.operator, a: int, b: int) -> int:
@@ -232,10 +290,15 @@ def _binary(op: ast.operator, a: int, b: int) -> int:
 
 
 def output_dtype(
-    rule: Mapping[str, object], dtypes: Mapping[str, str | None]
+    rule: Mapping[str, object],
+    dtypes: Mapping[str, str | None],
+    values: Mapping[str, object] | None = None,
 ) -> str | None:
-    """The dtype `rule` gives the output (the first of a choice), or None when not settled."""
+    """The dtype `rule` gives the output (the first of a choice), or None when not settled
+    (a dtype `given` by a parameter: when its value is not among `values`)."""
     kind = rule.get("kind")
+    if kind == "given":
+        return _given(values.get(_items(rule, "params")[0]) if values else None)
     if kind == "promote":
         return promote(*(dtypes.get(n) for n in _items(rule, "params")))
     if kind in ("same", "same_set"):
@@ -243,6 +306,17 @@ def output_dtype(
     if kind in ("fixed", "one_of"):
         return _items(rule, "values")[0]
     return None
+
+
+def _given(value: object) -> str | None:
+    from ._tensor import dtype_name
+
+    if value is None:
+        return None
+    try:
+        return dtype_name(value)
+    except TypeError:
+        return None
 
 
 # The promotion order of the aclnn dtypes within each category (PyTorch's rules).
@@ -290,23 +364,97 @@ def dtype_allowed(
     return None if expected is None else dtype == expected
 
 
+def allocation_shape(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
+    count (`at_least`) the shape of the tensor it names."""
+    # allocated either way (written or not, the library takes the tensor)
+    unconditional = {k: v for k, v in rule.items() if k != "when"}
+    if rule.get("kind") == "at_least":
+        return output_shape({**unconditional, "kind": "same"}, shapes, values)
+    return output_shape(unconditional, shapes, values)
+
+
 def allocate(
     name: str,
     shape_rule: Mapping[str, object],
     dtype_rule: Mapping[str, object],
     args: Mapping[str, object],
+    each: bool = False,
+    follows: tuple[str, str, tuple[str, ...]] | None = None,
 ) -> Any:
     """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
-    the other arguments (`args`: by C name); TypeError when they do not settle it."""
+    the other arguments (`args`: by C name); TypeError when they do not settle it. `each`: a
+    tensor list, one array per element of the tensor lists the rules read. `follows`: (the
+    input whose format the output takes, the format it is sent in by default, the output's
+    allowed formats): a Tensor in that format when it is not ND and allowed."""
+    if each:
+        return [
+            _formatted(
+                _allocate_one(f"{name}[{i}]", shape_rule, dtype_rule, item),
+                item,
+                follows,
+            )
+            for i, item in enumerate(_items_of(name, shape_rule, dtype_rule, args))
+        ]
+    return _formatted(_allocate_one(name, shape_rule, dtype_rule, args), args, follows)
+
+
+def _formatted(
+    array: Any,
+    args: Mapping[str, object],
+    follows: tuple[str, str, tuple[str, ...]] | None,
+) -> Any:
+    from ._tensor import Tensor
+
+    if follows is None:
+        return array
+    name, default, formats = follows
+    value = args.get(name)
+    fmt = value.format if isinstance(value, Tensor) else default
+    data = value.array if isinstance(value, Tensor) else value
+    same_rank = getattr(data, "ndim", None) == array.ndim
+    return Tensor(array, fmt) if fmt != "ND" and fmt in formats and same_rank else array
+
+
+def _items_of(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> list[dict[str, object]]:
+    """The arguments once per element of the tensor lists the rules read (of one length)."""
+    read = {*_items(shape_rule, "params"), *_items(dtype_rule, "params")}
+    lists = {
+        n: list(v) for n, v in args.items() if n in read and isinstance(v, list | tuple)
+    }
+    lengths = {len(v) for v in lists.values()}
+    if len(lengths) != 1:
+        raise TypeError(
+            f"pass {name}: its length does not follow from these arguments (the tensor lists it follows "
+            + ("differ in length)" if lengths else "are not given)")
+        )
+    return [
+        {**args, **{n: v[i] for n, v in lists.items()}} for i in range(lengths.pop())
+    ]
+
+
+def _allocate_one(
+    name: str,
+    shape_rule: Mapping[str, object],
+    dtype_rule: Mapping[str, object],
+    args: Mapping[str, object],
+) -> Any:
     from ._runtime import empty
     from ._tensor import describe
 
     descs = {n: _desc(describe, v) for n, v in args.items()}
-    shape = output_shape(
+    shape = allocation_shape(
         shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
     )
     dtype = output_dtype(
-        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}
+        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}, args
     )
     if shape is None or dtype is None:
         missing = "shape" if shape is None else "dtype"

@@ -98,6 +98,11 @@ class Rule:
     derive: Mapping[str, object] | None = (
         None  # output_shape/output_dtype: the model's rule
     )
+    # multiple, dim_multiple: the number a size or value divides by; enum: the values the
+    # error row itself allows (else the parameter's)
+    values: tuple[object, ...] = ()
+    # range: the bounds the error row itself states (else the parameter's)
+    bounds: tuple[float | None, float | None, bool, bool] | None = None
 
 
 @dataclass(frozen=True)
@@ -350,6 +355,22 @@ def _broadcast(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _broadcast_to(ctx: _Context, rule: Rule) -> str:
+    """Each source broadcasts to the target's shape (the last named): one way only."""
+    *sources, target = rule.params
+    goal = ctx.descs.get(target, [])
+    if len(goal) != 1:
+        return ""
+    for name, desc in ctx.tensors(sources):
+        try:
+            fits = broadcast_shapes(desc.shape, goal[0].shape) == goal[0].shape
+        except ValueError:
+            fits = False
+        if not fits:
+            return f"{name} {_shape(desc.shape)} does not broadcast to {target} {_shape(goal[0].shape)}"
+    return ""
+
+
 def _broadcast_result(ctx: _Context, rule: Rule) -> str:
     """Outputs (in-out tensors such as selfRef included) have the broadcast shape of the inputs."""
     tensors = ctx.tensors(rule.params)
@@ -402,10 +423,19 @@ def _numbers(value: object) -> list[float] | None:
         return None
 
 
+ARRAY_ROLES = ("int_array", "float_array", "bool_array", "scalar_list")
+
+
 def _enum(ctx: _Context, rule: Rule) -> str:
     for name in rule.params:
-        allowed = ctx.spec.param(name).enum
+        allowed = rule.values or ctx.spec.param(name).enum
         value = ctx.args.get(name)
+        if ctx.spec.param(name).role in ARRAY_ROLES and value is not None:
+            # `dilation的数值不等于1`: each element of an array is one of the values
+            bad = [v for v in _numbers(value) or () if allowed and v not in allowed]
+            if bad:
+                return f"{name} is {value!r}; the document allows {', '.join(map(repr, allowed))} for each element"
+            continue
         if isinstance(value, Scalar):
             value = value.value
         if isinstance(value, DataType):
@@ -423,7 +453,7 @@ def _enum(ctx: _Context, rule: Rule) -> str:
 
 def _range(ctx: _Context, rule: Rule) -> str:
     for name in rule.params:
-        bounds = ctx.spec.param(name).range
+        bounds = rule.bounds or ctx.spec.param(name).range
         values = _numbers(ctx.args.get(name))
         if bounds is None or not values:
             continue
@@ -509,6 +539,64 @@ def _output_dtype(ctx: _Context, rule: Rule) -> str:
     return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}"
 
 
+def _multiple(ctx: _Context, rule: Rule) -> str:
+    """A value (each of a list) a multiple of the number (`offset % 4 == 0`), or of the value of
+    the second parameter named (`C必须可以被group整除`)."""
+    if rule.values:
+        factor, names = int(rule.values[0]), rule.params  # type: ignore[call-overload]
+    else:
+        divisor = _numbers(ctx.args.get(rule.params[1]))
+        if (
+            not divisor
+            or len(divisor) != 1
+            or not divisor[0].is_integer()
+            or divisor[0] == 0
+        ):
+            return ""  # no divisor to check against (its own rules say what it must be)
+        factor, names = int(divisor[0]), rule.params[:1]
+    for name in names:
+        values = _numbers(ctx.args.get(name))
+        if values and any(not v.is_integer() or int(v) % factor for v in values):
+            return f"{name} is {ctx.args.get(name)!r}, not a multiple of {factor}"
+    return ""
+
+
+def _length(ctx: _Context, rule: Rule) -> str:
+    """An array's or a string's length is one the document allows (`长度为1或2`, `[1,127]`)."""
+    name = rule.params[0]
+    value = ctx.args.get(name)
+    if value is None or not isinstance(value, Sequence | str):
+        return ""
+    n = len(value)
+    if rule.values and n not in rule.values:
+        return f"{name} has length {n}; the document allows {', '.join(map(str, rule.values))}"
+    if rule.bounds:
+        low, high = rule.bounds[0], rule.bounds[1]
+        if (low is not None and n < low) or (high is not None and n > high):
+            return f"{name} has length {n}; the document allows {low} to {high}"
+    return ""
+
+
+def _dim_multiple(ctx: _Context, rule: Rule) -> str:
+    """A tensor's last dimension, or the one a dim value names, a multiple of the number."""
+    factor = int(rule.values[0])  # type: ignore[call-overload]
+    name, dim = rule.params[0], rule.params[1:]
+    desc = _single(ctx, name)
+    if desc is None or not desc.shape:
+        return ""
+    index: float = -1
+    if dim:
+        found = _numbers(ctx.args.get(dim[0]))
+        if not found or len(found) != 1 or not -desc.ndim <= found[0] < desc.ndim:
+            return ""  # the axis rule's business
+        index = found[0]
+    size = desc.shape[int(index)]
+    if size % factor:
+        where = f"dimension {dim[0]}={int(index)}" if dim else "last dimension"
+        return f"{name} has shape {_shape(desc.shape)}; its {where} ({size}) is not a multiple of {factor}"
+    return ""
+
+
 def _product(ctx: _Context, rule: Rule) -> str:
     if ctx.product in ctx.spec.unsupported_products:
         return f"the document lists product {ctx.product} as not supported"
@@ -524,11 +612,15 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "same_shape": _same_shape,
     "broadcast": _broadcast,
     "broadcast_result": _broadcast_result,
+    "broadcast_to": _broadcast_to,
     "same_dtype": _same_dtype,
     "same_format": _same_format,
     "enum": _enum,
     "range": _range,
     "axis": _axis,
+    "multiple": _multiple,
+    "length": _length,
+    "dim_multiple": _dim_multiple,
     "empty_tensor": _empty,
     "non_contiguous": _non_contiguous,
     "output_shape": _output_shape,
