@@ -695,3 +695,9 @@ def test_a_flag_said_per_product_without_a_product_list_is_not_silent(write_doc)
         ("constraint-documented", "mask", False, ["950"]),
         ("constraint-documented", "mask", True, ["A3"]),
     ]
+
+
+def test_curly_and_straight_quotes_are_the_same_words():
+    """ops-nn 08aaf7d: '仅支持输入为空指针或"rint"' became '…或“rint”' (a format-only commit)."""
+    assert normalise('仅支持输入为空指针或"rint"') == normalise("仅支持输入为空指针或“rint”")
+    assert normalise("仅支持“rint”") != normalise("仅支持“round”")

@@ -267,9 +267,13 @@ def _document_pairs(old_docs: Sequence[OperatorDoc], new_docs: Sequence[Operator
 # ---------------------------------------------------------------- text
 
 
+_STRAIGHT_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+
+
 def normalise(text: str) -> str:
-    """Text as compared: full-width folded, spaces and trailing punctuation dropped, lower case."""
-    folded = unicodedata.normalize("NFKC", text)
+    """Text as compared: full-width folded, curly quotes straight (`“rint”` is `"rint"`), spaces
+    and trailing punctuation dropped, lower case."""
+    folded = unicodedata.normalize("NFKC", text).translate(_STRAIGHT_QUOTES)
     return re.sub(r"\s+", "", folded).strip("。.;；,，:：").lower()
 
 
