@@ -110,9 +110,6 @@ SOFT_MARGIN_LOSS_BACKWARD_REJECTED = [
         "rule3_broadcast",
         None,
         id="rule3_broadcast",
-        marks=pytest.mark.skip(
-            reason="no change tried breaks it alone: rule4_broadcast_result too (gradInput has shape (2, 3); the broadcast of gradOutput, self, target is (2, 2))"
-        ),
     ),
     pytest.param(
         {

@@ -483,8 +483,22 @@ def _alone(spec: validator.Spec, args: Args, rule: Rule, valid: Args) -> tuple[A
         args = mended
     if not _breaks(spec, args, rule):
         return args, "the changed argument still meets the rule"
+    return args, "; ".join(f"{r.id} too ({problem})" for r, problem in also_broken(spec, args, rule))
+
+
+def also_broken(spec: validator.Spec, args: Args, rule: Rule) -> list[tuple[Rule, str]]:
+    """The rules other than `rule` the call breaks, less those checked after it that say more
+    than it does: a broadcast-result rule over its tensors cannot hold while `rule`'s broadcast
+    fails (`gradOutput和self的shape无法broadcast`, then `broadcast后的shape与gradInput不一致`),
+    so the case still tests `rule`, which the validator reports first."""
     broken = validator.violations(spec, host_values(args))
-    return args, "; ".join(f"{r.id} too ({problem})" for r, problem in broken if r.id != rule.id)
+    ids = [r.id for r, _ in broken]
+    first = ids.index(rule.id) if rule.id in ids else len(ids)
+    return [(r, problem) for i, (r, problem) in enumerate(broken) if i < first or (i > first and not _entails(r, rule))]
+
+
+def _entails(stronger: Rule, rule: Rule) -> bool:
+    return stronger.kind == "broadcast_result" and rule.kind == "broadcast" and set(rule.params) <= set(stronger.params)
 
 
 def _breaks(spec: validator.Spec, args: Args, rule: Rule) -> bool:
