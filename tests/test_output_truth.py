@@ -33,6 +33,12 @@ _SWIGLU_WHY = (
     "gives N 512 and (16+1)/2 = 8, but the call passes 16 (as if N were x's last dimension): the formula or "
     "the call is wrong, the rule is read as written (the validator spares it: the document's call breaks it)"
 )
+_TOPK = "aclnnTopKTopPSample"
+_TOPK_WHY = (
+    "its row says 'shape需要与`logits`前n-1维一致', but the call passes logits' whole shape (48, 131072), as the "
+    "formula 'logitsTopKPSelect[b][logitsIdx[b][v]]' writes it: the table or the call is wrong (the validator "
+    "spares the rule, the wrapper does not allocate by it)"
+)
 
 # (document under docs/, function, output, shape|dtype) -> (verdict, why): read by hand.
 DOCUMENT_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
@@ -48,6 +54,10 @@ DOCUMENT_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
         "mxscale1Out",
         "shape",
     ): (DOCUMENT_DEFECT, _SWIGLU_WHY),
+    ("ops-nn/index/top_k_top_p_sample/docs/aclnnTopKTopPSample.md", _TOPK, "logitsTopKPSelect", "shape"): (
+        DOCUMENT_DEFECT,
+        _TOPK_WHY,
+    ),
 }
 # (example file under examples/, function, output, shape|dtype) -> (verdict, why).
 EXAMPLE_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
@@ -73,6 +83,15 @@ EXAMPLE_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
         "mxscale1Out",
         "shape",
     ): (DOCUMENT_DEFECT, _SWIGLU_WHY),
+    (
+        "ops-nn/index/top_k_top_p_sample/examples/test_aclnn_top_k_top_p_sample.cpp",
+        _TOPK,
+        "logitsTopKPSelect",
+        "shape",
+    ): (
+        DOCUMENT_DEFECT,
+        _TOPK_WHY,
+    ),
 }
 # Fewer outputs compared than this means the comparison itself stopped working.
 MIN_DOCUMENT_OUTPUTS, MIN_EXAMPLE_OUTPUTS = 400, 400
