@@ -128,6 +128,8 @@ def test_precision_and_recall_on_judged_changes(scored):
     figures = f"precision {scored.right}/{scored.reported}, recall {scored.found}/{scored.true}"
     assert scored.precision >= 0.9, "\n".join([figures, *scored.false])
     assert scored.recall >= 0.9, "\n".join([figures, *(str(m["why"]) for m in scored.misses)])
+    # the bar: found with the right class (a report of the judged severity)
+    assert scored.found_strict >= 0.9 * scored.true, f"{figures}, {scored.found_strict} of the judged severity"
 
 
 @pytest.mark.slow

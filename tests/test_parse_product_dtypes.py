@@ -29,3 +29,24 @@ def test_each_product_gets_the_dtypes_the_document_gives_it(corpus, param):
     read = doc.functions[0].param(param)
     assert read is not None
     assert {pid: set(read.dtypes_on(pid)) for pid in BY_HAND} == BY_HAND
+
+
+# foreach/foreach_sub_list/docs/aclnnForeachSubListV2.md: x1, x2 and out list FLOAT、FLOAT16、
+# BFLOAT16、INT32、INT16、INT8、UINT8 and the constraints section says
+# `- Ascend 950PR/Ascend 950DT：不支持INT16、INT8、UINT8。`
+FOREACH_SUB_LIST_V2 = "foreach/foreach_sub_list/docs/aclnnForeachSubListV2.md"
+WITHDRAWN = "- Ascend 950PR/Ascend 950DT：不支持INT16、INT8、UINT8。"
+
+
+def test_a_constraints_note_that_withdraws_dtypes_narrows_its_product(corpus):
+    path = corpus / "docs" / "ops-nn" / FOREACH_SUB_LIST_V2
+    text = path.read_text(encoding="utf-8")
+    assert WITHDRAWN in text
+    fn = parse_document(path.name, text.encode()).functions[0]
+    for name in ("x1", "x2", "out"):
+        assert set(fn.param(name).dtypes_on("950")) == {"FLOAT", "FLOAT16", "BFLOAT16", "INT32"}, name
+        assert {"INT16", "INT8", "UINT8"} <= set(fn.param(name).dtypes_on("A3")), name
+    # the same words under a condition are not a product's set: left as text
+    conditional = text.replace(WITHDRAWN, "- Ascend 950PR/Ascend 950DT：当alpha为DOUBLE时，不支持INT16、INT8、UINT8。")
+    fn = parse_document(path.name, conditional.encode()).functions[0]
+    assert "INT8" in fn.param("x1").dtypes_on("950")

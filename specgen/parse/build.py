@@ -312,6 +312,29 @@ def _no_api(doc: Document, read: set[int], *, declared: bool) -> list[Diagnostic
     return [Diagnostic.at(1, Code.NO_API, message)]
 
 
+# A statement that only withdraws dtypes (`不支持INT16、INT8、UINT8`, `参数self、out的数据类型不支持BFLOAT16`):
+# the constraints section's product notes of that form narrow the parameters' dtypes on their
+# products as the parameter section's do; any other words (a condition, `Cube单元…计算`) keep it text.
+_ONLY_WITHDRAWS_DTYPES = re.compile(
+    r"(?:(?:参数|入参)?[`\w、和]+的)?(?:数据类型)?不支持\s*[A-Z][A-Z0-9_]*(?:\s*[、，,和]\s*[A-Z][A-Z0-9_]*)*"
+    r"\s*(?:数据类型|类型)?[。.；;]?"
+)
+
+
+def _section_dtype_notes(doc: Document) -> list[ProductNote]:
+    """The constraints section's product notes that only withdraw dtypes (ops-nn
+    aclnnForeachSubListV2: `- Ascend 950PR/Ascend 950DT：不支持INT16、INT8、UINT8。`)."""
+    section = sec.notes_section(doc)
+    if section is None:
+        return []
+    out = []
+    for note in notes_in(doc, section.start, section.end, []):
+        kept = [st for st in note.statements if _ONLY_WITHDRAWS_DTYPES.fullmatch(st.text.strip())]
+        if kept:
+            out.append(ProductNote(note.products, kept, note.line))
+    return out
+
+
 def _function(
     doc: Document, name: str, gws: Declaration, exe: Declaration | None, n_functions: int, diags: list[Diagnostic]
 ) -> Function:
@@ -320,6 +343,7 @@ def _function(
         message = f"no section documents the parameters of {gws.name}"
         diags.append(Diagnostic.at(gws.line, Code.NO_PARAM_SECTION, message))
     facts, errors, notes = _region_facts(doc, gws_region)
+    notes = [*notes, *_section_dtype_notes(doc)]
     if gws_region is not None and not errors and (line := _error_code_line(doc, gws_region)):
         message = f"{gws.name}: the section names error codes (line {line}) but no error row is read from it"
         diags.append(Diagnostic.at(line, Code.NO_ERROR_ROWS, message))
