@@ -132,3 +132,13 @@ def test_sample_reports_a_failing_call_and_still_releases_everything(standin, tm
     assert "gradInput[0]" not in result.stdout
     if valgrind:
         assert "in use at exit: 0 bytes" in result.stderr
+
+
+def test_a_derived_value_meets_the_set_its_error_row_gives(corpus):
+    """aclnnReluGradV4 (ops-nn experimental): '当前实现仅接受 `threshold == 0`' and the 161002 row
+    'threshold不等于0': the derived sample passes 0, where it passed 1 and broke that row."""
+    [path] = (corpus / "docs" / "ops-nn").glob("experimental/**/aclnnReluGradV4.md")
+    (fn,) = operator_code(parse_file(path), str(path)).functions
+    [threshold] = [a for a in fn.sample.args if a.name == "threshold"]
+    assert threshold.value == 0
+    assert fn.cases.unmet == ()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import count
 from typing import get_args
@@ -18,7 +18,7 @@ from specgen.codegen.names import sample_variables
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.typemap import ACL_ENUM, DTYPE_HOST, PREFERRED_DTYPES, RAW_BITS, VALUE_DTYPES, VALUE_RANGE
 from specgen.codegen.views import SampleArg, SampleKind, SamplePlan
-from specgen.model import CallArg, Constraint, Function, OperatorDoc, Param
+from specgen.model import CallArg, Check, Constraint, Function, OperatorDoc, Param
 
 _SHAPE_DECL = re.compile(r"std::vector<int64_t>\s+(\w+?)Shape\s*=\s*\{\s*(\d{1,6}(?:\s*,\s*\d{1,6})*)\s*\}")
 MAX_SAMPLE_ELEMENTS = 4096  # tensors up to this size get spelled-out data, larger ones zeros
@@ -345,6 +345,8 @@ class _Derivation:
     dtypes: dict[str, str] = field(default_factory=dict)  # chosen so far, by parameter
     shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
     seq: count = field(default_factory=count)  # numbers the tensors, so that their data differ
+    # the sets and bounds unconditional error rows give one value parameter (`threshold不等于0`)
+    bounds: dict[str, list[Check]] = field(default_factory=dict)
 
 
 def _derived_args(doc: OperatorDoc, fn: Function, params: list[Param]) -> list[SampleArg]:
@@ -353,11 +355,20 @@ def _derived_args(doc: OperatorDoc, fn: Function, params: list[Param]) -> list[S
         found = next((doc_shapes[m] for m in members if m in doc_shapes), None)
         if found and name not in doc_shapes:
             doc_shapes[name] = found
-    derivation = _Derivation(doc_shapes)
+    derivation = _Derivation(doc_shapes, bounds=_error_row_bounds(fn))
     args = [_derived_arg(param, derivation) for param in params]
     axes = _axis_params(fn)
     args = [_first_axis(a) if a.name in axes else a for a in args]
     return _outputs_by_rule(params, args)
+
+
+def _error_row_bounds(fn: Function) -> dict[str, list[Check]]:
+    out: dict[str, list[Check]] = {}
+    for rule in fn.errors:
+        for check in () if rule.conditional else rule.checks:
+            if check.kind in ("enum", "range") and len(check.params) == 1:
+                out.setdefault(check.params[0], []).append(check)
+    return out
 
 
 def _outputs_by_rule(params: list[Param], args: list[SampleArg]) -> list[SampleArg]:
@@ -433,7 +444,7 @@ def _derived_scalar(param: Param, comment: str, derivation: _Derivation) -> Samp
     dtype = sample_dtype(param, derivation.dtypes)
     if dtype not in DTYPE_HOST or DTYPE_HOST[dtype].printer == "complex":
         dtype = "FLOAT"
-    value = _valid_value(param, dtype)
+    value = _valid_value(param, dtype, derivation.bounds.get(param.name, ()))
     listed = param.kind == "scalar_list"
     elements = (value, value) if listed else None
     call = CallArg(
@@ -466,7 +477,7 @@ def _derived_value(param: Param, comment: str, derivation: _Derivation) -> Sampl
         value, literal = "FLOAT", "ACL_FLOAT"
     else:
         dtype = _value_dtype(param)
-        value = _valid_value(param, dtype)
+        value = _valid_value(param, dtype, derivation.bounds.get(param.name, ()))
         literal = _c_literal(value, dtype)
     return SampleArg(param.name, "value", cpp_type=_value_type(param), values=(literal,), comment=comment, value=value)
 
@@ -502,16 +513,18 @@ def _first_axis(arg: SampleArg) -> SampleArg:
     return arg
 
 
-def _valid_value(param: Param, dtype: str) -> int | float:
+def _valid_value(param: Param, dtype: str, rows: Sequence[Check] = ()) -> int | float:
     """A valid value for a scalar or plain argument: an allowed enum value, or one inside the
-    documented range, else a small default."""
-    enum = [v for c in param.of_kind("enum") for v in c.values if isinstance(v, int | float)]
+    documented range (the parameter's own or its error rows'), else a small default."""
+    enums: list[Constraint | Check] = [*param.of_kind("enum"), *(c for c in rows if c.kind == "enum")]
+    enum = [v for c in enums for v in c.values if isinstance(v, int | float)]
     integral = dtype.startswith(("INT", "UINT")) or dtype == "BOOL"
     if enum:
         value: float = enum[0]
     else:
         value = 1 if integral else 0.5
-        for c in param.of_kind("range") + param.of_kind("clamp"):
+        ranges: list[Constraint | Check] = [*param.of_kind("range"), *param.of_kind("clamp")]
+        for c in ranges + [c for c in rows if c.kind == "range"]:
             if c.min is not None and value < c.min:
                 value = c.min + (0 if c.min_inclusive else 1)
             if c.max is not None and value > c.max:
