@@ -9,6 +9,7 @@ call contradicts its own rule is also a `sample-output-rule` lint finding (tests
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,21 @@ def test_example_programs_get_the_outputs_the_rules_give(corpus, corpus_docs):
     )
     assert outputs >= MIN_EXAMPLE_OUTPUTS
     _check(found, EXAMPLE_DISAGREEMENTS)
+
+
+def test_an_output_typed_by_a_dtype_argument_is_compared_with_it(corpus_docs):
+    """Outputs whose dtype an aclDataType argument gives (Quantize's `dtype`): the documents' calls
+    agree with it, and the same call with that output retyped does not."""
+    compared = 0
+    for doc in corpus_docs:
+        for fn in doc.functions:
+            values = call_values(fn, fn.sample_call) if fn.sample_call else None
+            for p in fn.params:
+                passed = (values or {}).get(p.name)
+                if p.dtype_rule is None or p.dtype_rule.kind != "given" or not isinstance(passed, TensorDesc):
+                    continue
+                assert not [d for d in disagreements(fn, values) if d.param == p.name], fn.name
+                retyped = {**values, p.name: dataclasses.replace(passed, dtype="BOOL")}
+                assert [d.what for d in disagreements(fn, retyped) if d.param == p.name] == ["dtype"], fn.name
+                compared += 1
+    assert compared >= 3

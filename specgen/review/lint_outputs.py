@@ -48,7 +48,7 @@ def disagreements(fn: Function, values: Mapping[str, object]) -> list[Disagreeme
         if p.direction not in ("out", "inout") or not isinstance(passed, TensorDesc):
             continue
         out += _shape_disagreement(p, passed, shapes, values)
-        out += _dtype_disagreement(p, passed, dtypes)
+        out += _dtype_disagreement(p, passed, dtypes, values)
     return out
 
 
@@ -62,8 +62,13 @@ def _shape_disagreement(p: Param, passed: TensorDesc, shapes, values) -> list[Di
     return [Disagreement(p.name, "shape", _shape(passed.shape), _shape(derived), rule.text, rule.line)]
 
 
-def _dtype_disagreement(p: Param, passed: TensorDesc, dtypes) -> list[Disagreement]:
+def _dtype_disagreement(p: Param, passed: TensorDesc, dtypes, values) -> list[Disagreement]:
     rule = p.dtype_rule
+    if rule is not None and rule.kind == "given":  # the value of an aclDataType argument
+        derived = output_dtype(plain_rule(rule), dtypes, values)
+        if derived is None or derived == passed.dtype:
+            return []
+        return [Disagreement(p.name, "dtype", passed.dtype, derived, rule.text, rule.line)]
     if rule is None or rule.kind not in _ENFORCED_DTYPE_KINDS:
         return []
     if dtype_allowed(plain_rule(rule), dtypes, passed.dtype) is not False:
