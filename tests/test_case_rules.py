@@ -2,9 +2,9 @@
 
 Every generated valid case must pass the generated validator and every error case must be
 rejected by exactly the rule it was made for, breaking no other rule of its function (but a
-later one that says more, cases.also_broken): the error case then tests that rule. The validator's rules are themselves
-checked against the documents' calls and the example programs (tests/test_oracle.py), so
-this proves the cases, not the rules. A derived sample (the document's call did not resolve)
+broadcast-result rule checked after a broadcast rule it implies): the error case then tests
+that rule. The validator's rules are themselves checked against the documents' calls and the
+example programs (tests/test_oracle.py), so this proves the cases, not the rules. A derived sample (the document's call did not resolve)
 gives each output the shape and dtype its rule gives.
 """
 
@@ -14,9 +14,10 @@ from collections import Counter
 
 import pytest
 
-from specgen.codegen.cases import also_broken, function_cases, host_values, plain_rule, validator_spec
+from specgen.codegen.cases import function_cases, host_values, plain_rule, validator_spec
 from specgen.codegen.errors import LowerError
 from specgen.codegen.lower import operator_code
+from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_shape
 from specgen.codegen.views import FunctionCode
 from specgen.parse import parse_paths
@@ -51,8 +52,7 @@ def test_valid_cases_pass_and_error_cases_fail_by_their_rule_alone(corpus, lower
             args = host_values(case.args)
             calls.append((fn.function.name, args))
             wanted.append((fn.function.name, case.id, f"{case.code} {case.rule}:"))
-            rule = next(r for r in cases.rules if r.id == case.rule)
-            if others := [r.id for r, _ in also_broken(spec, case.args, rule)]:
+            if others := _others_broken(spec, args, next(r for r in cases.rules if r.id == case.rule)):
                 not_alone.append(f"{fn.function.name} {case.id}: breaks {others} too")
     package = generate_package(corpus / "docs", tmp_path_factory.mktemp("cases_out"))
     results = validate_all(package, calls)
@@ -68,6 +68,22 @@ def test_valid_cases_pass_and_error_cases_fail_by_their_rule_alone(corpus, lower
     assert wrong == []
     assert not_alone == []
     assert errors >= 5000  # fewer means the cases stopped being made
+
+
+def _others_broken(spec, args, rule) -> list[str]:
+    """The rules besides `rule` the arguments break, as the validator finds them, less only a
+    broadcast-result rule after a broadcast rule over some of its tensors (it cannot hold while
+    that broadcast fails; the validator reports the broadcast rule first). Written out here,
+    not taken from cases.py, so that a wider exemption there is caught."""
+    broken = [r for r, _ in validator.violations(spec, args)]
+    ids = [r.id for r in broken]
+    at = ids.index(rule.id) if rule.id in ids else len(ids)
+    implied = [
+        r
+        for r in broken[at + 1 :]
+        if rule.kind == "broadcast" and r.kind == "broadcast_result" and set(rule.params) <= set(r.params)
+    ]
+    return [r.id for r in broken if r.id != rule.id and r not in implied]
 
 
 @pytest.mark.slow
