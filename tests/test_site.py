@@ -264,3 +264,13 @@ def test_a_single_phase_api_has_its_one_call_on_the_page(tmp_path, capsys, monke
         "aclnnCalculateConvolutionWeightSize(tensorShape.get(), transposed, groups, dataType, &amp;weightTensorSize);"
         in text
     )
+
+
+def test_a_single_phase_api_not_generated_says_why_on_its_page(tmp_path, capsys, monkeypatch, write_doc):
+    from tests.test_diff import SINGLE_PHASE
+
+    folder = write_doc(SINGLE_PHASE, "aclnnTransQuantParam.md").parent
+    code, _, err = report([str(folder), "-o", str(tmp_path / "site")], tmp_path, capsys, monkeypatch)
+    assert code == 0, err
+    page = (tmp_path / "site" / "ops" / "aclnnTransQuantParam.html").read_text(encoding="utf-8")
+    assert "not generated: the generated code cannot pass its parameter scaleArray, a const float*" in page

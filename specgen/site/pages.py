@@ -157,7 +157,7 @@ def _function(doc: OperatorDoc, fn: Function, link: Linker, lowered: Lowered) ->
         sample_note=_sample_note(code),
         enforced=sum(r.host for r in rules),
         unchecked=sum(not r.host for r in rules),
-        lowered=lowered.failures.get(fn.name, "") or _not_generated(doc, fn),
+        lowered=lowered.failures.get(fn.name, "") or (_not_generated(fn) if single else ""),
         source=link.at(fn.line),
     )
 
@@ -173,9 +173,9 @@ def prototypes(fn: Function, single: bool = False) -> list[str]:
     return out
 
 
-def _not_generated(doc: OperatorDoc, fn: Function) -> str:
-    """Why a single-phase API has no generated code ("" for the others)."""
-    gap = single_phase_gap(fn) if fn in doc.single_phase else ""
+def _not_generated(fn: Function) -> str:
+    """Why a single-phase API has no generated code ("" when it has)."""
+    gap = single_phase_gap(fn)
     return f"not generated: {gap}" if gap else ""
 
 
