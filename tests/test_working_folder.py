@@ -9,6 +9,8 @@ folder above it and from an unrelated folder, on the same absolute paths, and mu
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,26 @@ def test_diff_agrees_from_every_folder(repo, tmp_path, capsys, monkeypatch):
     }
     assert results["inside"] == results["above"] == results["elsewhere"]
     assert json.loads(results["elsewhere"][1])["changes"], "the edit must show as a change"
+
+
+def test_diff_of_a_git_range_agrees_from_every_folder(repo, capsys, monkeypatch):
+    """`specgen diff --git BASE..HEAD FOLDER` reads the repository that holds FOLDER, not the
+    working folder's (from elsewhere it said "not inside a git repository")."""
+    shutil.rmtree(repo / ".git")
+
+    def git(*args: str) -> None:
+        command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
+        subprocess.run(command, cwd=repo, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    doc = repo / MAINLINE
+    doc.write_text(doc.read_text(encoding="utf-8").replace("FLOAT16", "BFLOAT16"), encoding="utf-8")
+    git("commit", "-qam", "edit")
+    results = {
+        where: run_main(["diff", "--git", "HEAD~1..HEAD", "--format", "json", str(repo)], cwd, capsys, monkeypatch)
+        for where, cwd in _folders(repo).items()
+    }
+    assert results["inside"] == results["above"] == results["elsewhere"]
+    assert json.loads(results["elsewhere"][1])["changes"], results["elsewhere"][2]

@@ -151,7 +151,10 @@ def documents_between(
 ) -> tuple[list[OperatorDoc], list[OperatorDoc]]:
     """(old, new) models of the documents that differ under `folder` between the two sides of
     `spec`, and of their duplicates; documents named by their path in the repository."""
-    repo = Repository((cwd or Path.cwd()).resolve())
+    here, shown = (cwd or Path.cwd()).resolve(), folder
+    if (here / folder).is_dir():  # the repository holding the folder, whatever the working folder
+        here, folder = (here / folder).resolve(), "."
+    repo = Repository(here)
     wanted = parse_range(spec)
     base, head = repo.commit(wanted.base), repo.commit(wanted.head) if wanted.head else None
     if wanted.merge_base and head:
@@ -161,7 +164,7 @@ def documents_between(
     disk = repo.worktree(folder, selection) if head is None else {}
     new = new_tree if new_tree is not None else {name: blob for name, (blob, _) in disk.items()}
     if not old and not new:
-        _no_documents(repo, folder, spec)
+        _no_documents(shown, spec, exists=(repo.cwd / folder).exists())
     names = _with_duplicates({n for n in old.keys() | new.keys() if old.get(n) != new.get(n)}, old.keys() | new.keys())
     blobs = repo.read({old[n] for n in names if n in old} | {new[n] for n in names if n in new and n not in disk})
     old_jobs = [(n, blobs[old[n]]) for n in sorted(names) if n in old]
@@ -190,8 +193,8 @@ def _with_duplicates(changed: set[str], every: set[str]) -> set[str]:
     return changed | {n for n in every if Path(n).name.lower() in stems}
 
 
-def _no_documents(repo: Repository, folder: str, spec: str) -> None:
+def _no_documents(folder: str, spec: str, *, exists: bool) -> None:
     """A folder with no document on either side is a mistake to report, never "no changes"."""
-    if not (repo.cwd / folder).exists():
+    if not exists:
         raise GitError(f"no such folder: {folder} (neither in the working tree nor at {spec})")
     raise GitError(f"no operator documents under {folder} on either side of {spec}")
