@@ -355,3 +355,74 @@ def test_an_output_whose_shape_rule_the_documents_own_call_breaks_is_not_allocat
     allocation = {a.code.param.name: a.allocation for a in fn.wrapper if a.output}
     assert allocation["logitsSelectIdx"].shape["dims"] == ["*logits.shape[:-1]"]
     assert "the document's own sample call" in allocation["logitsTopKPSelect"].refusal
+
+
+def _int(name, text):
+    from specgen.model import Param
+
+    return Param(name=name, c_type="int64_t", kind="int", direction="in", text=text, line=1)
+
+
+def test_an_integer_whose_values_are_dtype_codes_gives_the_outputs_dtype():
+    from specgen.parse.classify.shapes import dtype_rule
+
+    x = _tensor("x", "in", ["FLOAT16", "BFLOAT16"])
+    fp = ["FLOAT4_E2M1", "FLOAT4_E1M2", "FLOAT8_E4M3FN", "FLOAT8_E5M2"]
+    # aclnnDynamicMxQuant (ops-nn): the integer's row names the output and maps each code
+    y = _tensor("yOut", "out", fp)
+    dst = _int(
+        "dstType",
+        "表示指定数据转换后yOut的类型，对应公式中的DType。\n输入范围为{35, 36, 40, 41}，分别对应输出yOut的数据类型为"
+        "{35:FLOAT8_E5M2, 36:FLOAT8_E4M3FN, 40:FLOAT4_E2M1, 41:FLOAT4_E1M2}。",
+    )
+    assert (dtype_rule(y, [x, dst, y], []).kind, dtype_rule(y, [x, dst, y], []).params) == ("given", ("dstType",))
+    # aclnnDynamicMxQuantWithDualAxis: one integer for two outputs
+    y1 = _tensor("y1Out", "out", fp)
+    dual = _int(
+        "dstType",
+        "表示指定数据转换后y1Out和y2Out的类型。\n输入范围为{35, 36, 40, 41}，分别对应输出y1Out和y2Out的数据类型为{35: FLOAT8_E5M2}。",
+    )
+    assert dtype_rule(y1, [x, dual, y1], []).kind == "given"
+    # aclnnTransposeQuantBatchMatMul: codes without names, all the output's dtypes
+    out = _tensor("out", "out", ["BFLOAT16", "FLOAT16", "HIFLOAT8"])
+    kind = _int("dtype", "用于指定输出矩阵的数据类型，支持的值为：1、27、34。\n取值为1, 表示输出矩阵类型为FLOAT16。")
+    assert dtype_rule(out, [x, kind, out], []).kind == "given"
+    # aclnnGroupedDynamicMxQuantWithDualAxis: the output's row names the integer
+    y = _tensor(
+        "y1Out",
+        "out",
+        ["FLOAT8_E4M3FN", "FLOAT8_E5M2"],
+        text="数据类型由调用者预分配Tensor时指定，且需要与dstDtype一致。",
+    )
+    dst = _int(
+        "dstDtype", "y1Out和y2Out的目标输出数据类型。\n仅支持取值35和36，其中35表示FLOAT8_E5M2，36表示FLOAT8_E4M3FN。"
+    )
+    assert dtype_rule(y, [x, dst, y], []).params == ("dstDtype",)
+
+
+def test_an_integer_is_no_dtype_code_when_its_values_or_names_disagree():
+    from specgen.parse.classify.shapes import dtype_rule
+
+    x = _tensor("x", "in", ["FLOAT16"])
+    y = _tensor("yOut", "out", ["FLOAT8_E4M3FN", "FLOAT8_E5M2"])
+    # a value that is not the code of a dtype the output allows (0 is FLOAT)
+    dst = _int("dstType", "指定输出yOut的数据类型。支持取值0、35。")
+    assert dtype_rule(y, [x, dst, y], []).kind == "not_derivable"
+    # a pair that names another dtype than the code's
+    dst = _int("dstType", "指定输出yOut的数据类型。输入范围为{35, 36}，分别对应{35:FLOAT8_E4M3FN, 36:FLOAT8_E5M2}。")
+    assert dtype_rule(y, [x, dst, y], []).kind == "not_derivable"
+    # only under a condition (aclnnSwigluGroupQuant: quantMode为0或1时，数据类型需与dstType一致)
+    y = y.model_copy(
+        update={"text": "quantMode为0或1时，数据类型需与dstType一致；quantMode为2或3时，数据类型默认为HIFLOAT8。"}
+    )
+    dst = _int("dstType", "目标量化类型。支持取值35、36，分别表示FLOAT8_E5M2、FLOAT8_E4M3FN。")
+    assert dtype_rule(y, [x, dst, y], []).kind == "not_derivable"
+
+
+def test_an_integer_dtype_code_sets_and_checks_the_outputs_dtype():
+    rule = {"kind": "given", "params": ["dstType"]}
+    assert _shapes.output_dtype(rule, {}, {"dstType": 36}) == "FLOAT8_E4M3FN"
+    assert _shapes.output_dtype(rule, {}, {"dstType": 99}) is None  # no dtype: not settled
+    assert _shapes.output_dtype(rule, {}, {"dstType": True}) == "FLOAT16"  # C's true is 1 (aclnnDequantBias' sample)
+    assert _shapes.dtype_allowed(rule, {}, "FLOAT8_E5M2", {"dstType": 36}) is False
+    assert _shapes.dtype_allowed(rule, {}, "FLOAT8_E4M3FN", {"dstType": 36}) is True

@@ -309,10 +309,14 @@ def output_dtype(
 
 
 def _given(value: object) -> str | None:
-    from ._tensor import dtype_name
+    """The dtype a parameter's value names: a dtype, or an integer holding an aclDataType
+    value (`dstType=36`: FLOAT8_E4M3FN; a C `true` is 1, as C converts it)."""
+    from ._tensor import DTYPE_TABLE, dtype_name
 
     if value is None:
         return None
+    if isinstance(value, int):
+        return next((d.name for d in DTYPE_TABLE if d.acl == value), None)
     try:
         return dtype_name(value)
     except TypeError:
@@ -354,13 +358,16 @@ def promote(*dtypes: str | None) -> str | None:
 
 
 def dtype_allowed(
-    rule: Mapping[str, object], dtypes: Mapping[str, str | None], dtype: str
+    rule: Mapping[str, object],
+    dtypes: Mapping[str, str | None],
+    dtype: str,
+    values: Mapping[str, object] | None = None,
 ) -> bool | None:
     """Whether an output of `dtype` meets `rule`; None when the rule cannot tell."""
     kind = rule.get("kind")
     if kind in ("fixed", "one_of"):
         return dtype in _items(rule, "values")
-    expected = output_dtype(rule, dtypes)
+    expected = output_dtype(rule, dtypes, values)
     return None if expected is None else dtype == expected
 
 

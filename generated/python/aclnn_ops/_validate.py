@@ -533,7 +533,10 @@ def _output_dtype(ctx: _Context, rule: Rule) -> str:
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
-    if dtype_allowed(rule.derive, _of_tensors(ctx, "dtype"), out.dtype) is not False:
+    if (
+        dtype_allowed(rule.derive, _of_tensors(ctx, "dtype"), out.dtype, ctx.args)
+        is not False
+    ):
         return ""
     peers = ", ".join(rule.params[1:])
     return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}"

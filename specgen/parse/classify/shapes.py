@@ -32,6 +32,7 @@ from specgen.parse.classify.shape_phrases import (
 )
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
+from specgen.vocab import DTYPES, dtype
 
 TENSORS = ("tensor", "tensor_list")
 WRITTEN = ("out", "inout")
@@ -306,17 +307,58 @@ def _from_errors(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule])
 
 
 _GIVEN_OUTPUT = re.compile(r"指定输出|输出(?:tensor|张量|Tensor)?的(?:数据类型|dtype)")
+# The output's own row naming the parameter that gives its dtype: `数据类型需要与dstType保持一致`,
+# `数据类型需与dstType对应`, `数据类型由dstType决定`, `数据类型由调用者…指定，且需要与dstDtype一致`
+# (read only for an aclDataType or integer parameter whose values are dtype codes).
+_DTYPE_FROM = re.compile(
+    r"数据类型.*?(?:与|由|和)\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持)?(?:一致|对应|决定|相同)"
+)
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?![A-Za-z0-9_.])")
+_CODE_PAIR = re.compile(r"(?<![A-Za-z0-9_.])(?P<code>\d+)\s*[:：=]\s*(?P<name>[A-Za-z][A-Za-z0-9_]*)")
+_LISTS_VALUES = re.compile(r"取值|范围|值为|支持|[{【]")
 
 
 def _given_dtype(p: Param, params: Sequence[Param]) -> DtypeRule | None:
-    """An aclDataType parameter that gives the output's dtype: `指定输出的数据类型` (the one
-    output), `需要与out的dtype一致`."""
+    """A parameter that gives the output's dtype: an aclDataType (`指定输出的数据类型` of the one
+    output, `需要与out的dtype一致`), or an integer holding aclDataType values (`dstType`:
+    `指定数据转换后yOut的类型，输入范围为{35, 36, 40, 41}`) when every value it lists is the
+    code of a dtype the output allows."""
     outputs = [q for q in params if q.direction == "out" and q.kind in TENSORS]
-    named = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_])的?\s*(?:数据类型|dtype)")
+    # `yOut的类型`, `y1Out和y2Out的类型`
+    others = r"(?:[和、与][A-Za-z_][A-Za-z0-9_]*)*"
+    named = re.compile(
+        rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_]){others}的?\s*(?:目标)?(?:输出)?(?:数据类型|类型|dtype)"
+    )
+    from_row = {m.group("name") for c in _sentences(p.text) if not _conditional(c) for m in _DTYPE_FROM.finditer(c)}
     for q in params:
-        if q.kind == "dtype" and (named.search(q.text) or (outputs == [p] and _GIVEN_OUTPUT.search(q.text))):
+        if q.kind not in ("dtype", "int"):
+            continue
+        if q.kind == "dtype" and (q.name in from_row or _names_output(q.text, named, outputs == [p])):
+            return DtypeRule(kind="given", params=(q.name,), text=q.text, line=q.line)
+        said = [c for c in _sentences(q.text) if not _conditional(c) and _names_output(c, named, outputs == [p])]
+        if (q.name in from_row or said) and _codes_of(q.text, p.dtypes):
             return DtypeRule(kind="given", params=(q.name,), text=q.text, line=q.line)
     return None
+
+
+def _sentences(text: str) -> list[str]:
+    return re.split(r"[。；;\n]", text)
+
+
+def _names_output(text: str, named: re.Pattern[str], only_output: bool) -> bool:
+    return bool(named.search(text) or (only_output and _GIVEN_OUTPUT.search(text)))
+
+
+def _codes_of(text: str, allowed: Sequence[str]) -> bool:
+    """Whether the values `text` lists (`输入范围为{35, 36}`, `支持取值2、3、29`) are aclDataType
+    values of dtypes in `allowed`, and the pairs it spells out (`35:FLOAT8_E5M2`, `34=HIFLOAT8`)
+    are theirs: then the integer is a dtype code."""
+    names = {code: name for name, code in DTYPES.items()}
+    listed = [s for s in _sentences(text) if _LISTS_VALUES.search(s)]
+    codes = [int(n) for s in listed for n in _NUMBER.findall(s)]
+    if not codes or any(names.get(c) not in allowed for c in codes):
+        return False
+    return all(names.get(int(m.group("code"))) == dtype(m.group("name")) for m in _CODE_PAIR.finditer(text))
 
 
 def _is_index(p: Param) -> bool:
