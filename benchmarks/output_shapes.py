@@ -21,32 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from specgen.codegen.runtime._tensor import TensorDesc  # noqa: E402
 from specgen.parse import parse_paths  # noqa: E402
-from tests.oracle import Call, chosen_functions, document_calls, generate_package, validate_all  # noqa: E402
-
-
-def mutated(docs, calls: list[Call]) -> list[tuple[str, str, Call]]:
-    """(direction, the output's shape rule, call with one output's first dimension changed)
-    for every output tensor."""
-    functions = {name: fn for name, (_, fn) in chosen_functions(docs).items()}
-    out = []
-    for name, args in calls:
-        for p in functions[name].params:
-            value = args.get(p.name)
-            if p.direction not in ("out", "inout") or not isinstance(value, TensorDesc):
-                continue
-            shape = (value.shape[0] + 1, *value.shape[1:]) if value.shape else (2,)
-            changed = TensorDesc(shape, value.dtype, None, value.format)
-            out.append((p.direction, f"{name}.{p.name}: {_rule(p)}", (name, {**args, p.name: changed})))
-    return out
-
-
-def _rule(p) -> str:
-    rule = p.shape_rule
-    if rule is None:
-        return "no rule"
-    return f"not derivable ({rule.reason})" if not rule.derived else rule.kind
+from tests.oracle import changed_outputs, document_calls, generate_package, validate_all  # noqa: E402
 
 
 def main() -> int:
@@ -61,7 +37,7 @@ def main() -> int:
         calls = document_calls(docs).calls
         verdicts = validate_all(package, calls)
         accepted = [c for c, v in zip(calls, verdicts, strict=True) if v is None]
-        tries = mutated(docs, accepted)
+        tries = changed_outputs(docs, accepted)
         results = validate_all(package, [call for _, _, call in tries])
     total, rejected, causes = Counter[str](), Counter[str](), Counter[str]()
     missed = []

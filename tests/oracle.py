@@ -154,3 +154,27 @@ def example_calls(docs: Iterable[OperatorDoc], examples: Path) -> tuple[int, lis
                 calls.append((name, values))
                 where.append((path.relative_to(examples).as_posix(), name))
     return found, where, calls
+
+
+def changed_outputs(docs, calls: list[Call]) -> list[tuple[str, str, Call]]:
+    """(direction, `function.output: its shape rule`, the call with that output's first dimension
+    changed) for every output and in-out tensor of the calls: a shape the document's call
+    contradicts (the validator should reject it)."""
+    functions = {name: fn for name, (_, fn) in chosen_functions(docs).items()}
+    out = []
+    for name, args in calls:
+        for p in functions[name].params:
+            value = args.get(p.name)
+            if p.direction not in ("out", "inout") or not isinstance(value, TensorDesc):
+                continue
+            shape = (value.shape[0] + 1, *value.shape[1:]) if value.shape else (2,)
+            changed = TensorDesc(shape, value.dtype, None, value.format)
+            out.append((p.direction, f"{name}.{p.name}: {_rule(p)}", (name, {**args, p.name: changed})))
+    return out
+
+
+def _rule(p) -> str:
+    rule = p.shape_rule
+    if rule is None:
+        return "no rule"
+    return f"not derivable ({rule.reason})" if not rule.derived else rule.kind

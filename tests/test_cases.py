@@ -69,6 +69,16 @@ def test_a_rule_the_documents_own_call_breaks_is_not_enforced():
     assert by_kind(enforced)["same_shape"][0].host  # with the document's own shapes it is enforced
 
 
+def test_an_output_whose_error_row_is_spared_is_held_to_its_own_rule():
+    """The spared 'shape不同' row covered gradInput; its own rule (shape需要与gradOutput、output相同)
+    then holds, as the sample's gradInput {4, 2} meets it (aclnnApplyTopKTopP in ops-nn)."""
+    errors = "返回161002（ACLNN_ERR_PARAM_INVALID）：gradOutput、output和gradInput的shape不同。"
+    spared = cases_of(errors, sample_edit=("outputShape = {4, 2}", "outputShape = {2, 4}"))
+    (own,) = [r for r in spared.rules if r.id == "implied_output_shape_gradInput"]
+    assert own.host and own.params[:2] == ("gradInput", "gradOutput")
+    assert not [r for r in cases_of(errors).rules if r.kind == "output_shape"]  # covered while the row holds
+
+
 def test_every_error_case_is_rejected_by_the_rule_it_was_made_for():
     cases = cases_of(ERRORS)
     spec = validator_spec(cases.params, list(cases.rules), "aclnnTanhBackward")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from specgen.parse import parse_paths
-from tests.oracle import document_calls, example_calls, generate_package, validate_all
+from tests.oracle import changed_outputs, document_calls, example_calls, generate_package, validate_all
 
 # Example calls the generated validators reject, each read by hand: (example file, function) -> why.
 _INT4_PACK = "ops-nn/matmul/weight_quant_batch_matmul_v2/examples/arch35/test_aclnn_weight_quant_batch_matmul_{}.cpp"
@@ -89,3 +89,21 @@ def test_example_programs_are_accepted(corpus, corpus_docs, corpus_package):
     stale = [k for k in EXAMPLE_EXCEPTIONS if k not in rejected]
     assert unexpected == {}
     assert stale == [], "listed exceptions that are now accepted: remove them"
+
+
+# Of the document calls the validators accept, those with one output's first dimension changed
+# that they reject (`python benchmarks/output_shapes.py -v` lists the others with their rules).
+MIN_REJECTED_CHANGES = {"out": 369 / 541, "inout": 19 / 58}
+
+
+@pytest.mark.slow
+def test_a_document_call_with_an_output_of_another_shape_is_rejected(corpus_docs, corpus_package):
+    calls = document_calls(corpus_docs).calls
+    accepted = [c for c, v in zip(calls, validate_all(corpus_package, calls), strict=True) if v is None]
+    tries = changed_outputs(corpus_docs, accepted)
+    verdicts = validate_all(corpus_package, [call for _, _, call in tries])
+    for direction, floor in MIN_REJECTED_CHANGES.items():
+        made = [v for (d, _, _), v in zip(tries, verdicts, strict=True) if d == direction]
+        rejected = sum(v is not None for v in made)
+        print(f"\n{direction}: {rejected} of {len(made)} changed shapes rejected")
+        assert rejected / len(made) >= floor - 1e-9, direction

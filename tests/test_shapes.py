@@ -411,6 +411,10 @@ def test_an_integer_is_no_dtype_code_when_its_values_or_names_disagree():
     # a pair that names another dtype than the code's
     dst = _int("dstType", "指定输出yOut的数据类型。输入范围为{35, 36}，分别对应{35:FLOAT8_E4M3FN, 36:FLOAT8_E5M2}。")
     assert dtype_rule(y, [x, dst, y], []).kind == "not_derivable"
+    # the output's row names an integer whose values are no codes of its dtypes (0-3: FLOAT..INT32)
+    named = y.model_copy(update={"text": "数据类型与quantMode对应。"})
+    mode = _int("quantMode", "量化模式。支持取值0、1、2、3。")
+    assert dtype_rule(named, [x, mode, named], []).kind == "not_derivable"
     # only under a condition (aclnnSwigluGroupQuant: quantMode为0或1时，数据类型需与dstType一致)
     y = y.model_copy(
         update={"text": "quantMode为0或1时，数据类型需与dstType一致；quantMode为2或3时，数据类型默认为HIFLOAT8。"}

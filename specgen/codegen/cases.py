@@ -95,6 +95,9 @@ def cases_for(
     unmet: tuple[str, ...] = ()
     if sample.from_document:
         rules = [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in rules]
+        added = _uncovered_outputs(params, rules)
+        broken = _violations(validator_spec(param_specs, [*rules, *added], function.name), valid.args)
+        rules += [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in added]
     elif broken:
         unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
         valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
@@ -118,6 +121,15 @@ def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ())
     if not unsupported_products:
         return fn.cases
     return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products, fn.notes)
+
+
+def _uncovered_outputs(params: list[Param], rules: list[Rule]) -> list[Rule]:
+    """The output rules that an error rule the sample broke (so spared) covered: the output is
+    then held to its own rule (aclnnApplyTopKTopP: `logits、p、k或out的shape不匹配` is spared,
+    its out's `shape需要与logits一致` holds), unless the sample breaks that too."""
+    known = {r.id for r in rules}
+    documented = [r for r in rules if r.id.startswith("rule")]  # as _rules gives them
+    return [r for r in _output_rules(params, documented) if r.id not in known]
 
 
 def _spare(rule: Rule, problem: str, line: int) -> Rule:
@@ -290,7 +302,7 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
     by_name = {p.name: p for p in params}
     rules = []
     for p in params:
-        if p.kind != "tensor" or p.direction != "out":
+        if p.kind != "tensor" or p.direction not in ("out", "inout"):
             continue
         shape = p.shape_rule if ("output_shape", p.name) not in covered else None
         # a reduce or reduction reading states its own cases (keepDim, reduction), a rule with
@@ -308,7 +320,13 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
                     INVALID, "output_shape", (p.name, *dict.fromkeys(reads)), text, id=rule_id, derive=plain_rule(shape)
                 )
             )
-        if dtype is not None and dtype.kind == "same" and set(dtype.params) <= names and p.name not in dtype.params:
+        # the dtype of an input, or the one an aclDataType or dtype-code argument names
+        if (
+            dtype is not None
+            and dtype.kind in ("same", "given")
+            and set(dtype.params) <= names
+            and p.name not in dtype.params
+        ):
             rule_id = f"implied_output_dtype_{p.name}"
             rules.append(
                 Rule(INVALID, "output_dtype", (p.name, *dtype.params), dtype.text, id=rule_id, derive=plain_rule(dtype))
@@ -520,7 +538,7 @@ def _mend(args: Args, rule: Rule, changed: set[str], spec: validator.Spec) -> Ar
         if rule.kind == "output_shape":
             shape = output_shape(rule.derive, {n: d.shape if d else None for n, d in facts.items()}, values)
             return _change(args, out, shape=shape) if shape is not None else args
-        dtype = output_dtype(rule.derive, {n: d.dtype if d else None for n, d in facts.items()})
+        dtype = output_dtype(rule.derive, {n: d.dtype if d else None for n, d in facts.items()}, values)
         return _change(args, out, dtype=dtype) if dtype is not None else args
     members = [n for n in rule.params if _tensor(args, n)]
     leaders = [n for n in members if n in changed] or members[:1]

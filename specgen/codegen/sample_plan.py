@@ -383,7 +383,7 @@ def _outputs_by_rule(params: list[Param], args: list[SampleArg]) -> list[SampleA
         p = by_name[arg.name]
         if arg.kind == "tensor" and p.direction == "out":
             shape = output_shape(plain_rule(p.shape_rule), shapes, values) if p.shape_rule else None
-            dtype = output_dtype(plain_rule(p.dtype_rule), dtypes) if p.dtype_rule else None
+            dtype = output_dtype(plain_rule(p.dtype_rule), dtypes, values) if p.dtype_rule else None
             dtype = dtype if dtype and (dtype in p.dtypes_on(None) or not p.dtypes_on(None)) else None
             if (shape is not None and shape != arg.shape) or (dtype is not None and dtype != arg.dtype):
                 arg = _retyped(p, arg, shape or arg.shape, dtype or arg.dtype, len(out))

@@ -329,15 +329,17 @@ def _given_dtype(p: Param, params: Sequence[Param]) -> DtypeRule | None:
     named = re.compile(
         rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_]){others}的?\s*(?:目标)?(?:输出)?(?:数据类型|类型|dtype)"
     )
-    from_row = {m.group("name") for c in _sentences(p.text) if not _conditional(c) for m in _DTYPE_FROM.finditer(c)}
+    from_row = {m.group("name"): c for c in _sentences(p.text) if not _conditional(c) for m in _DTYPE_FROM.finditer(c)}
     for q in params:
-        if q.kind not in ("dtype", "int"):
+        if q.kind != "dtype" and not (q.kind == "int" and _codes_of(q.text, p.dtypes)):
             continue
-        if q.kind == "dtype" and (q.name in from_row or _names_output(q.text, named, outputs == [p])):
-            return DtypeRule(kind="given", params=(q.name,), text=q.text, line=q.line)
-        said = [c for c in _sentences(q.text) if not _conditional(c) and _names_output(c, named, outputs == [p])]
-        if (q.name in from_row or said) and _codes_of(q.text, p.dtypes):
-            return DtypeRule(kind="given", params=(q.name,), text=q.text, line=q.line)
+        said = [c for c in _sentences(q.text) if _names_output(c, named, outputs == [p])]
+        if q.kind == "int":
+            said = [c for c in said if not _conditional(c)]
+        if q.name in from_row:
+            return DtypeRule(kind="given", params=(q.name,), text=from_row[q.name].strip(), line=p.line)
+        if said:
+            return DtypeRule(kind="given", params=(q.name,), text=said[0].strip(), line=q.line)
     return None
 
 
@@ -355,10 +357,11 @@ def _codes_of(text: str, allowed: Sequence[str]) -> bool:
     are theirs: then the integer is a dtype code."""
     names = {code: name for name, code in DTYPES.items()}
     listed = [s for s in _sentences(text) if _LISTS_VALUES.search(s)]
-    codes = [int(n) for s in listed for n in _NUMBER.findall(s)]
+    codes = [int(n) if len(n) < 4 else -1 for s in listed for n in _NUMBER.findall(s)]  # codes are small
     if not codes or any(names.get(c) not in allowed for c in codes):
         return False
-    return all(names.get(int(m.group("code"))) == dtype(m.group("name")) for m in _CODE_PAIR.finditer(text))
+    pairs = ((m.group("code"), m.group("name")) for m in _CODE_PAIR.finditer(text))
+    return all(len(code) < 4 and names.get(int(code)) == dtype(name) for code, name in pairs)
 
 
 def _is_index(p: Param) -> bool:
