@@ -103,6 +103,28 @@ def test_tensor_format_and_0d():
         Tensor(X, "NCWH")
 
 
+def test_a_4_bit_tensor_is_given_by_its_packed_bytes():
+    from specgen.codegen.runtime import _runtime as rt
+    from specgen.codegen.runtime._shapes import allocate
+
+    packed = Tensor(np.zeros((3, 8), np.uint8), dtype="float4_e2m1")  # two elements a byte
+    assert (describe(packed).shape, describe(packed).dtype) == ((3, 16), "FLOAT4_E2M1")
+    assert (rt.shape_of(packed), rt.dtype_of(packed)) == ((3, 16), "FLOAT4_E2M1")
+    assert rt.array_of(packed) is packed  # returned as a Tensor: its bytes alone do not say the dtype
+    with pytest.raises(TypeError, match="uint8 array"):
+        Tensor(np.zeros((3, 8), np.float32), dtype="INT4")
+    with pytest.raises(ValueError, match="4-bit"):
+        Tensor(np.zeros((3, 8), np.uint8), dtype="INT8")
+    # aclnnDynamicMxQuant: yOut in x's shape, of the dtype dstType=40 names
+    y = allocate(
+        "yOut",
+        {"kind": "same", "params": ["x"]},
+        {"kind": "given", "params": ["dstType"]},
+        {"x": np.zeros((2, 6), np.float16), "dstType": 40},
+    )
+    assert (y.array.shape, y.array.dtype, describe(y).shape, y.dtype) == ((2, 3), np.uint8, (2, 6), "FLOAT4_E2M1")
+
+
 @pytest.mark.parametrize(
     "role, c_type, expected",
     [

@@ -303,8 +303,12 @@ aclnn_ops.load()
 def decode(value):
     if isinstance(value, dict) and "array" in value:
         shape, dtype = value["array"]
-        array = rt.empty(shape, dtype)
-        return aclnn_ops.Tensor(array, value["format"]) if value["format"] else array
+        array = rt.empty(shape, dtype)  # a 4-bit one: a Tensor of its packed bytes
+        if not value["format"]:
+            return array
+        if isinstance(array, aclnn_ops.Tensor):
+            return aclnn_ops.Tensor(array.array, value["format"], array.dtype)
+        return aclnn_ops.Tensor(array, value["format"])
     if isinstance(value, dict) and "list" in value:
         return [decode(v) for v in value["list"]]
     return value

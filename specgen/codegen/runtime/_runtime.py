@@ -19,6 +19,7 @@ import numpy as np
 from ._tensor import (
     ACL_DTYPES,
     ACL_FORMATS,
+    DTYPES,
     ML_DTYPES,
     NUMPY_NAMES,
     AclnnError,
@@ -28,6 +29,7 @@ from ._tensor import (
     TensorDesc,
     contiguous_strides,
     dtype_name,
+    packed_bytes,
     scalar_dtype,
 )
 
@@ -76,21 +78,22 @@ def numpy_dtype(name: str) -> np.dtype:
 
 
 def array_of(value: Any) -> Any:
-    """The data of a tensor argument (a Tensor's array)."""
-    return value.array if isinstance(value, Tensor) else value
+    """The data of a tensor argument (a Tensor's array; a packed 4-bit Tensor stays one, as
+    its bytes alone do not say their dtype)."""
+    return value.array if isinstance(value, Tensor) and value.dtype is None else value
 
 
 def broadcast_shape(*values: Any) -> tuple[int, ...]:
-    return tuple(
-        np.broadcast_shapes(*(np.shape(array_of(v)) for v in values if v is not None))
-    )
+    return tuple(np.broadcast_shapes(*(shape_of(v) for v in values if v is not None)))
 
 
 def shape_of(value: Any) -> tuple[int, ...]:
-    return tuple(np.shape(array_of(value)))
+    return value.shape if isinstance(value, Tensor) else tuple(np.shape(value))
 
 
 def dtype_of(value: object) -> str:
+    if isinstance(value, Tensor) and value.dtype is not None:
+        return value.dtype
     return dtype_name(np.asarray(array_of(value)).dtype)
 
 
@@ -99,8 +102,12 @@ def dtype_or_none(value: object) -> str | None:
     return None if value is None else dtype_of(value)
 
 
-def empty(shape: Sequence[int], dtype: str) -> np.ndarray:
-    return np.zeros(tuple(shape), dtype=numpy_dtype(dtype))
+def empty(shape: Sequence[int], dtype: str) -> np.ndarray | Tensor:
+    """A zeroed tensor: an array, or for a 4-bit dtype a Tensor of its packed bytes."""
+    name = dtype_name(dtype)
+    if DTYPES[name].bits == 4:
+        return Tensor(np.zeros(packed_bytes(shape), dtype=np.uint8), dtype=name)
+    return np.zeros(tuple(shape), dtype=numpy_dtype(name))
 
 
 # ---------------------------------------------------------------- the libraries
@@ -348,23 +355,27 @@ class Call:
         tensor put in a list is not `owned`: aclDestroyTensorList destroys it."""
         if value is None:
             return None
+        dims, dtype = (
+            shape_of(value),
+            dtype_of(value),
+        )  # a packed Tensor's, not its bytes'
         if isinstance(value, Tensor):
             format, value = value.format, value.array
         if not isinstance(value, np.ndarray):
             value = np.asarray(value)
         host = np.asarray(value, order="C")  # ascontiguousarray would make 0-d (1,)
         pointer = self._device_copy(host)
-        shape = (ctypes.c_int64 * max(host.ndim, 1))(*host.shape)
-        strides = (ctypes.c_int64 * max(host.ndim, 1))(*contiguous_strides(host.shape))
+        shape = (ctypes.c_int64 * max(len(dims), 1))(*dims)
+        strides = (ctypes.c_int64 * max(len(dims), 1))(*contiguous_strides(dims))
         handle = self.library.aclCreateTensor(
             shape,
-            host.ndim,
-            ACL_DTYPES[dtype_name(host.dtype)],
+            len(dims),
+            ACL_DTYPES[dtype],
             strides,
             0,
             ACL_FORMATS[format],
             shape,
-            host.ndim,
+            len(dims),
             pointer,
         )
         if not handle:

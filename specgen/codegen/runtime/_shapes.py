@@ -413,16 +413,21 @@ def _formatted(
     args: Mapping[str, object],
     follows: tuple[str, str, tuple[str, ...]] | None,
 ) -> Any:
-    from ._tensor import Tensor
+    from ._tensor import Tensor, describe
 
     if follows is None:
         return array
     name, default, formats = follows
     value = args.get(name)
     fmt = value.format if isinstance(value, Tensor) else default
-    data = value.array if isinstance(value, Tensor) else value
-    same_rank = getattr(data, "ndim", None) == array.ndim
-    return Tensor(array, fmt) if fmt != "ND" and fmt in formats and same_rank else array
+    read, written = _desc(describe, value), describe(array)
+    if fmt == "ND" or fmt not in formats or read is None or written is None:
+        return array
+    if read.ndim != written.ndim:
+        return array
+    if isinstance(array, Tensor):  # a packed 4-bit one
+        return Tensor(array.array, fmt, array.dtype)
+    return Tensor(array, fmt)
 
 
 def _items_of(

@@ -206,10 +206,15 @@ class TensorDesc:
 @dataclass(frozen=True, eq=False)  # arrays do not compare to one truth value
 class Tensor:
     """A tensor argument with its format given: `Tensor(array, "NCHW")`. A plain array is
-    sent in the format the document gives the parameter when it allows one only, else ND."""
+    sent in the format the document gives the parameter when it allows one only, else ND.
+
+    A 4-bit dtype (INT4, FLOAT4_E2M1, FLOAT4_E1M2), which NumPy has not, is given with its
+    bytes: `Tensor(packed, dtype="FLOAT4_E2M1")`, `packed` a uint8 array holding two elements
+    a byte along the last dimension, as aclnn stores them (shape (m, n // 2) for (m, n))."""
 
     array: object  # a NumPy array (ml_dtypes for BFLOAT16)
     format: str = "ND"
+    dtype: str | None = None  # a packed 4-bit dtype; None: the array's own
 
     def __post_init__(self) -> None:
         fmt = str(self.format).upper()
@@ -217,6 +222,38 @@ class Tensor:
             known = ", ".join(ACL_FORMATS)
             raise ValueError(f"unknown tensor format {self.format!r}; known: {known}")
         object.__setattr__(self, "format", fmt)
+        if self.dtype is not None:
+            object.__setattr__(self, "dtype", _packed_dtype(self.dtype, self.array))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape aclnn sees: a packed array's last dimension holds two elements a byte."""
+        import numpy as np
+
+        shape = tuple(int(d) for d in np.shape(self.array))  # type: ignore[call-overload]
+        return (
+            (*shape[:-1], shape[-1] * 2) if self.dtype is not None and shape else shape
+        )
+
+
+def _packed_dtype(dtype: object, array: object) -> str:
+    import numpy as np
+
+    name = dtype_name(dtype)
+    if DTYPES[name].bits != 4:
+        raise ValueError(
+            f"dtype= is for packed 4-bit dtypes; {name} arrays carry their own dtype"
+        )
+    if np.asarray(array).dtype != np.uint8:
+        raise TypeError(
+            f"a packed {name} tensor is given as a uint8 array of its bytes"
+        )
+    return name
+
+
+def packed_bytes(shape: Sequence[int]) -> tuple[int, ...]:
+    """The shape of the uint8 array holding a 4-bit tensor of `shape` (two elements a byte)."""
+    return (*shape[:-1], (int(shape[-1]) + 1) // 2) if shape else ()
 
 
 @dataclass(frozen=True)
@@ -236,6 +273,8 @@ def describe(value: object, default_format: str = "ND") -> TensorDesc | None:
     `default_format`), a Tensor, a TensorDesc, or None."""
     if value is None or isinstance(value, TensorDesc):
         return value
+    if isinstance(value, Tensor) and value.dtype is not None:
+        return TensorDesc(value.shape, value.dtype, None, value.format)
     if isinstance(value, Tensor):
         default_format, value = value.format, value.array
     import numpy as np
