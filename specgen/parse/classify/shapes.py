@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
-from specgen.parse.classify.shape_formulas import formula_rule
+from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -201,7 +201,7 @@ def shape_rule(
     ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one)
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
-        return _from_reading(params, statements, *found, own=said)
+        return _from_reading(params, statements, *found, own=said, formula=formula)
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
@@ -266,10 +266,12 @@ def _from_reading(
     reading: Reading,
     statement: Statement,
     own: Sequence[Statement] = (),
+    formula: Statement | None = None,
 ) -> ShapeRule:
     kind, reads, dims = reading
     names = [q.name for q in params]
     dims = defined_in_place(dims, statement.text, names) if dims else dims
+    dims = defined_by_formula(dims, formula.text, names) if dims and formula else dims
     wanted = _symbols(dims, names) if dims else set()
     defined = {s: [d] for s, d in _defined(own, params).items()}
     bound = {**defined, **_bindings(params, statements)} if wanted else {}
