@@ -1,0 +1,157 @@
+"""Output sizes from the documents' formulas, by family: convolution (per axis, plain or
+transposed), deformable convolution (symbols the formula defines), pooling (a floor and a
+ceil formula). Each formula is quoted from its ops-nn document; each expected shape is the
+document's own sample call, computed by hand in the comment beside it."""
+
+from __future__ import annotations
+
+from specgen.codegen.runtime import _shapes
+from specgen.model import Param
+from specgen.parse.classify.shape_formulas import defined_by_formula, formula_definitions, formula_rule
+
+_TENSOR = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
+_ARRAY = {"c_type": "const aclIntArray*", "kind": "int_array", "direction": "in", "line": 1}
+_BOOL = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
+
+# aclnnConvolution.md (ops-nn conv/convolution_forward), 计算公式: the output's layout, then
+# the sizes for `transposed = False`, then for `transposed = True`
+_CONVOLUTION = r"""\text{output}(N_i, C_{\text{out}_j}, D_{\text{out}}, H_{\text{out}}, W_{\text{out}}) = \sum_{k = 0}^{C_{\text{in}} - 1} \text{weight}(C_{\text{out}_j}, k) \star \text{input}(N_i, k) + \text{bias}(C_{\text{out}_j})
+
+D_{\text{out}}=[(D + 2 \times padding[0] - dilation[0] \times (K_d - 1) - 1 ) / stride[0]] + 1 \\
+H_{\text{out}}=[(H + 2 \times padding[1] - dilation[1] \times (K_h - 1) - 1 ) / stride[1]] + 1 \\
+W_{\text{out}}=[(W + 2 \times padding[2] - dilation[2] \times (K_w - 1) - 1 ) / stride[2]] + 1
+
+D_{\text{out}}=(D - 1) \times \text{stride}[0] - 2 \times \text{padding}[0] + \text{dilation}[0]
+\times (K_d - 1) + \text {outputPadding}[0] + 1 \\
+H_{\text{out}}=(H - 1) \times \text{stride}[1] - 2 \times \text{padding}[1] + \text{dilation}[1]
+\times (K_h - 1) + \text {outputPadding}[1] + 1 \\
+W_{\text{out}}=(W - 1) \times \text{stride}[2] - 2 \times \text{padding}[2] + \text{dilation}[2]
+\times (K_w - 1) + \text {outputPadding}[2] + 1"""
+
+
+def _convolution_params(output_row: str = "通道数等于weight第一维，其他维度≥0。") -> list[Param]:
+    return [
+        Param(name="input", description="公式中的input，表示卷积输入。", **_TENSOR),
+        Param(name="weight", description="公式中的weight，表示卷积权重。", **_TENSOR),
+        Param(name="bias", description="公式中的bias，表示卷积偏置。", **_TENSOR),
+        *(Param(name=n, **_ARRAY) for n in ("stride", "padding", "dilation")),
+        Param(name="transposed", description="是否为转置卷积。", **_BOOL),
+        Param(name="outputPadding", description="转置卷积情况下，对输出所有边的填充。", **_ARRAY),
+        Param(name="groups", c_type="int64_t", kind="int", direction="in", line=1),
+        Param(
+            name="output",
+            c_type="aclTensor*",
+            kind="tensor",
+            direction="out",
+            description="公式中的out，表示卷积输出。",
+            text=output_row,
+            line=1,
+        ),
+    ]
+
+
+def test_a_convolution_output_follows_the_per_axis_formula_for_the_inputs_rank_while_not_transposed():
+    params = _convolution_params()
+    rule = formula_rule(params[-1], params, _CONVOLUTION, 1)
+    assert rule is not None and rule.kind == "explicit" and rule.when == ("transposed", "", "false")
+    plain = rule.model_dump(mode="json")
+    # aclnnConvolution.md's sample (2D): input {2, 2, 2, 2}, weight {1, 2, 1, 1}, strides, dilations
+    # {1, 1}, pads {0, 0}, result {2, 1, 2, 2}: H_out = [(2 + 0 - 1 * 0 - 1) / 1] + 1 = 2
+    values = {"stride": [1, 1], "padding": [0, 0], "dilation": [1, 1], "transposed": False, "groups": 1}
+    shapes = {"input": (2, 2, 2, 2), "weight": (1, 2, 1, 1)}
+    assert _shapes.output_shape(plain, shapes, values) == (2, 1, 2, 2)
+    # aclnnQuantConvolution.md's sample (3D, the same formula): input {2, 2, 32, 32, 32}, weight
+    # {2, 2, 3, 3, 3}, pads {1, 1, 1}: D_out = [(32 + 2 - 1 * 2 - 1) / 1] + 1 = 32
+    values3 = {"stride": [1, 1, 1], "padding": [1, 1, 1], "dilation": [1, 1, 1], "transposed": False}
+    shapes3 = {"input": (2, 2, 32, 32, 32), "weight": (2, 2, 3, 3, 3)}
+    assert _shapes.output_shape(plain, shapes3, values3) == (2, 2, 32, 32, 32)
+    # a stride of 2 floors: [(5 + 0 - 2 - 1) / 2] + 1 = 2
+    strided = {**values, "stride": [2, 2]}
+    assert _shapes.output_shape(plain, {"input": (1, 2, 5, 5), "weight": (3, 2, 3, 3)}, strided) == (1, 3, 2, 2)
+    # conv2d's padding may hold 4 values ("conv2d为2或4"), which the formula does not index: unsettled
+    assert _shapes.output_shape(plain, shapes, {**values, "padding": [0, 0, 0, 0]}) is None
+    # the transposed formula is not read: no check then (the rule holds while transposed is false)
+    assert _shapes.output_shape(plain, shapes, {**values, "transposed": True}) is None
+
+
+def test_a_convolution_output_is_not_read_without_its_channel_count_or_with_two_formulas_no_bool_names():
+    params = _convolution_params(output_row="其他维度≥0。")
+    rule = formula_rule(params[-1], params, _CONVOLUTION, 1)
+    assert rule is not None and not rule.derived and "names what no parameter gives" in rule.reason
+    # aclnnQuantConvolutionWeightNz.md: `通道数等于weight原shape第一维`
+    params = _convolution_params(output_row="其shape满足卷积的推导规则。通道数等于weight原shape第一维，其他维度≥0。")
+    rule = formula_rule(params[-1], params, _CONVOLUTION, 1)
+    assert rule is not None and rule.dims[1] == "weight.shape[0]"
+    unnamed = [p.model_copy(update={"description": "预留参数。"}) if p.kind == "bool" else p for p in params]
+    rule = formula_rule(unnamed[-1], unnamed, _CONVOLUTION, 1)
+    assert rule is not None and "two ways" in rule.reason
+
+
+# aclnnDeformableConv2d.md (ops-nn conv/deformable_conv2d), 计算公式 (its first blocks)
+_DEFORMABLE = r"""outH = (inH + padding[0] + padding[1] - ((K_H - 1) * dilation[2] + 1)) // stride[2] + 1
+
+outW = (inW + padding[2] + padding[3] - ((K_W - 1) * dilation[3] + 1)) // stride[3] + 1
+
+x = -padding[2] + ow*stride[3] + kw*dilation[3], kw的取值为(0, K\_W-1)
+
+(x,y) = (x + offsetX, y + offsetY)"""
+
+
+def test_symbols_a_formula_defines_take_their_expression_in_an_outputs_list():
+    names = ["x", "weight", "offset", "biasOptional", "kernelSize", "stride", "padding", "dilation", "out"]
+    assert set(formula_definitions(_DEFORMABLE, names)) == {"outH", "outW"}  # not x: no expression
+    # out: `shape为[N, outC, outH, outW]`; deformOutOptional: `shape为[N, inC, outH * K_H, outW * K_W]`
+    out = defined_by_formula(("N", "outC", "outH", "outW"), _DEFORMABLE, names)
+    deform = defined_by_formula(("N", "inC", "outH * K_H", "outW * K_W"), _DEFORMABLE, names)
+    assert out[2] == "(inH + padding[0] + padding[1] - ((K_H - 1) * dilation[2] + 1)) // stride[2] + 1"
+    assert defined_by_formula(("N", "C"), _DEFORMABLE, names) == ("N", "C")
+    # the sample: x {1, 6, 2, 4}, weight {4, 3, 5, 5}, padding {2, 2, 2, 2}, stride, dilation
+    # {1, 1, 1, 1}: outH = (2 + 4 - 5) // 1 + 1 = 2, outW = (4 + 4 - 5) // 1 + 1 = 4; out
+    # {1, 4, 2, 4}, deformOut {1, 6, 10, 20}
+    symbols = [("N", "x", 0), ("inC", "x", 1), ("inH", "x", 2), ("inW", "x", 3), ("outC", "weight", 0)]
+    symbols += [("K_H", "weight", 2), ("K_W", "weight", 3)]
+    bound = [{"symbol": s, "param": p, "axis": a} for s, p, a in symbols]
+    shapes = {"x": (1, 6, 2, 4), "weight": (4, 3, 5, 5)}
+    values = {"padding": [2, 2, 2, 2], "stride": [1, 1, 1, 1], "dilation": [1, 1, 1, 1]}
+    for dims, expected in ((out, (1, 4, 2, 4)), (deform, (1, 6, 10, 20))):
+        rule = {"kind": "explicit", "dims": list(dims), "symbols": bound}
+        assert _shapes.output_shape(rule, shapes, values) == expected
+
+
+# aclnnMaxPool3dWithArgmax.md (ops-nn pooling/max_pool3d_with_argmax_v2): "out tensor的shape推导公式
+# （默认ceilMode=false，即向下取整）" and "（默认ceilMode=true，即向上取整）"
+_FLOOR = (
+    r"[N, C, D_{out}, H_{out}, W_{out}]=[N,C,\lfloor{\frac{D_{in}+2 \times {padding[0] - dilation[0] \times"
+    r"(kernelSize[0] - 1) - 1}}{stride[0]}}\rfloor + 1,\\"
+    "\n"
+    r"\lfloor{\frac{H_{in}+2 \times {padding[1] - dilation[1] \times(kernelSize[1] - 1) - 1}}{stride[1]}}\rfloor + 1, \\"
+    "\n"
+    r"\lfloor{\frac{W_{in}+2 \times {padding[2] - dilation[2] \times(kernelSize[2] - 1) - 1}}{stride[2]}}\rfloor + 1]"
+)
+_CEIL = _FLOOR.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
+
+
+def test_a_floor_and_a_ceil_formula_read_the_floor_while_the_rounding_bool_is_false():
+    params = [
+        Param(name="self", description="待计算张量。", **_TENSOR),
+        *(Param(name=n, **_ARRAY) for n in ("kernelSize", "stride", "padding", "dilation")),
+        Param(name="ceilMode", description="计算输出形状时取整的方法。", **_BOOL),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", text="shape由上述公式推导出。", line=1),
+        Param(name="indices", c_type="aclTensor*", kind="tensor", direction="out", text="shape和out保持一致。", line=1),
+    ]
+    rule = formula_rule(params[-2], params, _FLOOR + "\n\n" + _CEIL, 1)
+    assert rule is not None and rule.kind == "explicit" and rule.when == ("ceilMode", "", "false")
+    assert "ceil" not in " ".join(rule.dims)
+    # the sample: self {1, 1, 2, 2, 2}, kernelSize, stride {2, 2, 2}, padding {0, 0, 0}, dilation
+    # {1, 1, 1}, ceilMode false, out {1, 1, 1, 1, 1}: D_out = floor((2 + 0 - 1 * 1 - 1) / 2) + 1 = 1
+    values = {"kernelSize": [2, 2, 2], "stride": [2, 2, 2], "padding": [0, 0, 0], "dilation": [1, 1, 1]}
+    plain = rule.model_dump(mode="json")
+    assert _shapes.output_shape(plain, {"self": (1, 1, 2, 2, 2)}, {**values, "ceilMode": False}) == (1, 1, 1, 1, 1)
+    assert _shapes.output_shape(plain, {"self": (1, 1, 2, 2, 2)}, {**values, "ceilMode": True}) is None
+
+
+def test_a_per_axis_splice_needs_one_element_per_axis_of_each_array_it_indexes():
+    rule = {"kind": "explicit", "dims": ["x.shape[0]", "*[x.shape[i + 1] // s[i] for i in range(rank(x) - 1)]"]}
+    assert _shapes.output_shape(rule, {"x": (2, 8, 6)}, {"s": [2, 3]}) == (2, 4, 2)
+    assert _shapes.output_shape(rule, {"x": (2, 8, 6)}, {"s": [2]}) is None
+    assert _shapes.output_shape(rule, {"x": (2, 8)}, {"s": [2]}) == (2, 4)
