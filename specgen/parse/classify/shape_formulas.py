@@ -8,10 +8,19 @@ The output keeps the input's leading dimensions and takes one computed size for 
 `X_{out}` the formula defines, `X_{in}` being the input's matching dimension counted from the
 end (inputs of these operators may come with or without the batch axis). A formula is read
 only when every name it uses is an integer parameter, an element of an integer array or an
-`X_{in}`; when it gives one size two ways (floor and ceil) it is not read. A bool whose own
+`X_{in}`; when it gives one size two ways it is not read (but see the pairs below). A bool whose own
 row says it changes the output's shape or rounding (`ceilMode`: "推导的输出out的shape是否向上取整")
 holds the formula to its false value (`ShapeRule.when`): the documents give the true case
 only as a correction ("则H_{out}的shape需减1").
+
+Families read beside that: a convolution's formula, written for 3 axes from the input's `D`
+and the kernel's `K_d` (`[(D + 2 \\times padding[0] - …) / stride[0]] + 1`, `[…]` the integer
+part), is read once per axis for as many axes as the call's input has (`*[… for i in
+range(rank(input) - 2)]`, unsettled when an array has not one element per axis); a floor and a
+ceil formula, or a plain and a transposed one, are read when a bool's row names the choice,
+the floor, the plain one, holding while it is false; and the symbols a formula defines
+(`outH = (inH + padding[0] + padding[1] - …) // stride[2] + 1`) take their expression in an
+output's list (`shape为[N, outC, outH, outW]`).
 """
 
 from __future__ import annotations
