@@ -155,3 +155,81 @@ def test_a_per_axis_splice_needs_one_element_per_axis_of_each_array_it_indexes()
     assert _shapes.output_shape(rule, {"x": (2, 8, 6)}, {"s": [2, 3]}) == (2, 4, 2)
     assert _shapes.output_shape(rule, {"x": (2, 8, 6)}, {"s": [2]}) is None
     assert _shapes.output_shape(rule, {"x": (2, 8)}, {"s": [2]}) == (2, 4)
+
+
+# aclnnBidirectionLSTM.md (ops-nn rnn/bidirection_lstm): the rows of x, initH and yOut, outputHOut
+_LSTM_ROWS = {
+    "x": "shape支持三维（time_step, batch_size, input_size）。其中，`time_step`表示时间维度；`batch_size`表示每个时刻需要处理的batch数量；`input_size`表示输入的特征数量。",
+    "initH": "shape支持三维（num_layers, batch_size, hidden_size）或者当bidirection为True时（2 * num_layers, batch_size, hidden_size）。其中，`num_layers`对应参数`numLayers`，表示LSTM层数；`hidden_size`表示隐藏状态的特征数量。",
+    "yOut": "shape支持三维（time_step, batch_size, hidden_size）或者当bidirection为True时（time_step, batch_size, 2 * hidden_size）。",
+    "outputHOut": "shape支持三维（num_layers, batch_size, hidden_size）或者当bidirection为True时（2 * num_layers, batch_size, hidden_size）。",
+}
+
+
+def _lstm_params() -> list[Param]:
+    out = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
+    return [
+        Param(name="x", **_TENSOR),
+        Param(name="initH", **_TENSOR),
+        Param(name="numLayers", c_type="int64_t", kind="int", direction="in", line=1),
+        Param(name="bidirection", **_BOOL),
+        Param(name="yOut", **out),
+        Param(name="outputHOut", **out),
+    ]
+
+
+def test_a_list_that_changes_with_a_bool_reads_as_one_list_choosing_by_it():
+    from specgen.parse.classify.shape_symbols import bool_alternative, defined_by_statements, list_bindings
+
+    params = _lstm_params()
+    found = bool_alternative([_LSTM_ROWS["yOut"]], params)
+    assert found == (
+        ("explicit", (), ("time_step", "batch_size", "2 * hidden_size if bidirection else hidden_size")),
+        0,
+    )
+    uneven = ["shape支持三维（time_step, batch_size）或者当bidirection为True时（time_step, batch_size, 2）。"]
+    assert bool_alternative(uneven, params) is None  # lists of two lengths
+    # `num_layers`对应参数`numLayers` (initH's row) defines the symbol outputHOut's list names
+    ((_, _, dims), _) = bool_alternative([_LSTM_ROWS["outputHOut"]], params) or ((None, None, ()), 0)
+    dims = defined_by_statements(dims, _LSTM_ROWS.values(), params)
+    assert dims == ("2 * numLayers if bidirection else numLayers", "batch_size", "hidden_size")
+    # x binds all three of its symbols, initH only those its two forms hold at one axis
+    bound = list_bindings(params, {name: [text] for name, text in _LSTM_ROWS.items()})
+    assert {(d.symbol, d.param, d.axis) for ds in bound.values() for d in ds} == {
+        ("time_step", "x", 0),
+        ("batch_size", "x", 1),
+        ("input_size", "x", 2),
+        ("batch_size", "initH", 1),
+        ("hidden_size", "initH", 2),
+    }
+    # the sample: x {2, 32, 32}, initH {2, 32, 32}, numLayers 1, bidirection true; yOut
+    # {time_step, batch_size, 2 * hidden_size} = {2, 32, 64}, outputHOut {2 * 1, 32, 32}
+    symbols = [d.model_dump() for ds in bound.values() for d in ds]
+    shapes = {"x": (2, 32, 32), "initH": (2, 32, 32)}
+    values = {"numLayers": 1, "bidirection": True}
+    y = {"kind": "explicit", "dims": list(found[0][2]) if found else [], "symbols": symbols}
+    h = {"kind": "explicit", "dims": list(dims), "symbols": symbols}
+    assert _shapes.output_shape(y, shapes, values) == (2, 32, 64)
+    assert _shapes.output_shape(h, shapes, values) == (2, 32, 32)
+    assert _shapes.output_shape(h, {"x": (2, 32, 32), "initH": (1, 32, 32)}, {**values, "bidirection": False}) == (
+        1,
+        32,
+        32,
+    )
+    assert _shapes.output_shape(h, shapes, {"numLayers": 1}) is None  # the bool not given
+
+
+def test_a_symbol_a_bool_defines_takes_its_two_values():
+    from specgen.parse.classify.shape_symbols import symbol_definitions
+
+    # aclnnLstmBackward.md (ops-nn rnn/single_layer_lstm_grad), the params row
+    row = "bidirectional为True时`D = 2`，否则`D = 1`，hasBiases为True时`B = 2`，否则`B = 1`。列表长度为D * B * num_layers。"
+    params = [Param(name="bidirectional", **_BOOL), Param(name="hasBias", **_BOOL)]
+    # hasBiases is no parameter (the bool is hasBias): B is not defined
+    assert symbol_definitions([row], params) == {"D": "(2 if bidirectional else 1)"}
+    # aclnnLSTM.md (ops-nn rnn/dynamic_rnn): `num_layers：对应参数numLayers`
+    ints = [Param(name="numLayers", c_type="int64_t", kind="int", direction="in", line=1)]
+    assert symbol_definitions(["num_layers：对应参数numLayers，表示LSTM层数；"], ints) == {"num_layers": "numLayers"}
+    assert symbol_definitions(["num_layers：对应参数numLayers", "num_layers：对应参数numLayer"], ints) == {
+        "num_layers": "numLayers"
+    }

@@ -121,7 +121,9 @@ def _explicit(
 ) -> Shape | None:
     env: dict[str, int] = {}
     for name, value in values.items():
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, bool):
+            env[f"bool({name})"] = int(value)  # read by `a if name else b` only
+        elif isinstance(value, int):
             env[name] = value
         elif isinstance(value, list | tuple):
             env[f"len({name})"] = len(value)  # read by len(name)
@@ -249,6 +251,10 @@ def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
         return _binary(node.op, a, b)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return _call(node.func.id, node.args, env, shapes)
+    if isinstance(node, ast.IfExp) and isinstance(node.test, ast.Name):
+        # `2 if bidirectional else 1`: a size the document gives by a bool's value
+        chosen = node.body if env[f"bool({node.test.id})"] else node.orelse
+        return _evaluate(chosen, env, shapes)
     if isinstance(node, ast.Subscript) and isinstance(
         node.value, ast.Name
     ):  # `padding[0]`

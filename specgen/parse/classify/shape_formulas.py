@@ -153,8 +153,9 @@ def _names_allowed(tree: ast.AST, params: Sequence[Param], sizes: set[str]) -> b
     return True
 
 
-class _Sizes(ast.NodeTransformer):
-    """`H_in` as the input's dimension counted from the end."""
+class Substituted(ast.NodeTransformer):
+    """Names replaced by expressions: `H_in` by the input's dimension counted from the end,
+    a symbol by the formula or the statement that defines it."""
 
     def __init__(self, axes: dict[str, str]) -> None:
         self.axes = axes
@@ -218,7 +219,7 @@ def _fixed_rank(sizes: dict[str, str], params: Sequence[Param], source: str) -> 
         tree = ast.parse(expr, mode="eval")
         if not _names_allowed(tree, params, set(axes)):
             return f"{name} names what no parameter gives"
-        dims.append(ast.unparse(_Sizes(axes).visit(tree)))
+        dims.append(ast.unparse(Substituted(axes).visit(tree)))
     return dims
 
 
@@ -283,7 +284,7 @@ def _per_axis(sizes: dict[str, str], p: Param, params: Sequence[Param], source: 
     if len(templates) != 1 or None in templates:
         return None
     slots = {_SIZE_SLOT: f"{source}.shape[i + 2]", _KERNEL_SLOT: f"{kernel}.shape[i + 2]"}
-    element = ast.unparse(_Sizes(slots).visit(ast.parse(templates.pop() or "", mode="eval")))
+    element = ast.unparse(Substituted(slots).visit(ast.parse(templates.pop() or "", mode="eval")))
     each = f"*[{element} for {_AXIS} in range(rank({source}) - 2)]"
     return [f"{source}.shape[0]", f"{channels.group('t')}.shape[0]", each]
 
@@ -378,7 +379,7 @@ def defined_by_formula(dims: tuple[str, ...], formula: str, names: Sequence[str]
     elements = ast.parse("[" + ", ".join(dims) + "]", mode="eval").body.elts  # type: ignore[attr-defined]
     if not any(isinstance(n, ast.Name) and n.id in definitions for e in elements for n in ast.walk(e)):
         return dims
-    return tuple(ast.unparse(_Sizes(definitions).visit(e)) for e in elements)
+    return tuple(ast.unparse(Substituted(definitions).visit(e)) for e in elements)
 
 
 def _unread(reason: str, line: int) -> ShapeRule:

@@ -30,6 +30,7 @@ from specgen.parse.classify.shape_phrases import (
     ShapeContext,
     dim_expression,
 )
+from specgen.parse.classify.shape_symbols import bool_alternative, defined_by_statements, list_bindings
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
 
@@ -202,6 +203,8 @@ def shape_rule(
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said, formula=formula)
+    if alternative := bool_alternative([s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
+        return _from_reading(params, statements, alternative[0], said[alternative[1]], own=said, formula=formula)
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
@@ -272,9 +275,11 @@ def _from_reading(
     names = [q.name for q in params]
     dims = defined_in_place(dims, statement.text, names) if dims else dims
     dims = defined_by_formula(dims, formula.text, names) if dims and formula else dims
+    dims = defined_by_statements(dims, [s.text for said in statements.values() for s in said], params) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
     defined = {s: [d] for s, d in _defined(own, params).items()}
-    bound = {**defined, **_bindings(params, statements)} if wanted else {}
+    texts = {name: [s.text for s in said] for name, said in statements.items()}
+    bound = {**list_bindings(params, texts), **defined, **_bindings(params, statements)} if wanted else {}
     scalars = {q.name for q in params if q.kind in ("int", "bool")}
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
     if unbound:

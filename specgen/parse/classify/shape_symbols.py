@@ -1,0 +1,110 @@
+"""Sizes the documents give in words beside an output's list: a symbol a statement defines by
+a parameter (`num_layers`对应参数`numLayers`) or by a bool (`bidirectional为True时`D = 2`，否则
+`D = 1``), and a list that changes when a bool is true (aclnnBidirectionLSTM's yOut:
+`shape支持三维（time_step, batch_size, hidden_size）或者当bidirection为True时（time_step,
+batch_size, 2 * hidden_size）`), read as one list whose differing sizes choose by the bool
+(`2 * hidden_size if bidirection else hidden_size`). Only what the statements say is read: a
+symbol defined two ways, by a name that is no parameter of that kind, or a pair of lists of
+different lengths is left as it is. The inputs' lists in the same words bind their symbols
+(`x`: `shape支持三维（time_step, batch_size, input_size）`); a list that changes with a bool
+binds the symbols both forms hold at one axis (initH: batch_size, hidden_size).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+
+from specgen.model import Param, SymbolDim
+from specgen.parse.classify.shape_formulas import Substituted
+from specgen.parse.classify.shape_phrases import Reading, dim_expression
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# `其中，`num_layers`对应参数`numLayers``; `num_layers：对应参数numLayers`
+_PARAM_OF = re.compile(rf"`?(?P<sym>{_NAME})`?\s*[：:]?\s*对应参数\s*`?(?P<param>{_NAME})`?")
+# `bidirectional为True时`D = 2`，否则`D = 1``
+_BOOL_CASE = re.compile(
+    rf"(?P<flag>{_NAME})为(?:True|true)时\s*`?(?P<sym>{_NAME})\s*=\s*(?P<yes>\d+)`?\s*[，,]\s*否则\s*"
+    rf"`?(?P=sym)\s*=\s*(?P<no>\d+)`?"
+)
+# `（a, b, c）或者当flag为True时（a, b, 2 * c）`
+_LIST = r"[（(\[](?P<{}>[^（）()\[\]]*)[）)\]]"
+_ALTERNATIVE = re.compile(
+    _LIST.format("plain") + rf"\s*或者?\s*当\s*(?P<flag>{_NAME})\s*为\s*(?:True|true)\s*时\s*" + _LIST.format("flagged")
+)
+
+
+def symbol_definitions(texts: Iterable[str], params: Sequence[Param]) -> dict[str, str]:
+    """Each symbol a statement defines, as the evaluator's expression (`numLayers`,
+    `(2 if bidirectional else 1)`); a parameter's own name is never redefined."""
+    kinds = {q.name: q.kind for q in params}
+    found: dict[str, set[str]] = {}
+    for text in texts:
+        for m in _PARAM_OF.finditer(text):
+            if kinds.get(m.group("param")) == "int" and m.group("sym") not in kinds:
+                found.setdefault(m.group("sym"), set()).add(m.group("param"))
+        for m in _BOOL_CASE.finditer(text):
+            if kinds.get(m.group("flag")) == "bool" and m.group("sym") not in kinds:
+                expr = f"({m.group('yes')} if {m.group('flag')} else {m.group('no')})"
+                found.setdefault(m.group("sym"), set()).add(expr)
+    return {sym: exprs.pop() for sym, exprs in found.items() if len(exprs) == 1}
+
+
+def defined_by_statements(dims: tuple[str, ...], texts: Iterable[str], params: Sequence[Param]) -> tuple[str, ...]:
+    """The dims with each symbol the statements define replaced by its expression."""
+    definitions = symbol_definitions(texts, params)
+    elements = ast.parse("[" + ", ".join(dims) + "]", mode="eval").body.elts  # type: ignore[attr-defined]
+    if not any(isinstance(n, ast.Name) and n.id in definitions for e in elements for n in ast.walk(e)):
+        return dims
+    return tuple(ast.unparse(Substituted(definitions).visit(e)) for e in elements)
+
+
+def bool_alternative(texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """The one list an output's statements give with its form when a bool is true, and the
+    index of the statement that gives it; None when no statement does, or two do."""
+    bools = {q.name for q in params if q.kind == "bool"}
+    names = [q.name for q in params]
+    found = []
+    for i, text in enumerate(texts):
+        for m in _ALTERNATIVE.finditer(text):
+            dims = _merged(m.group("plain"), m.group("flagged"), m.group("flag"), names)
+            if m.group("flag") in bools and dims is not None:
+                found.append((("explicit", (), dims), i))
+    return found[0] if len(found) == 1 else None  # type: ignore[return-value]
+
+
+def _merged(plain: str, flagged: str, flag: str, names: Sequence[str]) -> tuple[str, ...] | None:
+    """The two lists as one: equal sizes kept, differing ones `flagged if flag else plain`."""
+    pairs = list(zip(re.split(r"[,，]", plain), re.split(r"[,，]", flagged), strict=False))
+    if len(re.split(r"[,，]", plain)) != len(re.split(r"[,，]", flagged)):
+        return None
+    dims = []
+    for a, b in pairs:
+        x, y = dim_expression(a, names), dim_expression(b, names)
+        if x is None or y is None:
+            return None
+        dims.append(x if x == y else f"{y} if {flag} else {x}")
+    return tuple(dims)
+
+
+_RANK_LIST = re.compile(r"shape支持[一二三四五六七八]维" + _LIST.format("plain"))
+
+
+def list_bindings(params: Sequence[Param], statements: dict[str, list[str]]) -> dict[str, list[SymbolDim]]:
+    """Symbols the inputs' `shape支持三维（a, b, c）` lists name one dimension each, in order."""
+    bound: dict[str, list[SymbolDim]] = {}
+    for q in params:
+        if q.kind != "tensor" or q.direction != "in":
+            continue
+        for text in statements.get(q.name, []):
+            alternative = _ALTERNATIVE.search(text)
+            plain = _RANK_LIST.search(text) if alternative is None else alternative
+            if plain is None:
+                continue
+            items = [item.strip() for item in re.split(r"[,，]", plain.group("plain"))]
+            other = re.split(r"[,，]", alternative.group("flagged")) if alternative else items
+            for axis, (item, flagged) in enumerate(zip(items, other, strict=False)):
+                if re.fullmatch(_NAME, item) and item == flagged.strip() and len(items) == len(other):
+                    bound.setdefault(item, []).append(SymbolDim(symbol=item, param=q.name, axis=axis))
+    return bound
