@@ -233,3 +233,22 @@ def test_a_symbol_a_bool_defines_takes_its_two_values():
     assert symbol_definitions(["num_layers：对应参数numLayers", "num_layers：对应参数numLayer"], ints) == {
         "num_layers": "numLayers"
     }
+
+
+def test_a_two_dimensional_output_by_its_first_and_last_axes():
+    from specgen.parse.classify.shape_symbols import worded_reading
+
+    # aclnnEmbeddingDenseBackward.md (ops-nn index/embedding_dense_grad), out's bullet
+    row = "梯度求和的结果输出，Device侧的aclTensor，维度为2维，首轴大小为numWeights，尾轴大小与grad尾轴相同，数据类型与grad类型相同。"
+    params = [
+        Param(name="grad", **_TENSOR),
+        Param(name="numWeights", c_type="uint64_t", kind="int", direction="in", line=1),
+        Param(name="out", c_type="const aclTensor*", kind="tensor", direction="out", line=1),
+    ]
+    found = worded_reading(params[-1], [row], params)
+    assert found == (("explicit", (), ("numWeights", "grad.shape[-1]")), 0)
+    # the sample: gradOutput {2, 3}, numWeights 4, out {4, 3}
+    rule = {"kind": "explicit", "dims": list(found[0][2]) if found else []}
+    assert _shapes.output_shape(rule, {"grad": (2, 3)}, {"numWeights": 4}) == (4, 3)
+    # the rank unsaid (and not the row's): not read
+    assert worded_reading(params[-1], ["首轴大小为numWeights，尾轴大小与grad尾轴相同"], params) is None

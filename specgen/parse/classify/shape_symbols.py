@@ -60,6 +60,32 @@ def defined_by_statements(dims: tuple[str, ...], texts: Iterable[str], params: S
     return tuple(ast.unparse(Substituted(definitions).visit(e)) for e in elements)
 
 
+# aclnnEmbeddingDenseBackward's out: `维度为2维，首轴大小为numWeights，尾轴大小与grad尾轴相同`
+_FIRST_AXIS = re.compile(rf"首轴大小为\s*`?(?P<size>{_NAME})`?")
+_LAST_AXIS = re.compile(rf"尾轴大小与\s*`?(?P<peer>{_NAME})`?\s*的?尾轴相同")
+_TWO_DIMS = re.compile(r"维度为2维|^\s*2\s")
+
+
+def worded_reading(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """A shape an output's statements give in these words (a list that changes with a bool, a
+    2-d shape by its first and last axes), with the index of the statement; None when none."""
+    return bool_alternative(texts, params) or _two_axes(p, texts, params)
+
+
+def _two_axes(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """`维度为2维，首轴大小为numWeights，尾轴大小与grad尾轴相同`: an integer parameter's value,
+    then a tensor's last axis; the rank 2 said in the statement or by the output's row."""
+    kinds = {q.name: q.kind for q in params}
+    two = p.rank is not None and p.rank.min == p.rank.max == 2
+    for i, text in enumerate(texts):
+        first, last = _FIRST_AXIS.search(text), _LAST_AXIS.search(text)
+        if first is None or last is None or not (two or _TWO_DIMS.search(text)):
+            continue
+        if kinds.get(first.group("size")) == "int" and kinds.get(last.group("peer")) in ("tensor", "tensor_list"):
+            return ("explicit", (), (first.group("size"), f"{last.group('peer')}.shape[-1]")), i
+    return None
+
+
 def bool_alternative(texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
     """The one list an output's statements give with its form when a bool is true, and the
     index of the statement that gives it; None when no statement does, or two do."""

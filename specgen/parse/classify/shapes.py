@@ -30,7 +30,7 @@ from specgen.parse.classify.shape_phrases import (
     ShapeContext,
     dim_expression,
 )
-from specgen.parse.classify.shape_symbols import bool_alternative, defined_by_statements, list_bindings
+from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, worded_reading
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
 
@@ -203,8 +203,8 @@ def shape_rule(
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said, formula=formula)
-    if alternative := bool_alternative([s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
-        return _from_reading(params, statements, alternative[0], said[alternative[1]], own=said, formula=formula)
+    if worded := worded_reading(p, [s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
+        return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula)
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
