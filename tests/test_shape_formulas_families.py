@@ -252,3 +252,37 @@ def test_a_two_dimensional_output_by_its_first_and_last_axes():
     assert _shapes.output_shape(rule, {"grad": (2, 3)}, {"numWeights": 4}) == (4, 3)
     # the rank unsaid (and not the row's): not read
     assert worded_reading(params[-1], ["首轴大小为numWeights，尾轴大小与grad尾轴相同"], params) is None
+
+
+def test_two_cases_of_a_bool_in_two_statements_read_as_one_list():
+    from specgen.parse.classify.shape_symbols import worded_reading
+
+    # aclnnDeformableConv2dBackward.md (ops-nn conv/convolution_backward), gradOffset's row
+    said = [
+        "表示偏移量的梯度。",
+        "当modulated为True时，shape为[N, 3 * deformableGroups * K_H * K_W, outH, outW]；",
+        "当modulated为False时，shape为[N, 2 * deformableGroups * K_H * K_W, outH, outW]。",
+    ]
+    params = [
+        Param(name="gradOutput", **_TENSOR),
+        Param(name="deformableGroups", c_type="int64_t", kind="int", direction="in", line=1),
+        Param(name="modulated", **_BOOL),
+        Param(name="gradOffset", c_type="aclTensor*", kind="tensor", direction="out", line=1),
+    ]
+    found = worded_reading(params[-1], said, params)
+    flagged = "3 * deformableGroups * K_H * K_W if modulated else 2 * deformableGroups * K_H * K_W"
+    assert found == (("explicit", (), ("N", flagged, "outH", "outW")), 1)
+    # the sample: deformableGroups 1, weight {4, 3, 5, 5} (K_H, K_W), gradOutput {1, 4, 2, 4}
+    # (N, outH, outW), modulated true: gradOffset {1, 3 * 1 * 5 * 5, 2, 4} = {1, 75, 2, 4}
+    symbols = [("N", "gradOutput", 0), ("outH", "gradOutput", 2), ("outW", "gradOutput", 3)]
+    symbols += [("K_H", "weight", 2), ("K_W", "weight", 3)]
+    rule = {
+        "kind": "explicit",
+        "dims": ["N", flagged, "outH", "outW"],
+        "symbols": [{"symbol": s, "param": p, "axis": a} for s, p, a in symbols],
+    }
+    shapes = {"gradOutput": (1, 4, 2, 4), "weight": (4, 3, 5, 5)}
+    assert _shapes.output_shape(rule, shapes, {"deformableGroups": 1, "modulated": True}) == (1, 75, 2, 4)
+    assert _shapes.output_shape(rule, shapes, {"deformableGroups": 1, "modulated": False}) == (1, 50, 2, 4)
+    # one case only: not read
+    assert worded_reading(params[-1], said[:2], params) is None

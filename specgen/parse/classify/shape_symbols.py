@@ -33,6 +33,13 @@ _LIST = r"[（(\[](?P<{}>[^（）()\[\]]*)[）)\]]"
 _ALTERNATIVE = re.compile(
     _LIST.format("plain") + rf"\s*或者?\s*当\s*(?P<flag>{_NAME})\s*为\s*(?:True|true)\s*时\s*" + _LIST.format("flagged")
 )
+# `当modulated为True时，shape为[N, 3 * …]；当modulated为False时，shape为[N, 2 * …]`
+_BOTH_CASES = re.compile(
+    rf"当\s*(?P<flag>{_NAME})\s*为\s*(?:True|true)\s*时[，,]?\s*shape为\s*"
+    + _LIST.format("flagged")
+    + r"[\s。；;，,]*当\s*(?P=flag)\s*为\s*(?:False|false)\s*时[，,]?\s*shape为\s*"
+    + _LIST.format("plain")
+)
 
 
 def symbol_definitions(texts: Iterable[str], params: Sequence[Param]) -> dict[str, str]:
@@ -91,12 +98,14 @@ def bool_alternative(texts: Sequence[str], params: Sequence[Param]) -> tuple[Rea
     index of the statement that gives it; None when no statement does, or two do."""
     bools = {q.name for q in params if q.kind == "bool"}
     names = [q.name for q in params]
+    joined = "\n".join(texts)  # the two cases may stand in two statements
+    starts = [sum(len(t) + 1 for t in texts[:i]) for i in range(len(texts))]
     found = []
-    for i, text in enumerate(texts):
-        for m in _ALTERNATIVE.finditer(text):
+    for pattern in (_ALTERNATIVE, _BOTH_CASES):
+        for m in pattern.finditer(joined):
             dims = _merged(m.group("plain"), m.group("flagged"), m.group("flag"), names)
             if m.group("flag") in bools and dims is not None:
-                found.append((("explicit", (), dims), i))
+                found.append((("explicit", (), dims), max(i for i, at in enumerate(starts) if at <= m.start())))
     return found[0] if len(found) == 1 else None  # type: ignore[return-value]
 
 
