@@ -286,3 +286,33 @@ def test_two_cases_of_a_bool_in_two_statements_read_as_one_list():
     assert _shapes.output_shape(rule, shapes, {"deformableGroups": 1, "modulated": False}) == (1, 50, 2, 4)
     # one case only: not read
     assert worded_reading(params[-1], said[:2], params) is None
+
+
+def test_an_array_that_is_the_outputs_spatial_size_follows_the_inputs_leading_dimensions():
+    from specgen.parse.classify.shape_symbols import spatial_rule
+
+    # aclnnMaxUnpool2d.md (ops-nn index/scatter_elements): outputSize's row
+    size_row = "size大小为2,两个元素乘积值需大于等于self在H和W维度上的size乘积值。"
+    params = [
+        Param(name="self", **_TENSOR),
+        Param(name="indices", **_TENSOR),
+        Param(name="outputSize", description="表示输出结果在H和W维度上的空间大小。", text=size_row, **_ARRAY),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", description="公式中的out。", line=1),
+    ]
+    rule = spatial_rule(params[-1], params)
+    assert rule is not None and rule.dims == ("*self.shape[:-2]", "*outputSize")
+    # the sample: self {1, 1, 2, 2}, outputSize {4, 4}, out {1, 1, 4, 4}; a 3-d self (C, H, W)
+    plain = rule.model_dump(mode="json")
+    assert _shapes.output_shape(plain, {"self": (1, 1, 2, 2)}, {"outputSize": [4, 4]}) == (1, 1, 4, 4)
+    assert _shapes.output_shape(plain, {"self": (3, 2, 2)}, {"outputSize": [4, 4]}) == (3, 4, 4)
+    # aclnnMaxUnpool3d.md: `表示输出结果在D、H和W维度上的空间大小` keeps all but three
+    three = [
+        q.model_copy(update={"description": "表示输出结果在D、H和W维度上的空间大小。"}) if q.name == "outputSize" else q
+        for q in params
+    ]
+    assert (rule := spatial_rule(three[-1], three)) is not None and rule.dims[0] == "*self.shape[:-3]"
+    # the array's row names no input of the two: not read; nor for one of two outputs
+    unnamed = [q.model_copy(update={"text": ""}) if q.name == "outputSize" else q for q in params]
+    assert spatial_rule(unnamed[-1], unnamed) is None
+    two = [*params, params[-1].model_copy(update={"name": "indicesOut"})]
+    assert spatial_rule(two[-2], two) is None

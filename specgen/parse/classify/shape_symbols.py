@@ -7,7 +7,9 @@ batch_size, 2 * hidden_size）`), read as one list whose differing sizes choose 
 symbol defined two ways, by a name that is no parameter of that kind, or a pair of lists of
 different lengths is left as it is. The inputs' lists in the same words bind their symbols
 (`x`: `shape支持三维（time_step, batch_size, input_size）`); a list that changes with a bool
-binds the symbols both forms hold at one axis (initH: batch_size, hidden_size).
+binds the symbols both forms hold at one axis (initH: batch_size, hidden_size). An integer
+array that is the output's spatial size (`outputSize`: `表示输出结果在H和W维度上的空间大小`) gives
+the only output those sizes after the input's leading dimensions, as a pooling formula does.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import ast
 import re
 from collections.abc import Iterable, Sequence
 
-from specgen.model import Param, SymbolDim
+from specgen.model import Param, ShapeRule, SymbolDim
 from specgen.parse.classify.shape_formulas import Substituted
 from specgen.parse.classify.shape_phrases import Reading, dim_expression
 
@@ -143,3 +145,26 @@ def list_bindings(params: Sequence[Param], statements: dict[str, list[str]]) -> 
                 if re.fullmatch(_NAME, item) and item == flagged.strip() and len(items) == len(other):
                     bound.setdefault(item, []).append(SymbolDim(symbol=item, param=q.name, axis=axis))
     return bound
+
+
+# aclnnMaxUnpool2d's outputSize: `表示输出结果在H和W维度上的空间大小`; aclnnMaxUnpool3d: `D、H和W`
+_SPATIAL = re.compile(r"表示输出结果在(?P<axes>(?:[DHW](?:out)?[和、，,\s]*)+)维度上的空间大小")
+
+
+def spatial_rule(p: Param, params: Sequence[Param]) -> ShapeRule | None:
+    """The only output's shape when an integer array is its spatial size: the input's leading
+    dimensions, then the array's values (`[*self.shape[:-2], *outputSize]`). The input is the
+    one tensor input, or the one the array's row names (`self在H和W维度上的size`)."""
+    outputs = [q for q in params if q.direction == "out" and q.kind in ("tensor", "tensor_list")]
+    arrays = [(q, m) for q in params if q.kind == "int_array" and (m := _SPATIAL.search(q.description))]
+    if outputs != [p] or len(arrays) != 1:
+        return None
+    array, m = arrays[0]
+    inputs = [q.name for q in params if q.kind == "tensor" and q.direction == "in"]
+    named = [n for n in inputs if re.search(rf"(?<![A-Za-z0-9_]){n}(?![A-Za-z0-9_])", array.text)]
+    source = inputs if len(inputs) == 1 else named if len(named) == 1 else []
+    if not source:
+        return None
+    k = len(re.findall(r"[DHW]", m.group("axes")))
+    dims = (f"*{source[0]}.shape[:{-k}]", f"*{array.name}")
+    return ShapeRule(kind="explicit", dims=dims, text=array.description, line=array.line)

@@ -30,7 +30,7 @@ from specgen.parse.classify.shape_phrases import (
     ShapeContext,
     dim_expression,
 )
-from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, worded_reading
+from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, spatial_rule, worded_reading
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
 
@@ -212,6 +212,8 @@ def shape_rule(
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
     if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
+        return rule
+    if not found and (rule := spatial_rule(p, params)):  # `outputSize`: `表示输出结果在H和W维度上的空间大小`
         return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
