@@ -316,3 +316,25 @@ def test_an_array_that_is_the_outputs_spatial_size_follows_the_inputs_leading_di
     assert spatial_rule(unnamed[-1], unnamed) is None
     two = [*params, params[-1].model_copy(update={"name": "indicesOut"})]
     assert spatial_rule(two[-2], two) is None
+
+
+def test_outputs_tied_to_each_other_share_the_spatial_size():
+    from specgen.parse.classify.shape_symbols import spatial_rule
+
+    # aclnnAdaptiveMaxPool3d.md (ops-nn pooling/adaptive_max_pool3d): outputSize's row, and
+    # outputOut `shape与indicesOut一致`, indicesOut `shape与outputOut一致`
+    size_row = "输出窗口大小。\n表示输出结果在Dout，Hout，Wout维度上的空间大小。"
+    out = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
+    params = [
+        Param(name="self", description="待计算张量。", **_TENSOR),
+        Param(name="outputSize", description="输出窗口大小。", text=size_row, **_ARRAY),
+        Param(name="outputOut", **out),
+        Param(name="indicesOut", **out),
+    ]
+    assert spatial_rule(params[2], params) is None  # one of two outputs, tied to nothing
+    rule = spatial_rule(params[2], params, tied_to=("indicesOut",))
+    assert rule is not None and rule.dims == ("*self.shape[:-3]", "*outputSize")
+    assert spatial_rule(params[2], params, tied_to=("self",)) is None  # tied to an input: that rule holds
+    # the sample: self {1, 1, 1, 4, 4}, outputSize {1, 2, 2}, out and indices {1, 1, 1, 2, 2}
+    plain = rule.model_dump(mode="json")
+    assert _shapes.output_shape(plain, {"self": (1, 1, 1, 4, 4)}, {"outputSize": [1, 2, 2]}) == (1, 1, 1, 2, 2)

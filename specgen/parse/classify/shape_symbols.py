@@ -151,13 +151,16 @@ def list_bindings(params: Sequence[Param], statements: dict[str, list[str]]) -> 
 _SPATIAL = re.compile(r"表示输出结果在(?P<axes>(?:[DHW](?:out)?[和、，,\s]*)+)维度上的空间大小")
 
 
-def spatial_rule(p: Param, params: Sequence[Param]) -> ShapeRule | None:
+def spatial_rule(p: Param, params: Sequence[Param], tied_to: Sequence[str] = ()) -> ShapeRule | None:
     """The only output's shape when an integer array is its spatial size: the input's leading
     dimensions, then the array's values (`[*self.shape[:-2], *outputSize]`). The input is the
-    one tensor input, or the one the array's row names (`self在H和W维度上的size`)."""
-    outputs = [q for q in params if q.direction == "out" and q.kind in ("tensor", "tensor_list")]
-    arrays = [(q, m) for q in params if q.kind == "int_array" and (m := _SPATIAL.search(q.description))]
-    if outputs != [p] or len(arrays) != 1:
+    one tensor input, or the one the array's row names (`self在H和W维度上的size`). Outputs
+    whose statements tie each to the other outputs (`tied_to`: aclnnAdaptiveMaxPool2d's
+    outputOut `shape与indicesOut一致`, indicesOut `shape与outputOut一致`) share that size."""
+    outputs = [q.name for q in params if q.direction == "out" and q.kind in ("tensor", "tensor_list")]
+    arrays = [(q, m) for q in params if q.kind == "int_array" and (m := _SPATIAL.search(f"{q.description}\n{q.text}"))]
+    others = set(outputs) - {p.name}
+    if not (outputs == [p.name] or (tied_to and set(tied_to) <= others)) or len(arrays) != 1:
         return None
     array, m = arrays[0]
     inputs = [q.name for q in params if q.kind == "tensor" and q.direction == "in"]
@@ -167,4 +170,4 @@ def spatial_rule(p: Param, params: Sequence[Param]) -> ShapeRule | None:
         return None
     k = len(re.findall(r"[DHW]", m.group("axes")))
     dims = (f"*{source[0]}.shape[:{-k}]", f"*{array.name}")
-    return ShapeRule(kind="explicit", dims=dims, text=array.description, line=array.line)
+    return ShapeRule(kind="explicit", dims=dims, text=m.group(0), line=array.line)

@@ -202,6 +202,8 @@ def shape_rule(
     ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one)
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
+        if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
+            return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
         return _from_reading(params, statements, *found, own=said, formula=formula)
     if worded := worded_reading(p, [s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
         return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula)
