@@ -201,7 +201,7 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
         dims, transposing = per_axis, _bools(params, _TRANSPOSED)
         when = when or ((transposing[0], "", "false") if len(transposing) == 1 else ())  # the plain convolution's
     if not when:
-        bools = [q.name for q in params if q.kind == "bool" and _SHAPES_OUTPUT.search(q.description)]
+        bools = _bools(params, _SHAPES_OUTPUT)
         if len(bools) > 1:
             return _unread(f"the output's size depends on {', '.join(bools)}", line)
         when = (bools[0], "", "false") if bools else ()
@@ -238,6 +238,7 @@ def _one_way(equations: dict[str, set[str]], params: Sequence[Param]) -> tuple[d
     transposing = _bools(params, _TRANSPOSED)
     transposed_arrays = [q.name for q in params if q.kind == "int_array" and _TRANSPOSED.search(q.description)]
     chosen: dict[str, str] = {}
+    flags = set()
     for name, exprs in equations.items():
         floor = [e for e in exprs if "ceil(" not in e and e.replace("floor(", "ceil(") in exprs]
         plain = [e for e in exprs if not any(_names(e, a) for a in transposed_arrays)]
@@ -247,7 +248,10 @@ def _one_way(equations: dict[str, set[str]], params: Sequence[Param]) -> tuple[d
             chosen[name], flag = plain[0], transposing[0]
         else:
             return "the formula gives an output size two ways"
-    return chosen, (flag, "", "false")
+        flags.add(flag)
+    if len(flags) != 1:
+        return "the formula gives an output size two ways"
+    return chosen, (flags.pop(), "", "false")
 
 
 _TRANSPOSED = re.compile(r"转置")
@@ -375,7 +379,12 @@ def formula_definitions(formula: str, names: Sequence[str]) -> dict[str, str]:
 def defined_by_formula(dims: tuple[str, ...], formula: str, names: Sequence[str]) -> tuple[str, ...]:
     """The dims with each symbol the formula defines replaced by its expression
     (`[N, outC, outH, outW]`: outH and outW by aclnnDeformableConv2d's formula)."""
-    definitions = formula_definitions(formula, names)
+    return substituted(dims, formula_definitions(formula, names))
+
+
+def substituted(dims: tuple[str, ...], definitions: dict[str, str]) -> tuple[str, ...]:
+    """The dims with each name `definitions` gives replaced by its expression (as they were
+    when they name none)."""
     elements = ast.parse("[" + ", ".join(dims) + "]", mode="eval").body.elts  # type: ignore[attr-defined]
     if not any(isinstance(n, ast.Name) and n.id in definitions for e in elements for n in ast.walk(e)):
         return dims

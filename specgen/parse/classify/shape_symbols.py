@@ -14,12 +14,11 @@ the only output those sizes after the input's leading dimensions, as a pooling f
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterable, Sequence
 
 from specgen.model import Param, ShapeRule, SymbolDim
-from specgen.parse.classify.shape_formulas import Substituted
+from specgen.parse.classify.shape_formulas import substituted
 from specgen.parse.classify.shape_phrases import Reading, dim_expression
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -62,11 +61,7 @@ def symbol_definitions(texts: Iterable[str], params: Sequence[Param]) -> dict[st
 
 def defined_by_statements(dims: tuple[str, ...], texts: Iterable[str], params: Sequence[Param]) -> tuple[str, ...]:
     """The dims with each symbol the statements define replaced by its expression."""
-    definitions = symbol_definitions(texts, params)
-    elements = ast.parse("[" + ", ".join(dims) + "]", mode="eval").body.elts  # type: ignore[attr-defined]
-    if not any(isinstance(n, ast.Name) and n.id in definitions for e in elements for n in ast.walk(e)):
-        return dims
-    return tuple(ast.unparse(Substituted(definitions).visit(e)) for e in elements)
+    return substituted(dims, symbol_definitions(texts, params))
 
 
 # aclnnEmbeddingDenseBackward's out: `维度为2维，首轴大小为numWeights，尾轴大小与grad尾轴相同`
