@@ -77,7 +77,7 @@ def test_a_convolution_output_follows_the_per_axis_formula_for_the_inputs_rank_w
 def test_a_convolution_output_is_not_read_without_its_channel_count_or_with_two_formulas_no_bool_names():
     params = _convolution_params(output_row="其他维度≥0。")
     rule = formula_rule(params[-1], params, _CONVOLUTION, 1)
-    assert rule is not None and not rule.derived and "names what no parameter gives" in rule.reason
+    assert rule is not None and not rule.derived and "output channels are not stated" in rule.reason
     # aclnnQuantConvolutionWeightNz.md: `通道数等于weight原shape第一维`
     params = _convolution_params(output_row="其shape满足卷积的推导规则。通道数等于weight原shape第一维，其他维度≥0。")
     rule = formula_rule(params[-1], params, _CONVOLUTION, 1)
@@ -338,3 +338,24 @@ def test_outputs_tied_to_each_other_share_the_spatial_size():
     # the sample: self {1, 1, 1, 4, 4}, outputSize {1, 2, 2}, out and indices {1, 1, 1, 2, 2}
     plain = rule.model_dump(mode="json")
     assert _shapes.output_shape(plain, {"self": (1, 1, 1, 4, 4)}, {"outputSize": [1, 2, 2]}) == (1, 1, 1, 2, 2)
+
+
+def test_an_unread_formula_says_which_names_no_parameter_gives():
+    from specgen.parse.classify.shape_formulas import latex_expression
+
+    # aclnnMaxPool.md (ops-nn pooling/max_pool_v3): escaped underscores and braced subscripts
+    latex = (
+        r"\lfloor{\frac{H_{in}+  padding\_size_{Htop} + padding\_size_{Hbottom} - {dilation\_size \times(k_h - 1)"
+        r" - 1}}{s_h}}\rfloor + 1"
+    )
+    expected = "floor((H_in + padding_size_Htop + padding_size_Hbottom - dilation_size * (k_h - 1) - 1) / s_h) + 1"
+    assert latex_expression(latex) == expected
+    # aclnnAvgPool2d.md (ops-nn pooling/avg_pool3_d): kH is no parameter (kernelSize is)
+    params = [
+        Param(name="self", **_TENSOR),
+        *(Param(name=n, **_ARRAY) for n in ("kernelSize", "strides", "paddings")),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
+    ]
+    latex = r"H_{out}=\lfloor \frac{H_{in}+2*paddings[0]-kH}{strides[0]}+1 \rfloor"
+    rule = formula_rule(params[-1], params, latex, 1)
+    assert rule is not None and rule.reason == "a size formula: H_out names kH, which no parameter gives"

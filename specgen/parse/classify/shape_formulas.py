@@ -89,6 +89,7 @@ def latex_expression(latex: str) -> str | None:
         text = text.replace(word, replacement)
     text = re.sub(r"\\times|\\cdot", "*", text)
     text = _SIZE.sub(r"\1_\2", text)
+    text = re.sub(r"(?<=\w)_\{(\w+)\}", r"_\1", text.replace("\\_", "_"))  # `padding\_size_{Htop}`
     text = _gauss_brackets(text)
     try:
         text = _fractions(text)
@@ -153,6 +154,12 @@ def _names_allowed(tree: ast.AST, params: Sequence[Param], sizes: set[str]) -> b
     return True
 
 
+def _unknown(tree: ast.AST, params: Sequence[Param], sizes: set[str]) -> str:
+    """The names a formula uses that no integer parameter, array or input size gives."""
+    known = {p.name for p in params if p.kind in ("int", "int_array")} | sizes | set(ALLOWED_CALLS)
+    return ", ".join(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in known}))
+
+
 class Substituted(ast.NodeTransformer):
     """Names replaced by expressions: `H_in` by the input's dimension counted from the end,
     a symbol by the formula or the statement that defines it."""
@@ -196,8 +203,8 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
     dims = _fixed_rank(sizes, params, source)
     if isinstance(dims, str):
         per_axis = _per_axis(sizes, p, params, source, formula)
-        if per_axis is None:
-            return _unread(dims, line)
+        if not isinstance(per_axis, list):
+            return _unread(per_axis or dims, line)
         dims, transposing = per_axis, _bools(params, _TRANSPOSED)
         when = when or ((transposing[0], "", "false") if len(transposing) == 1 else ())  # the plain convolution's
     if not when:
@@ -218,7 +225,7 @@ def _fixed_rank(sizes: dict[str, str], params: Sequence[Param], source: str) -> 
     for name, expr in sizes.items():
         tree = ast.parse(expr, mode="eval")
         if not _names_allowed(tree, params, set(axes)):
-            return f"{name} names what no parameter gives"
+            return f"{name} names {_unknown(tree, params, set(axes)) or 'what'}, which no parameter gives"
         dims.append(ast.unparse(Substituted(axes).visit(tree)))
     return dims
 
@@ -272,21 +279,26 @@ _CALL_ARGS = re.compile(r"\(([^()]*)\)")
 _SIZE_SLOT, _KERNEL_SLOT, _AXIS = "_size", "_kernel", "i"
 
 
-def _per_axis(sizes: dict[str, str], p: Param, params: Sequence[Param], source: str, formula: str) -> list[str] | None:
+def _per_axis(
+    sizes: dict[str, str], p: Param, params: Sequence[Param], source: str, formula: str
+) -> list[str] | str | None:
     """A convolution's sizes (aclnnConvolution, 1D to 3D): the formula gives each `X_out` alike
     from the input's axis `X`, the kernel's `K_x` and element i of each array (D, H, W: 0, 1,
     2), after the output's batch and channels. Read for as many axes as the input has after
     those two: `*[floor((input.shape[i + 2] + 2 * padding[i] - …) / stride[i]) + 1 for i in
     range(rank(input) - 2)]`. The batch is the input's first axis, the channels what the
-    output's row says (`通道数等于weight第一维`); None when the formula is not of this form."""
-    channels = _CHANNELS.search(p.description + p.text)
-    tensors = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
-    kernel = _kernel(params)
-    if channels is None or channels.group("t") not in tensors or kernel is None or _lead(sizes, formula) != 2:
-        return None
+    output's row says (`通道数等于weight第一维`); None when the formula is not of this form,
+    why not when it is but the document does not say what it needs."""
     templates = {_axis_template(expr, name[0], i, params) for i, (name, expr) in enumerate(sizes.items())}
     if len(templates) != 1 or None in templates:
         return None
+    channels = _CHANNELS.search(p.description + p.text)
+    tensors = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
+    kernel = _kernel(params)
+    if channels is None or channels.group("t") not in tensors:
+        return "a convolution's output channels are not stated (`通道数等于weight第一维`)"
+    if kernel is None or _lead(sizes, formula) != 2:
+        return "a convolution's kernel or the output's layout (N, C, then the sizes) is not stated"
     slots = {_SIZE_SLOT: f"{source}.shape[i + 2]", _KERNEL_SLOT: f"{kernel}.shape[i + 2]"}
     element = ast.unparse(Substituted(slots).visit(ast.parse(templates.pop() or "", mode="eval")))
     each = f"*[{element} for {_AXIS} in range(rank({source}) - 2)]"
