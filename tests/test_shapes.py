@@ -336,9 +336,11 @@ def test_a_size_formula_with_a_name_no_parameter_gives_or_two_roundings_is_not_r
     params = _pool_params()
     rule = formula_rule(params[-2], params, latex, 1)
     assert rule is not None and not rule.derived and "H_out" in rule.reason
-    # aclnnMaxPool3dWithArgmax.md gives a floor and a ceil formula, whose choice it says in prose
+    # aclnnMaxPool3dWithArgmax.md gives a floor and a ceil formula: with no bool whose row says
+    # it chooses the rounding, which holds when is not read
     ceil = _MAX_POOL_2D.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
-    rule = formula_rule(params[-2], params, _MAX_POOL_2D + "\n\n" + ceil, 1)
+    unsaid = _pool_params(ceil_row="是否开启ceil模式。")
+    rule = formula_rule(unsaid[-2], unsaid, _MAX_POOL_2D + "\n\n" + ceil, 1)
     assert rule is not None and "two ways" in rule.reason
 
 

@@ -8,10 +8,19 @@ The output keeps the input's leading dimensions and takes one computed size for 
 `X_{out}` the formula defines, `X_{in}` being the input's matching dimension counted from the
 end (inputs of these operators may come with or without the batch axis). A formula is read
 only when every name it uses is an integer parameter, an element of an integer array or an
-`X_{in}`; when it gives one size two ways (floor and ceil) it is not read. A bool whose own
+`X_{in}`; when it gives one size two ways it is not read (but see the pairs below). A bool whose own
 row says it changes the output's shape or rounding (`ceilMode`: "推导的输出out的shape是否向上取整")
 holds the formula to its false value (`ShapeRule.when`): the documents give the true case
 only as a correction ("则H_{out}的shape需减1").
+
+Families read beside that: a convolution's formula, written for 3 axes from the input's `D`
+and the kernel's `K_d` (`[(D + 2 \\times padding[0] - …) / stride[0]] + 1`, `[…]` the integer
+part), is read once per axis for as many axes as the call's input has (`*[… for i in
+range(rank(input) - 2)]`, unsettled when an array has not one element per axis); a floor and a
+ceil formula, or a plain and a transposed one, are read when a bool's row names the choice,
+the floor, the plain one, holding while it is false; and the symbols a formula defines
+(`outH = (inH + padding[0] + padding[1] - …) // stride[2] + 1`) take their expression in an
+output's list (`shape为[N, outC, outH, outW]`).
 """
 
 from __future__ import annotations
@@ -54,6 +63,22 @@ def _fractions(text: str) -> str:
     return text
 
 
+def _gauss_brackets(text: str) -> str:
+    """`[(H + 2 * padding[1] - …) / stride[1]] + 1` (aclnnConvolution): a bracket that follows
+    no name is the integer part, `floor(…)`; `padding[1]` stays a subscript."""
+    out, closing = [], []
+    for i, ch in enumerate(text):
+        if ch == "[":
+            subscript = bool(re.search(r"[A-Za-z0-9_\])]\s*$", text[:i]))
+            closing.append("]" if subscript else ")")
+            out.append("[" if subscript else "floor(")
+        elif ch == "]" and closing:
+            out.append(closing.pop())
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def latex_expression(latex: str) -> str | None:
     """A LaTeX size formula as the evaluator's expression (`H_in` for `H_{in}`), or None when
     it is not one. Braces only group for the typesetter: `2 \\times {padding[0] - 1}` is
@@ -64,6 +89,8 @@ def latex_expression(latex: str) -> str | None:
         text = text.replace(word, replacement)
     text = re.sub(r"\\times|\\cdot", "*", text)
     text = _SIZE.sub(r"\1_\2", text)
+    text = re.sub(r"(?<=\w)_\{(\w+)\}", r"_\1", text.replace("\\_", "_"))  # `padding\_size_{Htop}`
+    text = _gauss_brackets(text)
     try:
         text = _fractions(text)
     except ValueError:
@@ -91,7 +118,7 @@ def _equations(formula: str) -> dict[str, set[str]]:
     """Each `X_out` the formula defines, with every expression it gives it."""
     found: dict[str, set[str]] = {}
     for block in re.split(r"\n\s*\n|\\\\\s*\n(?=\s*[A-Z]_)", formula):
-        flat = _SIZE.sub(r"\1_\2", " ".join(block.split()))
+        flat = _SIZE.sub(r"\1_\2", _TEXT.sub(r"\1", " ".join(block.split())))
         m = _EQUATION.match(flat.strip())
         if m is None:
             continue
@@ -127,8 +154,15 @@ def _names_allowed(tree: ast.AST, params: Sequence[Param], sizes: set[str]) -> b
     return True
 
 
-class _Sizes(ast.NodeTransformer):
-    """`H_in` as the input's dimension counted from the end."""
+def _unknown(tree: ast.AST, params: Sequence[Param], sizes: set[str]) -> str:
+    """The names a formula uses that no integer parameter, array or input size gives."""
+    known = {p.name for p in params if p.kind in ("int", "int_array")} | sizes | set(ALLOWED_CALLS)
+    return ", ".join(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in known}))
+
+
+class Substituted(ast.NodeTransformer):
+    """Names replaced by expressions: `H_in` by the input's dimension counted from the end,
+    a symbol by the formula or the statement that defines it."""
 
     def __init__(self, axes: dict[str, str]) -> None:
         self.axes = axes
@@ -162,23 +196,211 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
     source = _formula_input(params)
     if source is None:
         return _unread("the formula's input is not one tensor the document names", line)
-    if any(len(exprs) > 1 for exprs in equations.values()):
-        return _unread("the formula gives an output size two ways", line)
-    order = list(equations)  # the formula's order: D, H, W
-    k = len(order)
-    axes = {f"{name[0]}_in": f"{source}.shape[{i - k}]" for i, name in enumerate(order)}
-    dims = [f"*{source}.shape[:{-k}]"]
-    for name in order:
-        tree = ast.parse(next(iter(equations[name])), mode="eval")
-        if not _names_allowed(tree, params, set(axes)):
-            return _unread(f"{name} names what no parameter gives", line)
-        dims.append(ast.unparse(_Sizes(axes).visit(tree)))
-    bools = [q.name for q in params if q.kind == "bool" and _SHAPES_OUTPUT.search(q.description)]
-    if len(bools) > 1:
-        return _unread(f"the output's size depends on {', '.join(bools)}", line)
-    when = (bools[0], "", "false") if bools else ()
-    text = "; ".join(f"{name} = {next(iter(equations[name]))}" for name in order)
+    chosen = _one_way(equations, params)
+    if isinstance(chosen, str):
+        return _unread(chosen, line)
+    sizes, when = chosen
+    dims = _fixed_rank(sizes, params, source)
+    if isinstance(dims, str):
+        per_axis = _per_axis(sizes, p, params, source, formula)
+        if not isinstance(per_axis, list):
+            return _unread(per_axis or dims, line)
+        dims, transposing = per_axis, _bools(params, _TRANSPOSED)
+        when = when or ((transposing[0], "", "false") if len(transposing) == 1 else ())  # the plain convolution's
+    if not when:
+        bools = _bools(params, _SHAPES_OUTPUT)
+        if len(bools) > 1:
+            return _unread(f"the output's size depends on {', '.join(bools)}", line)
+        when = (bools[0], "", "false") if bools else ()
+    text = "; ".join(f"{name} = {expr}" for name, expr in sizes.items())
     return ShapeRule(kind="explicit", dims=tuple(dims), when=when, text=text, line=line)
+
+
+def _fixed_rank(sizes: dict[str, str], params: Sequence[Param], source: str) -> list[str] | str:
+    """The dims when the formula names only parameters and `X_in`: the input's leading
+    dimensions, then one size for each `X_out`, `X_in` counted from the end; or why not."""
+    k = len(sizes)
+    axes = {f"{name[0]}_in": f"{source}.shape[{i - k}]" for i, name in enumerate(sizes)}
+    dims = [f"*{source}.shape[:{-k}]"]
+    for name, expr in sizes.items():
+        tree = ast.parse(expr, mode="eval")
+        if not _names_allowed(tree, params, set(axes)):
+            return f"{name} names {_unknown(tree, params, set(axes)) or 'what'}, which no parameter gives"
+        dims.append(ast.unparse(Substituted(axes).visit(tree)))
+    return dims
+
+
+def _one_way(equations: dict[str, set[str]], params: Sequence[Param]) -> tuple[dict[str, str], tuple[str, ...]] | str:
+    """One expression for each size, with the bool value it holds for; or why there is none.
+    Two formulas for each size are read when a bool's row names the choice: a floor and a
+    ceil (aclnnMaxPool3dWithArgmax, `ceilMode`: `计算输出形状时取整的方法`), or a convolution
+    and its transposed form, the one naming the array of the transposed case
+    (aclnnConvolution: `transposed` "是否为转置卷积", `outputPadding` "转置卷积情况下…"). The
+    floor, the plain convolution, holds while the bool is false."""
+    if all(len(exprs) == 1 for exprs in equations.values()):
+        return {name: next(iter(exprs)) for name, exprs in equations.items()}, ()
+    if any(len(exprs) != 2 for exprs in equations.values()):
+        return "the formula gives an output size two ways"
+    rounding = _bools(params, _SHAPES_OUTPUT)
+    transposing = _bools(params, _TRANSPOSED)
+    transposed_arrays = [q.name for q in params if q.kind == "int_array" and _TRANSPOSED.search(q.description)]
+    chosen: dict[str, str] = {}
+    flags = set()
+    for name, exprs in equations.items():
+        floor = [e for e in exprs if "ceil(" not in e and e.replace("floor(", "ceil(") in exprs]
+        plain = [e for e in exprs if not any(_names(e, a) for a in transposed_arrays)]
+        if len(floor) == 1 and len(rounding) == 1:
+            chosen[name], flag = floor[0], rounding[0]
+        elif len(plain) == 1 and len(transposing) == 1:
+            chosen[name], flag = plain[0], transposing[0]
+        else:
+            return "the formula gives an output size two ways"
+        flags.add(flag)
+    if len(flags) != 1:
+        return "the formula gives an output size two ways"
+    return chosen, (flags.pop(), "", "false")
+
+
+_TRANSPOSED = re.compile(r"转置")
+
+
+def _bools(params: Sequence[Param], said: re.Pattern[str]) -> list[str]:
+    return [q.name for q in params if q.kind == "bool" and said.search(q.description)]
+
+
+def _names(expr: str, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ast.parse(expr, mode="eval")))
+
+
+# The output's row names its channel count: `通道数等于weight第一维`, `通道数等于weight原shape第一维`
+_CHANNELS = re.compile(r"通道数等于(?P<t>[A-Za-z_][A-Za-z0-9_]*?)(?:原shape)?的?第一维")
+# The formula's own layout of the output: `\text{output}(N_i, C_{\text{out}_j}, D_{out}, …)`
+_CALL_ARGS = re.compile(r"\(([^()]*)\)")
+_SIZE_SLOT, _KERNEL_SLOT, _AXIS = "_size", "_kernel", "i"
+
+
+def _per_axis(
+    sizes: dict[str, str], p: Param, params: Sequence[Param], source: str, formula: str
+) -> list[str] | str | None:
+    """A convolution's sizes (aclnnConvolution, 1D to 3D): the formula gives each `X_out` alike
+    from the input's axis `X`, the kernel's `K_x` and element i of each array (D, H, W: 0, 1,
+    2), after the output's batch and channels. Read for as many axes as the input has after
+    those two: `*[floor((input.shape[i + 2] + 2 * padding[i] - …) / stride[i]) + 1 for i in
+    range(rank(input) - 2)]`. The batch is the input's first axis, the channels what the
+    output's row says (`通道数等于weight第一维`); None when the formula is not of this form,
+    why not when it is but the document does not say what it needs."""
+    templates = {_axis_template(expr, name[0], i, params) for i, (name, expr) in enumerate(sizes.items())}
+    if len(templates) != 1 or None in templates:
+        return None
+    channels = _CHANNELS.search(p.description + p.text)
+    tensors = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
+    kernel = _kernel(params)
+    if channels is None or channels.group("t") not in tensors:
+        return "a convolution's output channels are not stated (`通道数等于weight第一维`)"
+    if kernel is None or _lead(sizes, formula) != 2:
+        return "a convolution's kernel or the output's layout (N, C, then the sizes) is not stated"
+    slots = {_SIZE_SLOT: f"{source}.shape[i + 2]", _KERNEL_SLOT: f"{kernel}.shape[i + 2]"}
+    element = ast.unparse(Substituted(slots).visit(ast.parse(templates.pop() or "", mode="eval")))
+    each = f"*[{element} for {_AXIS} in range(rank({source}) - 2)]"
+    return [f"{source}.shape[0]", f"{channels.group('t')}.shape[0]", each]
+
+
+def _kernel(params: Sequence[Param]) -> str | None:
+    """The convolution's kernel: the input tensor the formula calls weight."""
+    named = [
+        q.name
+        for q in params
+        if q.kind == "tensor" and q.direction == "in" and (q.name == "weight" or "公式中的weight" in q.description)
+    ]
+    return named[0] if len(set(named)) == 1 else None
+
+
+def _lead(sizes: dict[str, str], formula: str) -> int | None:
+    """How many axes come before the sizes in the formula's layout of the output."""
+    flat = _SIZE.sub(r"\1_\2", _TEXT.sub(r"\1", formula))
+    for m in _CALL_ARGS.finditer(flat):
+        items = [item.strip() for item in m.group(1).split(",")]
+        if [item for item in items if item in sizes] == list(sizes):
+            return items.index(next(iter(sizes)))
+    return None
+
+
+class _Axis(ast.NodeTransformer):
+    """One size's formula with its axis taken out: `X` (or `X_in`), `K_x` and `array[n]`
+    become slots and `array[i]`."""
+
+    def __init__(self, letter: str, position: int, arrays: set[str]) -> None:
+        self.letter, self.position, self.arrays = letter, position, arrays
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in (self.letter, f"{self.letter}_in"):
+            return ast.Name(_SIZE_SLOT, ast.Load())
+        if node.id.lower() == f"k_{self.letter.lower()}":
+            return ast.Name(_KERNEL_SLOT, ast.Load())
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        array = isinstance(node.value, ast.Name) and node.value.id in self.arrays
+        if array and isinstance(node.slice, ast.Constant) and node.slice.value == self.position:
+            node.slice = ast.Name(_AXIS, ast.Load())
+        return node
+
+
+def _axis_template(expr: str, letter: str, position: int, params: Sequence[Param]) -> str | None:
+    """The size's formula as the same formula of every axis, or None when it names anything
+    but integers, the arrays (by this axis) and the axis's own sizes."""
+    ints = {q.name for q in params if q.kind == "int"}
+    arrays = {q.name for q in params if q.kind == "int_array"}
+    tree = _Axis(letter, position, arrays).visit(ast.parse(expr, mode="eval"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            indexed = isinstance(node.value, ast.Name) and node.value.id in arrays
+            if not (indexed and isinstance(node.slice, ast.Name) and node.slice.id == _AXIS):
+                return None
+        elif isinstance(node, ast.Call):
+            if not (isinstance(node.func, ast.Name) and node.func.id in ALLOWED_CALLS):
+                return None
+        elif isinstance(node, ast.Name) and node.id not in ints | arrays | set(ALLOWED_CALLS) | {
+            _SIZE_SLOT,
+            _KERNEL_SLOT,
+            _AXIS,
+        }:
+            return None
+    return ast.unparse(tree)
+
+
+_DEFINITION = re.compile(r"(?P<sym>[A-Za-z][A-Za-z0-9_]*)\s*=\s*(?P<rhs>[^=]+)")
+
+
+def formula_definitions(formula: str, names: Sequence[str]) -> dict[str, str]:
+    """The symbols the formula defines each by one equation of its own block, as the
+    evaluator's expressions: aclnnDeformableConv2d's `outH = (inH + padding[0] + padding[1] -
+    ((K_H - 1) * dilation[2] + 1)) // stride[2] + 1`. A parameter's name, a symbol defined two
+    ways or an equation that is no expression (`(x,y) = …`) is left out."""
+    found: dict[str, set[str]] = {}
+    for block in re.split(r"\n\s*\n|\\\\\s*\n", formula):
+        m = _DEFINITION.fullmatch(" ".join(block.split()))
+        if m is None or m.group("sym") in names:
+            continue
+        if (expr := latex_expression(m.group("rhs"))) is not None:
+            found.setdefault(m.group("sym"), set()).add(expr)
+    return {sym: exprs.pop() for sym, exprs in found.items() if len(exprs) == 1}
+
+
+def defined_by_formula(dims: tuple[str, ...], formula: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The dims with each symbol the formula defines replaced by its expression
+    (`[N, outC, outH, outW]`: outH and outW by aclnnDeformableConv2d's formula)."""
+    return substituted(dims, formula_definitions(formula, names))
+
+
+def substituted(dims: tuple[str, ...], definitions: dict[str, str]) -> tuple[str, ...]:
+    """The dims with each name `definitions` gives replaced by its expression (as they were
+    when they name none)."""
+    elements = ast.parse("[" + ", ".join(dims) + "]", mode="eval").body.elts  # type: ignore[attr-defined]
+    if not any(isinstance(n, ast.Name) and n.id in definitions for e in elements for n in ast.walk(e)):
+        return dims
+    return tuple(ast.unparse(Substituted(definitions).visit(e)) for e in elements)
 
 
 def _unread(reason: str, line: int) -> ShapeRule:

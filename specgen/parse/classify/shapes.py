@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
-from specgen.parse.classify.shape_formulas import formula_rule
+from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -30,6 +30,7 @@ from specgen.parse.classify.shape_phrases import (
     ShapeContext,
     dim_expression,
 )
+from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, spatial_rule, worded_reading
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
 from specgen.vocab import DTYPES, dtype
@@ -202,7 +203,11 @@ def shape_rule(
     ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one)
     found = explicit_dims(said, ctx)
     if not isinstance(found, str):
-        return _from_reading(params, statements, *found, own=said)
+        if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
+            return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
+        return _from_reading(params, statements, *found, own=said, formula=formula)
+    if worded := worded_reading(p, [s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
+        return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula)
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
@@ -210,6 +215,8 @@ def shape_rule(
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
     if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
+        return rule
+    if not found and (rule := spatial_rule(p, params)):  # `outputSize`: `表示输出结果在H和W维度上的空间大小`
         return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
@@ -267,13 +274,17 @@ def _from_reading(
     reading: Reading,
     statement: Statement,
     own: Sequence[Statement] = (),
+    formula: Statement | None = None,
 ) -> ShapeRule:
     kind, reads, dims = reading
     names = [q.name for q in params]
     dims = defined_in_place(dims, statement.text, names) if dims else dims
+    dims = defined_by_formula(dims, formula.text, names) if dims and formula else dims
+    dims = defined_by_statements(dims, [s.text for said in statements.values() for s in said], params) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
     defined = {s: [d] for s, d in _defined(own, params).items()}
-    bound = {**defined, **_bindings(params, statements)} if wanted else {}
+    texts = {name: [s.text for s in said] for name, said in statements.items()}
+    bound = {**list_bindings(params, texts), **defined, **_bindings(params, statements)} if wanted else {}
     scalars = {q.name for q in params if q.kind in ("int", "bool")}
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
     if unbound:

@@ -1,0 +1,168 @@
+"""Sizes the documents give in words beside an output's list: a symbol a statement defines by
+a parameter (`num_layers`对应参数`numLayers`) or by a bool (`bidirectional为True时`D = 2`，否则
+`D = 1``), and a list that changes when a bool is true (aclnnBidirectionLSTM's yOut:
+`shape支持三维（time_step, batch_size, hidden_size）或者当bidirection为True时（time_step,
+batch_size, 2 * hidden_size）`), read as one list whose differing sizes choose by the bool
+(`2 * hidden_size if bidirection else hidden_size`). Only what the statements say is read: a
+symbol defined two ways, by a name that is no parameter of that kind, or a pair of lists of
+different lengths is left as it is. The inputs' lists in the same words bind their symbols
+(`x`: `shape支持三维（time_step, batch_size, input_size）`); a list that changes with a bool
+binds the symbols both forms hold at one axis (initH: batch_size, hidden_size). An integer
+array that is the output's spatial size (`outputSize`: `表示输出结果在H和W维度上的空间大小`) gives
+the only output those sizes after the input's leading dimensions, as a pooling formula does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from specgen.model import Param, ShapeRule, SymbolDim
+from specgen.parse.classify.shape_formulas import substituted
+from specgen.parse.classify.shape_phrases import Reading, dim_expression
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# `其中，`num_layers`对应参数`numLayers``; `num_layers：对应参数numLayers`
+_PARAM_OF = re.compile(rf"`?(?P<sym>{_NAME})`?\s*[：:]?\s*对应参数\s*`?(?P<param>{_NAME})`?")
+# `bidirectional为True时`D = 2`，否则`D = 1``
+_BOOL_CASE = re.compile(
+    rf"(?P<flag>{_NAME})为(?:True|true)时\s*`?(?P<sym>{_NAME})\s*=\s*(?P<yes>\d+)`?\s*[，,]\s*否则\s*"
+    rf"`?(?P=sym)\s*=\s*(?P<no>\d+)`?"
+)
+# `（a, b, c）或者当flag为True时（a, b, 2 * c）`
+_LIST = r"[（(\[](?P<{}>[^（）()\[\]]*)[）)\]]"
+_ALTERNATIVE = re.compile(
+    _LIST.format("plain") + rf"\s*或者?\s*当\s*(?P<flag>{_NAME})\s*为\s*(?:True|true)\s*时\s*" + _LIST.format("flagged")
+)
+# `当modulated为True时，shape为[N, 3 * …]；当modulated为False时，shape为[N, 2 * …]`
+_BOTH_CASES = re.compile(
+    rf"当\s*(?P<flag>{_NAME})\s*为\s*(?:True|true)\s*时[，,]?\s*shape为\s*"
+    + _LIST.format("flagged")
+    + r"[\s。；;，,]*当\s*(?P=flag)\s*为\s*(?:False|false)\s*时[，,]?\s*shape为\s*"
+    + _LIST.format("plain")
+)
+
+
+def symbol_definitions(texts: Iterable[str], params: Sequence[Param]) -> dict[str, str]:
+    """Each symbol a statement defines, as the evaluator's expression (`numLayers`,
+    `(2 if bidirectional else 1)`); a parameter's own name is never redefined."""
+    kinds = {q.name: q.kind for q in params}
+    found: dict[str, set[str]] = {}
+    for text in texts:
+        for m in _PARAM_OF.finditer(text):
+            if kinds.get(m.group("param")) == "int" and m.group("sym") not in kinds:
+                found.setdefault(m.group("sym"), set()).add(m.group("param"))
+        for m in _BOOL_CASE.finditer(text):
+            if kinds.get(m.group("flag")) == "bool" and m.group("sym") not in kinds:
+                expr = f"({m.group('yes')} if {m.group('flag')} else {m.group('no')})"
+                found.setdefault(m.group("sym"), set()).add(expr)
+    return {sym: exprs.pop() for sym, exprs in found.items() if len(exprs) == 1}
+
+
+def defined_by_statements(dims: tuple[str, ...], texts: Iterable[str], params: Sequence[Param]) -> tuple[str, ...]:
+    """The dims with each symbol the statements define replaced by its expression."""
+    return substituted(dims, symbol_definitions(texts, params))
+
+
+# aclnnEmbeddingDenseBackward's out: `维度为2维，首轴大小为numWeights，尾轴大小与grad尾轴相同`
+_FIRST_AXIS = re.compile(rf"首轴大小为\s*`?(?P<size>{_NAME})`?")
+_LAST_AXIS = re.compile(rf"尾轴大小与\s*`?(?P<peer>{_NAME})`?\s*的?尾轴相同")
+_TWO_DIMS = re.compile(r"维度为2维|^\s*2\s")
+
+
+def worded_reading(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """A shape an output's statements give in these words (a list that changes with a bool, a
+    2-d shape by its first and last axes), with the index of the statement; None when none."""
+    return bool_alternative(texts, params) or _two_axes(p, texts, params)
+
+
+def _two_axes(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """`维度为2维，首轴大小为numWeights，尾轴大小与grad尾轴相同`: an integer parameter's value,
+    then a tensor's last axis; the rank 2 said in the statement or by the output's row."""
+    kinds = {q.name: q.kind for q in params}
+    two = p.rank is not None and p.rank.min == p.rank.max == 2
+    for i, text in enumerate(texts):
+        first, last = _FIRST_AXIS.search(text), _LAST_AXIS.search(text)
+        if first is None or last is None or not (two or _TWO_DIMS.search(text)):
+            continue
+        if kinds.get(first.group("size")) == "int" and kinds.get(last.group("peer")) in ("tensor", "tensor_list"):
+            return ("explicit", (), (first.group("size"), f"{last.group('peer')}.shape[-1]")), i
+    return None
+
+
+def bool_alternative(texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """The one list an output's statements give with its form when a bool is true, and the
+    index of the statement that gives it; None when no statement does, or two do."""
+    bools = {q.name for q in params if q.kind == "bool"}
+    names = [q.name for q in params]
+    joined = "\n".join(texts)  # the two cases may stand in two statements
+    starts = [sum(len(t) + 1 for t in texts[:i]) for i in range(len(texts))]
+    found = []
+    for pattern in (_ALTERNATIVE, _BOTH_CASES):
+        for m in pattern.finditer(joined):
+            dims = _merged(m.group("plain"), m.group("flagged"), m.group("flag"), names)
+            if m.group("flag") in bools and dims is not None:
+                found.append((("explicit", (), dims), max(i for i, at in enumerate(starts) if at <= m.start())))
+    return found[0] if len(found) == 1 else None  # type: ignore[return-value]
+
+
+def _merged(plain: str, flagged: str, flag: str, names: Sequence[str]) -> tuple[str, ...] | None:
+    """The two lists as one: equal sizes kept, differing ones `flagged if flag else plain`."""
+    pairs = list(zip(re.split(r"[,，]", plain), re.split(r"[,，]", flagged), strict=False))
+    if len(re.split(r"[,，]", plain)) != len(re.split(r"[,，]", flagged)):
+        return None
+    dims = []
+    for a, b in pairs:
+        x, y = dim_expression(a, names), dim_expression(b, names)
+        if x is None or y is None:
+            return None
+        dims.append(x if x == y else f"{y} if {flag} else {x}")
+    return tuple(dims)
+
+
+_RANK_LIST = re.compile(r"shape支持[一二三四五六七八]维" + _LIST.format("plain"))
+
+
+def list_bindings(params: Sequence[Param], statements: dict[str, list[str]]) -> dict[str, list[SymbolDim]]:
+    """Symbols the inputs' `shape支持三维（a, b, c）` lists name one dimension each, in order."""
+    bound: dict[str, list[SymbolDim]] = {}
+    for q in params:
+        if q.kind != "tensor" or q.direction != "in":
+            continue
+        for text in statements.get(q.name, []):
+            alternative = _ALTERNATIVE.search(text)
+            plain = _RANK_LIST.search(text) if alternative is None else alternative
+            if plain is None:
+                continue
+            items = [item.strip() for item in re.split(r"[,，]", plain.group("plain"))]
+            other = re.split(r"[,，]", alternative.group("flagged")) if alternative else items
+            for axis, (item, flagged) in enumerate(zip(items, other, strict=False)):
+                if re.fullmatch(_NAME, item) and item == flagged.strip() and len(items) == len(other):
+                    bound.setdefault(item, []).append(SymbolDim(symbol=item, param=q.name, axis=axis))
+    return bound
+
+
+# aclnnMaxUnpool2d's outputSize: `表示输出结果在H和W维度上的空间大小`; aclnnMaxUnpool3d: `D、H和W`
+_SPATIAL = re.compile(r"表示输出结果在(?P<axes>(?:[DHW](?:out)?[和、，,\s]*)+)维度上的空间大小")
+
+
+def spatial_rule(p: Param, params: Sequence[Param], tied_to: Sequence[str] = ()) -> ShapeRule | None:
+    """The only output's shape when an integer array is its spatial size: the input's leading
+    dimensions, then the array's values (`[*self.shape[:-2], *outputSize]`). The input is the
+    one tensor input, or the one the array's row names (`self在H和W维度上的size`). Outputs
+    whose statements tie each to the other outputs (`tied_to`: aclnnAdaptiveMaxPool2d's
+    outputOut `shape与indicesOut一致`, indicesOut `shape与outputOut一致`) share that size."""
+    outputs = [q.name for q in params if q.direction == "out" and q.kind in ("tensor", "tensor_list")]
+    arrays = [(q, m) for q in params if q.kind == "int_array" and (m := _SPATIAL.search(f"{q.description}\n{q.text}"))]
+    others = set(outputs) - {p.name}
+    if not (outputs == [p.name] or (tied_to and set(tied_to) <= others)) or len(arrays) != 1:
+        return None
+    array, m = arrays[0]
+    inputs = [q.name for q in params if q.kind == "tensor" and q.direction == "in"]
+    named = [n for n in inputs if re.search(rf"(?<![A-Za-z0-9_]){n}(?![A-Za-z0-9_])", array.text)]
+    source = inputs if len(inputs) == 1 else named if len(named) == 1 else []
+    if not source:
+        return None
+    k = len(re.findall(r"[DHW]", m.group("axes")))
+    dims = (f"*{source[0]}.shape[:{-k}]", f"*{array.name}")
+    return ShapeRule(kind="explicit", dims=dims, text=m.group(0), line=array.line)
