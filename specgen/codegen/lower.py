@@ -205,16 +205,20 @@ def _allocation(p: Param, params: tuple[ParamCode, ...]) -> Allocation:
     return Allocation(shape=rules, dtype=types, follows=follows.name, follows_format=fmt, formats=tuple(p.formats))
 
 
-_SPLICED_SHAPE = re.compile(r"^\*([A-Za-z_][A-Za-z0-9_]*)\.shape")
+_LEADING_SHAPE = re.compile(r"^\*?([A-Za-z_][A-Za-z0-9_]*)\.shape")
 
 
 def _followed(shape: ShapeRule) -> str:
-    """The tensor whose shape the output takes, whole or as its leading part (its format is the
-    output's, when allowed and the ranks agree)."""
+    """The tensor whose shape the output takes, whole or as its leading part, or whose first
+    dimension it starts with (a convolution's N, `[N, Cout, Hout, Wout]`): its format is the
+    output's, when allowed and the ranks agree."""
     if shape.kind in ("same", "broadcast", "at_least") and shape.params:
         return shape.params[0]
-    spliced = _SPLICED_SHAPE.match(shape.dims[0]) if shape.kind == "explicit" and shape.dims else None
-    return spliced.group(1) if spliced else ""
+    if shape.kind != "explicit" or not shape.dims:
+        return ""
+    if leading := _LEADING_SHAPE.match(shape.dims[0]):
+        return leading.group(1)
+    return next((s.param for s in shape.symbols if s.symbol == shape.dims[0]), "")
 
 
 def _because(rule: ShapeRule | DtypeRule | None) -> str:

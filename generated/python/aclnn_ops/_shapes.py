@@ -121,7 +121,9 @@ def _explicit(
 ) -> Shape | None:
     env: dict[str, int] = {}
     for name, value in values.items():
-        if isinstance(value, int) and not isinstance(value, bool):
+        if isinstance(value, bool):
+            env[f"bool({name})"] = int(value)  # read by `a if name else b` only
+        elif isinstance(value, int):
             env[name] = value
         elif isinstance(value, list | tuple):
             env[f"len({name})"] = len(value)  # read by len(name)
@@ -202,7 +204,38 @@ def _shape_part(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Shap
         and node.func.id == "ones"
     ):
         return (1,) * _evaluate(node.args[0], env, shapes)  # `*ones(rank(gamma))`
+    if isinstance(node, ast.ListComp):
+        return _per_axis(node, env, shapes)
     raise ValueError(f"cannot splice {ast.unparse(node)}")
+
+
+def _per_axis(node: ast.ListComp, env: Mapping[str, int], shapes: ShapeOf) -> Shape:
+    """`*[f(i) for i in range(n)]`: one size per axis by a formula the document gives for
+    each axis alike (a convolution's). Every integer array the formula indexes by the axis
+    must hold one element per axis: otherwise (a padding of 4 for 2 axes) it is unsettled."""
+    [loop] = node.generators
+    if not (
+        isinstance(loop.target, ast.Name)
+        and isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+        and len(loop.iter.args) == 1
+        and not loop.ifs
+    ):
+        raise ValueError(f"cannot splice {ast.unparse(node)}")
+    axis, count = loop.target.id, _evaluate(loop.iter.args[0], env, shapes)
+    for sub in ast.walk(node.elt):
+        if (
+            isinstance(sub, ast.Subscript)
+            and isinstance(sub.value, ast.Name)
+            and isinstance(sub.slice, ast.Name)
+            and sub.slice.id == axis
+            and env[f"len({sub.value.id})"] != count
+        ):
+            raise ValueError(f"{sub.value.id} has no element per axis")
+    return tuple(
+        _evaluate(node.elt, {**env, axis: i}, shapes) for i in range(max(count, 0))
+    )
 
 
 def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
@@ -218,6 +251,10 @@ def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
         return _binary(node.op, a, b)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return _call(node.func.id, node.args, env, shapes)
+    if isinstance(node, ast.IfExp) and isinstance(node.test, ast.Name):
+        # `2 if bidirectional else 1`: a size the document gives by a bool's value
+        chosen = node.body if env[f"bool({node.test.id})"] else node.orelse
+        return _evaluate(chosen, env, shapes)
     if isinstance(node, ast.Subscript) and isinstance(
         node.value, ast.Name
     ):  # `padding[0]`
