@@ -224,6 +224,30 @@ def test_a_shape_said_for_one_value_only_is_not_read():
     assert explicit_dims(said, ctx) == "a shape is given only under a condition"
 
 
+def test_a_shape_columns_bare_relation_names_the_shape_unless_the_column_counts_dimensions():
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import Statement, explicit_dims
+
+    ctx = ShapeContext(("self", "gamma", "out"), ("self", "gamma"), "out")
+    # aclnnGroupNormSilu (ops-nn): out's 维度(shape) cell `与self一致`, self's cell empty
+    said = [Statement("数据类型与self保持一致。", 1), Statement("与self一致", 1, cell=True)]
+    assert explicit_dims(said, ctx, {"out": ["与self一致"]})[0] == ("same", ("self",), ())
+    assert explicit_dims(said[:1], ctx) == ""  # the dtype sentence alone says nothing of the shape
+    assert explicit_dims([Statement("与self一致", 1)], ctx) == ""  # the same words outside the column
+    # aclnnHardswishBackward (ops-nn experimental): `与 \`gradOutput\` 一致` in its shape column
+    ctx = ShapeContext(("gradOutput", "self", "out"), ("gradOutput", "self"), "out")
+    said = [Statement("与 `gradOutput` 一致", 1, cell=True)]
+    assert explicit_dims(said, ctx, {})[0] == ("same", ("gradOutput",), ())
+    # aclnnUniqueConsecutive (ops-nn): the column gives self `≤8`, a rank, so valueOut's
+    # `与self保持一致` (and inverseOut's `与valueOut保持一致`) count dimensions: its call passes
+    # valueOut (8,) for self (4, 2)
+    ctx = ShapeContext(("self", "valueOut", "inverseOut"), ("self",), "inverseOut")
+    cells = {"self": ["≤8"], "valueOut": ["与self保持一致"], "inverseOut": ["与valueOut保持一致"]}
+    assert explicit_dims([Statement("与valueOut保持一致", 1, cell=True)], ctx, cells) == ""
+    # aclnnIndexSelect (ops-nn): self `不大于8`
+    assert explicit_dims([Statement("与self一致", 1, cell=True)], ctx, {"self": ["不大于8"]}) == ""
+
+
 def _flag(name: str, kind: str) -> Param:
     c_type = "const aclBoolArray*" if kind == "bool_array" else "bool"
     return Param(name=name, c_type=c_type, kind=kind, direction="in", line=1)

@@ -401,9 +401,10 @@ def _shape_statements(facts: list[ParamFacts]) -> dict[str, list[ShapeStatement]
     """What each parameter's row or bullet says, by statement, for the shape readers."""
     out: dict[str, list[ShapeStatement]] = {}
     for f in facts:
-        cell = f.cells.get("shape")
-        said = [*f.description, *f.statements, *([cell] if cell else [])]
-        out.setdefault(f.name, []).extend(ShapeStatement(s.text, s.line) for s in said)
+        said = [ShapeStatement(s.text, s.line) for s in [*f.description, *f.statements]]
+        if cell := f.cells.get("shape"):  # the shape column's cell: its subject is the shape
+            said.append(ShapeStatement(cell.text, cell.line, cell=True))
+        out.setdefault(f.name, []).extend(said)
     return out
 
 

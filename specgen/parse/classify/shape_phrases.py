@@ -232,8 +232,11 @@ def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
 
 
 _NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+# `数据类型和 Shape 必须与 gradOutput 一致`; `shape 同 valuesOut。` (the clause ends at the name)
 _SAME_AS = re.compile(
-    r"shape\S{0,10}?\s*(?:与|和|同|跟)\s*" + _NAME + r"\s*(?:的\s*shape\s*)?(?:保持|完全)?(?:一致|相同|一样|相等)"
+    r"[Ss]hape\s*\S{0,10}?\s*(?:与|和|同|跟)\s*"
+    + _NAME
+    + r"\s*(?:的\s*shape\s*)?(?:(?:保持|完全)?(?:一致|相同|一样|相等)|(?<=[A-Za-z0-9_])\s*[。；;]?$)"
 )
 # `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
 _SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
@@ -620,7 +623,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "same_as",
-        re.compile(r"shape|一个元素"),
+        re.compile(r"(?i)shape|一个元素"),
         read_same,
         (
             ShapeExample("shape需要与self一样", "gradInput", ("self",), ("same", ("self",), ())),  # aclnnGeGluBackward
@@ -658,6 +661,15 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 arrays=("origInputShape",),
             ),
             ShapeExample("shape size为1。", "out", ("x",), ("explicit", (), ("1",))),  # aclnnForeachNorm
+            ShapeExample(  # aclnnSeluBackward (ops-nn experimental): "Shape", and words before 与
+                "输入梯度，数据类型和 Shape 必须与 gradOutput 一致",
+                "gradInput",
+                ("gradOutput", "result"),
+                ("same", ("gradOutput",), ()),
+            ),
+            # aclnnMedian (ops-nn experimental): another output, the clause ending at its name
+            ShapeExample("shape 同 valuesOut。", "indicesOut", ("self", "valuesOut"), ("same", ("valuesOut",), ())),
+            ShapeExample("shape 同 input，或同 rank 且一个维度为 1。", "target", ("input",), None),  # a part
         ),
     ),
     ShapePhrase(

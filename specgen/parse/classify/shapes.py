@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
@@ -45,6 +45,7 @@ _CONDITION = re.compile(r"当|若|如果|时[，,\s]|场景|模式下|情况下|
 class Statement:
     text: str
     line: int
+    cell: bool = False  # the parameter table's shape column (`与self一致` there speaks of the shape)
 
 
 def _conditional(text: str) -> bool:
@@ -56,13 +57,15 @@ _EXAMPLE_TAIL = re.compile(r"(?:关系)?举例[：:]|例如")
 _SITUATED = ("reduction", "reduce")
 
 
-def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[Reading, Statement] | str:
+def explicit_dims(
+    statements: Iterable[Statement], ctx: ShapeContext, cells: Mapping[str, Sequence[str]] | None = None
+) -> tuple[Reading, Statement] | str:
     """The one reading the statements give a parameter, with its statement; or why there is
-    none ("" when no statement gives one)."""
+    none ("" when no statement gives one). `cells`: each parameter's shape-column cells."""
     found: dict[Reading, Statement] = {}
     conditional = False
     for s in statements:
-        readings, held = _statement_readings(s.text, ctx)
+        readings, held = _statement_readings(_column_text(s, cells or {}), ctx)
         conditional = conditional or held
         for reading in readings:
             found.setdefault(reading, s)
@@ -72,6 +75,42 @@ def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[R
     if len(found) > 1:
         return "the document gives several shapes: " + "; ".join(f"{r[0]} {r[1] or ''}{list(r[2])}" for r in found)
     return "a shape is given only under a condition" if conditional else ""
+
+
+# A shape column's cell that relates the whole cell to a tensor: `与self一致`, `同输入self`,
+# `与 \`gradOutput\` 一致` (the column names the shape, the cell does not)
+_BARE_RELATION = re.compile(
+    r"^(?:与|同|和|跟)\s*(?:输入|入参)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持|完全)?(?:一致|相同)?[。.]?$"
+)
+# A cell of that column that gives a rank (`≤8`, `1-8`, `0-8`): the column then counts dimensions
+_RANK_CELL = re.compile(
+    r"^\s*(?:[≤<≥>]=?|不大于|不超过|小于等于|大于等于|不小于|至少|最多)?\s*\d+(?:\s*[-~～至]\s*\d+)?\s*维?"
+    r"(?:及以下|以内)?\s*[。.]?$"
+)
+
+
+def _column_text(s: Statement, cells: Mapping[str, Sequence[str]]) -> str:
+    """A statement as the readers take it: a shape column's bare relation (`与self一致`) with
+    the shape it speaks of named (`shape与self一致`), unless the tensor it names has a rank in
+    that column (aclnnUniqueConsecutive: `≤8` for self, then `与self保持一致` for valueOut,
+    whose size the data decide: the column counts dimensions there)."""
+    m = _BARE_RELATION.match(s.text.strip()) if s.cell else None
+    if m is None or _counts_dims(m.group("name"), cells, set()):
+        return s.text
+    return "shape" + s.text.strip().replace("`", "")
+
+
+def _counts_dims(name: str, cells: Mapping[str, Sequence[str]], seen: set[str]) -> bool:
+    """Whether `name`'s shape-column cell gives a rank, itself or through the tensor its bare
+    relation names (aclnnUniqueConsecutive: inverseOut `与valueOut保持一致`, valueOut `与self…`)."""
+    seen.add(name)
+    for text in cells.get(name, ()):
+        if _RANK_CELL.match(text):
+            return True
+        m = _BARE_RELATION.match(text.strip())
+        if m and m.group("name") not in seen and _counts_dims(m.group("name"), cells, seen):
+            return True
+    return False
 
 
 def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bool]:
@@ -199,7 +238,8 @@ def shape_rule(
     text = "\n".join(x.text for x in said)
     one = _one_shape(inputs, params, errors)
     ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one)
-    found = explicit_dims(said, ctx)
+    cells = {name: [s.text for s in said if s.cell] for name, said in statements.items()}
+    found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said)
     if rule := _from_errors(p, params, errors):
