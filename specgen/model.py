@@ -193,7 +193,7 @@ ShapeRuleKind = Literal[
     "same",  # params: the shape of the one tensor named
     "broadcast",  # params: the broadcast of the tensors named
     "explicit",  # dims: one expression per dimension (`{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`)
-    "matmul",  # params: (a, b): the shape of a @ b (the document's formula)
+    "matmul",  # params: (a, b[, a's transposer, b's ("" none)]): the shape of a @ b (the formula)
     "reduce",  # params: (tensor, axes, keepdim): the tensor reduced over the axes a value gives
     "reduction",  # params: (reduction, tensors...): their broadcast when reduction is 0/"none", else dims
     "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape

@@ -31,6 +31,18 @@ def test_explicit_rules_evaluate_symbols_shapes_and_splices():
     ) == (2, 3, 4)
 
 
+def test_a_product_transposes_each_operand_its_parameter_says():
+    # aclnnQuantMatmulV5 (ops-nn): its call passes x1 (5, 64), x2 (8, 64), transposeX2 true, out (5, 8)
+    rule = {"kind": "matmul", "params": ["x1", "x2", "transposeX1", "transposeX2"]}
+    shapes = {"x1": (5, 64), "x2": (8, 64)}
+    assert _shapes.output_shape(rule, shapes, {"transposeX1": False, "transposeX2": True}) == (5, 8)
+    assert _shapes.output_shape(rule, shapes, {"transposeX1": False, "transposeX2": False}) is None  # 64 != 8
+    # aclnnGemm: transA/transB are int64_t, nonzero transposes; "" names no parameter
+    rule = {"kind": "matmul", "params": ["A", "B", "transA", ""]}
+    assert _shapes.output_shape(rule, {"A": (3, 2), "B": (3, 4)}, {"transA": 1}) == (2, 4)
+    assert _shapes.output_shape(rule, {"A": (3, 2), "B": (3, 4)}, {}) is None  # the flag not given
+
+
 def test_unsettled_rules_give_none():
     assert (
         _shapes.output_shape({"kind": "explicit", "dims": ["x.shape[-1] / 2"]}, {"x": (3,)}, {}) is None

@@ -55,8 +55,8 @@ def output_shape(
         return known[0] if kind != "broadcast" else broadcast(*known)  # type: ignore[arg-type]
     if kind == "explicit":
         return _explicit(rule, shapes, values)
-    if kind == "matmul" and len(params) == 2:
-        return matmul(shapes.get(params[0]), shapes.get(params[1]))
+    if kind == "matmul" and len(params) in (2, 4):
+        return _transposed_matmul(params, shapes, values)
     if kind == "reduce" and len(params) == 3:
         return _reduce(
             shapes.get(params[0]), values.get(params[1]), values.get(params[2])
@@ -100,6 +100,24 @@ def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
     rows = () if len(a) == 1 else (left[-2],)
     cols = () if len(b) == 1 else (right[-1],)
     return (*batch, *rows, *cols)
+
+
+def _transposed_matmul(
+    params: tuple[str, ...], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    """a @ b, each operand transposed (its last two dimensions swapped) when the parameter
+    params[2] (a's) or params[3] (b's) is true or nonzero ("" names none)."""
+    operands = []
+    for name, flag in zip(params[:2], (*params[2:], "", ""), strict=False):
+        shape, value = shapes.get(name), values.get(flag) if flag else False
+        if shape is None or not isinstance(value, bool | int):
+            return None
+        if value:
+            if len(shape) < 2:
+                return None
+            shape = (*shape[:-2], shape[-1], shape[-2])
+        operands.append(shape)
+    return matmul(*operands)
 
 
 def _reduce(shape: Shape | None, axes: object, keepdim: object) -> Shape | None:

@@ -454,12 +454,31 @@ _LAST_TWO = re.compile(
 )
 
 
+# A parameter that transposes one operand: transposeX1, transA, transposeWeight (its operand: x1, A, weight)
+_TRANSPOSER = re.compile(r"(?i)trans(?:pose)?_?(?P<operand>[A-Za-z0-9_]+)")
+
+
+def _transposers(a: str, b: str, ctx: ShapeContext) -> tuple[str, str] | None:
+    """The parameters that transpose a and b ("" for none); None when a parameter transposes
+    something else, or several transpose one operand."""
+    found: dict[str, str] = {}
+    for name in (n for n in ctx.params if "trans" in n.lower() and not ctx.is_tensor(n)):
+        m = _TRANSPOSER.fullmatch(name)
+        operand = next((x for x in (a, b) if m and m.group("operand").lower() == x.lower()), None)
+        if operand is None or operand in found:
+            return None
+        found[operand] = name
+    return found.get(a, ""), found.get(b, "")
+
+
 def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
     """The document's formula `out = self @ mat2`, `out = β self + α (mat1 @ mat2)`: the shape
-    of the product, when every product the formula writes is of the same two inputs and no
-    parameter transposes them."""
-    if "^T" in statement or any("trans" in n.lower() for n in ctx.params):
-        return None
+    of the product, when every product the formula writes is of the same two inputs; with the
+    parameters that transpose them (`out = x1@x2 * scale + offset` with transposeX1 and
+    transposeX2: params (x1, x2, transposeX1, transposeX2)). A transposition the formula writes
+    (`A^T @ B^T`) is read only with the parameters that decide it (aclnnGemm: transA, transB)."""
+    if any("trans" in n.lower() for n in ctx.params) or "^T" in statement:
+        return _transposed_matmul(statement, ctx)
     last_two = _LAST_TWO.search(statement)
     if last_two and {last_two.group("a"), last_two.group("b")} <= set(ctx.inputs):
         # the whole shape only when the output is 2-d (aclnnAddbmm sums over the batch;
@@ -473,6 +492,17 @@ def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
         return None
     [(a, b)] = pairs
     return ("matmul", (a, b), ()) if a in ctx.inputs and b in ctx.inputs else None
+
+
+def _transposed_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
+    pairs = {(m.group("a"), m.group("b")) for m in _MATMUL.finditer(statement)}
+    if not re.search(r"=[^=]*@", statement) or "维" in statement or len(pairs) != 1:
+        return None
+    [(a, b)] = pairs
+    flags = _transposers(a, b, ctx) if a in ctx.inputs and b in ctx.inputs else None
+    if flags is None or flags == ("", ""):
+        return None
+    return ("matmul", (a, b, *flags), ())
 
 
 _SIZE0 = re.compile(r"^(?P<out>[A-Za-z_][A-Za-z0-9_]*)\.size\(0\)需要与(?P<name>[A-Za-z_][A-Za-z0-9_]*)\.size\(0\)一致")
@@ -977,7 +1007,31 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ),  # aclnnAddmm
             ShapeExample(
                 "out = α  (A @ B) + β  C  out = α  (A^T @ B^T) + βC", "out", ("A", "B", "C"), None
-            ),  # aclnnGemm
+            ),  # aclnnGemm: no parameter says when A^T
+            ShapeExample(  # aclnnGemm: transA and transB decide (若transA非零，计算前会将A进行转置)
+                "out = α  (A @ B) + β  C  out = α  (A^T @ B^T) + βC",
+                "out",
+                ("A", "B", "C"),
+                ("matmul", ("A", "B", "transA", "transB"), ()),
+                ("alpha", "beta", "transA", "transB"),
+            ),
+            ShapeExample(  # aclnnQuantMatmulV3
+                "out = x1@x2 * scale + offset  out = (x1@x2 + bias) * scale + offset",
+                "out",
+                ("x1", "x2", "scale", "bias"),
+                ("matmul", ("x1", "x2", "transposeX1", "transposeX2"), ()),
+                ("offset", "transposeX1", "transposeX2"),
+            ),
+            ShapeExample(  # aclnnQuantMatmulDequant: one operand transposed
+                "out = (x @ weight) * weightScale",
+                "out",
+                ("x", "weight", "weightScale"),
+                ("matmul", ("x", "weight", "", "transposeWeight"), ()),
+                ("transposeWeight",),
+            ),
+            ShapeExample(  # a transposition of something else: not read
+                "out = x1@x2", "out", ("x1", "x2"), None, ("transposeX1", "transposeOut")
+            ),
             ShapeExample(  # aclnnAddbmm: the product's last two dimensions
                 "shape要求与batch1@batch2的后两维shape保持一致。",
                 "out",
