@@ -379,7 +379,9 @@ def _function(
     return Function(
         name=name,
         line=gws.line,
-        params=output_rules(params, error_rules, _shape_statements(facts), _formula_statement(doc)),
+        params=output_rules(
+            params, error_rules, _shape_statements(facts), _formula_statement(doc), _notes_statements(doc)
+        ),
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
         errors=error_rules,
@@ -395,6 +397,16 @@ def _noted(note: ProductNote, statement: Statement) -> str:
 def _formula_statement(doc: Document) -> ShapeStatement | None:
     formula = _formula(doc)
     return ShapeStatement(formula.text, formula.line) if formula else None
+
+
+def _notes_statements(doc: Document) -> list[ShapeStatement]:
+    """The constraints section's lines outside code blocks, each with its line (the shape
+    readers look there for an output's equations)."""
+    section = sec.notes_section(doc)
+    if section is None:
+        return []
+    lines = range(section.start, min(section.end, len(doc.lines)))
+    return [ShapeStatement(doc.lines[i].strip(), i + 1) for i in lines if doc.lines[i].strip() and not doc.in_fence(i)]
 
 
 def _shape_statements(facts: list[ParamFacts]) -> dict[str, list[ShapeStatement]]:

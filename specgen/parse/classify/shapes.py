@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import formula_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
@@ -217,6 +218,7 @@ def shape_rule(
     errors: Sequence[ErrorRule],
     statements: dict[str, list[Statement]],
     formula: Statement | None = None,
+    notes: Sequence[Statement] = (),
 ) -> ShapeRule:
     """The shape `p` is written in, by the first reading that holds (see the module's docstring)."""
     conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
@@ -242,6 +244,8 @@ def shape_rule(
     found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str):
         return _from_reading(params, statements, *found, own=said)
+    if equated := _equations(p, notes, inputs, ctx.params):
+        return _from_reading(params, statements, *equated)
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
@@ -320,6 +324,18 @@ def _from_reading(
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
     symbols = tuple(d for s in sorted(wanted) for d in bound.get(s, ()))
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
+
+
+def _equations(
+    p: Param, notes: Sequence[Statement], inputs: Sequence[str], names: Sequence[str]
+) -> tuple[Reading, Statement] | None:
+    """The constraints section's equations of `p` (`rank(mxscaleOut) = rank(x) + 1`,
+    `mxscaleOut.shape[-1] = 2`, `其他维度与输入x一致`: see shape_equations), with the first
+    line that names it."""
+    reading = equations_reading([s.text for s in notes], p.name, inputs, names)
+    if reading is None:
+        return None
+    return reading, next(s for s in notes if p.name in s.text or p.name.removesuffix("Out") in s.text)
 
 
 _UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
@@ -441,12 +457,14 @@ def output_rules(
     errors: Sequence[ErrorRule],
     statements: dict[str, list[Statement]],
     formula: Statement | None = None,
+    notes: Sequence[Statement] = (),
 ) -> tuple[Param, ...]:
-    """The parameters, each output and in-out tensor with its shape and dtype rule."""
+    """The parameters, each output and in-out tensor with its shape and dtype rule (`notes`:
+    the constraints section's lines)."""
     out = []
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
-            shape = shape_rule(p, params, errors, statements, formula)
+            shape = shape_rule(p, params, errors, statements, formula, notes)
             if shape.derived and (when := written_when(p, params)):
                 shape = shape.model_copy(update={"when": when})
             rules = {
