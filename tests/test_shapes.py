@@ -391,3 +391,17 @@ def test_an_output_whose_shape_rule_the_documents_own_call_breaks_is_not_allocat
     allocation = {a.code.param.name: a.allocation for a in fn.wrapper if a.output}
     assert allocation["logitsSelectIdx"].shape["dims"] == ["*logits.shape[:-1]"]
     assert "the document's own sample call" in allocation["logitsTopKPSelect"].refusal
+
+
+def test_a_symbol_the_output_defines_by_an_inputs_dimension_counts_as_the_statement_does():
+    from specgen.model import SymbolDim
+    from specgen.parse.classify.shapes import Statement, _defined
+
+    params = [_tensor("self", "in", ["FLOAT"]), _tensor("x", "in", ["FLOAT"])]
+    # aclnnGroupNormSilu (ops-nn): 第1维 is the first (its call: self (2, 3, 4), meanOut (2, 1))
+    said = [Statement("shape中N是self第1维的大小", 1)]
+    assert _defined(said, params) == {"N": SymbolDim(symbol="N", param="self", axis=0)}
+    # a statement that counts from 第0维 says so
+    said = [Statement("shape为[N]，其中N表示x第0维度的大小", 1)]
+    assert _defined(said, params) == {"N": SymbolDim(symbol="N", param="x", axis=0)}
+    assert _defined([Statement("N是out第1维的大小", 1)], params) == {}  # no input's

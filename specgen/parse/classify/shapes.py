@@ -141,19 +141,21 @@ def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
 
 
 _DEFINED = re.compile(
-    r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*(?:表示|与)\s*(?:入参|输入)?(?P<x>[A-Za-z_][A-Za-z0-9_]*)的?第(?P<axis>\d)维度?的?(?:大小|保持一致)"
+    r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*(?:表示|与|是|为)\s*(?:入参|输入)?(?P<x>[A-Za-z_][A-Za-z0-9_]*)的?第(?P<axis>\d)维度?的?(?:大小|保持一致)"
 )
 
 
 def _defined(own: Sequence[Statement], params: Sequence[Param]) -> dict[str, SymbolDim]:
-    """Symbols the output's own statements define: `其中N表示x第0维度的大小` (0-based only when
-    the document counts from 第0维, which it then says)."""
+    """Symbols the output's own statements define: `其中N表示x第0维度的大小` (0-based when the
+    statement counts from 第0维, which it then says), `shape中N是self第1维的大小` (aclnnGroupNormSilu:
+    the first dimension, 1-based, as its call shows: self (2, 3, 4), meanOut (2, 1))."""
     tensors = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
     out = {}
     for s in own:
         for m in _DEFINED.finditer(s.text):
-            if m.group("x") in tensors and "第0维" in s.text:
-                out[m.group("sym")] = SymbolDim(symbol=m.group("sym"), param=m.group("x"), axis=int(m.group("axis")))
+            axis = int(m.group("axis")) - (0 if "第0维" in s.text else 1)
+            if m.group("x") in tensors and axis >= 0:
+                out[m.group("sym")] = SymbolDim(symbol=m.group("sym"), param=m.group("x"), axis=axis)
     return out
 
 
