@@ -405,3 +405,17 @@ def test_a_symbol_the_output_defines_by_an_inputs_dimension_counts_as_the_statem
     said = [Statement("shape为[N]，其中N表示x第0维度的大小", 1)]
     assert _defined(said, params) == {"N": SymbolDim(symbol="N", param="x", axis=0)}
     assert _defined([Statement("N是out第1维的大小", 1)], params) == {}  # no input's
+
+
+def test_a_list_of_bare_symbols_gives_way_to_a_reading_that_gives_sizes():
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import Statement, explicit_dims
+
+    # aclnnQuantMatmulV4 (ops-nn): out's row `（batch，m，n）`, the formula `out = x1@x2 * scale + offset`
+    names = ("x1", "x2", "scale", "transposeX1", "transposeX2", "out")
+    ctx = ShapeContext(names, ("x1", "x2", "scale"), "out", tensors=("x1", "x2", "scale", "out"))
+    said = [Statement("（batch，m，n）", 1), Statement("out = x1@x2 * scale + offset", 2)]
+    assert explicit_dims(said, ctx)[0] == ("matmul", ("x1", "x2", "transposeX1", "transposeX2"), ())
+    # two lists: still two shapes
+    said = [Statement("shape为[M, N]", 1), Statement("shape为[B, M, N]", 2)]
+    assert explicit_dims(said, ctx).startswith("the document gives several shapes")

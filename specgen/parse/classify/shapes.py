@@ -70,6 +70,10 @@ def explicit_dims(
         conditional = conditional or held
         for reading in readings:
             found.setdefault(reading, s)
+    if len(found) > 1 and any(r[0] != "explicit" for r in found):
+        # a list of bare symbols (`（batch，m，n）`) gives a rank, not sizes: the formula's
+        # product or a relation the same parameter states gives them (aclnnQuantMatmulV4)
+        found = {r: s for r, s in found.items() if not _bare(r)}
     if len(found) == 1:
         [(reading, s)] = found.items()
         return reading, s
@@ -112,6 +116,10 @@ def _counts_dims(name: str, cells: Mapping[str, Sequence[str]], seen: set[str]) 
         if m and m.group("name") not in seen and _counts_dims(m.group("name"), cells, seen):
             return True
     return False
+
+
+def _bare(reading: Reading) -> bool:
+    return reading[0] == "explicit" and all(DIM_WORD.fullmatch(d) for d in reading[2])
 
 
 def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bool]:
