@@ -335,12 +335,22 @@ _DIM_HALF = re.compile(
 )
 
 
+# aclnnGlu: `shape为(*_1,M,*_2)，其中*表示self中对应维度，M = N /2`, where self's row writes
+# `(*_1,N,*_2)，…N表示dim指定的维度大小`: half along `dim`
+_STARS_HALF = re.compile(
+    r"\(\*_1,\s*(?P<m>[A-Za-z_]\w*),\s*\*_2\)\$?，?\s*其中\$?\*\$?表示(?P<name>[A-Za-z_]\w*)中对应维度，\$?(?P=m)\s*=\s*[A-Za-z_]\w*\s*/\s*2"
+)
+
+
 def read_dim_half(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape在入参dim对应的维度上为x的一半，其他维度与x一致`: half along the axis `dim` names."""
     m = _DIM_HALF.search(statement)
-    if m is None:
+    if m is None and (stars := _STARS_HALF.search(statement)):
+        dim, name = "dim", stars.group("name")
+    elif m is None:
         return None
-    dim, name = m.group("dim") or m.group("dim2"), m.group("name") or m.group("name2")
+    else:
+        dim, name = m.group("dim") or m.group("dim2"), m.group("name") or m.group("name2")
     if dim not in ctx.params or name not in ctx.params:
         return None
     axis = f"{dim} % rank({name})"
@@ -789,9 +799,40 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "dim_half",
-        re.compile("一半"),
+        re.compile(r"一半|\*_2"),
         read_dim_half,
         (
+            ShapeExample(  # aclnnGlu (ops-nn)
+                "数据类型必须可以由self cast得到，shape为(*_1,M,*_2)，其中*表示self中对应维度，M = N /2。",
+                "out",
+                ("self",),
+                (
+                    "explicit",
+                    (),
+                    (
+                        "*self.shape[:dim % rank(self)]",
+                        "self.shape[dim % rank(self)] / 2",
+                        "*self.shape[dim % rank(self) + 1:]",
+                    ),
+                ),
+                ("dim",),
+            ),
+            ShapeExample(  # aclnnGlu (legacy doc site): the same, in LaTeX
+                "shape为$(*_1,M,*_2)$其中$*$表示self中对应维度，$M = N /2$。",
+                "out",
+                ("self",),
+                (
+                    "explicit",
+                    (),
+                    (
+                        "*self.shape[:dim % rank(self)]",
+                        "self.shape[dim % rank(self)] / 2",
+                        "*self.shape[dim % rank(self) + 1:]",
+                    ),
+                ),
+                ("dim",),
+            ),
+            ShapeExample("shape为(*_1,M,*_2)，其中*表示self中对应维度，M = N /2。", "out", ("self",), None),  # no dim
             # aclnnSituGlu
             ShapeExample(
                 "shape在入参dim对应的维度上为x的一半，其他维度与x一致",
