@@ -586,6 +586,13 @@ def read_indexed(statement: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), (f"*{x}.shape[:{axis}]", middle, f"*{x}.shape[{axis} + 1:]"))
 
 
+# self's shape halved along `dim` (GeGlu, Glu)
+_SELF_HALVED: Reading = (
+    "explicit",
+    (),
+    ("*self.shape[:dim % rank(self)]", "self.shape[dim % rank(self)] / 2", "*self.shape[dim % rank(self) + 1:]"),
+)
+
 SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ShapePhrase(
         "list",
@@ -806,30 +813,14 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "数据类型必须可以由self cast得到，shape为(*_1,M,*_2)，其中*表示self中对应维度，M = N /2。",
                 "out",
                 ("self",),
-                (
-                    "explicit",
-                    (),
-                    (
-                        "*self.shape[:dim % rank(self)]",
-                        "self.shape[dim % rank(self)] / 2",
-                        "*self.shape[dim % rank(self) + 1:]",
-                    ),
-                ),
+                _SELF_HALVED,
                 ("dim",),
             ),
             ShapeExample(  # aclnnGlu (legacy doc site): the same, in LaTeX
                 "shape为$(*_1,M,*_2)$其中$*$表示self中对应维度，$M = N /2$。",
                 "out",
                 ("self",),
-                (
-                    "explicit",
-                    (),
-                    (
-                        "*self.shape[:dim % rank(self)]",
-                        "self.shape[dim % rank(self)] / 2",
-                        "*self.shape[dim % rank(self) + 1:]",
-                    ),
-                ),
+                _SELF_HALVED,
                 ("dim",),
             ),
             ShapeExample("shape为(*_1,M,*_2)，其中*表示self中对应维度，M = N /2。", "out", ("self",), None),  # no dim
@@ -850,15 +841,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "out的shape跟self的shape除了dim指定的轴外需要保持一致，dim指定的轴为self的shape对应轴的一半",
                 "out",
                 ("self",),
-                (
-                    "explicit",
-                    (),
-                    (
-                        "*self.shape[:dim % rank(self)]",
-                        "self.shape[dim % rank(self)] / 2",
-                        "*self.shape[dim % rank(self) + 1:]",
-                    ),
-                ),
+                _SELF_HALVED,
                 ("dim",),
             ),
         ),
