@@ -390,8 +390,8 @@ def read_reduce(statement: str, ctx: ShapeContext) -> Reading | None:
 
 _NONE_CASE = re.compile(
     r"(?:当\s*)?(?P<r>reduction[A-Za-z0-9_]*)\s*(?:的值)?\s*(?:为|=|取值为)\s*[\"“']?(?:0|none)[\"”']?\s*(?:（none）)?"
-    r"\s*时?，?[^；;]{0,30}?shape\s*(?:需要?|必须)?(?:与|和)\s*(?P<names>[A-Za-z0-9_、/和 ]+?)\s*(?:的\s*shape)?\s*(?:进行)?\s*"
-    r"(?P<b>broadcast\s*后的shape|的broadcast结果)?\s*(?:相同|一致)"
+    r"\s*时?，?[^；;]{0,30}?shape\s*(?:需要?|必须)?(?:与|和)\s*(?P<names>[A-Za-z0-9_、/和 ]+?)\s*(?:的\s*shape)?\s*"
+    r"(?:进行)?\s*(?P<b>broadcast\s*后的shape|的broadcast结果)?\s*(?:相同|一致)"
 )
 _REDUCED = re.compile(r"[；;，,]\s*(?:当\s*)?.{0,30}?(?:(?P<scalar>标量|0维|scalar)|\(1,\)|\[1\])")
 
