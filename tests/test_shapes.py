@@ -419,3 +419,37 @@ def test_a_list_of_bare_symbols_gives_way_to_a_reading_that_gives_sizes():
     # two lists: still two shapes
     said = [Statement("shape为[M, N]", 1), Statement("shape为[B, M, N]", 2)]
     assert explicit_dims(said, ctx).startswith("the document gives several shapes")
+
+
+def test_a_shape_said_for_every_dtype_but_one_holds_for_the_others():
+    import numpy as np
+
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse.classify.shapes import Statement, _for_other_dtypes
+
+    y = _tensor("y", "out", ["INT8", "INT32", "INT4"])
+    # aclnnAscendQuant (ops-nn): INT32 packs eight INT4 values
+    said = [
+        Statement(
+            "类型为INT32时，shape的最后一维是`x`最后一维的1/8，其余维度和`x`一致；其他类型时，shape与`x`一致。", 1
+        )
+    ]
+    rule = _for_other_dtypes(y, said, ("x", "scale"))
+    assert (rule.kind, rule.params, rule.when) == ("same", ("x",), ("y", "dtype", "INT32", "false"))
+    # aclnnDynamicQuant: the two halves in two sentences; aclnnAscendAntiQuant: the input's dtype decides
+    said = [Statement("类型为INT32时，shape的最后一维是x最后一维的1/8，其余维度和x一致。其他类型时，shape与x一致。", 1)]
+    assert _for_other_dtypes(y, said, ("x",)).when == ("y", "dtype", "INT32", "false")
+    said = [Statement("当输入x为INT32类型时，shape尾轴的大小为输入x的尾轴大小的8倍，其余情况shape与输入x一致。", 1)]
+    assert _for_other_dtypes(y, said, ("x",)).when == ("x", "dtype", "INT32", "false")
+    assert _for_other_dtypes(y, [Statement("shape与x一致。", 1)], ("x",)) is None
+    # checked for the other dtypes only; allocated only in them
+    plain = {"kind": "same", "params": ["x"], "when": ["y", "dtype", "INT32", "false"]}
+    x = TensorDesc((4, 16), "FLOAT")
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "y": TensorDesc((4, 16), "INT8")}) == (4, 16)
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "y": TensorDesc((4, 2), "INT32")}) is None
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x}) is None  # the call does not settle it
+    array = np.zeros((4, 16), dtype=np.float32)
+    int8 = {"kind": "fixed", "values": ["INT8"]}
+    assert _shapes.allocate("y", plain, int8, {"x": array, "y": None}).shape == (4, 16)
+    with pytest.raises(TypeError, match="pass y: its shape"):
+        _shapes.allocate("y", plain, {"kind": "fixed", "values": ["INT32"]}, {"x": array, "y": None})

@@ -76,7 +76,15 @@ def output_shape(
 
 def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     """Whether the call gives the bool `when` names (`(name, index or "", "true"/"false")`,
-    an index into a bool array) the value the rule holds for; True when it has no condition."""
+    an index into a bool array) the value the rule holds for, or the tensor it names a dtype
+    that meets it (`(name, "dtype", dtype, "true"/"false")`: is, is not); True when it has no
+    condition, False when the call does not settle it."""
+    if len(when) == 4:
+        from ._tensor import describe
+
+        name, _, dtype, wanted = when
+        desc = _desc(describe, values.get(name))
+        return desc is not None and (desc.dtype == dtype) == (wanted == "true")
     if len(when) != 3:
         return not when
     name, index, wanted = when
@@ -387,8 +395,10 @@ def allocation_shape(
 ) -> Shape | None:
     """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
     count (`at_least`) the shape of the tensor it names."""
-    # allocated either way (written or not, the library takes the tensor)
-    unconditional = {k: v for k, v in rule.items() if k != "when"}
+    # allocated either way (written or not, the library takes the tensor); a dtype condition
+    # decides the shape, and holds for the dtype the output is allocated in (see _allocate_one)
+    dtyped = len(_items(rule, "when")) == 4
+    unconditional = {k: v for k, v in rule.items() if k != "when" or dtyped}
     if rule.get("kind") == "at_least":
         return output_shape({**unconditional, "kind": "same"}, shapes, values)
     return output_shape(unconditional, shapes, values)
@@ -465,14 +475,17 @@ def _allocate_one(
     args: Mapping[str, object],
 ) -> Any:
     from ._runtime import empty
-    from ._tensor import describe
+    from ._tensor import TensorDesc, describe
 
     descs = {n: _desc(describe, v) for n, v in args.items()}
-    shape = allocation_shape(
-        shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
-    )
     dtype = output_dtype(
         dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}, args
+    )
+    planned = (
+        {**args, name: TensorDesc((), dtype)} if dtype else args
+    )  # for a dtype condition
+    shape = allocation_shape(
+        shape_rule, {n: d.shape if d else None for n, d in descs.items()}, planned
     )
     if shape is None or dtype is None:
         missing = "shape" if shape is None else "dtype"

@@ -256,6 +256,8 @@ def shape_rule(
         return _from_reading(params, statements, *found, own=said)
     if equated := _equations(p, notes, inputs, ctx.params):
         return _from_reading(params, statements, *equated)
+    if rule := _for_other_dtypes(p, said, inputs):
+        return rule
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
@@ -346,6 +348,32 @@ def _equations(
     if reading is None:
         return None
     return reading, next(s for s in notes if p.name in s.text or p.name.removesuffix("Out") in s.text)
+
+
+# `类型为INT32时，shape的最后一维是x最后一维的1/8，其余维度和x一致；其他类型时，shape与x一致`
+# (aclnnAscendQuant: INT32 packs eight INT4), `当输入x为INT32类型时，…，其余情况shape与输入x一致`
+_PACKED = re.compile(
+    r"(?:当\s*)?(?:输入|入参)?\s*`?(?P<who>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?(?:数据)?(?:类型)?为\s*(?P<dtype>[A-Z][A-Z0-9_]*)\s*"
+    r"(?:类型)?时[，,][^；;。]*[；;。，,]\s*(?:其他类型时|其余情况)[，,]?\s*shape\s*(?:与|和)\s*(?:输入|入参)?\s*"
+    r"`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持)?一致"
+)
+
+
+def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]) -> ShapeRule | None:
+    """An input's shape, said for every dtype but one (the output's own or an input's): the
+    rule holds when that tensor's dtype is another (`when`: (tensor, "dtype", dtype,
+    "false")); in the one dtype the shape is left unchecked, and a wrapper allocates only for
+    the others."""
+    text = "".join(s.text.strip() for s in said)
+    m = _PACKED.search(text)
+    if m is None or m.group("x") not in inputs:
+        return None
+    who = m.group("who") or p.name
+    if who not in (p.name, *inputs):
+        return None
+    first = next(s for s in said if m.group("dtype") in s.text)
+    when = (who, "dtype", m.group("dtype"), "false")
+    return ShapeRule(kind="same", params=(m.group("x"),), when=when, text=m.group(), line=first.line)
 
 
 _UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
@@ -475,7 +503,7 @@ def output_rules(
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
             shape = shape_rule(p, params, errors, statements, formula, notes)
-            if shape.derived and (when := written_when(p, params)):
+            if shape.derived and not shape.when and (when := written_when(p, params)):
                 shape = shape.model_copy(update={"when": when})
             rules = {
                 "shape_rule": shape,
