@@ -236,7 +236,8 @@ class ShapeRule(Frozen):
     # (name, index or "", "true"/"false"); `若outputMask[0]为True，则需要输出` is
     # ("outputMask", "0", "true"). Checks hold then; allocation uses the rule either way.
     # Or a tensor's dtype: (name, "dtype", dtype, "true"/"false"): `类型为INT32时…；其他类型时，
-    # shape与x一致` is ("y", "dtype", "INT32", "false"); allocation then holds to it too.
+    # shape与x一致` is ("y", "dtype", "INT32", "false"); or an attribute's value: `quantMode是
+    # pertoken时，shape为…` is ("quantMode", "value", "pertoken", "true"). Allocation holds to these.
     when: tuple[str, ...] = _sparse(())
     text: str = ""  # the statement the rule is read from, verbatim
     line: int

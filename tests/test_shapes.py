@@ -453,3 +453,32 @@ def test_a_shape_said_for_every_dtype_but_one_holds_for_the_others():
     assert _shapes.allocate("y", plain, int8, {"x": array, "y": None}).shape == (4, 16)
     with pytest.raises(TypeError, match="pass y: its shape"):
         _shapes.allocate("y", plain, {"kind": "fixed", "values": ["INT32"]}, {"x": array, "y": None})
+
+
+def test_shapes_said_per_value_of_an_attribute_give_the_first_case_under_its_condition():
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import Statement, _first_case
+
+    # aclnnDynamicQuantV3 (ops-nn), scaleOut's row
+    said = [
+        Statement("quantMode是pertoken时，shape为x的shape剔除最后一维。", 1),
+        Statement("quantMode是pertensor时，shape为(1,)。", 2),
+        Statement("quantMode是perchannel时，shape为x的shape剔除倒数第二维。", 3),
+    ]
+    ctx = ShapeContext(("x", "quantMode", "dstType", "scaleOut"), ("x",), "scaleOut", tensors=("x", "scaleOut"))
+    reading, statement, when = _first_case(said, ctx, ("quantMode", "dstType"))
+    assert (reading, statement.line, when) == (
+        ("explicit", (), ("*x.shape[:-1]",)),
+        1,
+        ("quantMode", "value", "pertoken", "true"),
+    )
+    # a condition on its own line joins the statement after it
+    split = [Statement("quantMode是pertoken时", 1), Statement("shape为x的shape剔除最后一维。", 1)]
+    assert _first_case(split, ctx, ("quantMode",))[2] == ("quantMode", "value", "pertoken", "true")
+    assert _first_case(said, ctx, ("dstType",)) is None  # not an attribute of the function's
+    # the evaluator: checked in that case only
+    rule = {"kind": "explicit", "dims": ["*x.shape[:-1]"], "when": list(when)}
+    x = TensorDesc((4, 2), "FLOAT16")
+    assert _shapes.output_shape(rule, {"x": (4, 2)}, {"x": x, "quantMode": "pertoken"}) == (4,)
+    assert _shapes.output_shape(rule, {"x": (4, 2)}, {"x": x, "quantMode": "pertensor"}) is None

@@ -76,9 +76,17 @@ def output_shape(
 
 def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     """Whether the call gives the bool `when` names (`(name, index or "", "true"/"false")`,
-    an index into a bool array) the value the rule holds for, or the tensor it names a dtype
-    that meets it (`(name, "dtype", dtype, "true"/"false")`: is, is not); True when it has no
-    condition, False when the call does not settle it."""
+    an index into a bool array) the value the rule holds for, the tensor it names a dtype
+    that meets it (`(name, "dtype", dtype, "true"/"false")`: is, is not), or the attribute it
+    names that value (`(name, "value", value, "true")`); True when it has no condition, False
+    when the call does not settle it."""
+    if (
+        len(when) == 4 and when[1] == "value"
+    ):  # (name, "value", value, "true"): an attribute's value
+        value = values.get(when[0])
+        return (
+            value is not None and not isinstance(value, bool) and str(value) == when[2]
+        )
     if len(when) == 4:
         from ._tensor import describe
 
@@ -395,8 +403,9 @@ def allocation_shape(
 ) -> Shape | None:
     """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
     count (`at_least`) the shape of the tensor it names."""
-    # allocated either way (written or not, the library takes the tensor); a dtype condition
-    # decides the shape, and holds for the dtype the output is allocated in (see _allocate_one)
+    # allocated either way (written or not, the library takes the tensor); a dtype or value
+    # condition decides the shape, and holds for the dtype the output is allocated in (see
+    # _allocate_one) and the attribute's value
     dtyped = len(_items(rule, "when")) == 4
     unconditional = {k: v for k, v in rule.items() if k != "when" or dtyped}
     if rule.get("kind") == "at_least":

@@ -258,6 +258,11 @@ def shape_rule(
         return _from_reading(params, statements, *equated)
     if rule := _for_other_dtypes(p, said, inputs):
         return rule
+    if situated := _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")]):
+        reading, statement, when = situated
+        rule = _from_reading(params, statements, reading, statement, own=said)
+        if rule.derived:
+            return rule.model_copy(update={"when": when})
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
@@ -374,6 +379,47 @@ def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]
     first = next(s for s in said if m.group("dtype") in s.text)
     when = (who, "dtype", m.group("dtype"), "false")
     return ShapeRule(kind="same", params=(m.group("x"),), when=when, text=m.group(), line=first.line)
+
+
+def _joined(said: Sequence[Statement]) -> list[Statement]:
+    """The statements, a condition standing alone (`quantMode是pertoken时`, a line of its own)
+    joined to the statement after it."""
+    out: list[Statement] = []
+    for s in said:
+        if out and out[-1].text.rstrip("，,").endswith("时"):
+            out[-1] = Statement(out[-1].text.rstrip("，,") + "，" + s.text, out[-1].line)
+        else:
+            out.append(s)
+    return out
+
+
+# `quantMode是pertoken时，shape为x的shape剔除最后一维`: a clause led by one value of an attribute
+_VALUE_CASE = re.compile(
+    r"^(?:当|若|如果)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的值)?\s*(?:是|为|=|==|取值为)\s*[\"“'`]?"
+    r"(?P<value>[A-Za-z0-9_]+)[\"”'`]?\s*时[，,]\s*(?P<rest>.+)$"
+)
+
+
+def _first_case(
+    said: Sequence[Statement], ctx: ShapeContext, values: Sequence[str]
+) -> tuple[Reading, Statement, tuple[str, ...]] | None:
+    """The shape the output's row gives for the first value of the one attribute its cases name
+    (aclnnDynamicQuantV3: `quantMode是pertoken时，shape为x的shape剔除最后一维。quantMode是pertensor
+    时，shape为(1,)。…`), with its condition (`when`: (attribute, "value", value, "true")): the
+    rule holds, and is checked and allocated, in that case only; the other cases stay unchecked."""
+    cases = []
+    for s in _joined(said):
+        for clause in re.split(r"[。；;]", s.text):
+            m = _VALUE_CASE.match(clause.strip())
+            if m is None or m.group("name") not in values:
+                continue
+            rest = m.group("rest")
+            readings = {r for p in SHAPE_PHRASES if p.trigger.search(rest) and (r := p.read(rest, ctx))}
+            if len(readings) == 1:
+                cases.append((readings.pop(), s, (m.group("name"), "value", m.group("value"), "true")))
+    if not cases or len({c[2][0] for c in cases}) != 1:
+        return None
+    return cases[0]
 
 
 _UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
