@@ -173,6 +173,14 @@ def _closed(node: ast.AST, params: set[str]) -> bool:
     return False
 
 
+def listed(statement: str) -> list[str] | None:
+    """The parts of the one list the statement gives, unread (`shape为[M, 2N]`: M, 2N); None
+    when it gives none or several."""
+    lists = list(_LIST_HEAD.finditer(statement))
+    found = _bracketed(statement, lists[0].end()) if len(lists) == 1 else None
+    return _top_level_split(found[1:-1]) if found else None
+
+
 def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape为[B, N, S, 8]`, `shape为{self.shape[0], vec2.shape[0]}`: the dims of the one list
     the statement gives; None when it gives none, several, or one that is not closed."""

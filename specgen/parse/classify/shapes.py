@@ -30,6 +30,7 @@ from specgen.parse.classify.shape_phrases import (
     Reading,
     ShapeContext,
     dim_expression,
+    listed,
 )
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
@@ -331,6 +332,7 @@ def _from_reading(
     kind, reads, dims = reading
     names = [q.name for q in params]
     dims = defined_in_place(dims, statement.text, names) if dims else dims
+    dims = _multiples_in_place(dims, params, statements, names) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
     defined = {s: [d] for s, d in _defined(own, params).items()}
     bound = {**defined, **_bindings(params, statements)} if wanted else {}
@@ -341,6 +343,42 @@ def _from_reading(
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
     symbols = tuple(d for s in sorted(wanted) for d in bound.get(s, ()))
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
+
+
+_MULTIPLE = re.compile(r"^(?:(?P<k>\d+)\s*\*?\s*)?(?P<sym>[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def _multiples(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, str]:
+    """Symbols an input's list names alone or times a number, where the list is no reading
+    (`x`: `shape为[M, 2N]`, aclnnSwigluMxQuantWithDualAxis: M is x.shape[0], N x.shape[1] / 2);
+    the first input that names a symbol gives it."""
+    out: dict[str, str] = {}
+    for p in params:
+        if p.kind != "tensor" or p.direction != "in":
+            continue
+        for s in statements.get(p.name, []):
+            parts = listed(s.text) or []
+            if not all(_MULTIPLE.match(part) for part in parts):
+                continue
+            for axis, m in enumerate(_MULTIPLE.match(part) for part in parts):
+                size = f"{p.name}.shape[{axis}]" + (f" / {m.group('k')}" if m and m.group("k") else "")
+                if m and m.group("sym") not in out:
+                    out[m.group("sym")] = size
+    return out
+
+
+def _multiples_in_place(
+    dims: tuple[str, ...], params: Sequence[Param], statements: dict[str, list[Statement]], names: Sequence[str]
+) -> tuple[str, ...]:
+    """The dims with each symbol no readable input list binds replaced by what an input's list
+    of symbols and their multiples says of it (see `_multiples`)."""
+    wanted = _symbols(dims, names) - set(_bindings(params, statements))
+    sizes = {s: e for s, e in _multiples(params, statements).items() if s in wanted}
+    if not sizes:
+        return dims
+    definitions = {s: ast.parse(e, mode="eval").body for s, e in sizes.items()}
+    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
+    return tuple(ast.unparse(e) for e in tree.body.elts)
 
 
 def _equations(
