@@ -29,6 +29,7 @@ class ShapeContext:
     rank: tuple[int, int | None] | None = None  # the subject's documented rank
     arrays: tuple[str, ...] = ()  # the integer-array parameters (a shape given as values)
     one_shape: bool = False  # the inputs must all have one shape (`x的shape需与y一致`)
+    lists: tuple[tuple[str, tuple[str, ...]], ...] = ()  # input tensors' lists, unread (`x`: `(N...,H)`)
 
     def is_tensor(self, name: str) -> bool:
         return name in (self.params if self.tensors is None else self.tensors)
@@ -54,11 +55,14 @@ class ShapeExample:
     attrs: tuple[str, ...] = ()  # the function's parameters that are not tensors
     rank: tuple[int, int | None] | None = None
     arrays: tuple[str, ...] = ()  # those of `attrs` that are integer arrays
+    lists: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the inputs' own lists, unread
 
     def context(self) -> ShapeContext:
         params = (self.subject, *self.others, *self.attrs)
         tensors = (self.subject, *self.others)
-        return ShapeContext(params, self.others, self.subject, self.text, tensors, self.rank, self.arrays)
+        return ShapeContext(
+            params, self.others, self.subject, self.text, tensors, self.rank, self.arrays, lists=self.lists
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +79,7 @@ class ShapePhrase:
 
 _OPEN_CLOSE = {"[": "]", "(": ")", "（": "）", "{": "}"}
 _LIST_HEAD = re.compile(
-    r"(?i)(?:shape|形状|维度)\s*(?:需要|必须|要求|固定)?\s*(?:为|是|=|：|:)\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
+    r"(?i)(?:shape|形状|维度)\s*(?:需要|必须|要求|固定|均)?\s*(?:为|是|=|：|:)\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
 )
 DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
@@ -174,11 +178,14 @@ def _closed(node: ast.AST, params: set[str]) -> bool:
 
 
 def listed(statement: str) -> list[str] | None:
-    """The parts of the one list the statement gives, unread (`shape为[M, 2N]`: M, 2N); None
-    when it gives none or several."""
-    lists = list(_LIST_HEAD.finditer(statement))
-    found = _bracketed(statement, lists[0].end()) if len(lists) == 1 else None
-    return _top_level_split(found[1:-1]) if found else None
+    """The parts of the first list the statement gives, unread (`shape为[M, 2N]`: M, 2N); None
+    when it gives none, or another in its place (`[B…, H]或[B…, 1, H]`). Lists after it are
+    examples (`shape=[..., 2H]，常用shape为[T, 2H]或[B, S, 2H]`)."""
+    head = _LIST_HEAD.search(statement)
+    found = _bracketed(statement, head.end()) if head else None
+    if head is None or found is None or "或" in statement[head.end() + len(found) :][:3]:
+        return None
+    return _top_level_split(found[1:-1])
 
 
 def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
@@ -191,6 +198,60 @@ def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     if found is None or "或" in statement[lists[0].end() + len(found) :][:3]:
         return None
     return _explicit_reading(_dims(found[1:-1], ctx.params))
+
+
+# A list's leading dimensions, any number of them: `...`, `…`, `N...`, `B…`
+_ELLIPSIS = re.compile(r"^(?P<lead>[A-Za-z_][A-Za-z0-9_]*)?\s*(?:\.\.\.|…)$")
+# A dimension that is a symbol or a multiple of one: `H`, `2H`, `2*N`
+MULTIPLE = re.compile(r"^(?:(?P<k>\d+)\s*\*?\s*)?(?P<sym>[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, definitions: dict[str, ast.expr]) -> None:
+        self.definitions = definitions
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return self.definitions.get(node.id, node)
+
+
+def substituted(dims: Sequence[str], sizes: dict[str, str]) -> tuple[str, ...]:
+    """The dims with each symbol `sizes` names replaced by its size expression."""
+    definitions = {s: ast.parse(e, mode="eval").body for s, e in sizes.items()}
+    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
+    return tuple(ast.unparse(e) for e in tree.body.elts)
+
+
+def _trailing_sizes(name: str, parts: Sequence[str]) -> dict[str, str] | None:
+    """What the symbols of a list's trailing dimensions are (`[..., 2H]`: H is
+    x.shape[-1] / 2); None when one is no symbol or multiple of one."""
+    sizes: dict[str, str] = {}
+    for j, part in enumerate(parts):
+        m = MULTIPLE.match(part)
+        if m is None:
+            return None
+        size = f"{name}.shape[{j - len(parts)}]" + (f" / {m.group('k')}" if m.group("k") else "")
+        sizes.setdefault(m.group("sym"), size)
+    return sizes
+
+
+def read_prefix(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为[N...,H/2]` where the input x is `(N...,H)`: x's leading dimensions (those its
+    list gives as `N...`), then the trailing ones, each symbol read from x's trailing
+    dimensions (aclnnDequantSwigluQuant; `[B…, S]` of x `[B…, S, H]`, `[..., 2H]` of `[..., H]`)."""
+    parts = listed(statement) or []
+    head = _ELLIPSIS.match(parts[0]) if len(parts) > 1 else None
+    if head is None:
+        return None
+    for name, own in ctx.lists:
+        lead = _ELLIPSIS.match(own[0]) if len(own) > 1 else None
+        sizes = _trailing_sizes(name, own[1:]) if lead and lead.group("lead") == head.group("lead") else None
+        if sizes is None or name not in ctx.inputs:
+            continue
+        tail = [dim_expression(re.sub(r"(\d)\s*([A-Za-z_])", r"\1*\2", p), ctx.params) for p in parts[1:]]
+        if not all(tail):
+            return None
+        return ("explicit", (), (f"*{name}.shape[:{1 - len(own)}]", *substituted([t for t in tail if t], sizes)))
+    return None
 
 
 # What follows a shape column's list when it only says what the symbols are: `N为批处理大小`
@@ -602,6 +663,37 @@ _SELF_HALVED: Reading = (
 )
 
 SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
+    ShapePhrase(
+        "prefix",
+        re.compile(r"\.\.\.|…"),
+        read_prefix,
+        (
+            ShapeExample(  # aclnnDequantSwigluQuant (ops-nn): x `shape为(N...,H)`
+                "shape为[N...,H/2]",
+                "yOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 2")),
+                lists=(("x", ("N...", "H")),),
+            ),
+            ShapeExample(  # aclnnAdaLayerNormQuant: x `shape为[B…, S, H]`
+                "shape为[B…, S]，其中B支持0到6个维度，维度数量和大小与x中的B保持一致，S与x中S维一致。",
+                "quantScale",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-2]", "x.shape[-2]")),
+                lists=(("x", ("B…", "S", "H")),),
+            ),
+            ShapeExample(  # aclnnSwigluGroupQuantGrad: gradY `shape=[..., H]`
+                "shape=[..., 2H]，常用shape为[T, 2H]或[B, S, 2H]，与x一致。",
+                "gradXOut",
+                ("gradY",),
+                ("explicit", (), ("*gradY.shape[:-1]", "2 * gradY.shape[-1]")),
+                lists=(("gradY", ("...", "H")),),
+            ),
+            ShapeExample(  # x's list leads with N...: another prefix
+                "shape为[B…, S]", "quantScale", ("x",), None, lists=(("x", ("N...", "S", "H")),)
+            ),
+        ),
+    ),
     ShapePhrase(
         "list",
         _LIST_HEAD,

@@ -26,11 +26,13 @@ from specgen.parse.classify.shape_formulas import formula_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
+    MULTIPLE,
     SHAPE_PHRASES,
     Reading,
     ShapeContext,
     dim_expression,
     listed,
+    substituted,
 )
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
@@ -128,7 +130,10 @@ def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bo
     example (`举例：若x shape:(2，3，4，8)…`) is no condition; a reading that states its own
     situations wins over the lists inside them (`如果reduction = 0，shape与self一致，其他情况shape为[1]`)."""
     text = _EXAMPLE_TAIL.split(text)[0]
-    readings = [r for phrase in SHAPE_PHRASES if phrase.trigger.search(text) and (r := phrase.read(text, ctx))]
+    named = [(p.name, r) for p in SHAPE_PHRASES if p.trigger.search(text) and (r := p.read(text, ctx))]
+    # a prefix list read through an input's (`[B…, S, 1]`) says what a reading of the words
+    # beside it says (`最后一维固定为1，其他维度大小和x一致`), in other terms: the words win
+    readings = [r for name, r in named if name != "prefix" or len(named) == 1]
     if any(r[0] in _SITUATED for r in readings):
         return [r for r in readings if r[0] in _SITUATED], False
     if not readings or not _conditional(text):
@@ -250,7 +255,8 @@ def shape_rule(
     arrays = tuple(q.name for q in params if q.kind == "int_array")
     text = "\n".join(x.text for x in said)
     one = _one_shape(inputs, params, errors)
-    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one)
+    lists = tuple(_input_lists(params, statements))
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one, lists)
     cells = {name: [s.text for s in said if s.cell] for name, said in statements.items()}
     found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str):
@@ -281,14 +287,6 @@ def shape_rule(
 _WHERE = re.compile(r"其中\s*(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<expr>[^，。；,;]+)")
 
 
-class _Substitute(ast.NodeTransformer):
-    def __init__(self, definitions: dict[str, ast.expr]) -> None:
-        self.definitions = definitions
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return self.definitions.get(node.id, node)
-
-
 def defined_in_place(dims: tuple[str, ...], text: str, names: Sequence[str]) -> tuple[str, ...]:
     """The dims with each symbol the statement defines by a formula replaced by it:
     `[numTokens, slotSize]，其中slotSize = ceil((headDim / 2 + 2) / 64) * 64`."""
@@ -296,11 +294,8 @@ def defined_in_place(dims: tuple[str, ...], text: str, names: Sequence[str]) -> 
     for m in _WHERE.finditer(text):
         expr = dim_expression(m.group("expr"), names)
         if expr is not None and m.group("sym") not in names:
-            definitions[m.group("sym")] = ast.parse(expr, mode="eval").body
-    if not definitions:
-        return dims
-    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
-    return tuple(ast.unparse(e) for e in tree.body.elts)
+            definitions[m.group("sym")] = expr
+    return substituted(dims, definitions) if definitions else dims
 
 
 def _one_shape(inputs: Sequence[str], params: Sequence[Param], errors: Sequence[ErrorRule]) -> bool:
@@ -345,7 +340,15 @@ def _from_reading(
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
 
 
-_MULTIPLE = re.compile(r"^(?:(?P<k>\d+)\s*\*?\s*)?(?P<sym>[A-Za-z_][A-Za-z0-9_]*)$")
+def _input_lists(
+    params: Sequence[Param], statements: dict[str, list[Statement]]
+) -> Iterable[tuple[str, tuple[str, ...]]]:
+    """Each input tensor's first list, unread (`x`: `shape为[M, 2N]` gives M, 2N)."""
+    for p in params:
+        if p.kind == "tensor" and p.direction == "in":
+            found = next((parts for s in statements.get(p.name, []) if (parts := listed(s.text))), None)
+            if found:
+                yield p.name, tuple(found)
 
 
 def _multiples(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, str]:
@@ -353,17 +356,12 @@ def _multiples(params: Sequence[Param], statements: dict[str, list[Statement]]) 
     (`x`: `shape为[M, 2N]`, aclnnSwigluMxQuantWithDualAxis: M is x.shape[0], N x.shape[1] / 2);
     the first input that names a symbol gives it."""
     out: dict[str, str] = {}
-    for p in params:
-        if p.kind != "tensor" or p.direction != "in":
+    for name, parts in _input_lists(params, statements):
+        if not all(MULTIPLE.match(part) for part in parts):
             continue
-        for s in statements.get(p.name, []):
-            parts = listed(s.text) or []
-            if not all(_MULTIPLE.match(part) for part in parts):
-                continue
-            for axis, m in enumerate(_MULTIPLE.match(part) for part in parts):
-                size = f"{p.name}.shape[{axis}]" + (f" / {m.group('k')}" if m and m.group("k") else "")
-                if m and m.group("sym") not in out:
-                    out[m.group("sym")] = size
+        for axis, m in enumerate(MULTIPLE.match(part) for part in parts):
+            if m and m.group("sym") not in out:
+                out[m.group("sym")] = f"{name}.shape[{axis}]" + (f" / {m.group('k')}" if m.group("k") else "")
     return out
 
 
@@ -374,11 +372,7 @@ def _multiples_in_place(
     of symbols and their multiples says of it (see `_multiples`)."""
     wanted = _symbols(dims, names) - set(_bindings(params, statements))
     sizes = {s: e for s, e in _multiples(params, statements).items() if s in wanted}
-    if not sizes:
-        return dims
-    definitions = {s: ast.parse(e, mode="eval").body for s, e in sizes.items()}
-    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
-    return tuple(ast.unparse(e) for e in tree.body.elts)
+    return substituted(dims, sizes) if sizes else dims
 
 
 def _equations(
