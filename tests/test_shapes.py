@@ -497,3 +497,13 @@ def test_a_symbol_an_input_lists_times_a_number_is_read_through_it():
     statements = {"x": [Statement("shape为[M, 2N + 1]", 1)], "y1Out": []}  # no multiple: not read
     rule = _from_reading([x, y1], statements, ("explicit", (), ("M", "N")), Statement("shape为[M, N]", 2))
     assert rule.kind == "not_derivable"
+
+
+def test_an_output_that_need_only_broadcast_with_an_input_says_so():
+    from specgen.parse.classify.shapes import Statement, shape_rule
+
+    # aclnnMishBackward (ops-nn): gradInput `shape需要与gradOutput满足broadcast关系`
+    grad_output, grad_input = _tensor("gradOutput", "in", ["FLOAT"]), _tensor("gradInput", "out", ["FLOAT"])
+    said = {"gradInput": [Statement("不支持空Tensor。", 1), Statement("shape需要与gradOutput满足broadcast关系。", 1)]}
+    rule = shape_rule(grad_input, [grad_output, grad_input], [], said)
+    assert rule.kind == "not_derivable" and "broadcasts with gradOutput" in rule.reason

@@ -280,8 +280,21 @@ def shape_rule(
         return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
-    reason = found or "the document states no rule for this output's shape"
+    reason = found or _broadcast_only(said) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+_BROADCASTS_WITH = re.compile(r"shape需要?与\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*满足\s*(?:broadcast|广播)关系")
+
+
+def _broadcast_only(said: Sequence[Statement]) -> str:
+    """Why `shape需要与gradOutput满足broadcast关系` (aclnnMishBackward's gradInput) gives no
+    shape: any shape that broadcasts with gradOutput meets it; reading it as the broadcast of
+    the inputs would be a guess."""
+    for s in said:
+        if m := _BROADCASTS_WITH.search(s.text):
+            return f"the document says only that its shape broadcasts with {m.group('name')}, which many shapes do"
+    return ""
 
 
 _WHERE = re.compile(r"其中\s*(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<expr>[^，。；,;]+)")
