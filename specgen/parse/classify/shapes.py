@@ -6,8 +6,11 @@ The phrase readers are a table of their own (`shape_phrases.SHAPE_PHRASES`); `ou
 applies them in order of certainty: a relation the document states on the parameter
 (`shape与self相同`, `self与other broadcast后的shape`), a reading of its statements or of the
 document's formula (an explicit list `{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`, `[1]`,
-a reduction, a loss by `reduction`, a matmul…), an error condition that names the output with
-an input (`input和out的shape不一致`), an in-out tensor written in place. A statement that holds
+a reduction, a loss by `reduction`, a matmul…; a shape column's bare `与self一致`), the
+constraints section's equations of the output (`rank(y) = rank(x) + 1`, `y.shape[-1] = 2`), a
+shape said for every dtype but one or for one value of an attribute (then held to that
+condition, `ShapeRule.when`), an error condition that names the output with an input
+(`input和out的shape不一致`), an in-out tensor written in place. Any other statement that holds
 only in some situation is not read; whatever else is "not derivable", with the reason: a rule
 is never guessed. Dtypes: a documented same-dtype input, the one dtype allowed, an index
 output's integer types, a named promotion, an input allowing exactly the same dtypes.
