@@ -77,3 +77,17 @@ def test_equations_that_leave_dimensions_unsaid_are_not_read():
     # equations under a conditional head hold in that situation only
     headed = ["- 当axis为-1时：", *(f"  {s}" for s in MX_QUANT[1:])]
     assert equations_reading(headed, "mxscaleOut", ("x",), NAMES) is None
+
+
+def test_an_axis_that_keeps_the_inputs_size_and_capitalised_rounding_are_read():
+    # aclnnMxToBlockMxQuant (ops-nn), 约束说明
+    lines = [
+        "- 关于输出scale2的shape约束说明如下：",
+        "  - rank(scale2) = rank(x) + 1。",
+        "  - scale2.shape[-3] = ((Ceil(x.shape[-2] / 32) + 2 - 1) / 2) * 2 / 2。",
+        "  - scale2.shape[-2] = x.shape[-1]。",
+        "  - scale2.shape[-1] = 2。",
+        "  - 其它维度和输入x保持一致。",
+    ]
+    reading = equations_reading(lines, "scale2", ("x",), ("x", "scale2"))
+    assert _shape(reading, {"x": (3, 128, 6)}) == (3, 2, 6, 2)

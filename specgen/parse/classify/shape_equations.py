@@ -28,6 +28,7 @@ _AXIS = re.compile(rf"^(?P<out>{_ID})\.shape\[(?P<axis>-?\d+|{_ID})\]\s*=\s*(?P<
 _ALIAS = re.compile(
     rf"^(?P<name>{_ID})\s*=\s*(?P<a>{_ID})\s+if\s+(?P=a)\s*>=\s*0\s+else\s+(?P=a)\s*\+\s*rank\((?P<x>{_ID})\)$"
 )
+_ROUNDING = re.compile(r"\b(?:Ceil|Floor)(?=\()")  # `Ceil(x.shape[-1] / 32)` (aclnnMxToBlockMxQuant)
 _REST = re.compile(rf"^其[他它余]维度(?:与|和)(?:输入|入参)?\s*(?P<x>{_ID})\s*(?:保持)?一致$")
 
 
@@ -68,7 +69,7 @@ def equations(lines: Sequence[str], subject: str) -> tuple[Equations, dict[str, 
         if (m := _RANK.match(clause)) and _named(m.group("out"), subject):
             rank = (m.group("x"), int(m.group("k") or 0))
         elif (m := _AXIS.match(clause)) and _named(m.group("out"), subject):
-            axes.append((m.group("axis"), m.group("expr").strip()))
+            axes.append((m.group("axis"), _ROUNDING.sub(lambda r: r.group().lower(), m.group("expr").strip())))
         elif m := _ALIAS.match(clause):
             aliases[m.group("name")] = f"{m.group('a')} % rank({m.group('x')})"
         elif m := _REST.match(clause):
@@ -93,6 +94,9 @@ def equations_reading(
         if last is None:
             return None
         tail = [last]
+    for axis, size in list(sizes.items()):  # `scale2.shape[-2] = x.shape[-1]`: the axis it lines up with
+        if re.fullmatch(r"-?\d+", axis) and size.replace(" ", "") == f"{x}.shape[{_x_axis(int(axis), added)}]":
+            del sizes[axis]
     if len(sizes) > 1:
         return None
     replaced = _replaced(x, *sizes.popitem(), added, aliases) if sizes else [f"*{x}.shape"]
@@ -117,7 +121,11 @@ def _replaced(x: str, axis: str, size: str, added: int, aliases: dict[str, str])
         return [f"*{x}.shape[:{at}]", size, f"*{x}.shape[{at} + 1:]"]
     if not re.fullmatch(r"-?\d+", axis):
         return None
-    i = int(axis)
-    i = i + added if i < 0 else i  # the added axis is the output's last
+    i = _x_axis(int(axis), added)
     after = [] if i == -1 else [f"*{x}.shape[{i + 1}:]"]
     return [f"*{x}.shape[:{i}]", size, *after]
+
+
+def _x_axis(axis: int, added: int) -> int:
+    """The input's axis an output axis lines up with (the added axes are the output's last)."""
+    return axis + added if axis < 0 else axis
