@@ -507,3 +507,25 @@ def test_an_output_that_need_only_broadcast_with_an_input_says_so():
     said = {"gradInput": [Statement("不支持空Tensor。", 1), Statement("shape需要与gradOutput满足broadcast关系。", 1)]}
     rule = shape_rule(grad_input, [grad_output, grad_input], [], said)
     assert rule.kind == "not_derivable" and "broadcasts with gradOutput" in rule.reason
+
+
+def test_shapes_given_case_by_case_of_an_inputs_rank_read_as_one_rule():
+    from specgen.parse.classify.shapes import Statement, _by_input_shape
+
+    # aclnnDynamicBlockQuant (ops-nn), scaleOut's row
+    said = [
+        Statement("如果输入x的shape为[M, N]，输出scaleOut的shape维度为[ceil(M/rowBlockSize), ceil(N/colBlockSize)]", 1),
+        Statement(
+            "如果输入x的shape为[B, M, N]，输出scaleOut的shape维度为[B, ceil(M/rowBlockSize), ceil(N/colBlockSize)]", 2
+        ),
+    ]
+    out = _tensor("scaleOut", "out", ["FLOAT"])
+    names = ("x", "rowBlockSize", "colBlockSize", "scaleOut")
+    rule = _by_input_shape(out, said, ("x",), names)
+    plain = {"kind": "explicit", "dims": list(rule.dims)}
+    # its call: x (4, 2), rowBlockSize 1, colBlockSize 128 -> scaleOut (4, 1)
+    assert _shapes.output_shape(plain, {"x": (4, 2)}, {"rowBlockSize": 1, "colBlockSize": 128}) == (4, 1)
+    assert _shapes.output_shape(plain, {"x": (3, 4, 256)}, {"rowBlockSize": 2, "colBlockSize": 128}) == (3, 2, 2)
+    # cases that differ otherwise than by leading dimensions: not one rule
+    said[1] = Statement("如果输入x的shape为[B, M, N]，输出scaleOut的shape维度为[ceil(M/rowBlockSize), B]", 2)
+    assert _by_input_shape(out, said, ("x",), names) is None

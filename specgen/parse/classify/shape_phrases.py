@@ -100,7 +100,7 @@ def _bracketed(text: str, start: int) -> str | None:
     return None
 
 
-def _top_level_split(inner: str) -> list[str]:
+def top_level_split(inner: str) -> list[str]:
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(inner):
         if ch in "([（{":
@@ -185,7 +185,7 @@ def listed(statement: str) -> list[str] | None:
     found = _bracketed(statement, head.end()) if head else None
     if head is None or found is None or "或" in statement[head.end() + len(found) :][:3]:
         return None
-    return _top_level_split(found[1:-1])
+    return top_level_split(found[1:-1])
 
 
 def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
@@ -293,7 +293,7 @@ def _explicit_reading(dims: tuple[str, ...] | None) -> Reading | None:
 
 
 def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
-    parts = _top_level_split(inner)
+    parts = top_level_split(inner)
     if parts and parts[-1] == "":  # `(n, )`
         parts = parts[:-1]
     dims = [dim_expression(p, params) for p in parts]

@@ -36,6 +36,7 @@ from specgen.parse.classify.shape_phrases import (
     dim_expression,
     listed,
     substituted,
+    top_level_split,
 )
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
@@ -273,6 +274,8 @@ def shape_rule(
         rule = _from_reading(params, statements, reading, statement, own=said)
         if rule.derived:
             return rule.model_copy(update={"when": when})
+    if rule := _by_input_shape(p, said, inputs, ctx.params):
+        return rule
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
@@ -468,6 +471,47 @@ def _first_case(
     if not cases or len({c[2][0] for c in cases}) != 1:
         return None
     return cases[0]
+
+
+# `如果输入x的shape为[M, N]，(groupList的shape为[g]，)则输出scaleOut的shape维度为[…]`
+_SHAPE_CASE = re.compile(
+    r"(?:如果|假设)(?:输入)?(?P<x>[A-Za-z_][A-Za-z0-9_]*)的shape为\s*(?P<l>\[[^\]]*\])[，,]\s*"
+    r"(?:(?P<y>[A-Za-z_][A-Za-z0-9_]*)的shape为\s*(?P<gl>\[[^\]]*\])[，,]\s*)?(?:则)?(?:输出)?\s*"
+    r"(?P<out>[A-Za-z_][A-Za-z0-9_]*)的shape(?:维度)?为\s*(?P<r>\[[^\]]*\])"
+)
+
+
+def _by_input_shape(
+    p: Param, said: Sequence[Statement], inputs: Sequence[str], names: Sequence[str]
+) -> ShapeRule | None:
+    """The output's shape given case by case of an input's (aclnnDynamicBlockQuant: `如果输入x的
+    shape为[M, N]，输出scaleOut的shape维度为[ceil(M/rowBlockSize), ceil(N/colBlockSize)]；如果输入x
+    的shape为[B, M, N]，…为[B, ceil(M/rowBlockSize), ceil(N/colBlockSize)]`), where the cases
+    differ only by leading dimensions both lists carry: one rule, the input's symbols read from
+    its trailing axes (`*x.shape[:-2]`, then the shortest case's list)."""
+    text = "，".join(s.text.strip().rstrip("。") for s in said).replace("∗", "*")
+    cases = [m for m in _SHAPE_CASE.finditer(text) if m.group("out") == p.name and m.group("x") in inputs]
+    if not cases or len({m.group("x") for m in cases}) != 1:
+        return None
+    split = [(top_level_split(m.group("l")[1:-1]), top_level_split(m.group("r")[1:-1])) for m in cases]
+    (l0, r0), x = min(split, key=lambda c: len(c[0])), cases[0].group("x")
+    for left, right in split:
+        extra = len(left) - len(l0)
+        if left[extra:] != l0 or right[:extra] != left[:extra] or right[extra:] != r0:
+            return None
+    sizes = {sym: f"{x}.shape[{i - len(l0)}]" for i, sym in enumerate(l0) if DIM_WORD.fullmatch(sym)}
+    y, listed_y = cases[0].group("y"), top_level_split((cases[0].group("gl") or "[]")[1:-1])
+    if y is not None and y not in inputs:
+        return None
+    sizes.update({sym: f"{y}.shape[{i}]" for i, sym in enumerate(listed_y) if y and DIM_WORD.fullmatch(sym)})
+    dims = [dim_expression(d, names) for d in r0]
+    if not all(dims):
+        return None
+    found = substituted([f"*{x}.shape[:{-len(l0)}]", *(d for d in dims if d)], sizes)
+    if _symbols(found, names):
+        return None
+    line = next((s.line for s in said if "shape" in s.text), p.line)
+    return ShapeRule(kind="explicit", dims=found, text=cases[0].group(), line=line)
 
 
 _UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
