@@ -193,7 +193,7 @@ ShapeRuleKind = Literal[
     "same",  # params: the shape of the one tensor named
     "broadcast",  # params: the broadcast of the tensors named
     "explicit",  # dims: one expression per dimension (`{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`)
-    "matmul",  # params: (a, b): the shape of a @ b (the document's formula)
+    "matmul",  # params: (a, b[, a's transposer, b's ("" none)]): the shape of a @ b (the formula)
     "reduce",  # params: (tensor, axes, keepdim): the tensor reduced over the axes a value gives
     "reduction",  # params: (reduction, tensors...): their broadcast when reduction is 0/"none", else dims
     "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape
@@ -235,6 +235,9 @@ class ShapeRule(Frozen):
     # The rule holds only when a bool parameter (or one element of a bool array) has a value:
     # (name, index or "", "true"/"false"); `若outputMask[0]为True，则需要输出` is
     # ("outputMask", "0", "true"). Checks hold then; allocation uses the rule either way.
+    # Or a tensor's dtype: (name, "dtype", dtype, "true"/"false"): `类型为INT32时…；其他类型时，
+    # shape与x一致` is ("y", "dtype", "INT32", "false"); or an attribute's value: `quantMode是
+    # pertoken时，shape为…` is ("quantMode", "value", "pertoken", "true"). Allocation holds to these.
     when: tuple[str, ...] = _sparse(())
     text: str = ""  # the statement the rule is read from, verbatim
     line: int

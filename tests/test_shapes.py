@@ -31,6 +31,18 @@ def test_explicit_rules_evaluate_symbols_shapes_and_splices():
     ) == (2, 3, 4)
 
 
+def test_a_product_transposes_each_operand_its_parameter_says():
+    # aclnnQuantMatmulV5 (ops-nn): its call passes x1 (5, 64), x2 (8, 64), transposeX2 true, out (5, 8)
+    rule = {"kind": "matmul", "params": ["x1", "x2", "transposeX1", "transposeX2"]}
+    shapes = {"x1": (5, 64), "x2": (8, 64)}
+    assert _shapes.output_shape(rule, shapes, {"transposeX1": False, "transposeX2": True}) == (5, 8)
+    assert _shapes.output_shape(rule, shapes, {"transposeX1": False, "transposeX2": False}) is None  # 64 != 8
+    # aclnnGemm: transA/transB are int64_t, nonzero transposes; "" names no parameter
+    rule = {"kind": "matmul", "params": ["A", "B", "transA", ""]}
+    assert _shapes.output_shape(rule, {"A": (3, 2), "B": (3, 4)}, {"transA": 1}) == (2, 4)
+    assert _shapes.output_shape(rule, {"A": (3, 2), "B": (3, 4)}, {}) is None  # the flag not given
+
+
 def test_unsettled_rules_give_none():
     assert (
         _shapes.output_shape({"kind": "explicit", "dims": ["x.shape[-1] / 2"]}, {"x": (3,)}, {}) is None
@@ -222,6 +234,30 @@ def test_a_shape_said_for_one_value_only_is_not_read():
     said = [Statement("none 时 shape 与 input 一致；sum/mean 时含一个元素。", 1)]
     ctx = ShapeContext(("input", "target", "var", "reduction", "out"), ("input", "target", "var"), "out")
     assert explicit_dims(said, ctx) == "a shape is given only under a condition"
+
+
+def test_a_shape_columns_bare_relation_names_the_shape_unless_the_column_counts_dimensions():
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import Statement, explicit_dims
+
+    ctx = ShapeContext(("self", "gamma", "out"), ("self", "gamma"), "out")
+    # aclnnGroupNormSilu (ops-nn): out's 维度(shape) cell `与self一致`, self's cell empty
+    said = [Statement("数据类型与self保持一致。", 1), Statement("与self一致", 1, cell=True)]
+    assert explicit_dims(said, ctx, {"out": ["与self一致"]})[0] == ("same", ("self",), ())
+    assert explicit_dims(said[:1], ctx) == ""  # the dtype sentence alone says nothing of the shape
+    assert explicit_dims([Statement("与self一致", 1)], ctx) == ""  # the same words outside the column
+    # aclnnHardswishBackward (ops-nn experimental): `与 \`gradOutput\` 一致` in its shape column
+    ctx = ShapeContext(("gradOutput", "self", "out"), ("gradOutput", "self"), "out")
+    said = [Statement("与 `gradOutput` 一致", 1, cell=True)]
+    assert explicit_dims(said, ctx, {})[0] == ("same", ("gradOutput",), ())
+    # aclnnUniqueConsecutive (ops-nn): the column gives self `≤8`, a rank, so valueOut's
+    # `与self保持一致` (and inverseOut's `与valueOut保持一致`) count dimensions: its call passes
+    # valueOut (8,) for self (4, 2)
+    ctx = ShapeContext(("self", "valueOut", "inverseOut"), ("self",), "inverseOut")
+    cells = {"self": ["≤8"], "valueOut": ["与self保持一致"], "inverseOut": ["与valueOut保持一致"]}
+    assert explicit_dims([Statement("与valueOut保持一致", 1, cell=True)], ctx, cells) == ""
+    # aclnnIndexSelect (ops-nn): self `不大于8`
+    assert explicit_dims([Statement("与self一致", 1, cell=True)], ctx, {"self": ["不大于8"]}) == ""
 
 
 def _flag(name: str, kind: str) -> Param:
@@ -432,3 +468,141 @@ def test_an_integer_dtype_code_sets_and_checks_the_outputs_dtype():
     assert _shapes.output_dtype(rule, {}, {"dstType": True}) == "FLOAT16"  # C's true is 1 (aclnnDequantBias' sample)
     assert _shapes.dtype_allowed(rule, {}, "FLOAT8_E5M2", {"dstType": 36}) is False
     assert _shapes.dtype_allowed(rule, {}, "FLOAT8_E4M3FN", {"dstType": 36}) is True
+
+
+def test_a_symbol_the_output_defines_by_an_inputs_dimension_counts_as_the_statement_does():
+    from specgen.model import SymbolDim
+    from specgen.parse.classify.shapes import Statement, _defined
+
+    params = [_tensor("self", "in", ["FLOAT"]), _tensor("x", "in", ["FLOAT"])]
+    # aclnnGroupNormSilu (ops-nn): 第1维 is the first (its call: self (2, 3, 4), meanOut (2, 1))
+    said = [Statement("shape中N是self第1维的大小", 1)]
+    assert _defined(said, params) == {"N": SymbolDim(symbol="N", param="self", axis=0)}
+    # a statement that counts from 第0维 says so
+    said = [Statement("shape为[N]，其中N表示x第0维度的大小", 1)]
+    assert _defined(said, params) == {"N": SymbolDim(symbol="N", param="x", axis=0)}
+    assert _defined([Statement("N是out第1维的大小", 1)], params) == {}  # no input's
+
+
+def test_a_list_of_bare_symbols_gives_way_to_a_reading_that_gives_sizes():
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import Statement, explicit_dims
+
+    # aclnnQuantMatmulV4 (ops-nn): out's row `（batch，m，n）`, the formula `out = x1@x2 * scale + offset`
+    names = ("x1", "x2", "scale", "transposeX1", "transposeX2", "out")
+    ctx = ShapeContext(names, ("x1", "x2", "scale"), "out", tensors=("x1", "x2", "scale", "out"))
+    said = [Statement("（batch，m，n）", 1), Statement("out = x1@x2 * scale + offset", 2)]
+    assert explicit_dims(said, ctx)[0] == ("matmul", ("x1", "x2", "transposeX1", "transposeX2"), ())
+    # two lists: still two shapes
+    said = [Statement("shape为[M, N]", 1), Statement("shape为[B, M, N]", 2)]
+    assert explicit_dims(said, ctx).startswith("the document gives several shapes")
+
+
+def test_a_shape_said_for_every_dtype_but_one_holds_for_the_others():
+    import numpy as np
+
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse.classify.shapes import Statement, _for_other_dtypes
+
+    y = _tensor("y", "out", ["INT8", "INT32", "INT4"])
+    # aclnnAscendQuant (ops-nn): INT32 packs eight INT4 values
+    said = [
+        Statement(
+            "类型为INT32时，shape的最后一维是`x`最后一维的1/8，其余维度和`x`一致；其他类型时，shape与`x`一致。", 1
+        )
+    ]
+    rule = _for_other_dtypes(y, said, ("x", "scale"))
+    assert (rule.kind, rule.params, rule.when) == ("same", ("x",), ("y", "dtype", "INT32", "false"))
+    # aclnnDynamicQuant: the two halves in two sentences; aclnnAscendAntiQuant: the input's dtype decides
+    said = [Statement("类型为INT32时，shape的最后一维是x最后一维的1/8，其余维度和x一致。其他类型时，shape与x一致。", 1)]
+    assert _for_other_dtypes(y, said, ("x",)).when == ("y", "dtype", "INT32", "false")
+    said = [Statement("当输入x为INT32类型时，shape尾轴的大小为输入x的尾轴大小的8倍，其余情况shape与输入x一致。", 1)]
+    assert _for_other_dtypes(y, said, ("x",)).when == ("x", "dtype", "INT32", "false")
+    assert _for_other_dtypes(y, [Statement("shape与x一致。", 1)], ("x",)) is None
+    # checked for the other dtypes only; allocated only in them
+    plain = {"kind": "same", "params": ["x"], "when": ["y", "dtype", "INT32", "false"]}
+    x = TensorDesc((4, 16), "FLOAT")
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "y": TensorDesc((4, 16), "INT8")}) == (4, 16)
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "y": TensorDesc((4, 2), "INT32")}) is None
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x}) is None  # the call does not settle it
+    array = np.zeros((4, 16), dtype=np.float32)
+    int8 = {"kind": "fixed", "values": ["INT8"]}
+    assert _shapes.allocate("y", plain, int8, {"x": array, "y": None}).shape == (4, 16)
+    with pytest.raises(TypeError, match="pass y: its shape"):
+        _shapes.allocate("y", plain, {"kind": "fixed", "values": ["INT32"]}, {"x": array, "y": None})
+
+
+def test_shapes_said_per_value_of_an_attribute_give_the_first_case_under_its_condition():
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import Statement, _first_case
+
+    # aclnnDynamicQuantV3 (ops-nn), scaleOut's row
+    said = [
+        Statement("quantMode是pertoken时，shape为x的shape剔除最后一维。", 1),
+        Statement("quantMode是pertensor时，shape为(1,)。", 2),
+        Statement("quantMode是perchannel时，shape为x的shape剔除倒数第二维。", 3),
+    ]
+    ctx = ShapeContext(("x", "quantMode", "dstType", "scaleOut"), ("x",), "scaleOut", tensors=("x", "scaleOut"))
+    reading, statement, when = _first_case(said, ctx, ("quantMode", "dstType"))
+    assert (reading, statement.line, when) == (
+        ("explicit", (), ("*x.shape[:-1]",)),
+        1,
+        ("quantMode", "value", "pertoken", "true"),
+    )
+    # a condition on its own line joins the statement after it
+    split = [Statement("quantMode是pertoken时", 1), Statement("shape为x的shape剔除最后一维。", 1)]
+    assert _first_case(split, ctx, ("quantMode",))[2] == ("quantMode", "value", "pertoken", "true")
+    assert _first_case(said, ctx, ("dstType",)) is None  # not an attribute of the function's
+    # the evaluator: checked in that case only
+    rule = {"kind": "explicit", "dims": ["*x.shape[:-1]"], "when": list(when)}
+    x = TensorDesc((4, 2), "FLOAT16")
+    assert _shapes.output_shape(rule, {"x": (4, 2)}, {"x": x, "quantMode": "pertoken"}) == (4,)
+    assert _shapes.output_shape(rule, {"x": (4, 2)}, {"x": x, "quantMode": "pertensor"}) is None
+
+
+def test_a_symbol_an_input_lists_times_a_number_is_read_through_it():
+    from specgen.parse.classify.shapes import Statement, _from_reading
+
+    # aclnnSwigluMxQuantWithDualAxis (ops-nn): x `shape为[M, 2N]`, y1Out `shape为[M, N]`
+    x, y1 = _tensor("x", "in", ["FLOAT16"]), _tensor("y1Out", "out", ["FLOAT8_E5M2"])
+    statements = {"x": [Statement("shape为[M, 2N]，最后一维必须为偶数。", 1)], "y1Out": []}
+    rule = _from_reading([x, y1], statements, ("explicit", (), ("M", "N")), Statement("shape为[M, N]", 2))
+    assert rule.dims == ("x.shape[0]", "x.shape[1] / 2")
+    # its call: x (256, 1024), y1Out (256, 512)
+    assert _shapes.output_shape({"kind": "explicit", "dims": list(rule.dims)}, {"x": (256, 1024)}, {}) == (256, 512)
+    statements = {"x": [Statement("shape为[M, 2N + 1]", 1)], "y1Out": []}  # no multiple: not read
+    rule = _from_reading([x, y1], statements, ("explicit", (), ("M", "N")), Statement("shape为[M, N]", 2))
+    assert rule.kind == "not_derivable"
+
+
+def test_an_output_that_need_only_broadcast_with_an_input_says_so():
+    from specgen.parse.classify.shapes import Statement, shape_rule
+
+    # aclnnMishBackward (ops-nn): gradInput `shape需要与gradOutput满足broadcast关系`
+    grad_output, grad_input = _tensor("gradOutput", "in", ["FLOAT"]), _tensor("gradInput", "out", ["FLOAT"])
+    said = {"gradInput": [Statement("不支持空Tensor。", 1), Statement("shape需要与gradOutput满足broadcast关系。", 1)]}
+    rule = shape_rule(grad_input, [grad_output, grad_input], [], said)
+    assert rule.kind == "not_derivable" and "broadcasts with gradOutput" in rule.reason
+
+
+def test_shapes_given_case_by_case_of_an_inputs_rank_read_as_one_rule():
+    from specgen.parse.classify.shapes import Statement, _by_input_shape
+
+    # aclnnDynamicBlockQuant (ops-nn), scaleOut's row
+    said = [
+        Statement("如果输入x的shape为[M, N]，输出scaleOut的shape维度为[ceil(M/rowBlockSize), ceil(N/colBlockSize)]", 1),
+        Statement(
+            "如果输入x的shape为[B, M, N]，输出scaleOut的shape维度为[B, ceil(M/rowBlockSize), ceil(N/colBlockSize)]", 2
+        ),
+    ]
+    out = _tensor("scaleOut", "out", ["FLOAT"])
+    names = ("x", "rowBlockSize", "colBlockSize", "scaleOut")
+    rule = _by_input_shape(out, said, ("x",), names)
+    plain = {"kind": "explicit", "dims": list(rule.dims)}
+    # its call: x (4, 2), rowBlockSize 1, colBlockSize 128 -> scaleOut (4, 1)
+    assert _shapes.output_shape(plain, {"x": (4, 2)}, {"rowBlockSize": 1, "colBlockSize": 128}) == (4, 1)
+    assert _shapes.output_shape(plain, {"x": (3, 4, 256)}, {"rowBlockSize": 2, "colBlockSize": 128}) == (3, 2, 2)
+    # cases that differ otherwise than by leading dimensions: not one rule
+    said[1] = Statement("如果输入x的shape为[B, M, N]，输出scaleOut的shape维度为[ceil(M/rowBlockSize), B]", 2)
+    assert _by_input_shape(out, said, ("x",), names) is None

@@ -379,7 +379,9 @@ def _function(
     return Function(
         name=name,
         line=gws.line,
-        params=output_rules(params, error_rules, _shape_statements(facts), _formula_statement(doc)),
+        params=output_rules(
+            params, error_rules, _shape_statements(facts), _formula_statement(doc), _notes_statements(doc)
+        ),
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
         errors=error_rules,
@@ -397,13 +399,24 @@ def _formula_statement(doc: Document) -> ShapeStatement | None:
     return ShapeStatement(formula.text, formula.line) if formula else None
 
 
+def _notes_statements(doc: Document) -> list[ShapeStatement]:
+    """The constraints section's lines outside code blocks, each with its line (the shape
+    readers look there for an output's equations)."""
+    section = sec.notes_section(doc)
+    if section is None:
+        return []
+    lines = range(section.start, min(section.end, len(doc.lines)))
+    return [ShapeStatement(doc.lines[i].strip(), i + 1) for i in lines if doc.lines[i].strip() and not doc.in_fence(i)]
+
+
 def _shape_statements(facts: list[ParamFacts]) -> dict[str, list[ShapeStatement]]:
     """What each parameter's row or bullet says, by statement, for the shape readers."""
     out: dict[str, list[ShapeStatement]] = {}
     for f in facts:
-        cell = f.cells.get("shape")
-        said = [*f.description, *f.statements, *([cell] if cell else [])]
-        out.setdefault(f.name, []).extend(ShapeStatement(s.text, s.line) for s in said)
+        said = [ShapeStatement(s.text, s.line) for s in [*f.description, *f.statements]]
+        if cell := f.cells.get("shape"):  # the shape column's cell: its subject is the shape
+            said.append(ShapeStatement(cell.text, cell.line, cell=True))
+        out.setdefault(f.name, []).extend(said)
     return out
 
 

@@ -55,8 +55,8 @@ def output_shape(
         return known[0] if kind != "broadcast" else broadcast(*known)  # type: ignore[arg-type]
     if kind == "explicit":
         return _explicit(rule, shapes, values)
-    if kind == "matmul" and len(params) == 2:
-        return matmul(shapes.get(params[0]), shapes.get(params[1]))
+    if kind == "matmul" and len(params) in (2, 4):
+        return _transposed_matmul(params, shapes, values)
     if kind == "reduce" and len(params) == 3:
         return _reduce(
             shapes.get(params[0]), values.get(params[1]), values.get(params[2])
@@ -76,7 +76,23 @@ def output_shape(
 
 def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     """Whether the call gives the bool `when` names (`(name, index or "", "true"/"false")`,
-    an index into a bool array) the value the rule holds for; True when it has no condition."""
+    an index into a bool array) the value the rule holds for, the tensor it names a dtype
+    that meets it (`(name, "dtype", dtype, "true"/"false")`: is, is not), or the attribute it
+    names that value (`(name, "value", value, "true")`); True when it has no condition, False
+    when the call does not settle it."""
+    if (
+        len(when) == 4 and when[1] == "value"
+    ):  # (name, "value", value, "true"): an attribute's value
+        value = values.get(when[0])
+        return (
+            value is not None and not isinstance(value, bool) and str(value) == when[2]
+        )
+    if len(when) == 4:
+        from ._tensor import describe
+
+        name, _, dtype, wanted = when
+        desc = _desc(describe, values.get(name))
+        return desc is not None and (desc.dtype == dtype) == (wanted == "true")
     if len(when) != 3:
         return not when
     name, index, wanted = when
@@ -100,6 +116,24 @@ def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
     rows = () if len(a) == 1 else (left[-2],)
     cols = () if len(b) == 1 else (right[-1],)
     return (*batch, *rows, *cols)
+
+
+def _transposed_matmul(
+    params: tuple[str, ...], shapes: ShapeOf, values: Mapping[str, object]
+) -> Shape | None:
+    """a @ b, each operand transposed (its last two dimensions swapped) when the parameter
+    params[2] (a's) or params[3] (b's) is true or nonzero ("" names none)."""
+    operands = []
+    for name, flag in zip(params[:2], (*params[2:], "", ""), strict=False):
+        shape, value = shapes.get(name), values.get(flag) if flag else False
+        if shape is None or not isinstance(value, bool | int):
+            return None
+        if value:
+            if len(shape) < 2:
+                return None
+            shape = (*shape[:-2], shape[-1], shape[-2])
+        operands.append(shape)
+    return matmul(*operands)
 
 
 def _reduce(shape: Shape | None, axes: object, keepdim: object) -> Shape | None:
@@ -413,8 +447,11 @@ def allocation_shape(
 ) -> Shape | None:
     """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
     count (`at_least`) the shape of the tensor it names."""
-    # allocated either way (written or not, the library takes the tensor)
-    unconditional = {k: v for k, v in rule.items() if k != "when"}
+    # allocated either way (written or not, the library takes the tensor); a dtype or value
+    # condition decides the shape, and holds for the dtype the output is allocated in (see
+    # _allocate_one) and the attribute's value
+    dtyped = len(_items(rule, "when")) == 4
+    unconditional = {k: v for k, v in rule.items() if k != "when" or dtyped}
     if rule.get("kind") == "at_least":
         return output_shape({**unconditional, "kind": "same"}, shapes, values)
     return output_shape(unconditional, shapes, values)
@@ -496,14 +533,17 @@ def _allocate_one(
     args: Mapping[str, object],
 ) -> Any:
     from ._runtime import empty
-    from ._tensor import describe
+    from ._tensor import TensorDesc, describe
 
     descs = {n: _desc(describe, v) for n, v in args.items()}
-    shape = allocation_shape(
-        shape_rule, {n: d.shape if d else None for n, d in descs.items()}, args
-    )
     dtype = output_dtype(
         dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}, args
+    )
+    planned = (
+        {**args, name: TensorDesc((), dtype)} if dtype else args
+    )  # for a dtype condition
+    shape = allocation_shape(
+        shape_rule, {n: d.shape if d else None for n, d in descs.items()}, planned
     )
     if shape is None or dtype is None:
         missing = "shape" if shape is None else "dtype"

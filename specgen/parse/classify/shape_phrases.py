@@ -29,6 +29,7 @@ class ShapeContext:
     rank: tuple[int, int | None] | None = None  # the subject's documented rank
     arrays: tuple[str, ...] = ()  # the integer-array parameters (a shape given as values)
     one_shape: bool = False  # the inputs must all have one shape (`x的shape需与y一致`)
+    lists: tuple[tuple[str, tuple[str, ...]], ...] = ()  # input tensors' lists, unread (`x`: `(N...,H)`)
 
     def is_tensor(self, name: str) -> bool:
         return name in (self.params if self.tensors is None else self.tensors)
@@ -54,11 +55,14 @@ class ShapeExample:
     attrs: tuple[str, ...] = ()  # the function's parameters that are not tensors
     rank: tuple[int, int | None] | None = None
     arrays: tuple[str, ...] = ()  # those of `attrs` that are integer arrays
+    lists: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the inputs' own lists, unread
 
     def context(self) -> ShapeContext:
         params = (self.subject, *self.others, *self.attrs)
         tensors = (self.subject, *self.others)
-        return ShapeContext(params, self.others, self.subject, self.text, tensors, self.rank, self.arrays)
+        return ShapeContext(
+            params, self.others, self.subject, self.text, tensors, self.rank, self.arrays, lists=self.lists
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +79,7 @@ class ShapePhrase:
 
 _OPEN_CLOSE = {"[": "]", "(": ")", "（": "）", "{": "}"}
 _LIST_HEAD = re.compile(
-    r"(?i)(?:shape|形状|维度)\s*(?:需要|必须|要求|固定)?\s*(?:为|是|=|：|:)\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
+    r"(?i)(?:shape|形状|维度)\s*(?:需要|必须|要求|固定|均)?\s*(?:为|是|=|：|:)\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
 )
 DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
@@ -96,7 +100,7 @@ def _bracketed(text: str, start: int) -> str | None:
     return None
 
 
-def _top_level_split(inner: str) -> list[str]:
+def top_level_split(inner: str) -> list[str]:
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(inner):
         if ch in "([（{":
@@ -173,6 +177,17 @@ def _closed(node: ast.AST, params: set[str]) -> bool:
     return False
 
 
+def listed(statement: str) -> list[str] | None:
+    """The parts of the first list the statement gives, unread (`shape为[M, 2N]`: M, 2N); None
+    when it gives none, or another in its place (`[B…, H]或[B…, 1, H]`). Lists after it are
+    examples (`shape=[..., 2H]，常用shape为[T, 2H]或[B, S, 2H]`)."""
+    head = _LIST_HEAD.search(statement)
+    found = _bracketed(statement, head.end()) if head else None
+    if head is None or found is None or "或" in statement[head.end() + len(found) :][:3]:
+        return None
+    return top_level_split(found[1:-1])
+
+
 def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape为[B, N, S, 8]`, `shape为{self.shape[0], vec2.shape[0]}`: the dims of the one list
     the statement gives; None when it gives none, several, or one that is not closed."""
@@ -183,6 +198,60 @@ def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     if found is None or "或" in statement[lists[0].end() + len(found) :][:3]:
         return None
     return _explicit_reading(_dims(found[1:-1], ctx.params))
+
+
+# A list's leading dimensions, any number of them: `...`, `…`, `N...`, `B…`
+_ELLIPSIS = re.compile(r"^(?P<lead>[A-Za-z_][A-Za-z0-9_]*)?\s*(?:\.\.\.|…)$")
+# A dimension that is a symbol or a multiple of one: `H`, `2H`, `2*N`
+MULTIPLE = re.compile(r"^(?:(?P<k>\d+)\s*\*?\s*)?(?P<sym>[A-Za-z_][A-Za-z0-9_]*)$")
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, definitions: dict[str, ast.expr]) -> None:
+        self.definitions = definitions
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return self.definitions.get(node.id, node)
+
+
+def substituted(dims: Sequence[str], sizes: dict[str, str]) -> tuple[str, ...]:
+    """The dims with each symbol `sizes` names replaced by its size expression."""
+    definitions = {s: ast.parse(e, mode="eval").body for s, e in sizes.items()}
+    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
+    return tuple(ast.unparse(e) for e in tree.body.elts)
+
+
+def _trailing_sizes(name: str, parts: Sequence[str]) -> dict[str, str] | None:
+    """What the symbols of a list's trailing dimensions are (`[..., 2H]`: H is
+    x.shape[-1] / 2); None when one is no symbol or multiple of one."""
+    sizes: dict[str, str] = {}
+    for j, part in enumerate(parts):
+        m = MULTIPLE.match(part)
+        if m is None:
+            return None
+        size = f"{name}.shape[{j - len(parts)}]" + (f" / {m.group('k')}" if m.group("k") else "")
+        sizes.setdefault(m.group("sym"), size)
+    return sizes
+
+
+def read_prefix(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为[N...,H/2]` where the input x is `(N...,H)`: x's leading dimensions (those its
+    list gives as `N...`), then the trailing ones, each symbol read from x's trailing
+    dimensions (aclnnDequantSwigluQuant; `[B…, S]` of x `[B…, S, H]`, `[..., 2H]` of `[..., H]`)."""
+    parts = listed(statement) or []
+    head = _ELLIPSIS.match(parts[0]) if len(parts) > 1 else None
+    if head is None:
+        return None
+    for name, own in ctx.lists:
+        lead = _ELLIPSIS.match(own[0]) if len(own) > 1 else None
+        sizes = _trailing_sizes(name, own[1:]) if lead and lead.group("lead") == head.group("lead") else None
+        if sizes is None or name not in ctx.inputs:
+            continue
+        tail = [dim_expression(re.sub(r"(\d)\s*([A-Za-z_])", r"\1*\2", p), ctx.params) for p in parts[1:]]
+        if not all(tail):
+            return None
+        return ("explicit", (), (f"*{name}.shape[:{1 - len(own)}]", *substituted([t for t in tail if t], sizes)))
+    return None
 
 
 # What follows a shape column's list when it only says what the symbols are: `N为批处理大小`
@@ -224,7 +293,7 @@ def _explicit_reading(dims: tuple[str, ...] | None) -> Reading | None:
 
 
 def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
-    parts = _top_level_split(inner)
+    parts = top_level_split(inner)
     if parts and parts[-1] == "":  # `(n, )`
         parts = parts[:-1]
     dims = [dim_expression(p, params) for p in parts]
@@ -232,8 +301,11 @@ def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
 
 
 _NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+# `数据类型和 Shape 必须与 gradOutput 一致`; `shape 同 valuesOut。` (the clause ends at the name)
 _SAME_AS = re.compile(
-    r"shape\S{0,10}?\s*(?:与|和|同|跟)\s*" + _NAME + r"\s*(?:的\s*shape\s*)?(?:保持|完全)?(?:一致|相同|一样|相等)"
+    r"[Ss]hape\s*\S{0,10}?\s*(?:与|和|同|跟)\s*"
+    + _NAME
+    + r"\s*(?:的\s*shape\s*)?(?:(?:保持|完全)?(?:一致|相同|一样|相等)|(?<=[A-Za-z0-9_])\s*[。；;]?$)"
 )
 # `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
 _SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
@@ -332,12 +404,22 @@ _DIM_HALF = re.compile(
 )
 
 
+# aclnnGlu: `shape为(*_1,M,*_2)，其中*表示self中对应维度，M = N /2`, where self's row writes
+# `(*_1,N,*_2)，…N表示dim指定的维度大小`: half along `dim`
+_STARS_HALF = re.compile(
+    r"\(\*_1,\s*(?P<m>[A-Za-z_]\w*),\s*\*_2\)\$?，?\s*其中\$?\*\$?表示(?P<name>[A-Za-z_]\w*)中对应维度，\$?(?P=m)\s*=\s*[A-Za-z_]\w*\s*/\s*2"
+)
+
+
 def read_dim_half(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape在入参dim对应的维度上为x的一半，其他维度与x一致`: half along the axis `dim` names."""
     m = _DIM_HALF.search(statement)
-    if m is None:
+    if m is None and (stars := _STARS_HALF.search(statement)):
+        dim, name = "dim", stars.group("name")
+    elif m is None:
         return None
-    dim, name = m.group("dim") or m.group("dim2"), m.group("name") or m.group("name2")
+    else:
+        dim, name = m.group("dim") or m.group("dim2"), m.group("name") or m.group("name2")
     if dim not in ctx.params or name not in ctx.params:
         return None
     axis = f"{dim} % rank({name})"
@@ -376,11 +458,11 @@ def read_reduce(statement: str, ctx: ShapeContext) -> Reading | None:
 
 
 _NONE_CASE = re.compile(
-    r"(?:当\s*)?(?P<r>reduction[A-Za-z0-9_]*)\s*(?:的值)?\s*(?:为|=|取值为)\s*[\"“]?(?:0|none)[\"”]?\s*(?:（none）)?"
-    r"\s*时?，?[^；;]{0,30}?shape\s*(?:需)?(?:与|和)\s*(?P<names>[A-Za-z0-9_、/和 ]+?)\s*(?:的\s*shape)?\s*(?:进行)?"
-    r"(?P<b>broadcast后的shape|的broadcast结果)?\s*(?:相同|一致)"
+    r"(?:当\s*)?(?P<r>reduction[A-Za-z0-9_]*)\s*(?:的值)?\s*(?:为|=|取值为)\s*[\"“']?(?:0|none)[\"”']?\s*(?:（none）)?"
+    r"\s*时?，?[^；;]{0,30}?shape\s*(?:需要?|必须)?(?:与|和)\s*(?P<names>[A-Za-z0-9_、/和 ]+?)\s*(?:的\s*shape)?\s*"
+    r"(?:进行)?\s*(?P<b>broadcast\s*后的shape|的broadcast结果)?\s*(?:相同|一致)"
 )
-_REDUCED = re.compile(r"[；;，,]\s*(?:当\s*)?.{0,30}?(?:(?P<scalar>标量|0维)|\(1,\)|\[1\])")
+_REDUCED = re.compile(r"[；;，,]\s*(?:当\s*)?.{0,30}?(?:(?P<scalar>标量|0维|scalar)|\(1,\)|\[1\])")
 
 
 def read_loss(statement: str, ctx: ShapeContext) -> Reading | None:
@@ -451,12 +533,31 @@ _LAST_TWO = re.compile(
 )
 
 
+# A parameter that transposes one operand: transposeX1, transA, transposeWeight (its operand: x1, A, weight)
+_TRANSPOSER = re.compile(r"(?i)trans(?:pose)?_?(?P<operand>[A-Za-z0-9_]+)")
+
+
+def _transposers(a: str, b: str, ctx: ShapeContext) -> tuple[str, str] | None:
+    """The parameters that transpose a and b ("" for none); None when a parameter transposes
+    something else, or several transpose one operand."""
+    found: dict[str, str] = {}
+    for name in (n for n in ctx.params if "trans" in n.lower() and not ctx.is_tensor(n)):
+        m = _TRANSPOSER.fullmatch(name)
+        operand = next((x for x in (a, b) if m and m.group("operand").lower() == x.lower()), None)
+        if operand is None or operand in found:
+            return None
+        found[operand] = name
+    return found.get(a, ""), found.get(b, "")
+
+
 def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
     """The document's formula `out = self @ mat2`, `out = β self + α (mat1 @ mat2)`: the shape
-    of the product, when every product the formula writes is of the same two inputs and no
-    parameter transposes them."""
-    if "^T" in statement or any("trans" in n.lower() for n in ctx.params):
-        return None
+    of the product, when every product the formula writes is of the same two inputs; with the
+    parameters that transpose them (`out = x1@x2 * scale + offset` with transposeX1 and
+    transposeX2: params (x1, x2, transposeX1, transposeX2)). A transposition the formula writes
+    (`A^T @ B^T`) is read only with the parameters that decide it (aclnnGemm: transA, transB)."""
+    if any("trans" in n.lower() for n in ctx.params) or "^T" in statement:
+        return _transposed_matmul(statement, ctx)
     last_two = _LAST_TWO.search(statement)
     if last_two and {last_two.group("a"), last_two.group("b")} <= set(ctx.inputs):
         # the whole shape only when the output is 2-d (aclnnAddbmm sums over the batch;
@@ -470,6 +571,17 @@ def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
         return None
     [(a, b)] = pairs
     return ("matmul", (a, b), ()) if a in ctx.inputs and b in ctx.inputs else None
+
+
+def _transposed_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
+    pairs = {(m.group("a"), m.group("b")) for m in _MATMUL.finditer(statement)}
+    if not re.search(r"=[^=]*@", statement) or "维" in statement or len(pairs) != 1:
+        return None
+    [(a, b)] = pairs
+    flags = _transposers(a, b, ctx) if a in ctx.inputs and b in ctx.inputs else None
+    if flags is None or flags == ("", ""):
+        return None
+    return ("matmul", (a, b, *flags), ())
 
 
 _SIZE0 = re.compile(r"^(?P<out>[A-Za-z_][A-Za-z0-9_]*)\.size\(0\)需要与(?P<name>[A-Za-z_][A-Za-z0-9_]*)\.size\(0\)一致")
@@ -543,7 +655,45 @@ def read_indexed(statement: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), (f"*{x}.shape[:{axis}]", middle, f"*{x}.shape[{axis} + 1:]"))
 
 
+# self's shape halved along `dim` (GeGlu, Glu)
+_SELF_HALVED: Reading = (
+    "explicit",
+    (),
+    ("*self.shape[:dim % rank(self)]", "self.shape[dim % rank(self)] / 2", "*self.shape[dim % rank(self) + 1:]"),
+)
+
 SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
+    ShapePhrase(
+        "prefix",
+        re.compile(r"\.\.\.|…"),
+        read_prefix,
+        (
+            ShapeExample(  # aclnnDequantSwigluQuant (ops-nn): x `shape为(N...,H)`
+                "shape为[N...,H/2]",
+                "yOut",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 2")),
+                lists=(("x", ("N...", "H")),),
+            ),
+            ShapeExample(  # aclnnAdaLayerNormQuant: x `shape为[B…, S, H]`
+                "shape为[B…, S]，其中B支持0到6个维度，维度数量和大小与x中的B保持一致，S与x中S维一致。",
+                "quantScale",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-2]", "x.shape[-2]")),
+                lists=(("x", ("B…", "S", "H")),),
+            ),
+            ShapeExample(  # aclnnSwigluGroupQuantGrad: gradY `shape=[..., H]`
+                "shape=[..., 2H]，常用shape为[T, 2H]或[B, S, 2H]，与x一致。",
+                "gradXOut",
+                ("gradY",),
+                ("explicit", (), ("*gradY.shape[:-1]", "2 * gradY.shape[-1]")),
+                lists=(("gradY", ("...", "H")),),
+            ),
+            ShapeExample(  # x's list leads with N...: another prefix
+                "shape为[B…, S]", "quantScale", ("x",), None, lists=(("x", ("N...", "S", "H")),)
+            ),
+        ),
+    ),
     ShapePhrase(
         "list",
         _LIST_HEAD,
@@ -620,7 +770,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "same_as",
-        re.compile(r"shape|一个元素"),
+        re.compile(r"(?i)shape|一个元素"),
         read_same,
         (
             ShapeExample("shape需要与self一样", "gradInput", ("self",), ("same", ("self",), ())),  # aclnnGeGluBackward
@@ -658,6 +808,15 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 arrays=("origInputShape",),
             ),
             ShapeExample("shape size为1。", "out", ("x",), ("explicit", (), ("1",))),  # aclnnForeachNorm
+            ShapeExample(  # aclnnSeluBackward (ops-nn experimental): "Shape", and words before 与
+                "输入梯度，数据类型和 Shape 必须与 gradOutput 一致",
+                "gradInput",
+                ("gradOutput", "result"),
+                ("same", ("gradOutput",), ()),
+            ),
+            # aclnnMedian (ops-nn experimental): another output, the clause ending at its name
+            ShapeExample("shape 同 valuesOut。", "indicesOut", ("self", "valuesOut"), ("same", ("valuesOut",), ())),
+            ShapeExample("shape 同 input，或同 rank 且一个维度为 1。", "target", ("input",), None),  # a part
         ),
     ),
     ShapePhrase(
@@ -747,9 +906,24 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "dim_half",
-        re.compile("一半"),
+        re.compile(r"一半|\*_2"),
         read_dim_half,
         (
+            ShapeExample(  # aclnnGlu (ops-nn)
+                "数据类型必须可以由self cast得到，shape为(*_1,M,*_2)，其中*表示self中对应维度，M = N /2。",
+                "out",
+                ("self",),
+                _SELF_HALVED,
+                ("dim",),
+            ),
+            ShapeExample(  # aclnnGlu (legacy doc site): the same, in LaTeX
+                "shape为$(*_1,M,*_2)$其中$*$表示self中对应维度，$M = N /2$。",
+                "out",
+                ("self",),
+                _SELF_HALVED,
+                ("dim",),
+            ),
+            ShapeExample("shape为(*_1,M,*_2)，其中*表示self中对应维度，M = N /2。", "out", ("self",), None),  # no dim
             # aclnnSituGlu
             ShapeExample(
                 "shape在入参dim对应的维度上为x的一半，其他维度与x一致",
@@ -767,15 +941,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "out的shape跟self的shape除了dim指定的轴外需要保持一致，dim指定的轴为self的shape对应轴的一半",
                 "out",
                 ("self",),
-                (
-                    "explicit",
-                    (),
-                    (
-                        "*self.shape[:dim % rank(self)]",
-                        "self.shape[dim % rank(self)] / 2",
-                        "*self.shape[dim % rank(self) + 1:]",
-                    ),
-                ),
+                _SELF_HALVED,
                 ("dim",),
             ),
         ),
@@ -965,7 +1131,31 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ),  # aclnnAddmm
             ShapeExample(
                 "out = α  (A @ B) + β  C  out = α  (A^T @ B^T) + βC", "out", ("A", "B", "C"), None
-            ),  # aclnnGemm
+            ),  # aclnnGemm: no parameter says when A^T
+            ShapeExample(  # aclnnGemm: transA and transB decide (若transA非零，计算前会将A进行转置)
+                "out = α  (A @ B) + β  C  out = α  (A^T @ B^T) + βC",
+                "out",
+                ("A", "B", "C"),
+                ("matmul", ("A", "B", "transA", "transB"), ()),
+                ("alpha", "beta", "transA", "transB"),
+            ),
+            ShapeExample(  # aclnnQuantMatmulV3
+                "out = x1@x2 * scale + offset  out = (x1@x2 + bias) * scale + offset",
+                "out",
+                ("x1", "x2", "scale", "bias"),
+                ("matmul", ("x1", "x2", "transposeX1", "transposeX2"), ()),
+                ("offset", "transposeX1", "transposeX2"),
+            ),
+            ShapeExample(  # aclnnQuantMatmulDequant: one operand transposed
+                "out = (x @ weight) * weightScale",
+                "out",
+                ("x", "weight", "weightScale"),
+                ("matmul", ("x", "weight", "", "transposeWeight"), ()),
+                ("transposeWeight",),
+            ),
+            ShapeExample(  # a transposition of something else: not read
+                "out = x1@x2", "out", ("x1", "x2"), None, ("transposeX1", "transposeOut")
+            ),
             ShapeExample(  # aclnnAddbmm: the product's last two dimensions
                 "shape要求与batch1@batch2的后两维shape保持一致。",
                 "out",
@@ -1038,6 +1228,14 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "result",
                 ("self", "target"),
                 ("reduction", ("reduction", "self", "target"), ("1",)),
+                ("reduction",),
+            ),
+            # aclnnSoftMarginLoss (ops-nn): quoted 'none', 需要与, English "scalar"
+            ShapeExample(
+                "若reduction取值为'none'，则shape需要与self和target进行 broadcast 后的shape一致，否则out为scalar。",
+                "out",
+                ("self", "target"),
+                ("reduction", ("reduction", "self", "target"), ()),
                 ("reduction",),
             ),
             # aclnnMseLoss

@@ -6,8 +6,11 @@ The phrase readers are a table of their own (`shape_phrases.SHAPE_PHRASES`); `ou
 applies them in order of certainty: a relation the document states on the parameter
 (`shape与self相同`, `self与other broadcast后的shape`), a reading of its statements or of the
 document's formula (an explicit list `{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`, `[1]`,
-a reduction, a loss by `reduction`, a matmul…), an error condition that names the output with
-an input (`input和out的shape不一致`), an in-out tensor written in place. A statement that holds
+a reduction, a loss by `reduction`, a matmul…; a shape column's bare `与self一致`), the
+constraints section's equations of the output (`rank(y) = rank(x) + 1`, `y.shape[-1] = 2`), a
+shape said for every dtype but one or for one value of an attribute (then held to that
+condition, `ShapeRule.when`), an error condition that names the output with an input
+(`input和out的shape不一致`), an in-out tensor written in place. Any other statement that holds
 only in some situation is not read; whatever else is "not derivable", with the reason: a rule
 is never guessed. Dtypes: a documented same-dtype input, the one dtype allowed, an index
 output's integer types, a named promotion, an input allowing exactly the same dtypes.
@@ -17,18 +20,23 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
+    MULTIPLE,
     SHAPE_PHRASES,
     Reading,
     ShapeContext,
     dim_expression,
+    listed,
+    substituted,
+    top_level_split,
 )
 from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, spatial_rule, worded_reading
 from specgen.parse.classify.statements import clauses, is_conditional
@@ -47,6 +55,7 @@ _CONDITION = re.compile(r"当|若|如果|时[，,\s]|场景|模式下|情况下|
 class Statement:
     text: str
     line: int
+    cell: bool = False  # the parameter table's shape column (`与self一致` there speaks of the shape)
 
 
 def _conditional(text: str) -> bool:
@@ -58,16 +67,22 @@ _EXAMPLE_TAIL = re.compile(r"(?:关系)?举例[：:]|例如")
 _SITUATED = ("reduction", "reduce")
 
 
-def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[Reading, Statement] | str:
+def explicit_dims(
+    statements: Iterable[Statement], ctx: ShapeContext, cells: Mapping[str, Sequence[str]] | None = None
+) -> tuple[Reading, Statement] | str:
     """The one reading the statements give a parameter, with its statement; or why there is
-    none ("" when no statement gives one)."""
+    none ("" when no statement gives one). `cells`: each parameter's shape-column cells."""
     found: dict[Reading, Statement] = {}
     conditional = False
     for s in statements:
-        readings, held = _statement_readings(s.text, ctx)
+        readings, held = _statement_readings(_column_text(s, cells or {}), ctx)
         conditional = conditional or held
         for reading in readings:
             found.setdefault(reading, s)
+    if len(found) > 1 and any(r[0] != "explicit" for r in found):
+        # a list of bare symbols (`（batch，m，n）`) gives a rank, not sizes: the formula's
+        # product or a relation the same parameter states gives them (aclnnQuantMatmulV4)
+        found = {r: s for r, s in found.items() if not _bare(r)}
     if len(found) == 1:
         [(reading, s)] = found.items()
         return reading, s
@@ -76,12 +91,55 @@ def explicit_dims(statements: Iterable[Statement], ctx: ShapeContext) -> tuple[R
     return "a shape is given only under a condition" if conditional else ""
 
 
+# A shape column's cell that relates the whole cell to a tensor: `与self一致`, `同输入self`,
+# `与 \`gradOutput\` 一致` (the column names the shape, the cell does not)
+_BARE_RELATION = re.compile(
+    r"^(?:与|同|和|跟)\s*(?:输入|入参)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持|完全)?(?:一致|相同)?[。.]?$"
+)
+# A cell of that column that gives a rank (`≤8`, `1-8`, `0-8`): the column then counts dimensions
+_RANK_CELL = re.compile(
+    r"^\s*(?:[≤<≥>]=?|不大于|不超过|小于等于|大于等于|不小于|至少|最多)?\s*\d+(?:\s*[-~～至]\s*\d+)?\s*维?"
+    r"(?:及以下|以内)?\s*[。.]?$"
+)
+
+
+def _column_text(s: Statement, cells: Mapping[str, Sequence[str]]) -> str:
+    """A statement as the readers take it: a shape column's bare relation (`与self一致`) with
+    the shape it speaks of named (`shape与self一致`), unless the tensor it names has a rank in
+    that column (aclnnUniqueConsecutive: `≤8` for self, then `与self保持一致` for valueOut,
+    whose size the data decide: the column counts dimensions there)."""
+    m = _BARE_RELATION.match(s.text.strip()) if s.cell else None
+    if m is None or _counts_dims(m.group("name"), cells, set()):
+        return s.text
+    return "shape" + s.text.strip().replace("`", "")
+
+
+def _counts_dims(name: str, cells: Mapping[str, Sequence[str]], seen: set[str]) -> bool:
+    """Whether `name`'s shape-column cell gives a rank, itself or through the tensor its bare
+    relation names (aclnnUniqueConsecutive: inverseOut `与valueOut保持一致`, valueOut `与self…`)."""
+    seen.add(name)
+    for text in cells.get(name, ()):
+        if _RANK_CELL.match(text):
+            return True
+        m = _BARE_RELATION.match(text.strip())
+        if m and m.group("name") not in seen and _counts_dims(m.group("name"), cells, seen):
+            return True
+    return False
+
+
+def _bare(reading: Reading) -> bool:
+    return reading[0] == "explicit" and all(DIM_WORD.fullmatch(d) for d in reading[2])
+
+
 def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bool]:
     """The readings of one statement, and whether one was left out as conditional. Its worked
     example (`举例：若x shape:(2，3，4，8)…`) is no condition; a reading that states its own
     situations wins over the lists inside them (`如果reduction = 0，shape与self一致，其他情况shape为[1]`)."""
     text = _EXAMPLE_TAIL.split(text)[0]
-    readings = [r for phrase in SHAPE_PHRASES if phrase.trigger.search(text) and (r := phrase.read(text, ctx))]
+    named = [(p.name, r) for p in SHAPE_PHRASES if p.trigger.search(text) and (r := p.read(text, ctx))]
+    # a prefix list read through an input's (`[B…, S, 1]`) says what a reading of the words
+    # beside it says (`最后一维固定为1，其他维度大小和x一致`), in other terms: the words win
+    readings = [r for name, r in named if name != "prefix" or len(named) == 1]
     if any(r[0] in _SITUATED for r in readings):
         return [r for r in readings if r[0] in _SITUATED], False
     if not readings or not _conditional(text):
@@ -103,19 +161,21 @@ def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
 
 
 _DEFINED = re.compile(
-    r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*(?:表示|与)\s*(?:入参|输入)?(?P<x>[A-Za-z_][A-Za-z0-9_]*)的?第(?P<axis>\d)维度?的?(?:大小|保持一致)"
+    r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*(?:表示|与|是|为)\s*(?:入参|输入)?(?P<x>[A-Za-z_][A-Za-z0-9_]*)的?第(?P<axis>\d)维度?的?(?:大小|保持一致)"
 )
 
 
 def _defined(own: Sequence[Statement], params: Sequence[Param]) -> dict[str, SymbolDim]:
-    """Symbols the output's own statements define: `其中N表示x第0维度的大小` (0-based only when
-    the document counts from 第0维, which it then says)."""
+    """Symbols the output's own statements define: `其中N表示x第0维度的大小` (0-based when the
+    statement counts from 第0维, which it then says), `shape中N是self第1维的大小` (aclnnGroupNormSilu:
+    the first dimension, 1-based, as its call shows: self (2, 3, 4), meanOut (2, 1))."""
     tensors = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
     out = {}
     for s in own:
         for m in _DEFINED.finditer(s.text):
-            if m.group("x") in tensors and "第0维" in s.text:
-                out[m.group("sym")] = SymbolDim(symbol=m.group("sym"), param=m.group("x"), axis=int(m.group("axis")))
+            axis = int(m.group("axis")) - (0 if "第0维" in s.text else 1)
+            if m.group("x") in tensors and axis >= 0:
+                out[m.group("sym")] = SymbolDim(symbol=m.group("sym"), param=m.group("x"), axis=axis)
     return out
 
 
@@ -180,6 +240,7 @@ def shape_rule(
     errors: Sequence[ErrorRule],
     statements: dict[str, list[Statement]],
     formula: Statement | None = None,
+    notes: Sequence[Statement] = (),
 ) -> ShapeRule:
     """The shape `p` is written in, by the first reading that holds (see the module's docstring)."""
     conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
@@ -200,14 +261,27 @@ def shape_rule(
     arrays = tuple(q.name for q in params if q.kind == "int_array")
     text = "\n".join(x.text for x in said)
     one = _one_shape(inputs, params, errors)
-    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one)
-    found = explicit_dims(said, ctx)
+    lists = tuple(_input_lists(params, statements))
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one, lists)
+    cells = {name: [s.text for s in said if s.cell] for name, said in statements.items()}
+    found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
         return _from_reading(params, statements, *found, own=said, formula=formula)
     if worded := worded_reading(p, [s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
         return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula)
+    if equated := _equations(p, notes, inputs, ctx.params):
+        return _from_reading(params, statements, *equated)
+    if rule := _for_other_dtypes(p, said, inputs):
+        return rule
+    if situated := _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")]):
+        reading, statement, when = situated
+        rule = _from_reading(params, statements, reading, statement, own=said)
+        if rule.derived:
+            return rule.model_copy(update={"when": when})
+    if rule := _by_input_shape(p, said, inputs, ctx.params):
+        return rule
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
@@ -220,19 +294,24 @@ def shape_rule(
         return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
-    reason = found or "the document states no rule for this output's shape"
+    reason = found or _broadcast_only(said) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
+_BROADCASTS_WITH = re.compile(r"shape需要?与\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*满足\s*(?:broadcast|广播)关系")
+
+
+def _broadcast_only(said: Sequence[Statement]) -> str:
+    """Why `shape需要与gradOutput满足broadcast关系` (aclnnMishBackward's gradInput) gives no
+    shape: any shape that broadcasts with gradOutput meets it; reading it as the broadcast of
+    the inputs would be a guess."""
+    for s in said:
+        if m := _BROADCASTS_WITH.search(s.text):
+            return f"the document says only that its shape broadcasts with {m.group('name')}, which many shapes do"
+    return ""
+
+
 _WHERE = re.compile(r"其中\s*(?P<sym>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<expr>[^，。；,;]+)")
-
-
-class _Substitute(ast.NodeTransformer):
-    def __init__(self, definitions: dict[str, ast.expr]) -> None:
-        self.definitions = definitions
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return self.definitions.get(node.id, node)
 
 
 def defined_in_place(dims: tuple[str, ...], text: str, names: Sequence[str]) -> tuple[str, ...]:
@@ -242,11 +321,8 @@ def defined_in_place(dims: tuple[str, ...], text: str, names: Sequence[str]) -> 
     for m in _WHERE.finditer(text):
         expr = dim_expression(m.group("expr"), names)
         if expr is not None and m.group("sym") not in names:
-            definitions[m.group("sym")] = ast.parse(expr, mode="eval").body
-    if not definitions:
-        return dims
-    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
-    return tuple(ast.unparse(e) for e in tree.body.elts)
+            definitions[m.group("sym")] = expr
+    return substituted(dims, definitions) if definitions else dims
 
 
 def _one_shape(inputs: Sequence[str], params: Sequence[Param], errors: Sequence[ErrorRule]) -> bool:
@@ -281,6 +357,7 @@ def _from_reading(
     dims = defined_in_place(dims, statement.text, names) if dims else dims
     dims = defined_by_formula(dims, formula.text, names) if dims and formula else dims
     dims = defined_by_statements(dims, [s.text for said in statements.values() for s in said], params) if dims else dims
+    dims = _multiples_in_place(dims, params, statements, names) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
     defined = {s: [d] for s, d in _defined(own, params).items()}
     texts = {name: [s.text for s in said] for name, said in statements.items()}
@@ -292,6 +369,161 @@ def _from_reading(
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
     symbols = tuple(d for s in sorted(wanted) for d in bound.get(s, ()))
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
+
+
+def _input_lists(
+    params: Sequence[Param], statements: dict[str, list[Statement]]
+) -> Iterable[tuple[str, tuple[str, ...]]]:
+    """Each input tensor's first list, unread (`x`: `shape为[M, 2N]` gives M, 2N)."""
+    for p in params:
+        if p.kind == "tensor" and p.direction == "in":
+            found = next((parts for s in statements.get(p.name, []) if (parts := listed(s.text))), None)
+            if found:
+                yield p.name, tuple(found)
+
+
+def _multiples(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, str]:
+    """Symbols an input's list names alone or times a number, where the list is no reading
+    (`x`: `shape为[M, 2N]`, aclnnSwigluMxQuantWithDualAxis: M is x.shape[0], N x.shape[1] / 2);
+    the first input that names a symbol gives it."""
+    out: dict[str, str] = {}
+    for name, parts in _input_lists(params, statements):
+        if not all(MULTIPLE.match(part) for part in parts):
+            continue
+        for axis, m in enumerate(MULTIPLE.match(part) for part in parts):
+            if m and m.group("sym") not in out:
+                out[m.group("sym")] = f"{name}.shape[{axis}]" + (f" / {m.group('k')}" if m.group("k") else "")
+    return out
+
+
+def _multiples_in_place(
+    dims: tuple[str, ...], params: Sequence[Param], statements: dict[str, list[Statement]], names: Sequence[str]
+) -> tuple[str, ...]:
+    """The dims with each symbol no readable input list binds replaced by what an input's list
+    of symbols and their multiples says of it (see `_multiples`)."""
+    wanted = _symbols(dims, names) - set(_bindings(params, statements))
+    sizes = {s: e for s, e in _multiples(params, statements).items() if s in wanted}
+    return substituted(dims, sizes) if sizes else dims
+
+
+def _equations(
+    p: Param, notes: Sequence[Statement], inputs: Sequence[str], names: Sequence[str]
+) -> tuple[Reading, Statement] | None:
+    """The constraints section's equations of `p` (`rank(mxscaleOut) = rank(x) + 1`,
+    `mxscaleOut.shape[-1] = 2`, `其他维度与输入x一致`: see shape_equations), with the first
+    line that names it."""
+    reading = equations_reading([s.text for s in notes], p.name, inputs, names)
+    if reading is None:
+        return None
+    return reading, next(s for s in notes if p.name in s.text or p.name.removesuffix("Out") in s.text)
+
+
+# `类型为INT32时，shape的最后一维是x最后一维的1/8，其余维度和x一致；其他类型时，shape与x一致`
+# (aclnnAscendQuant: INT32 packs eight INT4), `当输入x为INT32类型时，…，其余情况shape与输入x一致`
+_PACKED = re.compile(
+    r"(?:当\s*)?(?:输入|入参)?\s*`?(?P<who>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?(?:数据)?(?:类型)?为\s*(?P<dtype>[A-Z][A-Z0-9_]*)\s*"
+    r"(?:类型)?时[，,][^；;。]*[；;。，,]\s*(?:其他类型时|其余情况)[，,]?\s*shape\s*(?:与|和)\s*(?:输入|入参)?\s*"
+    r"`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持)?一致"
+)
+
+
+def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]) -> ShapeRule | None:
+    """An input's shape, said for every dtype but one (the output's own or an input's): the
+    rule holds when that tensor's dtype is another (`when`: (tensor, "dtype", dtype,
+    "false")); in the one dtype the shape is left unchecked, and a wrapper allocates only for
+    the others."""
+    text = "".join(s.text.strip() for s in said)
+    m = _PACKED.search(text)
+    if m is None or m.group("x") not in inputs:
+        return None
+    who = m.group("who") or p.name
+    if who not in (p.name, *inputs):
+        return None
+    first = next(s for s in said if m.group("dtype") in s.text)
+    when = (who, "dtype", m.group("dtype"), "false")
+    return ShapeRule(kind="same", params=(m.group("x"),), when=when, text=m.group(), line=first.line)
+
+
+def _joined(said: Sequence[Statement]) -> list[Statement]:
+    """The statements, a condition standing alone (`quantMode是pertoken时`, a line of its own)
+    joined to the statement after it."""
+    out: list[Statement] = []
+    for s in said:
+        if out and out[-1].text.rstrip("，,").endswith("时"):
+            out[-1] = Statement(out[-1].text.rstrip("，,") + "，" + s.text, out[-1].line)
+        else:
+            out.append(s)
+    return out
+
+
+# `quantMode是pertoken时，shape为x的shape剔除最后一维`: a clause led by one value of an attribute
+_VALUE_CASE = re.compile(
+    r"^(?:当|若|如果)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的值)?\s*(?:是|为|=|==|取值为)\s*[\"“'`]?"
+    r"(?P<value>[A-Za-z0-9_]+)[\"”'`]?\s*时[，,]\s*(?P<rest>.+)$"
+)
+
+
+def _first_case(
+    said: Sequence[Statement], ctx: ShapeContext, values: Sequence[str]
+) -> tuple[Reading, Statement, tuple[str, ...]] | None:
+    """The shape the output's row gives for the first value of the one attribute its cases name
+    (aclnnDynamicQuantV3: `quantMode是pertoken时，shape为x的shape剔除最后一维。quantMode是pertensor
+    时，shape为(1,)。…`), with its condition (`when`: (attribute, "value", value, "true")): the
+    rule holds, and is checked and allocated, in that case only; the other cases stay unchecked."""
+    cases = []
+    for s in _joined(said):
+        for clause in re.split(r"[。；;]", s.text):
+            m = _VALUE_CASE.match(clause.strip())
+            if m is None or m.group("name") not in values:
+                continue
+            rest = m.group("rest")
+            readings = {r for p in SHAPE_PHRASES if p.trigger.search(rest) and (r := p.read(rest, ctx))}
+            if len(readings) == 1:
+                cases.append((readings.pop(), s, (m.group("name"), "value", m.group("value"), "true")))
+    if not cases or len({c[2][0] for c in cases}) != 1:
+        return None
+    return cases[0]
+
+
+# `如果输入x的shape为[M, N]，(groupList的shape为[g]，)则输出scaleOut的shape维度为[…]`
+_SHAPE_CASE = re.compile(
+    r"(?:如果|假设)(?:输入)?(?P<x>[A-Za-z_][A-Za-z0-9_]*)的shape为\s*(?P<l>\[[^\]]*\])[，,]\s*"
+    r"(?:(?P<y>[A-Za-z_][A-Za-z0-9_]*)的shape为\s*(?P<gl>\[[^\]]*\])[，,]\s*)?(?:则)?(?:输出)?\s*"
+    r"(?P<out>[A-Za-z_][A-Za-z0-9_]*)的shape(?:维度)?为\s*(?P<r>\[[^\]]*\])"
+)
+
+
+def _by_input_shape(
+    p: Param, said: Sequence[Statement], inputs: Sequence[str], names: Sequence[str]
+) -> ShapeRule | None:
+    """The output's shape given case by case of an input's (aclnnDynamicBlockQuant: `如果输入x的
+    shape为[M, N]，输出scaleOut的shape维度为[ceil(M/rowBlockSize), ceil(N/colBlockSize)]；如果输入x
+    的shape为[B, M, N]，…为[B, ceil(M/rowBlockSize), ceil(N/colBlockSize)]`), where the cases
+    differ only by leading dimensions both lists carry: one rule, the input's symbols read from
+    its trailing axes (`*x.shape[:-2]`, then the shortest case's list)."""
+    text = "，".join(s.text.strip().rstrip("。") for s in said).replace("∗", "*")
+    cases = [m for m in _SHAPE_CASE.finditer(text) if m.group("out") == p.name and m.group("x") in inputs]
+    if not cases or len({m.group("x") for m in cases}) != 1:
+        return None
+    split = [(top_level_split(m.group("l")[1:-1]), top_level_split(m.group("r")[1:-1])) for m in cases]
+    (l0, r0), x = min(split, key=lambda c: len(c[0])), cases[0].group("x")
+    for left, right in split:
+        extra = len(left) - len(l0)
+        if left[extra:] != l0 or right[:extra] != left[:extra] or right[extra:] != r0:
+            return None
+    sizes = {sym: f"{x}.shape[{i - len(l0)}]" for i, sym in enumerate(l0) if DIM_WORD.fullmatch(sym)}
+    y, listed_y = cases[0].group("y"), top_level_split((cases[0].group("gl") or "[]")[1:-1])
+    if y is not None and y not in inputs:
+        return None
+    sizes.update({sym: f"{y}.shape[{i}]" for i, sym in enumerate(listed_y) if y and DIM_WORD.fullmatch(sym)})
+    dims = [dim_expression(d, names) for d in r0]
+    if not all(dims):
+        return None
+    found = substituted([f"*{x}.shape[:{-len(l0)}]", *(d for d in dims if d)], sizes)
+    if _symbols(found, names):
+        return None
+    line = next((s.line for s in said if "shape" in s.text), p.line)
+    return ShapeRule(kind="explicit", dims=found, text=cases[0].group(), line=line)
 
 
 _UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
@@ -457,13 +689,15 @@ def output_rules(
     errors: Sequence[ErrorRule],
     statements: dict[str, list[Statement]],
     formula: Statement | None = None,
+    notes: Sequence[Statement] = (),
 ) -> tuple[Param, ...]:
-    """The parameters, each output and in-out tensor with its shape and dtype rule."""
+    """The parameters, each output and in-out tensor with its shape and dtype rule (`notes`:
+    the constraints section's lines)."""
     out = []
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
-            shape = shape_rule(p, params, errors, statements, formula)
-            if shape.derived and (when := written_when(p, params)):
+            shape = shape_rule(p, params, errors, statements, formula, notes)
+            if shape.derived and not shape.when and (when := written_when(p, params)):
                 shape = shape.model_copy(update={"when": when})
             rules = {
                 "shape_rule": shape,
