@@ -157,3 +157,24 @@ def test_an_output_bounded_below_by_an_element_count_gets_no_shape_check():
     grad_input = next(p for p in doc.functions[0].params if p.name == "gradInput")
     assert grad_input.shape_rule is not None and grad_input.shape_rule.kind == "at_least"
     assert not [r for r in function_cases(fn).rules if r.kind == "output_shape"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "output", "held"),
+    [
+        # `如果输入x的shape为[M, N]，输出scaleOut的shape维度为[ceil(M/rowBlockSize), …]`: the rule reads
+        # rowBlockSize, the value its row's condition names, so it states its own cases
+        ("**/dynamic_block_quant/docs/aclnnDynamicBlockQuant.md", "scaleOut", True),
+        # `当axis为非尾轴时，mxscaleOut输出需要对每两行数据进行交织处理`: the rule reads axis
+        ("**/dynamic_mx_quant/docs/aclnnDynamicMxQuant.md", "mxscaleOut", True),
+        # `当quantMode = "static"时，数据类型支持…`: a rule that does not read quantMode (xOut as x1)
+        # holds in one case only
+        ("**/add_layer_norm_quant/docs/aclnnAddLayerNormQuant.md", "xOut", False),
+    ],
+)
+def test_an_output_rule_is_held_when_it_reads_the_value_its_row_is_conditional_on(corpus, pattern, output, held):
+    path = next(p for p in (corpus / "docs" / "ops-nn").glob(pattern) if "experimental" not in p.parts)
+    doc = parse_document(path.name, path.read_bytes())
+    fn = operator_code(doc, doc.source).functions[0]
+    ids = {r.id for r in function_cases(fn).rules if r.host}
+    assert (f"implied_output_shape_{output}" in ids) == held

@@ -13,6 +13,7 @@ breaks the rule it was made for and no other.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
 from typing import Literal
 
@@ -308,7 +309,8 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
         # a reduce or reduction reading states its own cases (keepDim, reduction), a rule with
         # `when` the bool its output is written under; others do not
         situated = shape is not None and (shape.kind in ("reduce", "reduction") or shape.when)
-        if shape is not None and not situated and _shape_set_by_value((p.name,), by_name):
+        value = _shape_set_by_value((p.name,), by_name) if shape is not None and not situated else ""
+        if value and value not in _names_read(shape):
             shape = None  # its row says the shape holds in one case only (allocation may still use it)
         dtype = p.dtype_rule if ("output_dtype", p.name) not in covered else None
         if shape is not None and shape.derived and shape.kind not in ("in_place", "at_least") and _reads(shape, names):
@@ -332,6 +334,19 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
                 Rule(INVALID, "output_dtype", (p.name, *dtype.params), dtype.text, id=rule_id, derive=plain_rule(dtype))
             )
     return rules
+
+
+def _names_read(shape: ShapeRule | None) -> set[str]:
+    """The parameters a shape rule reads: a rule that reads the value its row's condition names
+    states how the shape follows from it (`shape在axis轴上为x对应轴的值除以blocksize向上取整`)."""
+    if shape is None:
+        return set()
+    dims = ast.parse("[" + ", ".join(shape.dims) + "]", mode="eval")  # `*x.shape[:-1]` splices
+    return {
+        *shape.params,
+        *(s.param for s in shape.symbols),
+        *(n.id for n in ast.walk(dims) if isinstance(n, ast.Name)),
+    }
 
 
 def _reads(shape: ShapeRule, names: set[str]) -> bool:
