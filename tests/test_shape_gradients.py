@@ -1,0 +1,103 @@
+"""Outputs the document says are the gradient of an input have that input's shape: read from
+the description's correspondences or the output's own row, quoted from ops-nn documents;
+never from the names alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from specgen.model import Param
+from specgen.parse.classify.shape_gradients import gradient_rule
+
+_IN = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
+_OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    line: int
+
+
+# aclnnConvolutionBackward.md (ops-nn conv/convolution_backward), 计算公式's prose
+_CONVOLUTION_BACKWARD = [
+    _Line(
+        "卷积反向传播需要计算对卷积正向的输入张量 $x$（对应函数原型中的input）、卷积核权重张量 $w$ "
+        "（对应函数原型中的weight）和偏置 $b$ 的梯度。",
+        42,
+    ),
+    _Line(r"- 对于 $x$ 的梯度 $\frac{\partial L}{\partial x}$（对应函数原型中的gradInput参数）：", 46),
+    _Line(
+        r"其中，$L$ 为损失函数，$\frac{\partial L}{\partial y}$ 为输出张量 $y$ 对 $L$ 的梯度（对应函数原型中的gradOutput参数）。",
+        52,
+    ),
+    _Line(r"- 对于 $w$ 的梯度 $\frac{\partial L}{\partial w}$（对应函数原型中的gradWeight参数）：", 54),
+    _Line(r"- 对于 $b$ 的梯度 $\frac{\partial L}{\partial b}$（对应函数原型中的gradBias参数）：", 60),
+]
+
+
+def _convolution_backward() -> list[Param]:
+    return [
+        Param(name="gradOutput", **_IN),
+        Param(name="input", **_IN),
+        Param(name="weight", **_IN),
+        Param(name="biasSizes", c_type="const aclIntArray*", kind="int_array", direction="in", line=1),
+        Param(name="gradInput", description="输入张量x对L的梯度。", **_OUT),
+        Param(name="gradWeight", description="卷积核权重张量w对L的梯度。", **_OUT),
+        Param(name="gradBias", description="偏置b对L的梯度。", **_OUT),
+    ]
+
+
+def test_a_gradient_output_has_the_shape_of_the_input_the_description_ties_its_symbol_to():
+    params = _convolution_backward()
+    by_name = {p.name: p for p in params}
+    grad_input = gradient_rule(by_name["gradInput"], params, _CONVOLUTION_BACKWARD)
+    assert grad_input is not None and grad_input.kind == "same" and grad_input.params == ("input",)
+    assert grad_input.line == 46
+    grad_weight = gradient_rule(by_name["gradWeight"], params, _CONVOLUTION_BACKWARD)
+    assert grad_weight is not None and grad_weight.params == ("weight",)
+    # the sample agrees: inputShape {2, 2, 7, 7} is gradInput's, weightShape {2, 2, 1, 1} gradWeight's
+    # $b$ is tied to no parameter (biasSizes' row says `偏差(bias)的shape`, another word): unread
+    assert gradient_rule(by_name["gradBias"], params, _CONVOLUTION_BACKWARD) is None
+
+
+def test_a_gradient_output_is_not_read_from_names_or_rows_that_tie_nothing():
+    params = _convolution_backward()
+    grad_input = params[4]
+    # without the description's correspondence of $x$ to input, the row alone says nothing
+    assert gradient_rule(grad_input, params, _CONVOLUTION_BACKWARD[1:]) is None
+    # a symbol tied to two parameters is no answer
+    twice = [*_CONVOLUTION_BACKWARD, _Line("输入 $x$（对应函数原型中的weight）", 70)]
+    assert gradient_rule(grad_input, params, twice) is None
+    # aclnnAvgPool2dBackward.md: gradInput `输出的tensor，公式中的out。`, though self is `正向过程中的输入。`
+    pool = [
+        Param(name="gradOutput", description="表示输入梯度。", **_IN),
+        Param(name="self", description="正向过程中的输入。", **_IN),
+        Param(name="gradInput", description="输出的tensor，公式中的out。", **_OUT),
+    ]
+    assert gradient_rule(pool[-1], pool, []) is None
+
+
+def test_the_gradient_of_the_leaf_node_has_the_leafs_shape():
+    # aclnnAdaptiveAvgPool2dBackward.md (ops-nn pooling/adaptive_avg_pool2d_grad): gradOutput
+    # `当前节点的梯度。`, self `叶子节点。`, out `对应了输入叶子节点的梯度。`; the sample: selfShape
+    # {1, 1, 4, 2}, outShape {1, 1, 4, 2}
+    params = [
+        Param(name="gradOutput", description="当前节点的梯度。", **_IN),
+        Param(name="self", description="叶子节点。", **_IN),
+        Param(name="out", description="对应了输入叶子节点的梯度。", **_OUT),
+    ]
+    rule = gradient_rule(params[-1], params, [])
+    assert rule is not None and rule.kind == "same" and rule.params == ("self",)
+    # aclnnFusedLinearCrossEntropyLossGrad.md: inputGradOut `对应叶子节点input的梯度，公式中的grad_input。`
+    # (the sample: inputShape {BT, H}, inputGradOutShape {BT, H})
+    named = [
+        Param(name="grad", **_IN),
+        Param(name="input", **_IN),
+        Param(name="inputGradOut", description="对应叶子节点input的梯度，公式中的grad_input。", **_OUT),
+    ]
+    rule = gradient_rule(named[-1], named, [])
+    assert rule is not None and rule.params == ("input",)
+    # two inputs called the leaf node: which one is not said
+    two = [Param(name="other", description="叶子节点。", **_IN), *params]
+    assert gradient_rule(two[-1], two, []) is None
