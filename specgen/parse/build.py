@@ -405,15 +405,16 @@ def _formula_statement(doc: Document) -> ShapeStatement | None:
 
 
 def _summary_statements(doc: Document) -> list[ShapeStatement]:
-    """The function description's lines outside formula blocks and code, each with its line
-    (the shape readers find there what a gradient output is the gradient of:
-    `对于 $x$ 的梯度…（对应函数原型中的gradInput参数）`)."""
+    """The function description's lines outside formula blocks, code blocks' included, each
+    with its line (the shape readers find there what a gradient output is the gradient of,
+    `对于 $x$ 的梯度…（对应函数原型中的gradInput参数）`, and shape statements,
+    `output的shape为includeLastOffset ? (…) : (…)`)."""
     section = sec.summary_section(doc)
     if section is None:
         return []
     body = _FORMULA.sub(lambda m: "\n" * m.group(0).count("\n"), doc.span(section.start, section.end))
     numbered = enumerate(body.split("\n")[1:], start=section.start + 1)
-    return [ShapeStatement(text.strip(), i + 1) for i, text in numbered if text.strip() and not doc.in_fence(i)]
+    return [ShapeStatement(text.strip(), i + 1) for i, text in numbered if text.strip()]
 
 
 def _notes_statements(doc: Document) -> list[ShapeStatement]:

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
-from specgen.parse.classify.shape_gradients import gradient_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -39,6 +38,7 @@ from specgen.parse.classify.shape_phrases import (
     substituted,
     top_level_split,
 )
+from specgen.parse.classify.shape_summary import summary_rule
 from specgen.parse.classify.shape_symbols import (
     chooses_by,
     defined_by_statements,
@@ -296,7 +296,7 @@ def shape_rule(
             reason = f"its shape depends on {value} (the output's own row says when)"
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
-    if not found and (rule := gradient_rule(p, params, summary)):  # `对于 $x$ 的梯度…（…gradInput参数）`
+    if not found and (rule := summary_rule(p, params, summary)):  # `对于 $x$ 的梯度…`, `output的shape为…`
         return rule
     if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
         return rule

@@ -1,13 +1,16 @@
-"""Outputs the document says are the gradient of an input have that input's shape: read from
-the description's correspondences or the output's own row, quoted from ops-nn documents;
-never from the names alone."""
+"""What the function description says of output shapes, quoted from ops-nn documents: shape
+statements, prose and code blocks alike (inputs' lists bind names, an output's list or a bool's
+choice of two is its shape when every statement of it agrees); outputs it calls the gradient
+of an input, which have that input's shape (never read from the names alone)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from specgen.codegen.runtime import _shapes
 from specgen.model import Param
 from specgen.parse.classify.shape_gradients import gradient_rule
+from specgen.parse.classify.shape_summary import summary_rule
 
 _IN = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
 _OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
@@ -17,6 +20,73 @@ _OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
 class _Line:
     text: str
     line: int
+
+
+_ASSUMED = (
+    "假设输入weight的shape为(numWeight, embeddingDim)，indices的shape为(bagIndices)，offsets的shape为(bagOffsets)。"
+)
+# the sum-mode block of the A3/910b products, then the mean-mode block of 950
+_SUM = [
+    "output的shape为includeLastOffset ? (bagOffsets - 1, embeddingDim) : (bagOffsets, embeddingDim)",
+    "offset2bag的shape为(bagIndices,)",
+    "bagSize的shape为includeLastOffset ? (bagOffsets - 1) : (bagOffsets,)",
+    "maxIndices的shape为includeLastOffset ? (bagOffsets - 1) : (bagOffsets,)",
+]
+_MEAN_950 = [
+    "output的shape为includeLastOffset? (bagOffsets - 1, embeddingDim) : (bagOffsets, embeddingDim)",
+    "offset2bag的shape为(bagIndices,)",
+    "bagSize的shape为bagOffsets",
+    "maxIndices的shape为(0,)",
+]
+_SUMMARY = [_Line(_ASSUMED, 30), *(_Line(t, 37 + i) for i, t in enumerate(_SUM))]
+_SUMMARY += [_Line(t, 72 + i) for i, t in enumerate(_MEAN_950)]
+
+
+def _params() -> list[Param]:
+    return [
+        Param(name="weight", **_IN),
+        Param(name="indices", **_IN),
+        Param(name="offsets", **_IN),
+        Param(name="mode", c_type="int64_t", kind="int", direction="in", line=1),
+        Param(name="includeLastOffset", c_type="bool", kind="bool", direction="in", line=1),
+        *(Param(name=n, **_OUT) for n in ("output", "offset2bag", "bagSize", "maxIndices")),
+    ]
+
+
+def test_an_output_the_description_states_alike_everywhere_takes_its_inputs_axes():
+    params = _params()
+    by_name = {p.name: p for p in params}
+    output = summary_rule(by_name["output"], params, _SUMMARY)
+    assert output is not None and output.kind == "explicit" and output.line == 37
+    assert output.dims == ("offsets.shape[0] - 1 if includeLastOffset else offsets.shape[0]", "weight.shape[1]")
+    # the sample: weight {3, 3}, indices {6}, offsets {4}, includeLastOffset false; output {4, 3},
+    # offset2bag {6}
+    shapes = {"weight": (3, 3), "indices": (6,), "offsets": (4,)}
+    values = {"mode": 0, "includeLastOffset": False}
+    assert _shapes.output_shape(output.model_dump(mode="json"), shapes, values) == (4, 3)
+    last = {**values, "includeLastOffset": True}
+    assert _shapes.output_shape(output.model_dump(mode="json"), shapes, last) == (3, 3)
+    offset2bag = summary_rule(by_name["offset2bag"], params, _SUMMARY)
+    assert offset2bag is not None and offset2bag.dims == ("indices.shape[0]",)
+    assert _shapes.output_shape(offset2bag.model_dump(mode="json"), shapes, values) == (6,)
+
+
+def test_an_output_the_description_states_two_ways_is_not_derivable():
+    params = _params()
+    # bagSize: `includeLastOffset ? (bagOffsets - 1) : (bagOffsets,)` (A3) and `bagOffsets` (950)
+    for name in ("bagSize", "maxIndices"):
+        rule = summary_rule(next(p for p in params if p.name == name), params, _SUMMARY)
+        assert rule is not None and not rule.derived and "several shapes" in rule.reason
+
+
+def test_an_output_list_naming_what_no_input_binds_is_not_read():
+    params = _params()
+    # without the inputs' statement, bagOffsets and embeddingDim are bound to nothing
+    unbound = [_Line(t, 37 + i) for i, t in enumerate(_SUM)]
+    assert summary_rule(params[5], params, unbound) is None
+    # a choice by what is no bool is not read
+    by_mode = [_Line(_ASSUMED, 30), _Line("output的shape为mode ? (bagOffsets, 1) : (bagOffsets, 2)", 31)]
+    assert summary_rule(params[5], params, by_mode) is None
 
 
 # aclnnConvolutionBackward.md (ops-nn conv/convolution_backward), 计算公式's prose

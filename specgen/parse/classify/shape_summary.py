@@ -1,0 +1,95 @@
+"""Output shapes the function description gives outside its formulas: what a gradient output
+is the gradient of (shape_gradients), and shape statements, in its prose or in its code
+blocks, of inputs and outputs alike (aclnnEmbeddingBag):
+
+    假设输入weight的shape为(numWeight, embeddingDim)，indices的shape为(bagIndices)，offsets的shape为(bagOffsets)。
+    output的shape为includeLastOffset ? (bagOffsets - 1, embeddingDim) : (bagOffsets, embeddingDim)
+    offset2bag的shape为(bagIndices,)
+
+An input's list of bare names binds each name to its axis (`embeddingDim`: `weight.shape[1]`);
+an output's list (or a bool's choice of two lists of one length) is its shape once every name
+it uses is bound. The description may give an output's shape once per mode or per product:
+it is read only when every statement gives the same shape, and is not derivable otherwise.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+
+from specgen.model import Param, ShapeRule
+from specgen.parse.classify.shape_formulas import substituted
+from specgen.parse.classify.shape_gradients import Said, gradient_rule
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# `offsets的shape为(bagOffsets)`, `output的shape为includeLastOffset ? (…) : (…)`
+_SHAPE_IS = re.compile(rf"(?<![A-Za-z0-9_])(?P<name>{_NAME})的shape为\s*(?P<expr>[^，。；;]*)")
+_LIST = re.compile(r"[(（](?P<items>[^()（）]*)[)）]")
+_CHOICE = re.compile(rf"(?P<flag>{_NAME})\s*\?\s*(?P<a>\([^()]*\))\s*:\s*(?P<b>\([^()]*\))\s*$")
+
+
+def summary_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> ShapeRule | None:
+    """`p`'s shape by the description's lines (`summary`), or None when they give none."""
+    return gradient_rule(p, params, summary) or _stated_rule(p, params, summary)
+
+
+def _stated_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> ShapeRule | None:
+    bools = {q.name for q in params if q.kind == "bool"}
+    bindings = _bindings(params, summary)
+    readings: dict[tuple[str, ...], Said] = {}
+    for s in summary:
+        for m in _SHAPE_IS.finditer(s.text):
+            if m.group("name") == p.name and (dims := _dims(m.group("expr").strip(), bools)) is not None:
+                readings.setdefault(dims, s)
+    if not readings:
+        return None
+    if len(readings) > 1:
+        reason = "the description gives several shapes (by mode or product): " + "; ".join(map(str, readings))
+        return ShapeRule(kind="not_derivable", reason=reason, line=next(iter(readings.values())).line)
+    ((dims, said),) = readings.items()
+    names = {n.id for d in dims for n in ast.walk(ast.parse(d, mode="eval")) if isinstance(n, ast.Name)}
+    if not names <= set(bindings) | bools:
+        return None
+    return ShapeRule(kind="explicit", dims=substituted(dims, bindings), text=said.text, line=said.line)
+
+
+def _bindings(params: Sequence[Param], summary: Sequence[Said]) -> dict[str, str]:
+    """Each name an input's stated list holds, as that input's axis; a name bound two ways is
+    left out."""
+    inputs = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
+    found: dict[str, set[str]] = {}
+    for s in summary:
+        for m in _SHAPE_IS.finditer(s.text):
+            lists = _LIST.match(m.group("expr").strip())
+            if m.group("name") not in inputs or lists is None:
+                continue
+            items = _items(lists.group("items"))
+            if items and all(re.fullmatch(_NAME, i) for i in items):
+                for axis, item in enumerate(items):
+                    found.setdefault(item, set()).add(f"{m.group('name')}.shape[{axis}]")
+    return {name: where.pop() for name, where in found.items() if len(where) == 1}
+
+
+def _dims(expr: str, bools: set[str]) -> tuple[str, ...] | None:
+    """`(bagIndices,)`, `bagOffsets` or `flag ? (a, b) : (c, d)` as dims (`a if flag else c`);
+    None when it is none of these or its items are no expressions."""
+    if m := _CHOICE.match(expr):
+        when, otherwise = _items(m.group("a")[1:-1]), _items(m.group("b")[1:-1])
+        if m.group("flag") not in bools or len(when) != len(otherwise):
+            return None
+        dims = [a if a == b else f"{a} if {m.group('flag')} else {b}" for a, b in zip(when, otherwise, strict=True)]
+    elif (whole := _LIST.fullmatch(expr)) is not None:
+        dims = _items(whole.group("items"))
+    elif re.fullmatch(_NAME, expr):
+        dims = [expr]
+    else:
+        return None
+    try:
+        return tuple(ast.unparse(ast.parse(d, mode="eval")) for d in dims) if dims else None
+    except SyntaxError:
+        return None
+
+
+def _items(text: str) -> list[str]:
+    return [i.strip() for i in text.split(",") if i.strip()]
