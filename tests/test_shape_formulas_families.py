@@ -419,22 +419,3 @@ def test_symbols_an_arrays_row_names_are_left_unread_when_they_are_ambiguous():
     assert not {"kD", "kH", "kW"} & set(element_symbols(three))
     # a count that is not the number of names is no list of elements
     assert "kH" not in element_symbols(_avg_pool2d_params("长度为3(kH, kW)。"))
-
-
-def test_a_row_giving_each_value_of_a_bool_its_shape_writes_the_output_either_way():
-    from specgen.model import ShapeRule
-    from specgen.parse.classify.shape_symbols import chooses_by
-    from specgen.parse.classify.shapes import Statement, output_rules, written_when
-
-    # aclnnBidirectionLSTM.md's yOut row names bidirection (`或者当bidirection为True时（…）`), but
-    # only to give its shape when true: the rule holds (and is checked) for both values
-    params = [p.model_copy(update={"text": _LSTM_ROWS.get(p.name, "")}) for p in _lstm_params()]
-    y_out = next(p for p in params if p.name == "yOut")
-    assert written_when(y_out, params) == ("bidirection", "", "true")
-    statements = {name: [Statement(text, 1)] for name, text in _LSTM_ROWS.items()}
-    ruled = {p.name: p.shape_rule for p in output_rules(params, (), statements)}
-    for name in ("yOut", "outputHOut"):
-        rule = ruled[name]
-        assert rule is not None and rule.kind == "explicit" and rule.when == ()
-    # a rule whose dims do not choose by it (`如果inputG为True则输出`) is written only when true
-    assert not chooses_by(ShapeRule(kind="explicit", dims=("*x.shape[:-1]", "1"), line=1), "outputRstd")

@@ -14,7 +14,6 @@ the only output those sizes after the input's leading dimensions, as a pooling f
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterable, Sequence
 
@@ -167,15 +166,3 @@ def spatial_rule(p: Param, params: Sequence[Param], tied_to: Sequence[str] = ())
     k = len(re.findall(r"[DHW]", m.group("axes")))
     dims = (f"*{source[0]}.shape[:{-k}]", f"*{array.name}")
     return ShapeRule(kind="explicit", dims=dims, text=m.group(0), line=array.line)
-
-
-def chooses_by(rule: ShapeRule, flag: str) -> bool:
-    """Whether the rule's dims already choose by the bool (`2 * hidden_size if bidirection else
-    hidden_size`): a row that gives the shape for each of its values (aclnnBidirectionLSTM's yOut,
-    `（time_step, batch_size, hidden_size）或者当bidirection为True时（…, 2 * hidden_size）`) does
-    not make the output's writing depend on it."""
-    for dim in rule.dims:
-        for node in ast.walk(ast.parse(f"[{dim}]", mode="eval")):  # `*x.shape[:-1]` is a splice
-            if isinstance(node, ast.IfExp) and isinstance(node.test, ast.Name) and node.test.id == flag:
-                return True
-    return False

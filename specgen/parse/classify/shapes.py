@@ -39,13 +39,7 @@ from specgen.parse.classify.shape_phrases import (
     top_level_split,
 )
 from specgen.parse.classify.shape_summary import summary_rule
-from specgen.parse.classify.shape_symbols import (
-    chooses_by,
-    defined_by_statements,
-    list_bindings,
-    spatial_rule,
-    worded_reading,
-)
+from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, spatial_rule, worded_reading
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
 from specgen.vocab import DTYPES, dtype
@@ -708,8 +702,7 @@ def output_rules(
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
             shape = shape_rule(p, params, errors, statements, formula, notes, summary)
-            when = written_when(p, params) if shape.derived and not shape.when else ()
-            if when and not chooses_by(shape, when[0]):  # a row giving each value's shape writes it always
+            if shape.derived and not shape.when and (when := written_when(p, params)):
                 shape = shape.model_copy(update={"when": when})
             rules = {
                 "shape_rule": shape,
