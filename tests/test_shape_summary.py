@@ -89,6 +89,24 @@ def test_an_output_list_naming_what_no_input_binds_is_not_read():
     assert summary_rule(params[5], params, by_mode) is None
 
 
+def test_shapes_stated_in_words_of_the_formulas_symbols_read_like_lists():
+    # aclnnMv.md (ops-nn matmul/mv), under its formula `out = input * vec`; the rows: self
+    # `公式中的输入input。`, vec `公式中的vec,…`, out `公式中的输出out。`
+    said = [_Line("其中$input$为n*m的二维张量，$vec$为长度为m的一维张量，$out$为长度为n的一维张量。", 33)]
+    params = [
+        Param(name="self", description="公式中的输入input。", **_IN),
+        Param(name="vec", description="公式中的vec,数据类型与self保持一致。", **_IN),
+        Param(name="out", description="公式中的输出out。", **_OUT),
+    ]
+    rule = summary_rule(params[-1], params, said)
+    assert rule is not None and rule.kind == "explicit" and rule.dims == ("self.shape[0]",) and rule.line == 33
+    # the sample: self {2, 3}, vec {3}, out {2}
+    assert _shapes.output_shape(rule.model_dump(mode="json"), {"self": (2, 3), "vec": (3,)}, {}) == (2,)
+    # a rank in words that is not the list's length is no statement of its shape
+    wrong = [_Line("其中$input$为n*m的三维张量，$out$为长度为n的一维张量。", 33)]
+    assert summary_rule(params[-1], params, wrong) is None
+
+
 # aclnnConvolutionBackward.md (ops-nn conv/convolution_backward), 计算公式's prose
 _CONVOLUTION_BACKWARD = [
     _Line(

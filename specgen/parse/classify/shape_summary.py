@@ -26,6 +26,12 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # `offsets的shape为(bagOffsets)`, `output的shape为includeLastOffset ? (…) : (…)`
 _SHAPE_IS = re.compile(rf"(?<![A-Za-z0-9_])(?P<name>{_NAME})的shape为\s*(?P<expr>[^，。；;]*)")
 _LIST = re.compile(r"[(（](?P<items>[^()（）]*)[)）]")
+# `$input$为n*m的二维张量`, `$out$为长度为n的一维张量` (aclnnMv): the same statements in words
+_TENSOR_OF = re.compile(rf"\$?(?P<name>{_NAME})\$?为(?P<dims>{_NAME}(?:\s*\*\s*{_NAME})+)的(?P<rank>[二三四五])维张量")
+_VECTOR_OF = re.compile(rf"\$?(?P<name>{_NAME})\$?为长度为(?P<n>{_NAME})的一维张量")
+_RANKS = {"二": 2, "三": 3, "四": 4, "五": 5}
+# a row naming the formula's symbol for its parameter: `公式中的输入input。`, `公式中的vec`
+_FORMULA_NAME = re.compile(rf"公式中的(?:输入|输出)?\s*(?P<sym>{_NAME})")
 _CHOICE = re.compile(rf"(?P<flag>{_NAME})\s*\?\s*(?P<a>\([^()]*\))\s*:\s*(?P<b>\([^()]*\))\s*$")
 
 
@@ -34,14 +40,42 @@ def summary_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> 
     return gradient_rule(p, params, summary) or _stated_rule(p, params, summary)
 
 
+def _shape_statements(params: Sequence[Param], summary: Sequence[Said]) -> list[tuple[str, str, Said]]:
+    """Each (parameter, shape expression, line) the description states, in either wording;
+    a symbol the formula uses for a parameter (`公式中的输入input`) stands for it."""
+    aliases: dict[str, set[str]] = {}
+    for q in params:
+        for m in _FORMULA_NAME.finditer(q.description):
+            aliases.setdefault(m.group("sym"), set()).add(q.name)
+    names = {q.name for q in params}
+
+    def param_of(name: str) -> str:
+        own = aliases.get(name, set())
+        return name if name in names else next(iter(own)) if len(own) == 1 else name
+
+    found = []
+    for s in summary:
+        text = _VECTOR_OF.sub(lambda m: f"{m.group('name')}的shape为({m.group('n')})", s.text)
+        text = _TENSOR_OF.sub(_listed, text)
+        found += [(param_of(m.group("name")), m.group("expr").strip(), s) for m in _SHAPE_IS.finditer(text)]
+    return found
+
+
+def _listed(m: re.Match[str]) -> str:
+    dims = [d.strip() for d in m.group("dims").split("*")]
+    if len(dims) != _RANKS[m.group("rank")]:
+        return m.group(0)
+    return f"{m.group('name')}的shape为({', '.join(dims)})"
+
+
 def _stated_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> ShapeRule | None:
     bools = {q.name for q in params if q.kind == "bool"}
-    bindings = _bindings(params, summary)
+    statements = _shape_statements(params, summary)
+    bindings = _bindings(params, statements)
     readings: dict[tuple[str, ...], Said] = {}
-    for s in summary:
-        for m in _SHAPE_IS.finditer(s.text):
-            if m.group("name") == p.name and (dims := _dims(m.group("expr").strip(), bools)) is not None:
-                readings.setdefault(dims, s)
+    for name, expr, s in statements:
+        if name == p.name and (dims := _dims(expr, bools)) is not None:
+            readings.setdefault(dims, s)
     if not readings:
         return None
     if len(readings) > 1:
@@ -54,20 +88,19 @@ def _stated_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> 
     return ShapeRule(kind="explicit", dims=substituted(dims, bindings), text=said.text, line=said.line)
 
 
-def _bindings(params: Sequence[Param], summary: Sequence[Said]) -> dict[str, str]:
+def _bindings(params: Sequence[Param], statements: list[tuple[str, str, Said]]) -> dict[str, str]:
     """Each name an input's stated list holds, as that input's axis; a name bound two ways is
     left out."""
     inputs = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
     found: dict[str, set[str]] = {}
-    for s in summary:
-        for m in _SHAPE_IS.finditer(s.text):
-            lists = _LIST.match(m.group("expr").strip())
-            if m.group("name") not in inputs or lists is None:
-                continue
-            items = _items(lists.group("items"))
-            if items and all(re.fullmatch(_NAME, i) for i in items):
-                for axis, item in enumerate(items):
-                    found.setdefault(item, set()).add(f"{m.group('name')}.shape[{axis}]")
+    for name, expr, _ in statements:
+        lists = _LIST.match(expr)
+        if name not in inputs or lists is None:
+            continue
+        items = _items(lists.group("items"))
+        if items and all(re.fullmatch(_NAME, i) for i in items):
+            for axis, item in enumerate(items):
+                found.setdefault(item, set()).add(f"{name}.shape[{axis}]")
     return {name: where.pop() for name, where in found.items() if len(where) == 1}
 
 
