@@ -71,12 +71,21 @@ def test_an_output_the_description_states_alike_everywhere_takes_its_inputs_axes
     assert _shapes.output_shape(offset2bag.model_dump(mode="json"), shapes, values) == (6,)
 
 
-def test_an_output_the_description_states_two_ways_is_not_derivable():
+def test_an_output_the_description_states_two_ways_holds_where_they_agree_or_is_not_derivable():
     params = _params()
+    by_name = {p.name: p for p in params}
     # bagSize: `includeLastOffset ? (bagOffsets - 1) : (bagOffsets,)` (A3) and `bagOffsets` (950)
-    for name in ("bagSize", "maxIndices"):
-        rule = summary_rule(next(p for p in params if p.name == name), params, _SUMMARY)
-        assert rule is not None and not rule.derived and "several shapes" in rule.reason
+    # agree while includeLastOffset is false: the rule holds then (the sample's {4} for offsets {4})
+    bag_size = summary_rule(by_name["bagSize"], params, _SUMMARY)
+    assert bag_size is not None and bag_size.dims == ("offsets.shape[0]",)
+    assert bag_size.when == ("includeLastOffset", "", "false")
+    shapes = {"weight": (3, 3), "indices": (6,), "offsets": (4,)}
+    plain = bag_size.model_dump(mode="json")
+    assert _shapes.output_shape(plain, shapes, {"includeLastOffset": False}) == (4,)
+    assert _shapes.output_shape(plain, shapes, {"includeLastOffset": True}) is None
+    # maxIndices: `(bagOffsets,)` (sum, A3) and `(0,)` (mean, 950) even while it is false
+    rule = summary_rule(by_name["maxIndices"], params, _SUMMARY)
+    assert rule is not None and not rule.derived and "several shapes" in rule.reason
 
 
 def test_an_output_list_naming_what_no_input_binds_is_not_read():

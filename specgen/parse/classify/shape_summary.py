@@ -78,6 +78,9 @@ def _stated_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> 
             readings.setdefault(dims, s)
     if not readings:
         return None
+    when: tuple[str, ...] = ()
+    if len(readings) > 1 and (agreed := _agreed_while_false(readings, bools)):
+        readings, when = agreed
     if len(readings) > 1:
         reason = "the description gives several shapes (by mode or product): " + "; ".join(map(str, readings))
         return ShapeRule(kind="not_derivable", reason=reason, line=next(iter(readings.values())).line)
@@ -85,7 +88,37 @@ def _stated_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> 
     names = {n.id for d in dims for n in ast.walk(ast.parse(d, mode="eval")) if isinstance(n, ast.Name)}
     if not names <= set(bindings) | bools:
         return None
-    return ShapeRule(kind="explicit", dims=substituted(dims, bindings), text=said.text, line=said.line)
+    return ShapeRule(kind="explicit", dims=substituted(dims, bindings), when=when, text=said.text, line=said.line)
+
+
+class _False(ast.NodeTransformer):
+    """`a if flag else b` as `b`."""
+
+    def __init__(self, flag: str) -> None:
+        self.flag = flag
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        return node.orelse if isinstance(node.test, ast.Name) and node.test.id == self.flag else node
+
+
+def _agreed_while_false(
+    readings: dict[tuple[str, ...], Said], bools: set[str]
+) -> tuple[dict[tuple[str, ...], Said], tuple[str, ...]] | None:
+    """The one shape every statement gives while a bool one of them chooses by is false, and
+    that bool's condition (aclnnEmbeddingBag's bagSize: `includeLastOffset ? (bagOffsets - 1) :
+    (bagOffsets,)` for some products, `(bagOffsets,)` for another); None when there is none."""
+    flags = {
+        n.id for dims in readings for d in dims for n in ast.walk(ast.parse(d, mode="eval")) if isinstance(n, ast.Name)
+    }
+    chosen = [f for f in sorted(flags & bools) if any(f" if {f} else " in d for dims in readings for d in dims)]
+    if len(chosen) != 1:
+        return None
+    plain: dict[tuple[str, ...], Said] = {}
+    for dims, said in readings.items():
+        key = tuple(ast.unparse(_False(chosen[0]).visit(ast.parse(d, mode="eval"))) for d in dims)
+        plain.setdefault(key, said)
+    return (plain, (chosen[0], "", "false")) if len(plain) == 1 else None
 
 
 def _bindings(params: Sequence[Param], statements: list[tuple[str, str, Said]]) -> dict[str, str]:
