@@ -359,3 +359,63 @@ def test_an_unread_formula_says_which_names_no_parameter_gives():
     latex = r"H_{out}=\lfloor \frac{H_{in}+2*paddings[0]-kH}{strides[0]}+1 \rfloor"
     rule = formula_rule(params[-1], params, latex, 1)
     assert rule is not None and rule.reason == "a size formula: H_out names kH, which no parameter gives"
+
+
+def _avg_pool2d_params(kernel_row: str) -> list[Param]:
+    return [
+        Param(name="self", **_TENSOR),
+        Param(name="kernelSize", description="表示池化窗口大小，公式中的k。", text=kernel_row, **_ARRAY),
+        Param(name="strides", text="长度为0（sH=kH, sW=kW）或长度为1（sH=sW）或2（sH, sW），数值必须大于0。", **_ARRAY),
+        Param(name="paddings", **_ARRAY),
+        Param(name="ceilMode", description="推导的输出out的shape是否向上取整。", **_BOOL),
+        Param(
+            name="out",
+            c_type="aclTensor*",
+            kind="tensor",
+            direction="out",
+            description="输出的tensor，公式中的out。",
+            line=1,
+        ),
+    ]
+
+
+# aclnnAvgPool2d.md (ops-nn pooling/avg_pool3_d), 计算公式
+_AVG_POOL2D = r"""H_{out}=\lfloor \frac{H_{in}+2*paddings[0]-kH}{strides[0]}+1 \rfloor
+
+W_{out}=\lfloor \frac{W_{in}+2*paddings[1]-kW}{strides[1]}+1 \rfloor"""
+
+
+def test_symbols_an_arrays_row_names_its_elements_by_take_those_elements():
+    # aclnnAvgPool2d.md's kernelSize row: `长度为1(kH=kW)或2(kH, kW)，数值大于0。`
+    params = _avg_pool2d_params("长度为1(kH=kW)或2(kH, kW)，数值大于0。")
+    rule = formula_rule(params[-1], params, _AVG_POOL2D, 1)
+    assert rule is not None and rule.kind == "explicit" and rule.when == ("ceilMode", "", "false")
+    plain = rule.model_dump(mode="json")
+    # the sample: self {1, 16, 4, 4}, kernelDims {4, 4}, strideDims {1, 1}, paddingDims {0, 0},
+    # ceilMode false, out {1, 16, 1, 1}: H_out = floor((4 + 2 * 0 - 4) / 1 + 1) = 1
+    values = {"kernelSize": [4, 4], "strides": [1, 1], "paddings": [0, 0], "ceilMode": False}
+    assert _shapes.output_shape(plain, {"self": (1, 16, 4, 4)}, values) == (1, 16, 1, 1)
+    # one element for both (kH=kW): a 3 x 3 window over 5 x 5 gives 3 x 3
+    one = {**values, "kernelSize": [3]}
+    assert _shapes.output_shape(plain, {"self": (1, 16, 5, 5)}, one) == (1, 16, 3, 3)
+    # a 2 x 3 window: H_out = floor((5 - 2) / 1 + 1) = 4, W_out = floor((5 - 3) / 1 + 1) = 3
+    two = {**values, "kernelSize": [2, 3]}
+    assert _shapes.output_shape(plain, {"self": (5, 5)}, two) == (4, 3)
+    # strides of one element (sH=sW) are not the formula's strides[1]: unsettled, no check
+    assert _shapes.output_shape(plain, {"self": (1, 16, 4, 4)}, {**values, "strides": [1]}) is None
+
+
+def test_symbols_an_arrays_row_names_are_left_unread_when_they_are_ambiguous():
+    from specgen.parse.classify.shape_formulas import element_symbols
+
+    assert element_symbols(_avg_pool2d_params("长度为1(kH=kW)或2(kH, kW)，数值大于0。")) == {
+        "kH": "kernelSize[0]",
+        "kW": "kernelSize[len(kernelSize) - 1]",
+        "sH": "strides[0]",  # strides: `长度为0（sH=kH, sW=kW）或长度为1（sH=sW）或2（sH, sW）`
+        "sW": "strides[len(strides) - 1]",
+    }
+    # three names with one element for all would need min(): not read
+    three = _avg_pool2d_params("长度为1(kD=kH=kW)或3(kD, kH, kW)。")
+    assert not {"kD", "kH", "kW"} & set(element_symbols(three))
+    # a count that is not the number of names is no list of elements
+    assert "kH" not in element_symbols(_avg_pool2d_params("长度为3(kH, kW)。"))

@@ -380,7 +380,12 @@ def _function(
         name=name,
         line=gws.line,
         params=output_rules(
-            params, error_rules, _shape_statements(facts), _formula_statement(doc), _notes_statements(doc)
+            params,
+            error_rules,
+            _shape_statements(facts),
+            _formula_statement(doc),
+            _notes_statements(doc),
+            _summary_statements(doc),
         ),
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,
@@ -397,6 +402,19 @@ def _noted(note: ProductNote, statement: Statement) -> str:
 def _formula_statement(doc: Document) -> ShapeStatement | None:
     formula = _formula(doc)
     return ShapeStatement(formula.text, formula.line) if formula else None
+
+
+def _summary_statements(doc: Document) -> list[ShapeStatement]:
+    """The function description's lines outside formula blocks, code blocks' included, each
+    with its line (the shape readers find there what a gradient output is the gradient of,
+    `对于 $x$ 的梯度…（对应函数原型中的gradInput参数）`, and shape statements,
+    `output的shape为includeLastOffset ? (…) : (…)`)."""
+    section = sec.summary_section(doc)
+    if section is None:
+        return []
+    body = _FORMULA.sub(lambda m: "\n" * m.group(0).count("\n"), doc.span(section.start, section.end))
+    numbered = enumerate(body.split("\n")[1:], start=section.start + 1)
+    return [ShapeStatement(text.strip(), i + 1) for i, text in numbered if text.strip()]
 
 
 def _notes_statements(doc: Document) -> list[ShapeStatement]:

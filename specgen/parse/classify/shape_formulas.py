@@ -217,10 +217,12 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
 
 
 def _fixed_rank(sizes: dict[str, str], params: Sequence[Param], source: str) -> list[str] | str:
-    """The dims when the formula names only parameters and `X_in`: the input's leading
-    dimensions, then one size for each `X_out`, `X_in` counted from the end; or why not."""
+    """The dims when the formula names only parameters, `X_in` and the elements an array's row
+    names (`kH`): the input's leading dimensions, then one size for each `X_out`, `X_in`
+    counted from the end; or why not."""
     k = len(sizes)
     axes = {f"{name[0]}_in": f"{source}.shape[{i - k}]" for i, name in enumerate(sizes)}
+    axes = {**element_symbols(params), **axes}
     dims = [f"*{source}.shape[:{-k}]"]
     for name, expr in sizes.items():
         tree = ast.parse(expr, mode="eval")
@@ -228,6 +230,37 @@ def _fixed_rank(sizes: dict[str, str], params: Sequence[Param], source: str) -> 
             return f"{name} names {_unknown(tree, params, set(axes)) or 'what'}, which no parameter gives"
         dims.append(ast.unparse(Substituted(axes).visit(tree)))
     return dims
+
+
+# An integer array's row names its elements by length: `长度为1(kH=kW)或2(kH, kW)`
+# (aclnnAvgPool2d's kernelSize): one element for both, or one each
+_ELEMENTS = re.compile(r"(?P<n>[1-9])\s*[(（]\s*(?P<names>[A-Za-z]\w*(?:\s*[,，、]\s*[A-Za-z]\w*)+)\s*[)）]")
+_ALL_EQUAL = re.compile(r"1\s*[(（]\s*(?P<names>[A-Za-z]\w*(?:\s*=\s*[A-Za-z]\w*)+)\s*[)）]")
+
+
+def element_symbols(params: Sequence[Param]) -> dict[str, str]:
+    """The symbols integer arrays' rows name their elements by, each as the element
+    (`kH`: `kernelSize[0]`). When the row also allows one element for all
+    (`长度为1(kH=kW)`), the last symbol of two is the array's last element, which is the
+    first when there is one: `kW`: `kernelSize[len(kernelSize) - 1]`. A symbol two rows
+    name, or a row naming three with one element for all, gives none."""
+    found: dict[str, set[str]] = {}
+    for q in params:
+        if q.kind != "int_array":
+            continue
+        row = q.description + q.text
+        for m in _ELEMENTS.finditer(row):
+            names = re.split(r"\s*[,，、]\s*", m.group("names").strip())
+            if len(names) != int(m.group("n")):
+                continue
+            shared = [e for e in _ALL_EQUAL.finditer(row) if re.split(r"\s*=\s*", e.group("names")) == names]
+            if shared and len(names) != 2:
+                continue
+            for i, name in enumerate(names):
+                last = shared and i == len(names) - 1
+                found.setdefault(name, set()).add(f"{q.name}[len({q.name}) - 1]" if last else f"{q.name}[{i}]")
+    taken = {q.name for q in params}
+    return {name: exprs.pop() for name, exprs in found.items() if len(exprs) == 1 and name not in taken}
 
 
 def _one_way(equations: dict[str, set[str]], params: Sequence[Param]) -> tuple[dict[str, str], tuple[str, ...]] | str:

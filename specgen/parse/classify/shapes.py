@@ -38,6 +38,7 @@ from specgen.parse.classify.shape_phrases import (
     substituted,
     top_level_split,
 )
+from specgen.parse.classify.shape_summary import summary_rule
 from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, spatial_rule, worded_reading
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
@@ -241,6 +242,7 @@ def shape_rule(
     statements: dict[str, list[Statement]],
     formula: Statement | None = None,
     notes: Sequence[Statement] = (),
+    summary: Sequence[Statement] = (),
 ) -> ShapeRule:
     """The shape `p` is written in, by the first reading that holds (see the module's docstring)."""
     conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
@@ -287,6 +289,8 @@ def shape_rule(
         if value := value_condition([s.text for s in said], values):  # the row holds in one case only
             reason = f"its shape depends on {value} (the output's own row says when)"
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+        return rule
+    if not found and (rule := summary_rule(p, params, summary)):  # `对于 $x$ 的梯度…`, `output的shape为…`
         return rule
     if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
         return rule
@@ -690,13 +694,14 @@ def output_rules(
     statements: dict[str, list[Statement]],
     formula: Statement | None = None,
     notes: Sequence[Statement] = (),
+    summary: Sequence[Statement] = (),
 ) -> tuple[Param, ...]:
     """The parameters, each output and in-out tensor with its shape and dtype rule (`notes`:
-    the constraints section's lines)."""
+    the constraints section's lines; `summary`: the description's)."""
     out = []
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
-            shape = shape_rule(p, params, errors, statements, formula, notes)
+            shape = shape_rule(p, params, errors, statements, formula, notes, summary)
             if shape.derived and not shape.when and (when := written_when(p, params)):
                 shape = shape.model_copy(update={"when": when})
             rules = {

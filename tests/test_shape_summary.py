@@ -1,0 +1,200 @@
+"""What the function description says of output shapes, quoted from ops-nn documents: shape
+statements, prose and code blocks alike (inputs' lists bind names, an output's list or a bool's
+choice of two is its shape when every statement of it agrees); outputs it calls the gradient
+of an input, which have that input's shape (never read from the names alone)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from specgen.codegen.runtime import _shapes
+from specgen.model import Param
+from specgen.parse.classify.shape_gradients import gradient_rule
+from specgen.parse.classify.shape_summary import summary_rule
+
+_IN = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
+_OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    line: int
+
+
+_ASSUMED = (
+    "假设输入weight的shape为(numWeight, embeddingDim)，indices的shape为(bagIndices)，offsets的shape为(bagOffsets)。"
+)
+# the sum-mode block of the A3/910b products, then the mean-mode block of 950
+_SUM = [
+    "output的shape为includeLastOffset ? (bagOffsets - 1, embeddingDim) : (bagOffsets, embeddingDim)",
+    "offset2bag的shape为(bagIndices,)",
+    "bagSize的shape为includeLastOffset ? (bagOffsets - 1) : (bagOffsets,)",
+    "maxIndices的shape为includeLastOffset ? (bagOffsets - 1) : (bagOffsets,)",
+]
+_MEAN_950 = [
+    "output的shape为includeLastOffset? (bagOffsets - 1, embeddingDim) : (bagOffsets, embeddingDim)",
+    "offset2bag的shape为(bagIndices,)",
+    "bagSize的shape为bagOffsets",
+    "maxIndices的shape为(0,)",
+]
+_SUMMARY = [_Line(_ASSUMED, 30), *(_Line(t, 37 + i) for i, t in enumerate(_SUM))]
+_SUMMARY += [_Line(t, 72 + i) for i, t in enumerate(_MEAN_950)]
+
+
+def _params() -> list[Param]:
+    return [
+        Param(name="weight", **_IN),
+        Param(name="indices", **_IN),
+        Param(name="offsets", **_IN),
+        Param(name="mode", c_type="int64_t", kind="int", direction="in", line=1),
+        Param(name="includeLastOffset", c_type="bool", kind="bool", direction="in", line=1),
+        *(Param(name=n, **_OUT) for n in ("output", "offset2bag", "bagSize", "maxIndices")),
+    ]
+
+
+def test_an_output_the_description_states_alike_everywhere_takes_its_inputs_axes():
+    params = _params()
+    by_name = {p.name: p for p in params}
+    output = summary_rule(by_name["output"], params, _SUMMARY)
+    assert output is not None and output.kind == "explicit" and output.line == 37
+    assert output.dims == ("offsets.shape[0] - 1 if includeLastOffset else offsets.shape[0]", "weight.shape[1]")
+    # the sample: weight {3, 3}, indices {6}, offsets {4}, includeLastOffset false; output {4, 3},
+    # offset2bag {6}
+    shapes = {"weight": (3, 3), "indices": (6,), "offsets": (4,)}
+    values = {"mode": 0, "includeLastOffset": False}
+    assert _shapes.output_shape(output.model_dump(mode="json"), shapes, values) == (4, 3)
+    last = {**values, "includeLastOffset": True}
+    assert _shapes.output_shape(output.model_dump(mode="json"), shapes, last) == (3, 3)
+    offset2bag = summary_rule(by_name["offset2bag"], params, _SUMMARY)
+    assert offset2bag is not None and offset2bag.dims == ("indices.shape[0]",)
+    assert _shapes.output_shape(offset2bag.model_dump(mode="json"), shapes, values) == (6,)
+
+
+def test_an_output_the_description_states_two_ways_holds_where_they_agree_or_is_not_derivable():
+    params = _params()
+    by_name = {p.name: p for p in params}
+    # bagSize: `includeLastOffset ? (bagOffsets - 1) : (bagOffsets,)` (A3) and `bagOffsets` (950)
+    # agree while includeLastOffset is false: the rule holds then (the sample's {4} for offsets {4})
+    bag_size = summary_rule(by_name["bagSize"], params, _SUMMARY)
+    assert bag_size is not None and bag_size.dims == ("offsets.shape[0]",)
+    assert bag_size.when == ("includeLastOffset", "", "false")
+    shapes = {"weight": (3, 3), "indices": (6,), "offsets": (4,)}
+    plain = bag_size.model_dump(mode="json")
+    assert _shapes.output_shape(plain, shapes, {"includeLastOffset": False}) == (4,)
+    assert _shapes.output_shape(plain, shapes, {"includeLastOffset": True}) is None
+    # maxIndices: `(bagOffsets,)` (sum, A3) and `(0,)` (mean, 950) even while it is false
+    rule = summary_rule(by_name["maxIndices"], params, _SUMMARY)
+    assert rule is not None and not rule.derived and "several shapes" in rule.reason
+
+
+def test_an_output_list_naming_what_no_input_binds_is_not_read():
+    params = _params()
+    # without the inputs' statement, bagOffsets and embeddingDim are bound to nothing
+    unbound = [_Line(t, 37 + i) for i, t in enumerate(_SUM)]
+    assert summary_rule(params[5], params, unbound) is None
+    # a choice by what is no bool is not read
+    by_mode = [_Line(_ASSUMED, 30), _Line("output的shape为mode ? (bagOffsets, 1) : (bagOffsets, 2)", 31)]
+    assert summary_rule(params[5], params, by_mode) is None
+
+
+def test_shapes_stated_in_words_of_the_formulas_symbols_read_like_lists():
+    # aclnnMv.md (ops-nn matmul/mv), under its formula `out = input * vec`; the rows: self
+    # `公式中的输入input。`, vec `公式中的vec,…`, out `公式中的输出out。`
+    said = [_Line("其中$input$为n*m的二维张量，$vec$为长度为m的一维张量，$out$为长度为n的一维张量。", 33)]
+    params = [
+        Param(name="self", description="公式中的输入input。", **_IN),
+        Param(name="vec", description="公式中的vec,数据类型与self保持一致。", **_IN),
+        Param(name="out", description="公式中的输出out。", **_OUT),
+    ]
+    rule = summary_rule(params[-1], params, said)
+    assert rule is not None and rule.kind == "explicit" and rule.dims == ("self.shape[0]",) and rule.line == 33
+    # the sample: self {2, 3}, vec {3}, out {2}
+    assert _shapes.output_shape(rule.model_dump(mode="json"), {"self": (2, 3), "vec": (3,)}, {}) == (2,)
+    # a rank in words that is not the list's length is no statement of its shape
+    wrong = [_Line("其中$input$为n*m的三维张量，$out$为长度为n的一维张量。", 33)]
+    assert summary_rule(params[-1], params, wrong) is None
+
+
+# aclnnConvolutionBackward.md (ops-nn conv/convolution_backward), 计算公式's prose
+_CONVOLUTION_BACKWARD = [
+    _Line(
+        "卷积反向传播需要计算对卷积正向的输入张量 $x$（对应函数原型中的input）、卷积核权重张量 $w$ "
+        "（对应函数原型中的weight）和偏置 $b$ 的梯度。",
+        42,
+    ),
+    _Line(r"- 对于 $x$ 的梯度 $\frac{\partial L}{\partial x}$（对应函数原型中的gradInput参数）：", 46),
+    _Line(
+        r"其中，$L$ 为损失函数，$\frac{\partial L}{\partial y}$ 为输出张量 $y$ 对 $L$ 的梯度（对应函数原型中的gradOutput参数）。",
+        52,
+    ),
+    _Line(r"- 对于 $w$ 的梯度 $\frac{\partial L}{\partial w}$（对应函数原型中的gradWeight参数）：", 54),
+    _Line(r"- 对于 $b$ 的梯度 $\frac{\partial L}{\partial b}$（对应函数原型中的gradBias参数）：", 60),
+]
+
+
+def _convolution_backward() -> list[Param]:
+    return [
+        Param(name="gradOutput", **_IN),
+        Param(name="input", **_IN),
+        Param(name="weight", **_IN),
+        Param(name="biasSizes", c_type="const aclIntArray*", kind="int_array", direction="in", line=1),
+        Param(name="gradInput", description="输入张量x对L的梯度。", **_OUT),
+        Param(name="gradWeight", description="卷积核权重张量w对L的梯度。", **_OUT),
+        Param(name="gradBias", description="偏置b对L的梯度。", **_OUT),
+    ]
+
+
+def test_a_gradient_output_has_the_shape_of_the_input_the_description_ties_its_symbol_to():
+    params = _convolution_backward()
+    by_name = {p.name: p for p in params}
+    grad_input = gradient_rule(by_name["gradInput"], params, _CONVOLUTION_BACKWARD)
+    assert grad_input is not None and grad_input.kind == "same" and grad_input.params == ("input",)
+    assert grad_input.line == 46
+    grad_weight = gradient_rule(by_name["gradWeight"], params, _CONVOLUTION_BACKWARD)
+    assert grad_weight is not None and grad_weight.params == ("weight",)
+    # the sample agrees: inputShape {2, 2, 7, 7} is gradInput's, weightShape {2, 2, 1, 1} gradWeight's
+    # $b$ is tied to no parameter (biasSizes' row says `偏差(bias)的shape`, another word): unread
+    assert gradient_rule(by_name["gradBias"], params, _CONVOLUTION_BACKWARD) is None
+
+
+def test_a_gradient_output_is_not_read_from_names_or_rows_that_tie_nothing():
+    params = _convolution_backward()
+    grad_input = params[4]
+    # without the description's correspondence of $x$ to input, the row alone says nothing
+    assert gradient_rule(grad_input, params, _CONVOLUTION_BACKWARD[1:]) is None
+    # a symbol tied to two parameters is no answer
+    twice = [*_CONVOLUTION_BACKWARD, _Line("输入 $x$（对应函数原型中的weight）", 70)]
+    assert gradient_rule(grad_input, params, twice) is None
+    # aclnnAvgPool2dBackward.md: gradInput `输出的tensor，公式中的out。`, though self is `正向过程中的输入。`
+    pool = [
+        Param(name="gradOutput", description="表示输入梯度。", **_IN),
+        Param(name="self", description="正向过程中的输入。", **_IN),
+        Param(name="gradInput", description="输出的tensor，公式中的out。", **_OUT),
+    ]
+    assert gradient_rule(pool[-1], pool, []) is None
+
+
+def test_the_gradient_of_the_leaf_node_has_the_leafs_shape():
+    # aclnnAdaptiveAvgPool2dBackward.md (ops-nn pooling/adaptive_avg_pool2d_grad): gradOutput
+    # `当前节点的梯度。`, self `叶子节点。`, out `对应了输入叶子节点的梯度。`; the sample: selfShape
+    # {1, 1, 4, 2}, outShape {1, 1, 4, 2}
+    params = [
+        Param(name="gradOutput", description="当前节点的梯度。", **_IN),
+        Param(name="self", description="叶子节点。", **_IN),
+        Param(name="out", description="对应了输入叶子节点的梯度。", **_OUT),
+    ]
+    rule = gradient_rule(params[-1], params, [])
+    assert rule is not None and rule.kind == "same" and rule.params == ("self",)
+    # aclnnFusedLinearCrossEntropyLossGrad.md: inputGradOut `对应叶子节点input的梯度，公式中的grad_input。`
+    # (the sample: inputShape {BT, H}, inputGradOutShape {BT, H})
+    named = [
+        Param(name="grad", **_IN),
+        Param(name="input", **_IN),
+        Param(name="inputGradOut", description="对应叶子节点input的梯度，公式中的grad_input。", **_OUT),
+    ]
+    rule = gradient_rule(named[-1], named, [])
+    assert rule is not None and rule.params == ("input",)
+    # two inputs called the leaf node: which one is not said
+    two = [Param(name="other", description="叶子节点。", **_IN), *params]
+    assert gradient_rule(two[-1], two, []) is None
