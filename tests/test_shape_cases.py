@@ -162,3 +162,36 @@ def test_the_constraints_section_saying_an_output_keeps_an_input_shape():
     assert same_as_input(lines, "yOut", ("rotation",)) is None  # x is no input
     # a line under a condition says nothing of every call
     assert same_as_input(["- 当axis为-1时，yOut的shape必须和x的shape保持一致。"], "yOut", ("x",)) is None
+
+
+def test_a_case_led_by_a_dtype_holds_for_that_dtype():
+    # aclnnFlatQuant (ops-nn), out's row: the INT32 case first, the others unchecked
+    said = [
+        Statement("数据类型为INT32时，shape的最后一维是入参x最后一维的1/8，其余维度和x一致。", 1),
+        Statement("数据类型为INT4时，shape与入参x一致。", 2),
+        Statement("数据类型为FLOAT4_E2M1时，shape为[M,N1*N2]。", 3),
+    ]
+    names = ("x", "kroneckerP1", "kroneckerP2", "out")
+    ctx = ShapeContext(names, names[:3], "out", tensors=names)
+    reading, statement, when = _first_case(said, ctx, ())
+    assert (reading, statement.line) == (("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 8")), 1)
+    assert when == ("out", "dtype", "INT32", "true")
+    assert _first_case(said[1:], ctx, ())[2] == ("out", "dtype", "INT4", "true")
+    # its call: x (16, 16, 16), out INT32 (16, 16, 2)
+    rule = {"kind": "explicit", "dims": list(reading[2]), "when": list(when)}
+    x = TensorDesc((16, 16, 16), "FLOAT16")
+    values = {"x": x, "out": TensorDesc((16, 16, 2), "INT32")}
+    assert _shapes.output_shape(rule, {"x": (16, 16, 16)}, values) == (16, 16, 2)
+    values_int4 = {"x": x, "out": TensorDesc((16, 16, 16), "INT4")}
+    assert _shapes.output_shape(rule, {"x": (16, 16, 16)}, values_int4) is None
+
+
+def test_a_clause_a_condition_leads_is_no_unconditional_reading():
+    from specgen.parse.classify.shapes import explicit_dims
+
+    # aclnnGroupQuant (ops-nn), y's row: the INT32 shape holds for INT32 only
+    said = [Statement("类型为INT32时，shape的最后一维是x最后一维的1/8，其余维度和x一致。", 1)]
+    names = ("x", "scale", "y")
+    assert explicit_dims(said, ShapeContext(names, ("x", "scale"), "y", said[0].text, names)) == (
+        "a shape is given only under a condition"
+    )

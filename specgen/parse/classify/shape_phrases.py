@@ -377,6 +377,23 @@ def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
 
 
+# `shape的最后一维是入参x最后一维的1/8，其余维度和x一致` (INT32 holding eight INT4 values)
+_LAST_FRACTION = re.compile(
+    r"最后一维(?:必须|需要)?(?:是|为)\s*(?:入参|输入)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?最后一维的\s*1\s*/\s*"
+    r"(?P<k>\d+)\s*[，,]\s*(?:其余|其他)维度(?:和|与)\s*(?:入参|输入)?\s*`?(?P<x2>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持)?一致"
+)
+
+
+def read_last_fraction(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape的最后一维是入参x最后一维的1/8，其余维度和x一致`: x's shape, its last dimension
+    divided (the evaluator leaves a remainder unsettled)."""
+    m = _LAST_FRACTION.search(statement)
+    if m is None or m.group("x") != m.group("x2") or m.group("x") not in ctx.inputs:
+        return None
+    x = m.group("x")
+    return ("explicit", (), (f"*{x}.shape[:-1]", f"{x}.shape[-1] / {m.group('k')}"))
+
+
 _HALF = r"(?:一半|二分之一|1/2)"
 _LAST_HALF = re.compile(
     r"最后一维(?:的值|大小)?为(?:计算)?(?:输入)?\s*(?P<name>(?!shape)[A-Za-z_][A-Za-z0-9_]*)?\s*(?:shape)?\s*的?最后一维(?:的值|值|大小)?的?"
@@ -838,6 +855,22 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("x1", "x2"),
                 ("at_least", ("x1",), ()),
             ),
+        ),
+    ),
+    ShapePhrase(
+        "last_fraction",
+        re.compile(r"最后一维的\s*1\s*/"),
+        read_last_fraction,
+        (
+            # aclnnFlatQuant (ops-nn), out: the INT32 case
+            ShapeExample(
+                "shape的最后一维是入参x最后一维的1/8，其余维度和x一致",
+                "out",
+                ("x", "kroneckerP1"),
+                ("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 8")),
+            ),
+            # the other dimensions not said: no reading
+            ShapeExample("最后一维是x最后一维的1/8", "y", ("x",), None),
         ),
     ),
     ShapePhrase(

@@ -146,9 +146,20 @@ def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bo
         return readings, False
     # `当rstdOutOptional存在时与rstdOutOptional的shape相同，shape为[A1,...,Ai,1,...,1]，Ai后共有j个1`:
     # a reading holds when the clauses without a condition give it alone
-    plain = "，".join(c for c in clauses(text) if not _conditional(c))
+    plain = "，".join(_unconditional(clauses(text)))
     kept = [r for r in readings if any(p.trigger.search(plain) and p.read(plain, ctx) == r for p in SHAPE_PHRASES)]
     return kept, len(kept) < len(readings)
+
+
+def _unconditional(parts: Sequence[str]) -> list[str]:
+    """The clauses that hold without a condition: not a condition standing alone (`类型为INT32时`),
+    nor the clause it leads (`shape的最后一维是x最后一维的1/8`)."""
+    out = []
+    for i, c in enumerate(parts):
+        led = i > 0 and parts[i - 1].endswith("时")
+        if not led and not c.endswith("时") and not _conditional(c):
+            out.append(c)
+    return out
 
 
 def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
@@ -497,8 +508,13 @@ _RANK_CASE = re.compile(
 _GIVEN_CASE = re.compile(
     r"^(?:当|若|如果)\s*(?:输入)?`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?P<no>不)?(?:存在|传入)\s*时[，,]\s*(?P<rest>.+)$"
 )
-# What follows the case's own shape: `，否则negLogLikelihoodOut为0维Tensor` (another case)
-_OTHERWISE = re.compile(r"[，,]\s*(?:否则|其他|其余)")
+# `数据类型为INT4时，shape与入参x一致`: a clause led by a dtype of the output's (or an input's)
+_DTYPE_CASE = re.compile(
+    r"^(?:当|若|如果)?\s*(?:输入|入参)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?\s*(?:数据)?类型为\s*"
+    r"(?P<value>[A-Z][A-Z0-9_]*)\s*(?:类型)?\s*时[，,]\s*(?P<rest>.+)$"
+)
+# What follows the case's own shape: `，否则negLogLikelihoodOut为0维Tensor`, `；其他类型时，…` (another case)
+_OTHERWISE = re.compile(r"[，,]\s*(?:否则|(?:其他|其余)[^，,]{0,6}(?:时|情况|场景))")
 
 
 def _case(clause: str, values: Sequence[str], ctx: ShapeContext) -> tuple[str, tuple[str, ...]] | None:
@@ -510,6 +526,9 @@ def _case(clause: str, values: Sequence[str], ctx: ShapeContext) -> tuple[str, t
         return m.group("rest"), (m.group("name"), "rank", m.group("value"), "true")
     if (m := _GIVEN_CASE.match(clause)) and m.group("name") in ctx.inputs and m.group("name").endswith("Optional"):
         return m.group("rest"), (m.group("name"), "given", "", "false" if m.group("no") else "true")
+    m = _DTYPE_CASE.match(clause)
+    if m and (m.group("name") or ctx.subject) in (ctx.subject, *ctx.inputs) and m.group("value") in DTYPES:
+        return m.group("rest"), (m.group("name") or ctx.subject, "dtype", m.group("value"), "true")
     return None
 
 
