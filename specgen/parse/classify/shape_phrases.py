@@ -394,6 +394,36 @@ def read_last_fraction(statement: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), (f"*{x}.shape[:-1]", f"{x}.shape[-1] / {m.group('k')}"))
 
 
+# `第1维长度与输入grad长度相同`, `第2维长度与输入weight的第2维长度相同`: one axis each
+_AXIS_SAME = re.compile(
+    r"第(?P<axis>[0-9一二三四])维(?:长度|大小)?(?:需要|必须)?(?:与|和|等于)\s*(?:输入|入参)?\s*`?"
+    r"(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的第(?P<of>[0-9一二三四])维)?(?:长度|大小)?\s*(?:保持)?(?:相同|一致)"
+)
+_ORDINAL = {"一": 1, "二": 2, "三": 3, "四": 4}
+
+
+def _ordinal(word: str) -> int:
+    return _ORDINAL[word] if word in _ORDINAL else int(word)
+
+
+def read_axes(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape第1维长度与输入grad长度相同，第2维长度与输入weight的第2维长度相同`: every axis of
+    the output (its documented rank, counted from 第1维) the size of an input's axis (a tensor
+    named without one: its only, first axis)."""
+    found = list(_AXIS_SAME.finditer(statement))
+    if (
+        not found
+        or ctx.rank is None
+        or ctx.rank[0] != ctx.rank[1]
+        or any(m.group("x") not in ctx.inputs for m in found)
+    ):
+        return None
+    sizes = {_ordinal(m.group("axis")): (m.group("x"), _ordinal(m.group("of") or "1") - 1) for m in found}
+    if len(sizes) != len(found) or set(sizes) != set(range(1, ctx.rank[0] + 1)):
+        return None  # an axis said twice, counted from 0, or left unsaid
+    return ("explicit", (), tuple(f"{x}.shape[{axis}]" for x, axis in (sizes[i] for i in sorted(sizes))))
+
+
 _HALF = r"(?:一半|二分之一|1/2)"
 _LAST_HALF = re.compile(
     r"最后一维(?:的值|大小)?为(?:计算)?(?:输入)?\s*(?P<name>(?!shape)[A-Za-z_][A-Za-z0-9_]*)?\s*(?:shape)?\s*的?最后一维(?:的值|值|大小)?的?"
@@ -854,6 +884,32 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "out",
                 ("x1", "x2"),
                 ("at_least", ("x1",), ()),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "axes",
+        re.compile(r"第[0-9一二三四]维(?:长度|大小)?(?:需要|必须)?(?:与|和|等于)"),
+        read_axes,
+        (
+            # aclnnFusedLinearCrossEntropyLossGrad (ops-nn), inputGradOut and weightGradOut (2-d)
+            ShapeExample(
+                "shape第1维长度与输入grad长度相同，第2维长度与输入weight的第2维长度相同。",
+                "inputGradOut",
+                ("grad", "input", "weight"),
+                ("explicit", (), ("grad.shape[0]", "weight.shape[1]")),
+                rank=(2, 2),
+            ),
+            ShapeExample(
+                "shape第1维长度与输入weight的第1维长度相同，第2维长度与输入grad长度相同。",
+                "weightGradOut",
+                ("grad", "input", "weight"),
+                ("explicit", (), ("weight.shape[0]", "grad.shape[0]")),
+                rank=(2, 2),
+            ),
+            # aclnnFusedCrossEntropyLossWithMaxSum, vocabParallelLogitsOptional: one axis of two
+            ShapeExample(
+                "shape第1维需要与logitsMax第1维一致", "vocabParallelLogitsOptional", ("logitsMax",), None, rank=(2, 2)
             ),
         ),
     ),
