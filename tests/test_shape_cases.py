@@ -195,3 +195,16 @@ def test_a_clause_a_condition_leads_is_no_unconditional_reading():
     assert explicit_dims(said, ShapeContext(names, ("x", "scale"), "y", said[0].text, names)) == (
         "a shape is given only under a condition"
     )
+
+
+def test_every_axis_tied_to_an_input_axis_in_any_order():
+    from specgen.parse.classify.shape_phrases import read_axes
+
+    # aclnnFusedLinearCrossEntropyLossGrad (ops-nn), weightGradOut: a 1-d input named without an axis
+    said = "shape第1维长度与输入weight的第1维长度相同，第2维长度与输入grad长度相同。"
+    names = ("grad", "input", "weight", "weightGradOut")
+    ctx = ShapeContext(names, names[:3], "weightGradOut", said, names, rank=(2, 2))
+    assert read_axes(said, ctx) == ("explicit", (), ("weight.shape[0]", "grad.shape[0]"))
+    # a rank the row does not fix, or one axis left unsaid: no reading
+    assert read_axes(said, ShapeContext(names, names[:3], "weightGradOut", said, names, rank=(2, 3))) is None
+    assert read_axes(said, ShapeContext(names, names[:3], "weightGradOut", said, names, rank=(3, 3))) is None

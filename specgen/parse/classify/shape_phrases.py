@@ -892,19 +892,12 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
         re.compile(r"第[0-9一二三四]维(?:长度|大小)?(?:需要|必须)?(?:与|和|等于)"),
         read_axes,
         (
-            # aclnnFusedLinearCrossEntropyLossGrad (ops-nn), inputGradOut and weightGradOut (2-d)
+            # aclnnFusedLinearCrossEntropyLossGrad (ops-nn), inputGradOut (2-d; weightGradOut alike)
             ShapeExample(
                 "shape第1维长度与输入grad长度相同，第2维长度与输入weight的第2维长度相同。",
                 "inputGradOut",
                 ("grad", "input", "weight"),
                 ("explicit", (), ("grad.shape[0]", "weight.shape[1]")),
-                rank=(2, 2),
-            ),
-            ShapeExample(
-                "shape第1维长度与输入weight的第1维长度相同，第2维长度与输入grad长度相同。",
-                "weightGradOut",
-                ("grad", "input", "weight"),
-                ("explicit", (), ("weight.shape[0]", "grad.shape[0]")),
                 rank=(2, 2),
             ),
             # aclnnFusedCrossEntropyLossWithMaxSum, vocabParallelLogitsOptional: one axis of two
