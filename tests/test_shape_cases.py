@@ -208,3 +208,13 @@ def test_every_axis_tied_to_an_input_axis_in_any_order():
     # a rank the row does not fix, or one axis left unsaid: no reading
     assert read_axes(said, ShapeContext(names, names[:3], "weightGradOut", said, names, rank=(2, 3))) is None
     assert read_axes(said, ShapeContext(names, names[:3], "weightGradOut", said, names, rank=(3, 3))) is None
+
+
+def test_alternative_lists_then_the_tensor_named_are_no_condition():
+    from specgen.parse.classify.shapes import explicit_dims
+
+    # aclnnSwigluGroupGrad (ops-nn), gradXOut's row
+    said = [Statement("shape=[T, 2H]或[B, S, 2H]，与x一致。", 1)]
+    names = ("gradY", "x", "gradXOut")
+    reading, _ = explicit_dims(said, ShapeContext(names, ("gradY", "x"), "gradXOut", said[0].text, names))
+    assert reading == ("same", ("x",), ())

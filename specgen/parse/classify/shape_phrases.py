@@ -318,6 +318,12 @@ _EQUALS = re.compile(
 )
 _ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor|shape\s*size为1(?![0-9])")
 _PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
+# `shape=[T, 2H]或[B, S, 2H]，与x一致` (aclnnSwigluGroupGrad gradXOut): the lists it may take, then
+# the tensor whose shape it is
+LISTS_THEN_SAME = re.compile(
+    r"^shape\s*(?:=|为)\s*[\[(（][^，；;。]*[\])）]\s*，\s*(?:与|和)\s*(?:输入|入参)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
+    r"\s*(?:的shape)?\s*(?:保持)?(?:一致|相同)[。.]?$"
+)
 
 
 def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
@@ -329,6 +335,8 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
         return ("explicit", (), ("1",))
     if (m := _EQUALS.search(statement)) and ctx.is_tensor(m.group("name")) and m.group("name") != ctx.subject:
         return ("same", (m.group("name"),), ())
+    if (m := LISTS_THEN_SAME.match(statement.strip())) and ctx.is_tensor(m.group("name")):
+        return ("same", (m.group("name"),), ()) if m.group("name") != ctx.subject else None
     if _PARTIAL.search(statement):
         return None
     if (m := _SAME_AS.search(statement)) and (name := ctx.resolve(m.group("name"))) != ctx.subject:
@@ -847,6 +855,9 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "一维包含一个元素的Tensor", "out", ("self", "other"), ("explicit", (), ("1",))
             ),  # aclnnEqual (ops-math)
             ShapeExample("shape维度和输入x的维度相同", "yOut", ("x",), None),  # aclnnDeepNorm: the rank, or the sizes?
+            # aclnnSwigluGroupGrad (ops-nn), gradXOut: x's own alternatives, then x named
+            ShapeExample("shape=[T, 2H]或[B, S, 2H]，与x一致。", "gradXOut", ("gradY", "x"), ("same", ("x",), ())),
+            ShapeExample("shape=[T, 1]或[B, S, 1]。", "gradWeightOutOptional", ("x",), None),  # no tensor named
             ShapeExample(  # aclnnAveragePoolingGrad: an integer array's values
                 "输入侧梯度，shape 与 origInputShape 一致",
                 "out",

@@ -29,6 +29,7 @@ from specgen.parse.classify.shape_formulas import defined_by_formula, formula_ru
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
+    LISTS_THEN_SAME,
     MULTIPLE,
     SHAPE_PHRASES,
     Reading,
@@ -142,8 +143,8 @@ def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bo
     readings = [r for name, r in named if name != "prefix" or len(named) == 1]
     if any(r[0] in _SITUATED for r in readings):
         return [r for r in readings if r[0] in _SITUATED], False
-    if not readings or not _conditional(text):
-        return readings, False
+    if not readings or not _conditional(text) or LISTS_THEN_SAME.match(text.strip()):
+        return readings, False  # `shape=[T, 2H]或[B, S, 2H]，与x一致`: alternatives of x's, no condition
     # `当rstdOutOptional存在时与rstdOutOptional的shape相同，shape为[A1,...,Ai,1,...,1]，Ai后共有j个1`:
     # a reading holds when the clauses without a condition give it alone
     plain = "，".join(_unconditional(clauses(text)))
