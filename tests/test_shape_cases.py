@@ -149,21 +149,6 @@ def test_a_list_of_what_each_dimension_means_is_a_shape():
     assert read_list(said, ShapeContext(names, names[:3], "out", said, names)) == ("explicit", (), ("m", "n"))
 
 
-def test_the_constraints_section_saying_an_output_keeps_an_input_shape():
-    from specgen.parse.classify.shape_equations import same_as_input
-
-    # aclnnRotateQuant (ops-nn), 约束说明
-    lines = [
-        "  - yOut的输出类型为FLOAT4_E2M1、FLOAT8_E4M3FN或FLOAT8_E5M2，shape与x相同。",
-        "  - yOut的数据类型必须在[FLOAT4_E2M1,FLOAT8_E4M3FN,FLOAT8_E5M2],yOut的shape必须和x的shape保持一致。",
-    ]
-    assert same_as_input(lines, "yOut", ("x", "rotation")) == "x"
-    assert same_as_input(lines, "scaleOut", ("x", "rotation")) is None  # another output's line
-    assert same_as_input(lines, "yOut", ("rotation",)) is None  # x is no input
-    # a line under a condition says nothing of every call
-    assert same_as_input(["- 当axis为-1时，yOut的shape必须和x的shape保持一致。"], "yOut", ("x",)) is None
-
-
 def test_a_case_led_by_a_dtype_holds_for_that_dtype():
     # aclnnFlatQuant (ops-nn), out's row: the INT32 case first, the others unchecked
     said = [

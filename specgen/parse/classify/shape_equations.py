@@ -129,15 +129,3 @@ def _replaced(x: str, axis: str, size: str, added: int, aliases: dict[str, str])
 def _x_axis(axis: int, added: int) -> int:
     """The input's axis an output axis lines up with (the added axes are the output's last)."""
     return axis + added if axis < 0 else axis
-
-
-def same_as_input(lines: Sequence[str], subject: str, inputs: Sequence[str]) -> str | None:
-    """The input whose shape the section says the output keeps, in a line that holds without a
-    condition: `yOut的shape必须和x的shape保持一致` (aclnnRotateQuant); None when it names none,
-    or several."""
-    said = re.compile(
-        rf"(?<![A-Za-z0-9_]){re.escape(subject)}\s*的\s*shape\s*(?:必须|需要|需)?\s*(?:和|与)\s*(?:输入|入参)?\s*"
-        rf"`?(?P<x>{_ID})`?\s*(?:的\s*shape)?\s*(?:保持)?\s*(?:一致|相同)"
-    )
-    found = {m.group("x") for clause in _clauses(lines) for m in said.finditer(clause)}
-    return found.pop() if len(found) == 1 and found <= set(inputs) else None

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
-from specgen.parse.classify.shape_equations import equations_reading, same_as_input
+from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
@@ -285,9 +285,6 @@ def shape_rule(
         return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula)
     if equated := _equations(p, notes, inputs, ctx.params):
         return _from_reading(params, statements, *equated)
-    if peer := same_as_input([s.text for s in notes], p.name, inputs):
-        line = next(s for s in notes if p.name in s.text and peer in s.text)
-        return ShapeRule(kind="same", params=(peer,), text=line.text.strip(), line=line.line)
     if rule := _for_other_dtypes(p, said, inputs):
         return rule
     if situated := _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")]):
