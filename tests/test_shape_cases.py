@@ -203,3 +203,20 @@ def test_alternative_lists_then_the_tensor_named_are_no_condition():
     names = ("gradY", "x", "gradXOut")
     reading, _ = explicit_dims(said, ShapeContext(names, ("gradY", "x"), "gradXOut", said[0].text, names))
     assert reading == ("same", ("x",), ())
+
+
+def test_a_rank_case_reads_its_symbols_from_the_input_list_of_that_rank():
+    from specgen.parse.classify.shapes import _of_rank
+
+    # aclnnCtcLoss (ops-nn): logProbs' shape column, and negLogLikelihoodOut's case `当logProbs为3维时，…(N)`
+    statements = {"logProbs": [Statement("(T,N,C)或(T,C)<br>T为输入长度，N为批处理大小，C为类别数", 114, cell=True)]}
+    names = ("logProbs", "targets", "negLogLikelihoodOut")
+    reading = ("explicit", (), ("N",))
+    assert _of_rank(reading, ("logProbs", "rank", "3", "true"), statements, names) == (
+        "explicit",
+        (),
+        ("logProbs.shape[1]",),
+    )
+    # no list of that rank, or a case of another kind: the reading as it was
+    assert _of_rank(reading, ("logProbs", "rank", "4", "true"), statements, names) == reading
+    assert _of_rank(reading, ("logProbs", "given", "", "true"), statements, names) == reading

@@ -289,6 +289,7 @@ def shape_rule(
         return rule
     if situated := _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")]):
         reading, statement, when = situated
+        reading = _of_rank(reading, when, statements, ctx.params)
         rule = _from_reading(params, statements, reading, statement, own=said)
         if rule.derived:
             return rule.model_copy(update={"when": when})
@@ -552,6 +553,32 @@ def _first_case(
     if not cases or len({c[2][0] for c in cases}) != 1:
         return None
     return cases[0]
+
+
+_ALTERNATIVE_LISTS = re.compile(r"[(（\[][^()（）\[\]]*[)）\]](?:\s*或(?:者)?\s*[(（\[][^()（）\[\]]*[)）\]])+")
+
+
+def _of_rank(
+    reading: Reading, when: tuple[str, ...], statements: dict[str, list[Statement]], names: Sequence[str]
+) -> Reading:
+    """A case held to an input's rank (`当logProbs为3维时，…shape为(N)`) with the symbols that
+    input's list of that rank names read from its axes (logProbs `(T,N,C)或(T,C)`: N is
+    logProbs.shape[1] when it has 3 dimensions); the reading as it was for any other case."""
+    kind, reads, dims = reading
+    if when[1:2] != ("rank",) or not dims:
+        return reading
+    x, rank = when[0], int(when[2])
+    lists = [
+        top_level_split(part.strip()[1:-1])
+        for s in statements.get(x, [])
+        for m in _ALTERNATIVE_LISTS.finditer(s.text)
+        for part in re.split(r"或(?:者)?", m.group())
+    ]
+    of_rank = [parts for parts in lists if len(parts) == rank]
+    if len(of_rank) != 1:
+        return reading
+    sizes = {d: f"{x}.shape[{i}]" for i, d in enumerate(of_rank[0]) if DIM_WORD.fullmatch(d) and d not in names}
+    return (kind, reads, substituted(dims, sizes)) if sizes else reading
 
 
 # `如果输入x的shape为[M, N]，(groupList的shape为[g]，)则输出scaleOut的shape维度为[…]`
