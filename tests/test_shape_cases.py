@@ -16,6 +16,7 @@ from specgen.parse.classify.shapes import (
     _first_case,
     _input_lists,
     _leading_by_examples,
+    _leading_only,
 )
 
 
@@ -102,6 +103,7 @@ def test_leading_dimensions_are_not_read_without_examples_that_agree():
     # aclnnGemmaRmsNorm (ops-nn): the leading dimensions only, no example, the rank unsaid
     gemma = "shape与入参`x`的shape前几维保持一致，前几维指`x`的维度减去`gamma`的维度，表示不需要norm的维度。"
     assert _leading_by_examples(_out("rstdOut"), [Statement(gemma, 1)], ("x", "gamma")) is None
+    assert "only the output's leading dimensions" in _leading_only([Statement(gemma, 1)])  # the reason given
 
 
 def test_outputs_whose_size_the_data_decide_say_so():

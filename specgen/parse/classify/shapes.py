@@ -309,7 +309,7 @@ def shape_rule(
         return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
-    reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs)
+    reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
     reason = reason or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
@@ -324,6 +324,15 @@ def _broadcast_only(said: Sequence[Statement]) -> str:
     for s in said:
         if m := _BROADCASTS_WITH.search(s.text):
             return f"the document says only that its shape broadcasts with {m.group('name')}, which many shapes do"
+    return ""
+
+
+def _leading_only(said: Sequence[Statement]) -> str:
+    """Why `shape与入参x的shape前几维保持一致，前几维指x的维度减去gamma的维度` (aclnnGemmaRmsNorm
+    rstdOut) gives no shape: it says the leading dimensions, not what follows them (its call
+    writes (2, 1) for x (2, 16): 1s, which the row does not state)."""
+    if any("前几维" in s.text and "保持一致" in s.text for s in said):
+        return "the document gives only the output's leading dimensions, not its rank or its other dimensions"
     return ""
 
 
