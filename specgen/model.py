@@ -237,7 +237,9 @@ class ShapeRule(Frozen):
     # ("outputMask", "0", "true"). Checks hold then; allocation uses the rule either way.
     # Or a tensor's dtype: (name, "dtype", dtype, "true"/"false"): `类型为INT32时…；其他类型时，
     # shape与x一致` is ("y", "dtype", "INT32", "false"); or an attribute's value: `quantMode是
-    # pertoken时，shape为…` is ("quantMode", "value", "pertoken", "true"). Allocation holds to these.
+    # pertoken时，shape为…` is ("quantMode", "value", "pertoken", "true"); or an input's rank
+    # (`当logProbs为3维时`: ("logProbs", "rank", "3", "true")) or presence (`当groupIndexOptional
+    # 存在时`: ("groupIndexOptional", "given", "", "true"); "false": null). Allocation holds to these.
     when: tuple[str, ...] = _sparse(())
     text: str = ""  # the statement the rule is read from, verbatim
     line: int

@@ -34,6 +34,11 @@ _SWIGLU_WHY = (
     "gives N 512 and (16+1)/2 = 8, but the call passes 16 (as if N were x's last dimension): the formula or "
     "the call is wrong, the rule is read as written (the validator spares it: the document's call breaks it)"
 )
+_SWIGLU2_WHY = (
+    "the row says '当groupIndexOptional存在时，shape为[floor(M/64)+G, N, 2]' and yGrad's row defines 'N = x最后一维 "
+    "/ 2': x [256, 1024] gives N 512, but the call passes 1024 (as for mxscale1Out, N taken as x's last "
+    "dimension): the formula or the call is wrong, the rule is read as written"
+)
 _TOPK = "aclnnTopKTopPSample"
 _TOPK_WHY = (
     "its row says 'shape需要与`logits`前n-1维一致', but the call passes logits' whole shape (48, 131072), as the "
@@ -55,6 +60,12 @@ DOCUMENT_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
         "mxscale1Out",
         "shape",
     ): (DOCUMENT_DEFECT, _SWIGLU_WHY),
+    (
+        "ops-nn/quant/swiglu_backward_mx_quant_with_dual_axis/docs/aclnnSwigluBackwardMxQuantWithDualAxis.md",
+        _SWIGLU,
+        "mxscale2Out",
+        "shape",
+    ): (DOCUMENT_DEFECT, _SWIGLU2_WHY),
     ("ops-nn/index/top_k_top_p_sample/docs/aclnnTopKTopPSample.md", _TOPK, "logitsTopKPSelect", "shape"): (
         DOCUMENT_DEFECT,
         _TOPK_WHY,
@@ -84,6 +95,13 @@ EXAMPLE_DISAGREEMENTS: dict[tuple[str, str, str, str], tuple[str, str]] = {
         "mxscale1Out",
         "shape",
     ): (DOCUMENT_DEFECT, _SWIGLU_WHY),
+    (
+        "ops-nn/quant/swiglu_backward_mx_quant_with_dual_axis/examples/arch35/"
+        "test_aclnn_swiglu_backward_mx_quant_with_dual_axis.cpp",
+        _SWIGLU,
+        "mxscale2Out",
+        "shape",
+    ): (DOCUMENT_DEFECT, _SWIGLU2_WHY),
     (
         "ops-nn/index/top_k_top_p_sample/examples/test_aclnn_top_k_top_p_sample.cpp",
         _TOPK,

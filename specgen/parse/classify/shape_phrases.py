@@ -79,7 +79,8 @@ class ShapePhrase:
 
 _OPEN_CLOSE = {"[": "]", "(": ")", "（": "）", "{": "}"}
 _LIST_HEAD = re.compile(
-    r"(?i)(?:shape|形状|维度)\s*(?:需要|必须|要求|固定|均)?\s*(?:为|是|=|：|:)\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
+    r"(?i)(?:(?:shape|形状|维度)\s*(?:需要|必须|要求|固定|均)?\s*(?:为|是|=|：|:)|各个维度表示\s*[：:])"
+    r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
 )
 DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
@@ -317,6 +318,12 @@ _EQUALS = re.compile(
 )
 _ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor|shape\s*size为1(?![0-9])")
 _PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
+# `shape=[T, 2H]或[B, S, 2H]，与x一致` (aclnnSwigluGroupGrad gradXOut): the lists it may take, then
+# the tensor whose shape it is
+LISTS_THEN_SAME = re.compile(
+    r"^shape\s*(?:=|为)\s*[\[(（][^，；;。]*[\])）]\s*，\s*(?:与|和)\s*(?:输入|入参)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
+    r"\s*(?:的shape)?\s*(?:保持)?(?:一致|相同)[。.]?$"
+)
 
 
 def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
@@ -328,6 +335,8 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
         return ("explicit", (), ("1",))
     if (m := _EQUALS.search(statement)) and ctx.is_tensor(m.group("name")) and m.group("name") != ctx.subject:
         return ("same", (m.group("name"),), ())
+    if (m := LISTS_THEN_SAME.match(statement.strip())) and ctx.is_tensor(m.group("name")):
+        return ("same", (m.group("name"),), ()) if m.group("name") != ctx.subject else None
     if _PARTIAL.search(statement):
         return None
     if (m := _SAME_AS.search(statement)) and (name := ctx.resolve(m.group("name"))) != ctx.subject:
@@ -374,6 +383,53 @@ def read_drop_last(statement: str, ctx: ShapeContext) -> Reading | None:
     found = m.groupdict()
     name = found.get("n2") or found.get("n3") or found.get("n4") or found["name"]
     return ("explicit", (), (f"*{name}.shape[:-1]",)) if name in ctx.params else None
+
+
+# `shape的最后一维是入参x最后一维的1/8，其余维度和x一致` (INT32 holding eight INT4 values)
+_LAST_FRACTION = re.compile(
+    r"最后一维(?:必须|需要)?(?:是|为)\s*(?:入参|输入)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?最后一维的\s*1\s*/\s*"
+    r"(?P<k>\d+)\s*[，,]\s*(?:其余|其他)维度(?:和|与)\s*(?:入参|输入)?\s*`?(?P<x2>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持)?一致"
+)
+
+
+def read_last_fraction(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape的最后一维是入参x最后一维的1/8，其余维度和x一致`: x's shape, its last dimension
+    divided (the evaluator leaves a remainder unsettled)."""
+    m = _LAST_FRACTION.search(statement)
+    if m is None or m.group("x") != m.group("x2") or m.group("x") not in ctx.inputs:
+        return None
+    x = m.group("x")
+    return ("explicit", (), (f"*{x}.shape[:-1]", f"{x}.shape[-1] / {m.group('k')}"))
+
+
+# `第1维长度与输入grad长度相同`, `第2维长度与输入weight的第2维长度相同`: one axis each
+_AXIS_SAME = re.compile(
+    r"第(?P<axis>[0-9一二三四])维(?:长度|大小)?(?:需要|必须)?(?:与|和|等于)\s*(?:输入|入参)?\s*`?"
+    r"(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的第(?P<of>[0-9一二三四])维)?(?:长度|大小)?\s*(?:保持)?(?:相同|一致)"
+)
+_ORDINAL = {"一": 1, "二": 2, "三": 3, "四": 4}
+
+
+def _ordinal(word: str) -> int:
+    return _ORDINAL[word] if word in _ORDINAL else int(word)
+
+
+def read_axes(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape第1维长度与输入grad长度相同，第2维长度与输入weight的第2维长度相同`: every axis of
+    the output (its documented rank, counted from 第1维) the size of an input's axis (a tensor
+    named without one: its only, first axis)."""
+    found = list(_AXIS_SAME.finditer(statement))
+    if (
+        not found
+        or ctx.rank is None
+        or ctx.rank[0] != ctx.rank[1]
+        or any(m.group("x") not in ctx.inputs for m in found)
+    ):
+        return None
+    sizes = {_ordinal(m.group("axis")): (m.group("x"), _ordinal(m.group("of") or "1") - 1) for m in found}
+    if len(sizes) != len(found) or set(sizes) != set(range(1, ctx.rank[0] + 1)):
+        return None  # an axis said twice, counted from 0, or left unsaid
+    return ("explicit", (), tuple(f"{x}.shape[{axis}]" for x, axis in (sizes[i] for i in sorted(sizes))))
 
 
 _HALF = r"(?:一半|二分之一|1/2)"
@@ -799,6 +855,9 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "一维包含一个元素的Tensor", "out", ("self", "other"), ("explicit", (), ("1",))
             ),  # aclnnEqual (ops-math)
             ShapeExample("shape维度和输入x的维度相同", "yOut", ("x",), None),  # aclnnDeepNorm: the rank, or the sizes?
+            # aclnnSwigluGroupGrad (ops-nn), gradXOut: x's own alternatives, then x named
+            ShapeExample("shape=[T, 2H]或[B, S, 2H]，与x一致。", "gradXOut", ("gradY", "x"), ("same", ("x",), ())),
+            ShapeExample("shape=[T, 1]或[B, S, 1]。", "gradWeightOutOptional", ("x",), None),  # no tensor named
             ShapeExample(  # aclnnAveragePoolingGrad: an integer array's values
                 "输入侧梯度，shape 与 origInputShape 一致",
                 "out",
@@ -837,6 +896,41 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("x1", "x2"),
                 ("at_least", ("x1",), ()),
             ),
+        ),
+    ),
+    ShapePhrase(
+        "axes",
+        re.compile(r"第[0-9一二三四]维(?:长度|大小)?(?:需要|必须)?(?:与|和|等于)"),
+        read_axes,
+        (
+            # aclnnFusedLinearCrossEntropyLossGrad (ops-nn), inputGradOut (2-d; weightGradOut alike)
+            ShapeExample(
+                "shape第1维长度与输入grad长度相同，第2维长度与输入weight的第2维长度相同。",
+                "inputGradOut",
+                ("grad", "input", "weight"),
+                ("explicit", (), ("grad.shape[0]", "weight.shape[1]")),
+                rank=(2, 2),
+            ),
+            # aclnnFusedCrossEntropyLossWithMaxSum, vocabParallelLogitsOptional: one axis of two
+            ShapeExample(
+                "shape第1维需要与logitsMax第1维一致", "vocabParallelLogitsOptional", ("logitsMax",), None, rank=(2, 2)
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "last_fraction",
+        re.compile(r"最后一维的\s*1\s*/"),
+        read_last_fraction,
+        (
+            # aclnnFlatQuant (ops-nn), out: the INT32 case
+            ShapeExample(
+                "shape的最后一维是入参x最后一维的1/8，其余维度和x一致",
+                "out",
+                ("x", "kroneckerP1"),
+                ("explicit", (), ("*x.shape[:-1]", "x.shape[-1] / 8")),
+            ),
+            # the other dimensions not said: no reading
+            ShapeExample("最后一维是x最后一维的1/8", "y", ("x",), None),
         ),
     ),
     ShapePhrase(

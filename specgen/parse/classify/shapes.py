@@ -29,6 +29,7 @@ from specgen.parse.classify.shape_formulas import defined_by_formula, formula_ru
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
+    LISTS_THEN_SAME,
     MULTIPLE,
     SHAPE_PHRASES,
     Reading,
@@ -143,13 +144,24 @@ def _statement_readings(text: str, ctx: ShapeContext) -> tuple[list[Reading], bo
     readings = [r for name, r in named if name != "prefix" or len(named) == 1]
     if any(r[0] in _SITUATED for r in readings):
         return [r for r in readings if r[0] in _SITUATED], False
-    if not readings or not _conditional(text):
-        return readings, False
+    if not readings or not _conditional(text) or LISTS_THEN_SAME.match(text.strip()):
+        return readings, False  # `shape=[T, 2H]或[B, S, 2H]，与x一致`: alternatives of x's, no condition
     # `当rstdOutOptional存在时与rstdOutOptional的shape相同，shape为[A1,...,Ai,1,...,1]，Ai后共有j个1`:
     # a reading holds when the clauses without a condition give it alone
-    plain = "，".join(c for c in clauses(text) if not _conditional(c))
+    plain = "，".join(_unconditional(clauses(text)))
     kept = [r for r in readings if any(p.trigger.search(plain) and p.read(plain, ctx) == r for p in SHAPE_PHRASES)]
     return kept, len(kept) < len(readings)
+
+
+def _unconditional(parts: Sequence[str]) -> list[str]:
+    """The clauses that hold without a condition: not a condition standing alone (`类型为INT32时`),
+    nor the clause it leads (`shape的最后一维是x最后一维的1/8`)."""
+    out = []
+    for i, c in enumerate(parts):
+        led = i > 0 and parts[i - 1].endswith("时")
+        if not led and not c.endswith("时") and not _conditional(c):
+            out.append(c)
+    return out
 
 
 def _symbols(dims: Iterable[str], params: Sequence[str]) -> set[str]:
@@ -279,10 +291,13 @@ def shape_rule(
         return rule
     if situated := _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")]):
         reading, statement, when = situated
+        reading = _of_rank(reading, when, statements, ctx.params)
         rule = _from_reading(params, statements, reading, statement, own=said)
         if rule.derived:
             return rule.model_copy(update={"when": when})
     if rule := _by_input_shape(p, said, inputs, ctx.params):
+        return rule
+    if rule := _leading_by_examples(p, said, inputs):
         return rule
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
@@ -298,7 +313,8 @@ def shape_rule(
         return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
-    reason = found or _broadcast_only(said) or "the document states no rule for this output's shape"
+    reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
+    reason = reason or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
@@ -312,6 +328,32 @@ def _broadcast_only(said: Sequence[Statement]) -> str:
     for s in said:
         if m := _BROADCASTS_WITH.search(s.text):
             return f"the document says only that its shape broadcasts with {m.group('name')}, which many shapes do"
+    return ""
+
+
+def _leading_only(said: Sequence[Statement]) -> str:
+    """Why `shape与入参x的shape前几维保持一致，前几维指x的维度减去gamma的维度` (aclnnGemmaRmsNorm
+    rstdOut) gives no shape: it says the leading dimensions, not what follows them (its call
+    writes (2, 1) for x (2, 16): 1s, which the row does not state)."""
+    if any("前几维" in s.text and "保持一致" in s.text for s in said):
+        return "the document gives only the output's leading dimensions, not its rank or its other dimensions"
+    return ""
+
+
+_DISTINCT = re.compile(r"(?:唯一|不重复)的?元素|去重|消除连续重复")
+_SUM_OF_VALUES = re.compile(r"元素个数等于\s*`?(?P<t>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:中)?的?(?:所有)?值之和")
+
+
+def _data_dependent(p: Param, said: Sequence[Statement], inputs: Sequence[str]) -> str:
+    """Why an output's size is left to the data, where its row says so: it holds the input's
+    distinct elements (aclnnUnique: `输入张量中的唯一元素`, aclnnUniqueDim: `表示去重结果`), or
+    as many elements as a tensor's values add up to (aclnnRepeatInterleaveTensor:
+    `元素个数等于repeats的值之和`)."""
+    text = " ".join([p.description, *(s.text for s in said)])
+    if (m := _SUM_OF_VALUES.search(text)) and m.group("t") in inputs:
+        return f"data-dependent: its element count is the sum of {m.group('t')}'s values"
+    if _DISTINCT.search(text) and not re.search(r"元素个数与", text):  # aclnnUnique2: `元素个数与self相同`
+        return "data-dependent: it holds the input's distinct elements, as many as the data have"
     return ""
 
 
@@ -378,12 +420,17 @@ def _from_reading(
 def _input_lists(
     params: Sequence[Param], statements: dict[str, list[Statement]]
 ) -> Iterable[tuple[str, tuple[str, ...]]]:
-    """Each input tensor's first list, unread (`x`: `shape为[M, 2N]` gives M, 2N)."""
+    """Each input tensor's first list, unread (`x`: `shape为[M, 2N]` gives M, 2N), unless its
+    statement offers another shape beside it (aclnnCtcLoss targets: `当shape为(N,S)…；或者shape为
+    (SUM(targetLengths))`: N is no axis of the second)."""
     for p in params:
         if p.kind == "tensor" and p.direction == "in":
-            found = next((parts for s in statements.get(p.name, []) if (parts := listed(s.text))), None)
-            if found:
-                yield p.name, tuple(found)
+            found = next(((s, parts) for s in statements.get(p.name, []) if (parts := listed(s.text))), None)
+            if found and not _OTHER_SHAPE.search(found[0].text):
+                yield p.name, tuple(found[1])
+
+
+_OTHER_SHAPE = re.compile(r"或(?:者)?\s*shape\s*(?:为|是)")
 
 
 def _multiples(params: Sequence[Param], statements: dict[str, list[Statement]]) -> dict[str, str]:
@@ -465,28 +512,86 @@ _VALUE_CASE = re.compile(
     r"^(?:当|若|如果)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的值)?\s*(?:是|为|=|==|取值为)\s*[\"“'`]?"
     r"(?P<value>[A-Za-z0-9_]+)[\"”'`]?\s*时[，,]\s*(?P<rest>.+)$"
 )
+# `当logProbs为3维时，negLogLikelihoodOut的shape为(N)的Tensor`: a clause led by an input's rank
+_RANK_CASE = re.compile(
+    r"^(?:当|若|如果)\s*(?:输入)?`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的shape)?\s*为\s*(?P<value>\d)\s*维(?:Tensor)?\s*时[，,]\s*(?P<rest>.+)$"
+)
+# `当groupIndexOptional存在时，shape为[floor(M/64)+G, N, 2]`: a clause led by an optional input given or null
+_GIVEN_CASE = re.compile(
+    r"^(?:当|若|如果)\s*(?:输入)?`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?P<no>不)?(?:存在|传入)\s*时[，,]\s*(?P<rest>.+)$"
+)
+# `数据类型为INT4时，shape与入参x一致`: a clause led by a dtype of the output's (or an input's)
+_DTYPE_CASE = re.compile(
+    r"^(?:当|若|如果)?\s*(?:输入|入参)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?\s*(?:数据)?类型为\s*"
+    r"(?P<value>[A-Z][A-Z0-9_]*)\s*(?:类型)?\s*时[，,]\s*(?P<rest>.+)$"
+)
+# What follows the case's own shape: `，否则negLogLikelihoodOut为0维Tensor`, `；其他类型时，…` (another case)
+_OTHERWISE = re.compile(r"[，,]\s*(?:否则|(?:其他|其余)[^，,]{0,6}(?:时|情况|场景))")
+
+
+def _case(clause: str, values: Sequence[str], ctx: ShapeContext) -> tuple[str, tuple[str, ...]] | None:
+    """The condition a clause is led by, as `ShapeRule.when`, and the rest of the clause: one
+    value of an attribute, an input tensor's rank, an optional input given or null."""
+    if (m := _VALUE_CASE.match(clause)) and m.group("name") in values:
+        return m.group("rest"), (m.group("name"), "value", m.group("value"), "true")
+    if (m := _RANK_CASE.match(clause)) and m.group("name") in ctx.inputs:
+        return m.group("rest"), (m.group("name"), "rank", m.group("value"), "true")
+    if (m := _GIVEN_CASE.match(clause)) and m.group("name") in ctx.inputs and m.group("name").endswith("Optional"):
+        return m.group("rest"), (m.group("name"), "given", "", "false" if m.group("no") else "true")
+    m = _DTYPE_CASE.match(clause)
+    if m and (m.group("name") or ctx.subject) in (ctx.subject, *ctx.inputs) and m.group("value") in DTYPES:
+        return m.group("rest"), (m.group("name") or ctx.subject, "dtype", m.group("value"), "true")
+    return None
 
 
 def _first_case(
     said: Sequence[Statement], ctx: ShapeContext, values: Sequence[str]
 ) -> tuple[Reading, Statement, tuple[str, ...]] | None:
-    """The shape the output's row gives for the first value of the one attribute its cases name
+    """The shape the output's row gives for the first case of the one parameter its cases name
     (aclnnDynamicQuantV3: `quantMode是pertoken时，shape为x的shape剔除最后一维。quantMode是pertensor
-    时，shape为(1,)。…`), with its condition (`when`: (attribute, "value", value, "true")): the
-    rule holds, and is checked and allocated, in that case only; the other cases stay unchecked."""
+    时，shape为(1,)。…`; an input's rank, an optional input given), with its condition (`when`:
+    (attribute, "value", value, "true"), (input, "rank", n, "true"), (input, "given", "",
+    "true"/"false")): the rule holds, and is checked and allocated, in that case only; the
+    other cases stay unchecked."""
     cases = []
     for s in _joined(said):
         for clause in re.split(r"[。；;]", s.text):
-            m = _VALUE_CASE.match(clause.strip())
-            if m is None or m.group("name") not in values:
+            found = _case(clause.strip(), values, ctx)
+            if found is None:
                 continue
-            rest = m.group("rest")
+            rest, when = _OTHERWISE.split(found[0])[0], found[1]
             readings = {r for p in SHAPE_PHRASES if p.trigger.search(rest) and (r := p.read(rest, ctx))}
             if len(readings) == 1:
-                cases.append((readings.pop(), s, (m.group("name"), "value", m.group("value"), "true")))
+                cases.append((readings.pop(), s, when))
     if not cases or len({c[2][0] for c in cases}) != 1:
         return None
     return cases[0]
+
+
+_ALTERNATIVE_LISTS = re.compile(r"[(（\[][^()（）\[\]]*[)）\]](?:\s*或(?:者)?\s*[(（\[][^()（）\[\]]*[)）\]])+")
+
+
+def _of_rank(
+    reading: Reading, when: tuple[str, ...], statements: dict[str, list[Statement]], names: Sequence[str]
+) -> Reading:
+    """A case held to an input's rank (`当logProbs为3维时，…shape为(N)`) with the symbols that
+    input's list of that rank names read from its axes (logProbs `(T,N,C)或(T,C)`: N is
+    logProbs.shape[1] when it has 3 dimensions); the reading as it was for any other case."""
+    kind, reads, dims = reading
+    if when[1:2] != ("rank",) or not dims:
+        return reading
+    x, rank = when[0], int(when[2])
+    lists = [
+        top_level_split(part.strip()[1:-1])
+        for s in statements.get(x, [])
+        for m in _ALTERNATIVE_LISTS.finditer(s.text)
+        for part in re.split(r"或(?:者)?", m.group())
+    ]
+    of_rank = [parts for parts in lists if len(parts) == rank]
+    if len(of_rank) != 1:
+        return reading
+    sizes = {d: f"{x}.shape[{i}]" for i, d in enumerate(of_rank[0]) if DIM_WORD.fullmatch(d) and d not in names}
+    return (kind, reads, substituted(dims, sizes)) if sizes else reading
 
 
 # `如果输入x的shape为[M, N]，(groupList的shape为[g]，)则输出scaleOut的shape维度为[…]`
@@ -528,6 +633,48 @@ def _by_input_shape(
         return None
     line = next((s.line for s in said if "shape" in s.text), p.line)
     return ShapeRule(kind="explicit", dims=found, text=cases[0].group(), line=line)
+
+
+# `若x1 shape:(2，3，4，8)，gamma shape:(8)，rstdOut shape(2，3，4，1)`: a worked example
+_SHAPE_OF = r"(?P<{0}>[A-Za-z_][A-Za-z0-9_]*)\s*(?:的)?\s*shape\s*(?:为)?[:：]?\s*[(（](?P<{0}s>[\d\s,，]*)[)）]"
+_WORKED = re.compile(
+    r"(?:若|如)"
+    + _SHAPE_OF.format("x")
+    + r"\s*[，,]\s*"
+    + _SHAPE_OF.format("g")
+    + r"\s*[，,]\s*(?:则)?"
+    + _SHAPE_OF.format("o")
+)
+_LEADING = re.compile(r"前几维")
+
+
+def _leading_by_examples(p: Param, said: Sequence[Statement], inputs: Sequence[str]) -> ShapeRule | None:
+    """`shape与x1前几维保持一致，前几维表示不需要norm的维度`, which says nothing of the rank,
+    with the statement's worked examples (aclnnFusedAddRmsNorm: `若x1 shape:(2，3，4，8)，gamma
+    shape:(8)，rstdOut shape(2，3，4，1)；若…gamma shape:(4，8)，rstdOut shape(2，3，1，1)`):
+    x's leading dimensions then 1s for the other input's, when every example says so."""
+    for s in said:
+        examples = [m for m in _WORKED.finditer(s.text) if m.group("o") in (p.name, p.name.removesuffix("Out"))]
+        if not examples or not _LEADING.search(s.text.split("举例")[0]):
+            continue
+        x, g = examples[0].group("x"), examples[0].group("g")
+        if x not in inputs or g not in inputs or any((m.group("x"), m.group("g")) != (x, g) for m in examples):
+            continue
+        if not re.search(rf"(?<![A-Za-z0-9_]){x}`?\s*(?:的shape)?前几维", s.text):
+            continue
+        if all(_agrees(*(_sizes(m.group(k)) for k in ("xs", "gs", "os"))) for m in examples):
+            dims = (f"*{x}.shape[:rank({x}) - rank({g})]", f"*ones(rank({g}))")
+            return ShapeRule(kind="explicit", dims=dims, text=s.text.strip(), line=s.line)
+    return None
+
+
+def _sizes(listed_sizes: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", listed_sizes))
+
+
+def _agrees(x: tuple[int, ...], g: tuple[int, ...], out: tuple[int, ...]) -> bool:
+    keep = len(x) - len(g)
+    return keep >= 0 and out == (*x[:keep], *(1,) * len(g))
 
 
 _UNEQUAL = re.compile(r"不一致|不相同|不同|不相等|不等")
