@@ -78,8 +78,9 @@ def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     """Whether the call gives the bool `when` names (`(name, index or "", "true"/"false")`,
     an index into a bool array) the value the rule holds for, the tensor it names a dtype
     that meets it (`(name, "dtype", dtype, "true"/"false")`: is, is not), or the attribute it
-    names that value (`(name, "value", value, "true")`); True when it has no condition, False
-    when the call does not settle it."""
+    names that value (`(name, "value", value, "true")`), the input it names that rank or
+    presence (see `_shaped`); True when it has no condition, False when the call does not
+    settle it."""
     if (
         len(when) == 4 and when[1] == "value"
     ):  # (name, "value", value, "true"): an attribute's value
@@ -87,6 +88,8 @@ def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
         return (
             value is not None and not isinstance(value, bool) and str(value) == when[2]
         )
+    if len(when) == 4 and when[1] in ("rank", "given"):
+        return _shaped(when, values)
     if len(when) == 4:
         from ._tensor import describe
 
@@ -101,6 +104,22 @@ def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
         items = value if isinstance(value, list | tuple) else ()
         value = items[int(index)] if int(index) < len(items) else None
     return isinstance(value, bool) and value == (wanted == "true")
+
+
+def _shaped(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """Whether the input tensor `when` names has the rank it names (`(name, "rank", n,
+    "true")`), or is given (`(name, "given", "", "true")`) or null (`"false"`); False when
+    the call does not settle it (the argument is missing)."""
+    from ._tensor import describe
+
+    name, what, rank, wanted = when
+    if name not in values:
+        return False
+    value = values[name]
+    if what == "given":
+        return (value is not None) == (wanted == "true")
+    desc = _desc(describe, value)
+    return desc is not None and (len(desc.shape) == int(rank)) == (wanted == "true")
 
 
 def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
