@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 
 from specgen.model import Param, ShapeRule
-from specgen.parse.classify.shape_phrases import ALLOWED_CALLS
+from specgen.parse.classify.shape_phrases import ALLOWED_CALLS, substituted
 
 _SIZE = re.compile(r"\b([A-Z])_\{?(in|out)\}?")
 _TEXT = re.compile(r"\\(?:text|mathrm)\s*\{\s*([^{}]*)\}")
@@ -425,15 +425,6 @@ def defined_by_formula(dims: tuple[str, ...], formula: str, names: Sequence[str]
     """The dims with each symbol the formula defines replaced by its expression
     (`[N, outC, outH, outW]`: outH and outW by aclnnDeformableConv2d's formula)."""
     return substituted(dims, formula_definitions(formula, names))
-
-
-def substituted(dims: tuple[str, ...], definitions: dict[str, str]) -> tuple[str, ...]:
-    """The dims with each name `definitions` gives replaced by its expression (as they were
-    when they name none)."""
-    elements = ast.parse("[" + ", ".join(dims) + "]", mode="eval").body.elts  # type: ignore[attr-defined]
-    if not any(isinstance(n, ast.Name) and n.id in definitions for e in elements for n in ast.walk(e)):
-        return dims
-    return tuple(ast.unparse(Substituted(definitions).visit(e)) for e in elements)
 
 
 def _unread(reason: str, line: int) -> ShapeRule:

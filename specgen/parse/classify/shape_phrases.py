@@ -216,10 +216,13 @@ class _Substitute(ast.NodeTransformer):
 
 
 def substituted(dims: Sequence[str], sizes: dict[str, str]) -> tuple[str, ...]:
-    """The dims with each symbol `sizes` names replaced by its size expression."""
+    """The dims with each symbol `sizes` names replaced by its size expression (as they were
+    when they name none)."""
+    tree = ast.parse("[" + ", ".join(dims) + "]", mode="eval")
+    if not any(isinstance(n, ast.Name) and n.id in sizes for n in ast.walk(tree)):
+        return tuple(dims)
     definitions = {s: ast.parse(e, mode="eval").body for s, e in sizes.items()}
-    tree = _Substitute(definitions).visit(ast.parse("[" + ", ".join(dims) + "]", mode="eval"))
-    return tuple(ast.unparse(e) for e in tree.body.elts)
+    return tuple(ast.unparse(e) for e in _Substitute(definitions).visit(tree).body.elts)
 
 
 def _trailing_sizes(name: str, parts: Sequence[str]) -> dict[str, str] | None:

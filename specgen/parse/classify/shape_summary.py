@@ -19,8 +19,8 @@ import re
 from collections.abc import Sequence
 
 from specgen.model import Param, ShapeRule
-from specgen.parse.classify.shape_formulas import substituted
 from specgen.parse.classify.shape_gradients import Said, gradient_rule
+from specgen.parse.classify.shape_phrases import substituted
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # `offsets的shape为(bagOffsets)`, `output的shape为includeLastOffset ? (…) : (…)`

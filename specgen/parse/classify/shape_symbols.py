@@ -18,8 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from specgen.model import Param, ShapeRule, SymbolDim
-from specgen.parse.classify.shape_formulas import substituted
-from specgen.parse.classify.shape_phrases import Reading, dim_expression
+from specgen.parse.classify.shape_phrases import Reading, dim_expression, substituted
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # `其中，`num_layers`对应参数`numLayers``; `num_layers：对应参数numLayers`
