@@ -606,3 +606,15 @@ def test_shapes_given_case_by_case_of_an_inputs_rank_read_as_one_rule():
     # cases that differ otherwise than by leading dimensions: not one rule
     said[1] = Statement("如果输入x的shape为[B, M, N]，输出scaleOut的shape维度为[ceil(M/rowBlockSize), B]", 2)
     assert _by_input_shape(out, said, ("x",), names) is None
+
+
+def test_a_symbol_spelled_as_an_integer_parameter_in_other_case_is_that_parameter():
+    from specgen.model import Param
+    from specgen.parse.classify.shapes import _respelled
+
+    # aclnnDynamicDualLevelMxQuant (ops-nn): level0ScaleOut's row divides by `level0Blocksize`,
+    # its prototype names `int64_t level0BlockSize`
+    block = Param(name="level0BlockSize", c_type="int64_t", kind="int", direction="in", line=1)
+    assert _respelled({"level0Blocksize", "N"}, [block]) == {"level0Blocksize": "level0BlockSize"}
+    twin = block.model_copy(update={"name": "level0blocksize"})
+    assert _respelled({"level0Blocksize"}, [block, twin]) == {}  # two spelled so: neither

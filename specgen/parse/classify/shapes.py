@@ -405,6 +405,9 @@ def _from_reading(
     dims = defined_by_statements(dims, [s.text for said in statements.values() for s in said], params) if dims else dims
     dims = _multiples_in_place(dims, params, statements, names) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
+    if respelled := _respelled(wanted, params):  # DynamicDualLevelMxQuant: `level0Blocksize`
+        dims = substituted(dims, respelled)
+        wanted -= set(respelled)
     defined = {s: [d] for s, d in _defined(own, params).items()}
     texts = {name: [s.text for s in said] for name, said in statements.items()}
     bound = {**list_bindings(params, texts), **defined, **_bindings(params, statements)} if wanted else {}
@@ -415,6 +418,16 @@ def _from_reading(
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
     symbols = tuple(d for s in sorted(wanted) for d in bound.get(s, ()))
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
+
+
+def _respelled(symbols: set[str], params: Sequence[Param]) -> dict[str, str]:
+    """Symbols that are an integer parameter's name in other letter case (`level0Blocksize` for
+    `level0BlockSize`): the parameter, when only one is spelled so."""
+    by_letters: dict[str, list[str]] = {}
+    for q in params:
+        if q.kind == "int":
+            by_letters.setdefault(q.name.lower(), []).append(q.name)
+    return {s: found[0] for s in symbols if len(found := by_letters.get(s.lower(), [])) == 1}
 
 
 def _input_lists(
