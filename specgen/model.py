@@ -239,7 +239,9 @@ class ShapeRule(Frozen):
     # shape与x一致` is ("y", "dtype", "INT32", "false"); or an attribute's value: `quantMode是
     # pertoken时，shape为…` is ("quantMode", "value", "pertoken", "true"); or an input's rank
     # (`当logProbs为3维时`: ("logProbs", "rank", "3", "true")) or presence (`当groupIndexOptional
-    # 存在时`: ("groupIndexOptional", "given", "", "true"); "false": null). Allocation holds to these.
+    # 存在时`: ("groupIndexOptional", "given", "", "true"); "false": null); or a bool the formula
+    # holds for (a plain convolution's: ("transposed", "bool", "false", "true")). Allocation holds
+    # to these four-part conditions.
     when: tuple[str, ...] = _sparse(())
     text: str = ""  # the statement the rule is read from, verbatim
     line: int

@@ -53,7 +53,7 @@ def _convolution_params(output_row: str = "通道数等于weight第一维，其�
 def test_a_convolution_output_follows_the_per_axis_formula_for_the_inputs_rank_while_not_transposed():
     params = _convolution_params()
     rule = formula_rule(params[-1], params, _CONVOLUTION, 1)
-    assert rule is not None and rule.kind == "explicit" and rule.when == ("transposed", "", "false")
+    assert rule is not None and rule.kind == "explicit" and rule.when == ("transposed", "bool", "false", "true")
     plain = rule.model_dump(mode="json")
     # aclnnConvolution.md's sample (2D): input {2, 2, 2, 2}, weight {1, 2, 1, 1}, strides, dilations
     # {1, 1}, pads {0, 0}, result {2, 1, 2, 2}: H_out = [(2 + 0 - 1 * 0 - 1) / 1] + 1 = 2
@@ -140,7 +140,7 @@ def test_a_floor_and_a_ceil_formula_read_the_floor_while_the_rounding_bool_is_fa
         Param(name="indices", c_type="aclTensor*", kind="tensor", direction="out", text="shape和out保持一致。", line=1),
     ]
     rule = formula_rule(params[-2], params, _FLOOR + "\n\n" + _CEIL, 1)
-    assert rule is not None and rule.kind == "explicit" and rule.when == ("ceilMode", "", "false")
+    assert rule is not None and rule.kind == "explicit" and rule.when == ("ceilMode", "bool", "false", "true")
     assert "ceil" not in " ".join(rule.dims)
     # the sample: self {1, 1, 2, 2, 2}, kernelSize, stride {2, 2, 2}, padding {0, 0, 0}, dilation
     # {1, 1, 1}, ceilMode false, out {1, 1, 1, 1, 1}: D_out = floor((2 + 0 - 1 * 1 - 1) / 2) + 1 = 1
@@ -389,7 +389,7 @@ def test_symbols_an_arrays_row_names_its_elements_by_take_those_elements():
     # aclnnAvgPool2d.md's kernelSize row: `长度为1(kH=kW)或2(kH, kW)，数值大于0。`
     params = _avg_pool2d_params("长度为1(kH=kW)或2(kH, kW)，数值大于0。")
     rule = formula_rule(params[-1], params, _AVG_POOL2D, 1)
-    assert rule is not None and rule.kind == "explicit" and rule.when == ("ceilMode", "", "false")
+    assert rule is not None and rule.kind == "explicit" and rule.when == ("ceilMode", "bool", "false", "true")
     plain = rule.model_dump(mode="json")
     # the sample: self {1, 16, 4, 4}, kernelDims {4, 4}, strideDims {1, 1}, paddingDims {0, 0},
     # ceilMode false, out {1, 16, 1, 1}: H_out = floor((4 + 2 * 0 - 4) / 1 + 1) = 1

@@ -78,7 +78,7 @@ def test_an_output_the_description_states_two_ways_holds_where_they_agree_or_is_
     # agree while includeLastOffset is false: the rule holds then (the sample's {4} for offsets {4})
     bag_size = summary_rule(by_name["bagSize"], params, _SUMMARY)
     assert bag_size is not None and bag_size.dims == ("offsets.shape[0]",)
-    assert bag_size.when == ("includeLastOffset", "", "false")
+    assert bag_size.when == ("includeLastOffset", "bool", "false", "true")
     shapes = {"weight": (3, 3), "indices": (6,), "offsets": (4,)}
     plain = bag_size.model_dump(mode="json")
     assert _shapes.output_shape(plain, shapes, {"includeLastOffset": False}) == (4,)

@@ -90,6 +90,10 @@ def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
         )
     if len(when) == 4 and when[1] in ("rank", "given"):
         return _shaped(when, values)
+    if (
+        len(when) == 4 and when[1] == "bool"
+    ):  # (name, "bool", value, "true"): the formula's case
+        return _written((when[0], "", when[2]), values)
     if len(when) == 4:
         from ._tensor import describe
 

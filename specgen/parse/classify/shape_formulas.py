@@ -213,7 +213,13 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
             return _unread(f"the output's size depends on {', '.join(bools)}", line)
         when = (bools[0], "", "false") if bools else ()
     text = "; ".join(f"{name} = {expr}" for name, expr in sizes.items())
-    return ShapeRule(kind="explicit", dims=tuple(dims), when=when, text=text, line=line)
+    return ShapeRule(kind="explicit", dims=tuple(dims), when=holds_only_when(when), text=text, line=line)
+
+
+def holds_only_when(when: tuple[str, ...]) -> tuple[str, ...]:
+    """A bool's case as a condition the shape holds in only (allocation too: a transposed
+    convolution is no plain one of another size): ("transposed", "bool", "false", "true")."""
+    return (when[0], "bool", when[2], "true") if len(when) == 3 and when[1] == "" else when
 
 
 def _fixed_rank(sizes: dict[str, str], params: Sequence[Param], source: str) -> list[str] | str:

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from specgen.model import Param, ShapeRule
+from specgen.parse.classify.shape_formulas import holds_only_when
 from specgen.parse.classify.shape_gradients import Said, gradient_rule
 from specgen.parse.classify.shape_phrases import substituted
 
@@ -88,7 +89,8 @@ def _stated_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> 
     names = {n.id for d in dims for n in ast.walk(ast.parse(d, mode="eval")) if isinstance(n, ast.Name)}
     if not names <= set(bindings) | bools:
         return None
-    return ShapeRule(kind="explicit", dims=substituted(dims, bindings), when=when, text=said.text, line=said.line)
+    dims = substituted(dims, bindings)
+    return ShapeRule(kind="explicit", dims=dims, when=holds_only_when(when), text=said.text, line=said.line)
 
 
 class _False(ast.NodeTransformer):
