@@ -127,3 +127,9 @@ def aclnn_ops(standin):
 
     aclnn_ops.load(standin)
     return aclnn_ops
+
+
+def git(repo: Path, *args: str) -> str:
+    """`git ARGS` in `repo` with a committer identity (a test machine may have none); its output."""
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
+    return subprocess.run(command, cwd=repo, check=True, capture_output=True, text=True).stdout

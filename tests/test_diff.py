@@ -14,7 +14,7 @@ from specgen.cli import main
 from specgen.model import OperatorDoc
 from specgen.parse import parse_file
 from specgen.review.diff import CATALOGUE, diff, normalise, summary
-from tests.conftest import SPECS, documentation
+from tests.conftest import SPECS, documentation, git
 
 # changes.json entries that are not real changes, found by reading both versions of each
 # document (the "simple scan" behind changes.json compares raw text). Keys: (pair, kind,
@@ -271,21 +271,16 @@ def test_git_revisions(tmp_path):
     text = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
     doc.write_text(text, encoding="utf-8")
 
-    def git(*args):
-        subprocess.run(
-            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True, capture_output=True
-        )
-
-    git("init", "-q")
-    git("add", ".")
-    git("commit", "-qm", "base")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "base")
     doc.write_text(text.replace("DOUBLE、", ""), encoding="utf-8")
     command = [sys.executable, "-m", "specgen", "diff", "--git", "HEAD", "--format", "json", "--fail-on", "breaking"]
     result = subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
     assert result.returncode == 1, result.stderr
     removed = [c for c in json.loads(result.stdout)["changes"] if c["id"] == "dtype-removed"]
     assert sorted(c["param"] for c in removed) == ["gradInput", "gradOutput", "output"]
-    git("commit", "-qam", "drop DOUBLE")
+    git(repo, "commit", "-qam", "drop DOUBLE")
     command[5] = "HEAD~1..HEAD"
     result = subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
     assert result.returncode == 1 and "dtype-removed" in result.stdout

@@ -17,7 +17,7 @@ import pytest
 
 from specgen.cli import main
 from specgen.parse import discover
-from tests.conftest import ROOT, tree
+from tests.conftest import ROOT, git, tree
 from tests.conftest import run_main as run
 
 OPERATOR_DOCUMENT = re.compile(r"(^|/)docs?/aclnn[^/]*\.md$")
@@ -48,10 +48,6 @@ def ops_nn(tmp_path_factory) -> Path:
 def ops_nn_copy(tmp_path) -> Path:
     """A clone of the test's own, to edit."""
     return _clone(tmp_path / "ops-nn-checkout")
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout
 
 
 # ---------------------------------------------------------------- file selection

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SPECS, run_main, tree
+from tests.conftest import SPECS, git, run_main, tree
 
 SEED_NAMES = sorted(p.stem for p in SPECS.glob("aclnn*.md"))
 PLANTED = (
@@ -156,13 +155,9 @@ def test_report_of_a_git_range_links_its_review_page(tmp_path, capsys, monkeypat
     text = (SPECS / "aclnnTanhBackward.md").read_text(encoding="utf-8")
     doc.write_text(text, encoding="utf-8")
 
-    def git(*args: str) -> None:
-        command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
-        subprocess.run(command, cwd=repo, check=True, capture_output=True)
-
-    git("init", "-q")
-    git("add", ".")
-    git("commit", "-qm", "base")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "base")
     doc.write_text(text.replace("DOUBLE、", ""), encoding="utf-8")
     code, _, err = report([".", "--git", "HEAD", "-o", str(tmp_path / "site")], repo, capsys, monkeypatch)
     assert code == 0, err

@@ -16,7 +16,7 @@ import pytest
 
 from specgen import config
 from specgen.config import ConfigError, load
-from tests.conftest import SPECS
+from tests.conftest import SPECS, git
 from tests.conftest import run_main as run
 
 TANH = "aclnnTanhBackward.md"
@@ -326,23 +326,16 @@ def test_sarif_and_text_reports_escape_names():
 # ---------------------------------------------------------------- 4. bounded reads
 
 
-def _git(repo: Path, *args: str) -> None:
-    import subprocess
-
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=env | {"GIT_COMMITTER_EMAIL": "t@t"})
-
-
 def _commit(repo: Path, message: str) -> None:
-    _git(repo, "add", ".")
-    _git(repo, "commit", "-qm", message)
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", message)
 
 
 def _base_commit(repo: Path) -> Path:
     """A git repository with one document, committed."""
     (repo / "docs").mkdir(parents=True)
     shutil.copy(SPECS / TANH, repo / "docs" / TANH)
-    _git(repo, "init", "-q")
+    git(repo, "init", "-q")
     _commit(repo, "base")
     return repo
 

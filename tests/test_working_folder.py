@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SPECS, run_main, tree
+from tests.conftest import SPECS, git, run_main, tree
 
 MAINLINE = "ops/tanh_backward/docs/aclnnTanhBackward.md"
 COPY = "experimental/ops/tanh_backward/docs/aclnnTanhBackward.md"
@@ -81,16 +80,12 @@ def test_diff_of_a_git_range_agrees_from_every_folder(repo, capsys, monkeypatch)
     working folder's (from elsewhere it said "not inside a git repository")."""
     shutil.rmtree(repo / ".git")
 
-    def git(*args: str) -> None:
-        command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
-        subprocess.run(command, cwd=repo, check=True, capture_output=True)
-
-    git("init", "-q")
-    git("add", ".")
-    git("commit", "-qm", "base")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "base")
     doc = repo / MAINLINE
     doc.write_text(doc.read_text(encoding="utf-8").replace("FLOAT16", "BFLOAT16"), encoding="utf-8")
-    git("commit", "-qam", "edit")
+    git(repo, "commit", "-qam", "edit")
     results = {
         where: run_main(["diff", "--git", "HEAD~1..HEAD", "--format", "json", str(repo)], cwd, capsys, monkeypatch)
         for where, cwd in _folders(repo).items()
