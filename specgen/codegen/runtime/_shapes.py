@@ -75,31 +75,12 @@ def output_shape(
 
 
 def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
-    """Whether the call gives the bool `when` names (`(name, index or "", "true"/"false")`,
-    an index into a bool array) the value the rule holds for, the tensor it names a dtype
-    that meets it (`(name, "dtype", dtype, "true"/"false")`: is, is not), or the attribute it
-    names that value (`(name, "value", value, "true")`), the input it names that rank or
-    presence (see `_shaped`); True when it has no condition, False when the call does not
-    settle it."""
-    if (
-        len(when) == 4 and when[1] == "value"
-    ):  # (name, "value", value, "true"): an attribute's value
-        value = values.get(when[0])
-        return (
-            value is not None and not isinstance(value, bool) and str(value) == when[2]
-        )
-    if len(when) == 4 and when[1] in ("rank", "given"):
-        return _shaped(when, values)
-    if (
-        len(when) == 4 and when[1] == "bool"
-    ):  # (name, "bool", value, "true"): the formula's case
-        return _written((when[0], "", when[2]), values)
+    """Whether the call meets the rule's condition: the bool `when` names (`(name, index or
+    "", "true"/"false")`, an index into a bool array) has the value the rule holds for, or a
+    four-part condition holds (`_CONDITIONS`); True when it has no condition, False when the
+    call does not settle it."""
     if len(when) == 4:
-        from ._tensor import describe
-
-        name, _, dtype, wanted = when
-        desc = _desc(describe, values.get(name))
-        return desc is not None and (desc.dtype == dtype) == (wanted == "true")
+        return _CONDITIONS[when[1]](when, values)
     if len(when) != 3:
         return not when
     name, index, wanted = when
@@ -108,6 +89,26 @@ def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
         items = value if isinstance(value, list | tuple) else ()
         value = items[int(index)] if int(index) < len(items) else None
     return isinstance(value, bool) and value == (wanted == "true")
+
+
+def _has_value(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """(name, "value", value, "true"): an attribute's value (`quantMode是pertoken时`)."""
+    value = values.get(when[0])
+    return value is not None and not isinstance(value, bool) and str(value) == when[2]
+
+
+def _of_dtype(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """(name, "dtype", dtype, "true"/"false"): the tensor has that dtype, or has another."""
+    from ._tensor import describe
+
+    name, _, dtype, wanted = when
+    desc = _desc(describe, values.get(name))
+    return desc is not None and (desc.dtype == dtype) == (wanted == "true")
+
+
+def _bool_case(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """(name, "bool", value, "true"): the bool a formula's case holds for (`transposed`)."""
+    return _written((when[0], "", when[2]), values)
 
 
 def _shaped(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
@@ -124,6 +125,16 @@ def _shaped(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
         return (value is not None) == (wanted == "true")
     desc = _desc(describe, value)
     return desc is not None and (len(desc.shape) == int(rank)) == (wanted == "true")
+
+
+# The four-part conditions of `ShapeRule.when`, by their second part.
+_CONDITIONS = {
+    "value": _has_value,
+    "dtype": _of_dtype,
+    "bool": _bool_case,
+    "rank": _shaped,
+    "given": _shaped,
+}
 
 
 def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
@@ -470,11 +481,11 @@ def allocation_shape(
 ) -> Shape | None:
     """The shape a wrapper allocates: the rule's shape, or for a lower bound on the element
     count (`at_least`) the shape of the tensor it names."""
-    # allocated either way (written or not, the library takes the tensor); a dtype or value
-    # condition decides the shape, and holds for the dtype the output is allocated in (see
-    # _allocate_one) and the attribute's value
-    dtyped = len(_items(rule, "when")) == 4
-    unconditional = {k: v for k, v in rule.items() if k != "when" or dtyped}
+    # a bool the output is written under leaves the tensor allocated either way (the library
+    # takes it); a four-part condition decides the shape, so allocation holds to it (a dtype
+    # one for the dtype the output is allocated in, see _allocate_one)
+    binding = len(_items(rule, "when")) == 4
+    unconditional = {k: v for k, v in rule.items() if k != "when" or binding}
     if rule.get("kind") == "at_least":
         return output_shape({**unconditional, "kind": "same"}, shapes, values)
     return output_shape(unconditional, shapes, values)

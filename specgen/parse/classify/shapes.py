@@ -568,7 +568,7 @@ def _first_case(
     other cases stay unchecked."""
     cases = []
     for s in _joined(said):
-        for clause in re.split(r"[。；;]", s.text):
+        for clause in _sentences(s.text):
             found = _case(clause.strip(), values, ctx)
             if found is None:
                 continue
