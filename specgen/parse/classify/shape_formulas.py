@@ -160,17 +160,6 @@ def _unknown(tree: ast.AST, params: Sequence[Param], sizes: set[str]) -> str:
     return ", ".join(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in known}))
 
 
-class Substituted(ast.NodeTransformer):
-    """Names replaced by expressions: `H_in` by the input's dimension counted from the end,
-    a symbol by the formula or the statement that defines it."""
-
-    def __init__(self, axes: dict[str, str]) -> None:
-        self.axes = axes
-
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        return ast.parse(self.axes[node.id], mode="eval").body if node.id in self.axes else node
-
-
 def _formula_input(params: Sequence[Param]) -> str | None:
     """The input the formula calls `input`: the one tensor input, or the one whose row says so."""
     tensors = [p for p in params if p.kind == "tensor" and p.direction == "in"]
@@ -234,7 +223,7 @@ def _fixed_rank(sizes: dict[str, str], params: Sequence[Param], source: str) -> 
         tree = ast.parse(expr, mode="eval")
         if not _names_allowed(tree, params, set(axes)):
             return f"{name} names {_unknown(tree, params, set(axes)) or 'what'}, which no parameter gives"
-        dims.append(ast.unparse(Substituted(axes).visit(tree)))
+        dims.append(substituted([expr], axes)[0])
     return dims
 
 
@@ -339,7 +328,7 @@ def _per_axis(
     if kernel is None or _lead(sizes, formula) != 2:
         return "a convolution's kernel or the output's layout (N, C, then the sizes) is not stated"
     slots = {_SIZE_SLOT: f"{source}.shape[i + 2]", _KERNEL_SLOT: f"{kernel}.shape[i + 2]"}
-    element = ast.unparse(Substituted(slots).visit(ast.parse(templates.pop() or "", mode="eval")))
+    [element] = substituted([templates.pop() or ""], slots)
     each = f"*[{element} for {_AXIS} in range(rank({source}) - 2)]"
     return [f"{source}.shape[0]", f"{channels.group('t')}.shape[0]", each]
 
