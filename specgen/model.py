@@ -209,7 +209,8 @@ DtypeRuleKind = Literal[
     # casts to, so wrappers allocate in it and validators do not enforce it
     "same_set",  # params: no rule stated, but the output allows exactly that input's dtypes:
     # wrappers allocate in the input's dtype; validators do not enforce it
-    "given",  # params: the aclDataType parameter whose value the output's dtype is ("指定输出的数据类型")
+    "given",  # params: the aclDataType parameter whose value the output's dtype is ("指定输出的数据类型"),
+    # or the bool that chooses it: values, the dtype when true, then when false
     "not_derivable",  # reason
 ]
 

@@ -285,6 +285,30 @@ CONSTRAINTS = [
         ("gradOutput", "self", "gradInput"),
         [("broadcast", ("gradOutput", "gradInput"))],
     ),
+    # the result of a broadcast of names listed with commas: every name, not the last only
+    # (ops-nn/loss/soft_margin_loss_grad: was read as "the same shape as target")
+    (
+        "shape为gradOutput，self，target的broadcast结果",
+        "out",
+        ("gradOutput", "self", "target", "out"),
+        [("broadcast_result", ("gradOutput", "self", "target"))],
+    ),
+    # ops-nn/loss/smooth_l1_loss_grad_v2: `gradout` is the parameter gradOut
+    (
+        "shape为gradout，self，target的broadcast结果",
+        "gradInput",
+        ("gradOut", "self", "target", "gradInput"),
+        [("broadcast_result", ("self", "target", "gradOut"))],
+    ),
+    # a listed name that is no parameter: the broadcast cannot be computed, so no rule
+    ("shape为grad，self，target的broadcast结果", "out", ("gradOutput", "gradInput", "self", "target", "out"), []),
+    # names listed with commas are one clause (ops-nn/matmul/addmv: was split into five)
+    (
+        "数据类型需要是self, mat, vec, alpha, beta推导后的数据类型",
+        "out",
+        ("self", "mat", "vec", "alpha", "beta", "out"),
+        [("castable", ("self", "mat", "vec", "alpha", "beta"))],
+    ),
 ]
 
 

@@ -439,6 +439,56 @@ def test_an_integer_whose_values_are_dtype_codes_gives_the_outputs_dtype():
     assert dtype_rule(y, [x, dst, y], []).params == ("dstDtype",)
 
 
+def test_an_integer_names_the_output_by_its_formula_name_or_spells_its_codes_out():
+    from specgen.parse.classify.shapes import dtype_rule
+
+    x = _tensor("x", "in", ["FLOAT16"])
+    # aclnnSituMxQuant: the row calls the output y, its formula name (`量化后的输出，公式中的y`)
+    y = _tensor("yOut", "out", ["FLOAT8_E4M3FN", "FLOAT8_E5M2"]).model_copy(
+        update={"description": "量化后的输出，公式中的y。"}
+    )
+    dst = _int(
+        "dstType", "输出y的数据类型。\n输入范围为{35, 36}，分别对应{35: FLOAT8_E5M2, 36: FLOAT8_E4M3FN}。默认36。"
+    )
+    assert dtype_rule(y, [x, dst, y], []).params == ("dstType",)
+    # aclnnDynamicQuantV2: the output without its Out, and pairs spelled dtype first
+    y = _tensor("yOut", "out", ["INT4", "INT8", "INT32", "HIFLOAT8"])
+    dst = _int(
+        "dstType",
+        "输出y的类型对应的枚举值。\n如果输出y类型为INT8，则为2；y类型为INT4时，则为29；y类型为INT32时，则为3。",
+    )
+    assert dtype_rule(y, [x, dst, y], []).params == ("dstType",)
+    wrong = dst.model_copy(update={"text": dst.text.replace("则为3", "则为9")})  # 9 is INT64
+    assert dtype_rule(y, [x, wrong, y], []).kind == "not_derivable"
+    # aclnnSwiGluQuantV2: `N表示yOut为int8量化输出`
+    y = _tensor("yOut", "out", ["INT8", "INT4"])
+    dst = _int(
+        "dstType", "用户必须传参，2表示yOut为int8量化输出、29表示yOut为int4量化输出。当前仅支持输入2和29，默认值是2。"
+    )
+    assert dtype_rule(y, [x, dst, y], []).params == ("dstType",)
+    wrong = dst.model_copy(update={"text": dst.text.replace("29表示yOut为int4", "29表示yOut为int8")})
+    assert dtype_rule(y, [x, wrong, y], []).kind == "not_derivable"
+
+
+def test_a_bool_that_chooses_the_outputs_dtype():
+    from specgen.model import Param
+    from specgen.parse.classify.shapes import Statement, dtype_rule
+
+    x = _tensor("self", "in", ["FLOAT", "INT32"])
+    out = _tensor("out", "out", ["INT32", "INT64"], text="数据类型由outInt32决定。")
+    flag = Param(name="outInt32", c_type="bool", kind="bool", direction="in", line=1)
+    # aclnnBucketize's 约束说明
+    note = Statement("- outInt32为True时，out的数据类型必须为INT32；outInt32为False时，out的数据类型必须为INT64。", 237)
+    rule = dtype_rule(out, [x, flag, out], [], [note])
+    assert (rule.kind, rule.params, rule.values) == ("given", ("outInt32",), ("INT32", "INT64"))
+    plain = {"kind": rule.kind, "params": list(rule.params), "values": list(rule.values)}
+    assert _shapes.output_dtype(plain, {}, {"outInt32": True}) == "INT32"
+    assert _shapes.output_dtype(plain, {}, {"outInt32": False}) == "INT64"
+    # one case only: the other dtype is not said
+    half = Statement("- outInt32为True时，out的数据类型必须为INT32。", 237)
+    assert dtype_rule(out, [x, flag, out], [], [half]).kind == "not_derivable"
+
+
 def test_an_integer_is_no_dtype_code_when_its_values_or_names_disagree():
     from specgen.parse.classify.shapes import dtype_rule
 

@@ -39,8 +39,32 @@ def rule_broadcast(clause: str, ctx: Context) -> list[Constraint]:
     # `Broadcast后shape与self的shape相等` broadcasts the subject itself (to self).
     result = BROADCAST_RESULT.search(part)
     if result and ctx.named(part[: result.start()]):
-        return [constraint("broadcast_result", clause, ctx, params=peers)]
+        named = _listed(part[: result.end()], ctx)
+        if named is None:
+            return []  # a tensor of the broadcast is unknown: its result cannot be computed
+        return [constraint("broadcast_result", clause, ctx, params=tuple(dict.fromkeys((*peers, *named))))]
     return [constraint("broadcast", clause, ctx, params=peers)]
+
+
+# `shape为gradOutput，self，target做broadcast后的结果`: the names listed before the result.
+_NAME_LIST = re.compile(
+    r"[A-Za-z_][A-Za-z0-9_]*(?:\s*[,，、和]\s*[A-Za-z_][A-Za-z0-9_]*)+(?=\s*(?:的|做|进行)?\s*(?:broadcast|广播))"
+)
+
+
+def _listed(text: str, ctx: Context) -> tuple[str, ...] | None:
+    """The parameters a name list before a broadcast names; a name that is no parameter is read
+    as the one parameter it abbreviates (`gradout`: gradOutput), else None (unknown)."""
+    m = _NAME_LIST.search(text)
+    if m is None:
+        return ()
+    out = []
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", m.group()):
+        full = [n for n in ctx.params if n.lower().startswith(word.lower())]
+        if word not in ctx.params and len(full) != 1:
+            return None
+        out.append(word if word in ctx.params else full[0])
+    return tuple(n for n in out if n != ctx.subject)
 
 
 _SAME = r"(?:保持|完全)?(?:一致|相同|相等)"

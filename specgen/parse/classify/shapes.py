@@ -721,7 +721,14 @@ _DTYPE_FROM = re.compile(
     r"数据类型.*?(?:与|由|和)\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持)?(?:一致|对应|决定|相同)"
 )
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?![A-Za-z0-9_.])")
-_CODE_PAIR = re.compile(r"(?<![A-Za-z0-9_.])(?P<code>\d+)\s*[:：=]\s*(?P<name>[A-Za-z][A-Za-z0-9_]*)")
+# `35:FLOAT8_E5M2`, `34=HIFLOAT8`, `2表示yOut为int8量化输出`; `如果输出y类型为INT8，则为2`
+_CODE_PAIR = re.compile(
+    r"(?<![A-Za-z0-9_.])(?P<code>\d+)\s*(?:[:：=]|表示\s*(?:[A-Za-z_][A-Za-z0-9_]*\s*为)?)\s*(?P<name>[A-Za-z][A-Za-z0-9_]*)"
+    r"|(?P<name2>[A-Za-z][A-Za-z0-9_]*)\s*时?\s*[，,]?\s*则为\s*(?P<code2>\d+)(?![A-Za-z0-9_.])"
+)
+# The name a row gives its output in the formula (`量化后的输出，公式中的y`): an attribute's row
+# may name the output so (aclnnSituMxQuant dstType: `输出y的数据类型`).
+_FORMULA_NAME = re.compile(r"公式中的(?:输出)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?")
 _LISTS_VALUES = re.compile(r"取值|范围|值为|支持|[{【]")
 
 
@@ -731,10 +738,12 @@ def _given_dtype(p: Param, params: Sequence[Param]) -> DtypeRule | None:
     `指定数据转换后yOut的类型，输入范围为{35, 36, 40, 41}`) when every value it lists is the
     code of a dtype the output allows."""
     outputs = [q for q in params if q.direction == "out" and q.kind in TENSORS]
-    # `yOut的类型`, `y1Out和y2Out的类型`
+    # `yOut的类型`, `y1Out和y2Out的类型`, `2表示yOut为int8量化输出`
     others = r"(?:[和、与][A-Za-z_][A-Za-z0-9_]*)*"
+    name = "|".join(map(re.escape, _output_names(p, params)))
     named = re.compile(
-        rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_]){others}的?\s*(?:目标)?(?:输出)?(?:数据类型|类型|dtype)"
+        rf"(?<![A-Za-z0-9_])(?:{name})(?![A-Za-z0-9_]){others}的?\s*(?:目标)?(?:输出)?(?:数据类型|类型|dtype)"
+        rf"|\d\s*表示\s*(?:{name})\s*为"
     )
     from_row = {m.group("name"): c for c in _sentences(p.text) if not _conditional(c) for m in _DTYPE_FROM.finditer(c)}
     for q in params:
@@ -748,6 +757,15 @@ def _given_dtype(p: Param, params: Sequence[Param]) -> DtypeRule | None:
         if said:
             return DtypeRule(kind="given", params=(q.name,), text=said[0].strip(), line=q.line)
     return None
+
+
+def _output_names(p: Param, params: Sequence[Param]) -> tuple[str, ...]:
+    """`p`'s name, the one its row gives it in the formula, and `yOut` without `Out`, when no
+    parameter has that name."""
+    taken = {q.name for q in params}
+    formula = [m.group("name") for m in _FORMULA_NAME.finditer(p.description)][:1]
+    short = [p.name[:-3]] if p.name.endswith("Out") and len(p.name) > 3 else []  # `yOut`: `输出y`
+    return tuple(dict.fromkeys((p.name, *(n for n in (*formula, *short) if n not in taken))))
 
 
 def _sentences(text: str) -> list[str]:
@@ -764,10 +782,12 @@ def _codes_of(text: str, allowed: Sequence[str]) -> bool:
     are theirs: then the integer is a dtype code."""
     names = {code: name for name, code in DTYPES.items()}
     listed = [s for s in _sentences(text) if _LISTS_VALUES.search(s)]
-    codes = [int(n) if len(n) < 4 else -1 for s in listed for n in _NUMBER.findall(s)]  # codes are small
+    pairs = [(m["code"] or m["code2"], m["name"] or m["name2"]) for m in _CODE_PAIR.finditer(text)]
+    # codes are small; a text that lists no values may spell out its pairs only
+    numbers = [n for s in listed for n in _NUMBER.findall(s)] or [code for code, _ in pairs]
+    codes = [int(n) if len(n) < 4 else -1 for n in numbers]
     if not codes or any(names.get(c) not in allowed for c in codes):
         return False
-    pairs = ((m.group("code"), m.group("name")) for m in _CODE_PAIR.finditer(text))
     return all(len(code) < 4 and names.get(int(code)) == dtype(name) for code, name in pairs)
 
 
@@ -782,11 +802,38 @@ def _may_share(p: Param, params: Sequence[Param], peer: str) -> bool:
     return not _is_index(p) or (q is not None and bool(q.dtypes) and set(q.dtypes) <= set(p.dtypes))
 
 
-def dtype_rule(p: Param, params: Sequence[Param], errors: Sequence[ErrorRule]) -> DtypeRule:
-    """The dtype `p` is written in: the value of an aclDataType parameter that gives it, a
-    documented same-dtype input, the one dtype it allows, an index output's integer types, or
-    not derivable."""
-    if given := _given_dtype(p, params):
+def _flag_dtype(p: Param, params: Sequence[Param], notes: Sequence[Statement]) -> DtypeRule | None:
+    """A bool that chooses the output's dtype, both cases stated (aclnnBucketize: `outInt32为True
+    时，out的数据类型必须为INT32；outInt32为False时，out的数据类型必须为INT64`): values are the
+    dtype when true, then when false."""
+    texts = [p.text, *(q.text for q in params), *(n.text for n in notes)]
+    for q in params:
+        if q.kind != "bool":
+            continue
+        said: dict[str, tuple[str, str]] = {}
+        for text, m in ((t, m) for t in texts for m in _FLAG_DTYPE.finditer(t)):
+            if m.group("flag") == q.name and m.group("out") == p.name and (d := dtype(m.group("dtype"))):
+                said.setdefault(m.group("value").lower(), (d, text))
+        if set(said) == {"true", "false"} and {said["true"][0], said["false"][0]} <= set(p.dtypes):
+            values, text = (said["true"][0], said["false"][0]), said["true"][1].strip()
+            return DtypeRule(kind="given", params=(q.name,), values=values, text=text, line=p.line)
+    return None
+
+
+_FLAG_DTYPE = re.compile(
+    r"(?P<flag>[A-Za-z_][A-Za-z0-9_]*)\s*(?:为|=+)\s*(?P<value>true|false)\s*时\s*[，,]?\s*"
+    r"(?P<out>[A-Za-z_][A-Za-z0-9_]*)\s*的\s*(?:数据类型|dtype)\s*(?:必须|需要|应)?\s*(?:为|是)\s*(?P<dtype>[A-Za-z0-9_]+)",
+    re.IGNORECASE,
+)
+
+
+def dtype_rule(
+    p: Param, params: Sequence[Param], errors: Sequence[ErrorRule], notes: Sequence[Statement] = ()
+) -> DtypeRule:
+    """The dtype `p` is written in: the value of an aclDataType parameter (or a bool) that gives
+    it, a documented same-dtype input, the one dtype it allows, an index output's integer types,
+    or not derivable."""
+    if given := _given_dtype(p, params) or _flag_dtype(p, params, notes):
         return given
     readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out" and q.name != p.name}
     for c in p.of_kind("same_dtype"):
@@ -866,7 +913,7 @@ def output_rules(
                 shape = shape.model_copy(update={"when": when})
             rules = {
                 "shape_rule": shape,
-                "dtype_rule": dtype_rule(p, params, errors),
+                "dtype_rule": dtype_rule(p, params, errors, notes),
             }
             p = p.model_copy(update=rules)
         out.append(p)

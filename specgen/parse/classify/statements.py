@@ -18,15 +18,21 @@ _AND = re.compile(r"(?<!\s)\s+且(?=\S)")  # (?<!\s): one scan per whitespace ru
 _OPEN, _CLOSE = "([（【{", ")]）】}"
 
 
+# Three or more names listed with commas (`数据类型需要是self, mat, vec, alpha, beta推导后的
+# 数据类型`): one clause, not a clause a name.
+_NAME_LIST_RUN = re.compile(r"(?<![A-Za-z0-9_])[a-z_][A-Za-z0-9_]*(?:\s*[,，]\s*[a-z_][A-Za-z0-9_]*){2,}")
+
+
 def _split_top_level(text: str) -> list[str]:
-    """Split at clause punctuation outside brackets (`[-1, 8)` is one value)."""
+    """Split at clause punctuation outside brackets (`[-1, 8)` is one value) and name lists."""
+    listed = {i for m in _NAME_LIST_RUN.finditer(text) for i in range(*m.span())}
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch in _OPEN:
             depth += 1
         elif ch in _CLOSE:
             depth = max(0, depth - 1)
-        elif depth == 0 and ch in "，,；;。":
+        elif depth == 0 and ch in "，,；;。" and i not in listed:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])
