@@ -403,7 +403,12 @@ def output_dtype(
     (a dtype `given` by a parameter: when its value is not among `values`)."""
     kind = rule.get("kind")
     if kind == "given":
-        return _given(values.get(_items(rule, "params")[0]) if values else None)
+        value = values.get(_items(rule, "params")[0]) if values else None
+        if isinstance(value, bool) and (choice := _items(rule, "values")):
+            return choice[
+                0 if value else 1
+            ]  # a bool that chooses: the dtype when true, when false
+        return _given(value)
     if kind == "promote":
         return promote(*(dtypes.get(n) for n in _items(rule, "params")))
     if kind in ("same", "same_set"):
