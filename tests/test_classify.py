@@ -534,3 +534,23 @@ def test_examples_read_as_a_whole(rule, example):
         statement = example.statement()
         assert condition_clauses(example.text, statement.named) == [example.text]
         assert condition_checks(example.text, statement.named, statement.pointers, statement.tensors)
+
+
+def test_a_condition_head_stays_with_what_it_conditions():
+    # ops-nn/quant/ascend_quant (x): the rank holds in NZ only; read apart, 3-D was required of
+    # every x and "NZ" taken for x's one format
+    assert clauses("数据格式为NZ时，shape只支持3维。") == ["数据格式为NZ时，shape只支持3维"]
+    found, _ = classify("数据格式为NZ时，shape只支持3维", Context(subject="x", params=("x", "y"), line=1))
+    assert [c.kind for c in found if c.kind != "text"] == []
+    # a head led by 当 was kept before; one without it (`…为0时`) is kept now too
+    assert clauses("reduction为0时，out的shape与self一致，否则为[1]") == [
+        "reduction为0时，out的shape与self一致",
+        "否则为[1]",
+    ]
+    # a head that only asks the tensor be given does not condition: a null tensor is not checked
+    # (ops-nn/.../aclnnClippedSwiglu groupIndexOptional)
+    assert clauses("不为空指针时，维度要求为1维") == ["不为空指针时", "维度要求为1维"]
+    assert (
+        clauses("且当weightOptional存在时，biasOptional与weightOptional的数据类型相同")[0] == "且当weightOptional存在时"
+    )
+    assert clauses("x和y需要同时，shape一致")[0] == "x和y需要同时"  # 同时 ends no head

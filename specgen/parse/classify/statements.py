@@ -49,11 +49,24 @@ def _clauses(text: str) -> tuple[str, ...]:
     parts = [p.strip() for p in _split_top_level(text) if p and p.strip()]
     out: list[str] = []
     for part in parts:
-        if out and out[-1].endswith("时") and (CONDITION_HEAD.match(out[-1]) or is_conditional(out[-1])):
+        if out and _leads(out[-1]):
             out[-1] = out[-1] + "，" + part
         else:
             out.append(part)
     return tuple(out)
+
+
+# A head that asks only that an optional tensor be given (`不为空指针时`, `当weightOptional存在
+# 时`): what follows holds whenever it is checked, as a null tensor's checks are skipped.
+_GIVEN_HEAD = re.compile(
+    r"^(?:且|并且)?\s*(?:当|若|如果)?\s*(?:[A-Za-z_][A-Za-z0-9_]*\s*)?(?:可选输入参数)?\s*"
+    r"(?:不为空指针|不为空|非空指针|非空|存在|传入非空指针|传入)\s*时$"
+)
+
+
+def _leads(clause: str) -> bool:
+    """A clause that is a condition only (`当x为1时`, `reduction为0时`): it leads the next."""
+    return clause.endswith("时") and not clause.endswith("同时") and len(clause) <= 60 and not _GIVEN_HEAD.match(clause)
 
 
 # ---------------------------------------------------------------- situations
