@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_elsewhere import co_named_rule, product_of_operands
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
@@ -263,6 +264,8 @@ def shape_rule(
         return ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
     if peers := _relation_peers(p, params, "broadcast_result", conditional):
         c = p.of_kind("broadcast_result")[0]
+        if formula and (rule := product_of_operands(peers, params, formula.text, formula.line)):
+            return rule  # aclnnWeightQuantBatchMatmul: `x1与x2 broadcast之后的shape` of `self@mat2`
         kind: ShapeRuleKind = "same" if len(peers) == 1 else "broadcast"
         return ShapeRule(kind=kind, params=peers, text=c.text, line=c.line)
     said = statements.get(p.name, [])
@@ -858,10 +861,14 @@ def output_rules(
 ) -> tuple[Param, ...]:
     """The parameters, each output and in-out tensor with its shape and dtype rule (`notes`:
     the constraints section's lines; `summary`: the description's)."""
-    out = []
+    out: list[Param] = []
+    derived: dict[str, ShapeRule] = {}
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
             shape = shape_rule(p, params, errors, statements, formula, notes, summary)
+            if not shape.derived and (named := co_named_rule(p, params, errors, derived)):
+                shape = named  # aclnnNanMedianDim: `valuesOut或indicesOut的shape与self除dim外的shape不一致`
+            derived[p.name] = shape
             if shape.derived and not shape.when and (when := written_when(p, params)):
                 shape = shape.model_copy(update={"when": when})
             rules = {

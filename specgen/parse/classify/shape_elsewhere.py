@@ -1,0 +1,95 @@
+"""Output shapes that other parts of the document give than the output's own statements:
+
+- the function's formula, where the output's row says the operands broadcast: aclnnWeightQuantBatchMatmul's
+  out `shape需要是x1与x2 broadcast之后的shape`, with the formula `result = self@mat2+bias` and the
+  rows naming its symbols (x1 `公式中的输入self。`, x2 `经处理能得到公式中的输入mat2。`): the
+  operands of a matrix product broadcast their batch dimensions only (its sample: x1 (128, 4),
+  x2 (4, 4), out (128, 4), which no broadcast of the two gives);
+- the error table, which names the output only beside another output, in every row that speaks of
+  its shape or rank (aclnnNanMedianDim: `keepDim为false时，valuesOut或indicesOut的shape与self除dim
+  外的shape不一致`, and four rows more alike): the two are held to one rule, and the output has
+  the other's shape.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from specgen.model import ErrorRule, Param, ShapeRule
+from specgen.parse.classify.shape_phrases import ShapeContext, read_matmul
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# a row naming the formula's symbol for its parameter: `公式中的输入input。`, `公式中的vec`,
+# `经处理能得到公式中的输入mat2。`
+_FORMULA_NAME = re.compile(rf"公式中的(?:输入|输出)?\s*(?P<sym>{_NAME})")
+_SHAPE_WORDS = re.compile(r"shape|维度|维数")
+
+
+def formula_symbols(params: Sequence[Param], kinds: Sequence[str] = ()) -> dict[str, set[str]]:
+    """Each symbol of the formula the parameters' rows name (`公式中的输入input`), with the
+    parameters that name it (of `kinds` only, when given)."""
+    found: dict[str, set[str]] = {}
+    for q in params:
+        if kinds and q.kind not in kinds:
+            continue
+        for m in _FORMULA_NAME.finditer(q.description):
+            found.setdefault(m.group("sym"), set()).add(q.name)
+    return found
+
+
+def _in_params(formula: str, params: Sequence[Param], among: Sequence[str]) -> str:
+    """The formula with each symbol that one tensor of `among` names in its row (`公式中的输入self`)
+    replaced by that tensor (several rows may name one symbol: aclnnWeightQuantBatchMatmul's
+    deqScale `对x2反量化得到公式中的输入mat2`, beside x2 `经处理能得到公式中的输入mat2`)."""
+    names = {q.name for q in params}
+    for sym, named in formula_symbols(params, ("tensor",)).items():
+        if len(ours := named & set(among)) == 1 and sym not in names:
+            formula = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(sym)}(?![A-Za-z0-9_])", ours.pop(), formula)
+    return formula
+
+
+def product_of_operands(peers: Sequence[str], params: Sequence[Param], formula: str, line: int) -> ShapeRule | None:
+    """The matrix product of two tensors the output's row says broadcast (`peers`), where the
+    formula, its symbols read as the rows name them, multiplies exactly these two; None
+    otherwise."""
+    if len(peers) != 2:
+        return None
+    inputs = tuple(q.name for q in params if q.kind == "tensor" and q.direction != "out")
+    tensors = tuple(q.name for q in params if q.kind in ("tensor", "tensor_list"))
+    ctx = ShapeContext(tuple(q.name for q in params), inputs, tensors=tensors)
+    reading = read_matmul(_in_params(formula, params, peers), ctx)
+    if reading is None or set(reading[1][:2]) != set(peers):
+        return None
+    return ShapeRule(kind=reading[0], params=reading[1], text=formula, line=line)
+
+
+def co_named_rule(
+    p: Param, params: Sequence[Param], errors: Sequence[ErrorRule], derived: Mapping[str, ShapeRule]
+) -> ShapeRule | None:
+    """`p` has the shape of the other output every error row about p's shape or rank names it
+    with, as alternatives of one statement (`valuesOut或indicesOut的shape…`), when that output's
+    shape is derived (`derived`: the outputs' rules so far) and two rows at least say so; None
+    otherwise."""
+    outputs = {q.name for q in params if q.direction == "out" and q.kind in ("tensor", "tensor_list")}
+    rows = [e for e in errors if p.name in _named(e.condition) and _SHAPE_WORDS.search(e.condition)]
+    pairs = [_paired(p.name, e.condition, outputs) for e in rows]
+    if len(rows) < 2 or len(set(pairs)) != 1 or not pairs[0]:
+        return None
+    rule = derived.get(pairs[0])
+    if rule is None or not rule.derived:
+        return None
+    return ShapeRule(kind="same", params=(pairs[0],), text=rows[0].condition, line=rows[0].line)
+
+
+def _paired(name: str, condition: str, outputs: set[str]) -> str:
+    """The output a condition names `name` with as an alternative (`A或name`, `name或A`), when
+    it names no other output; "" otherwise."""
+    alternatives = re.compile(rf"(?<![A-Za-z0-9_])(?:({_NAME})或{name}|{name}或({_NAME}))(?![A-Za-z0-9_])")
+    found = {a or b for a, b in alternatives.findall(condition)} & outputs
+    others = (_named(condition) & outputs) - {name}
+    return found.pop() if len(found) == 1 and others == found else ""
+
+
+def _named(condition: str) -> set[str]:
+    return set(re.findall(rf"(?<![A-Za-z0-9_]){_NAME}(?![A-Za-z0-9_])", condition))
