@@ -4,13 +4,21 @@ output only beside another one (each reading checked against the document's own 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from specgen.codegen.runtime import _shapes
 from specgen.model import ErrorRule, Param, ShapeRule
-from specgen.parse.classify.shape_elsewhere import co_named_rule, product_of_operands
+from specgen.parse.classify.shape_elsewhere import co_named_rule, dimensions_alike, product_of_operands
 
 _IN = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
 _OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
 _BOOL = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str
+    line: int
 
 
 def _weight_quant_batch_matmul() -> list[Param]:
@@ -98,3 +106,33 @@ def test_outputs_listed_with_every_parameter_or_once_are_not_tied():
     twice = _errors("valuesOut或indicesOut的维度超过8。", "valuesOut或indicesOut的shape不匹配。")
     assert co_named_rule(params[-1], params, twice, {}) is None
     assert co_named_rule(params[-1], params, twice, derived) is not None
+
+
+def _deep_norm(gamma_row: str) -> list[Param]:
+    # aclnnDeepNorm.md (ops-nn norm/deep_norm), usage cells abridged
+    return [
+        Param(name="x", text="shape维度和输入`x`的维度相同。", **_IN),
+        Param(name="gamma", text=gamma_row, **_IN),
+        Param(name="yOut", **_OUT),
+    ]
+
+
+def test_an_output_whose_dimensions_are_an_inputs_has_its_shape_where_the_document_means_sizes():
+    params = _deep_norm("shape维度和输入`x`后几维的维度相同，后几维表示需要norm的维度。")
+    said = [_Line("shape维度和输入`x`的维度相同。", 176)]
+    rule = dimensions_alike(params[-1], said, params)
+    assert rule is not None and rule.kind == "same" and rule.params == ("x",) and rule.line == 176
+    # its sample: x {3, 1, 4}, gamma {4} (x's last dimension: sizes), yOut {3, 1, 4}
+    assert _shapes.output_shape(rule.model_dump(mode="json"), {"x": (3, 1, 4)}, {}) == (3, 1, 4)
+
+
+def test_dimensions_alike_are_not_read_where_the_document_may_mean_a_rank():
+    # no other row says `维度` of sizes: the words could give the rank only
+    params = _deep_norm("shape为[H]。")
+    said = [_Line("shape维度和输入`x`的维度相同。", 176)]
+    assert dimensions_alike(params[-1], said, params) is None
+    # aclnnRepeatInterleaveTensor: `shape维度与repeats一致，元素个数等于repeats的值之和` (a rank)
+    sizes = _deep_norm("shape维度和输入`x`后几维的维度相同。")
+    assert dimensions_alike(sizes[-1], [_Line("shape维度与x一致，元素个数等于x的值之和", 9)], sizes) is None
+    # the trailing dimensions only (gamma's own row)
+    assert dimensions_alike(sizes[-1], [_Line("shape维度和输入`x`后几维的维度相同。", 9)], sizes) is None

@@ -8,7 +8,10 @@
 - the error table, which names the output only beside another output, in every row that speaks of
   its shape or rank (aclnnNanMedianDim: `keepDim为false时，valuesOut或indicesOut的shape与self除dim
   外的shape不一致`, and four rows more alike): the two are held to one rule, and the output has
-  the other's shape.
+  the other's shape;
+- the document's own use of a word: aclnnDeepNorm says `维度` for sizes (gamma `shape维度和输入x后几维
+  的维度相同`, gamma (4) for x (3, 1, 4); meanOut `前几维的维度和输入x前几维的维度相同…其余维度大小为1`),
+  so yOut's `shape维度和输入x的维度相同` is x's shape (its sample: yOut (3, 1, 4)).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from specgen.model import ErrorRule, Param, ShapeRule
+from specgen.parse.classify.shape_gradients import Said as Statement
 from specgen.parse.classify.shape_phrases import ShapeContext, read_matmul
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -24,6 +28,10 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # `经处理能得到公式中的输入mat2。`
 _FORMULA_NAME = re.compile(rf"公式中的(?:输入|输出)?\s*(?P<sym>{_NAME})")
 _SHAPE_WORDS = re.compile(r"shape|维度|维数")
+# `shape维度和输入\`x\`的维度相同`: the dimensions of the shape, each the input's
+_DIMENSIONS_ALIKE = re.compile(rf"shape维度(?:和|与)(?:输入|入参)?\s*`?(?P<x>{_NAME})`?\s*的维度(?:相同|一致)")
+# the same document saying `维度` of sizes: `后几维的维度相同`, `前几维的维度和…前几维的维度相同`
+_SIZES_SAID = re.compile(r"[前后]几维的维度")
 
 
 def formula_symbols(params: Sequence[Param], kinds: Sequence[str] = ()) -> dict[str, set[str]]:
@@ -93,3 +101,15 @@ def _paired(name: str, condition: str, outputs: set[str]) -> str:
 
 def _named(condition: str) -> set[str]:
     return set(re.findall(rf"(?<![A-Za-z0-9_]){_NAME}(?![A-Za-z0-9_])", condition))
+
+
+def dimensions_alike(p: Param, said: Sequence[Statement], params: Sequence[Param]) -> ShapeRule | None:
+    """`p` has the shape of the input its statements say its shape's dimensions are alike
+    (`shape维度和输入x的维度相同`), where another row of the document says `维度` of sizes
+    (`前几维的维度`, `后几维的维度`: the word names no rank there); None otherwise."""
+    inputs = {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
+    found = {m.group("x"): s for s in said for m in _DIMENSIONS_ALIKE.finditer(s.text) if m.group("x") in inputs}
+    if len(found) != 1 or not any(_SIZES_SAID.search(q.text) for q in params if q.name != p.name):
+        return None
+    [(x, s)] = found.items()
+    return ShapeRule(kind="same", params=(x,), text=s.text, line=s.line)
