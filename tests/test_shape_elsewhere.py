@@ -8,7 +8,12 @@ from dataclasses import dataclass
 
 from specgen.codegen.runtime import _shapes
 from specgen.model import ErrorRule, Param, ShapeRule
-from specgen.parse.classify.shape_elsewhere import co_named_rule, dimensions_alike, product_of_operands
+from specgen.parse.classify.shape_elsewhere import (
+    co_named_rule,
+    dimensions_alike,
+    product_of_operands,
+    unread_statement,
+)
 
 _IN = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
 _OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
@@ -88,7 +93,7 @@ def test_an_output_the_error_table_names_only_beside_another_has_its_shape():
     )
     params = _nan_median_dim()
     rule = co_named_rule(params[-1], params, errors, {"valuesOut": _REDUCED})
-    assert rule is not None and rule.kind == "same" and rule.params == ("valuesOut",) and rule.line == 237
+    assert rule is not None and rule.kind == "same" and rule.params == ("valuesOut",) and rule.line == 239
     # its sample: self {4, 2}, dim 0, keepDim false; valuesOut and indicesOut {2}
     values = {"dim": 0, "keepDim": False}
     assert _shapes.output_shape(_REDUCED.model_dump(mode="json"), {"self": (4, 2)}, values) == (2,)
@@ -136,3 +141,20 @@ def test_dimensions_alike_are_not_read_where_the_document_may_mean_a_rank():
     assert dimensions_alike(sizes[-1], [_Line("shape维度与x一致，元素个数等于x的值之和", 9)], sizes) is None
     # the trailing dimensions only (gamma's own row)
     assert dimensions_alike(sizes[-1], [_Line("shape维度和输入`x`后几维的维度相同。", 9)], sizes) is None
+
+
+def test_a_shape_spoken_of_elsewhere_in_a_form_no_reader_takes_is_named_with_its_line():
+    out = Param(name="out", **_OUT)
+    # aclnnRepeatInterleaveGrad.md 约束说明: a size only (`[32]、[2, 16]、[2, 4, 4]` all meet it)
+    notes = [
+        _Line("- 确定性计算：默认确定性实现。", 240),
+        _Line("- out的shape大小满足yGrad的axis轴ReduceSum后的shape大小。", 244),
+    ]
+    reason = unread_statement(out, notes, [])
+    assert reason.startswith("the constraints section speaks of its shape") and "line 244" in reason
+    # aclnnTransposeQuantBatchMatMul.md 功能说明: a worked example under some perms
+    summary = [_Line("假设x1的shape是(M, B, K)，x2的shape是(B, K, N)，…，计算输出out的shape是(M, B, N)。", 31)]
+    assert "the description" in unread_statement(out, [], summary) and "line 31" in unread_statement(out, [], summary)
+    # another tensor's shape, or the output named without its shape: nothing to point at
+    assert unread_statement(out, [_Line("- x的shape为(M, N)，scaleOut的shape必须是(M)。", 9)], []) == ""
+    assert unread_statement(out, [_Line("- out的数据类型与x一致。", 9)], []) == ""

@@ -87,7 +87,8 @@ def co_named_rule(
     rule = derived.get(pairs[0])
     if rule is None or not rule.derived:
         return None
-    return ShapeRule(kind="same", params=(pairs[0],), text=rows[0].condition, line=rows[0].line)
+    said = next((e for e in rows if "shape" in e.condition), rows[0])  # a row of the shape before one of the rank
+    return ShapeRule(kind="same", params=(pairs[0],), text=said.condition, line=said.line)
 
 
 def _paired(name: str, condition: str, outputs: set[str]) -> str:
@@ -113,3 +114,18 @@ def dimensions_alike(p: Param, said: Sequence[Statement], params: Sequence[Param
         return None
     [(x, s)] = found.items()
     return ShapeRule(kind="same", params=(x,), text=s.text, line=s.line)
+
+
+def unread_statement(p: Param, notes: Sequence[Statement], summary: Sequence[Statement]) -> str:
+    """Why an output is not derivable whose shape the constraints section (`notes`) or the
+    description (`summary`) speaks of in a form no reader takes (a statement of some products or
+    cases, an example, a size only: aclnnRepeatInterleaveGrad `out的shape大小满足yGrad的axis轴
+    ReduceSum后的shape大小`): the first such line; "" when none speaks of it."""
+    subject = re.compile(
+        rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_])`?\s*(?:的|参数中，)?\s*(?:输出)?(?:shape|形状)"
+    )
+    for where, lines in (("the constraints section", notes), ("the description", summary)):
+        if said := next((s for s in lines if subject.search(s.text)), None):
+            text = said.text.strip(" -*")
+            return f"{where} speaks of its shape in a form no reader takes (line {said.line}: {text[:60]})"
+    return ""

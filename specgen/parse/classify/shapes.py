@@ -24,7 +24,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
-from specgen.parse.classify.shape_elsewhere import co_named_rule, dimensions_alike, product_of_operands
+from specgen.parse.classify.shape_elsewhere import (
+    co_named_rule,
+    dimensions_alike,
+    product_of_operands,
+    unread_statement,
+)
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
@@ -319,7 +324,7 @@ def shape_rule(
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
-    reason = reason or "the document states no rule for this output's shape"
+    reason = reason or unread_statement(p, notes, summary) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
