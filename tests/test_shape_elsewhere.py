@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from specgen.codegen.runtime import _shapes
-from specgen.model import ErrorRule, Param, ShapeRule
+from specgen.model import Constraint, ErrorRule, Param, ShapeRule
 from specgen.parse.classify.shape_elsewhere import (
     co_named_rule,
     dimensions_alike,
+    product_note_only,
     product_of_operands,
     unread_statement,
 )
@@ -158,3 +159,15 @@ def test_a_shape_spoken_of_elsewhere_in_a_form_no_reader_takes_is_named_with_its
     # another tensor's shape, or the output named without its shape: nothing to point at
     assert unread_statement(out, [_Line("- x的shape为(M, N)，scaleOut的shape必须是(M)。", 9)], []) == ""
     assert unread_statement(out, [_Line("- out的数据类型与x一致。", 9)], []) == ""
+
+
+def test_a_shape_only_a_products_note_states_is_no_statement_of_the_function():
+    # aclnnDequantSwigluQuant.md: the Ascend 950 notes say yOut `shape为[N...,H/2]`; the notes of
+    # the Atlas A2 products, which it supports too, say nothing of it
+    note = Constraint(kind="text", text="shape为[N...,H/2]", line=249, product="950")
+    y_out = Param(name="yOut", constraints=(note,), **_OUT)
+    reason = product_note_only(y_out)
+    assert "(950)" in reason and "line 249" in reason
+    # the same words said of every product are no note
+    said = Param(name="yOut", constraints=(note.model_copy(update={"product": None}),), **_OUT)
+    assert product_note_only(said) == ""

@@ -129,3 +129,14 @@ def unread_statement(p: Param, notes: Sequence[Statement], summary: Sequence[Sta
             text = said.text.strip(" -*")
             return f"{where} speaks of its shape in a form no reader takes (line {said.line}: {text[:60]})"
     return ""
+
+
+def product_note_only(p: Param) -> str:
+    """Why an output is not derivable whose shape only notes of some products state
+    (aclnnDequantSwigluQuant: yOut `shape为[N...,H/2]` in the Ascend 950 notes, none for the
+    Atlas A2 products it also supports): a product's note holds on that product, not on the
+    function; "" when no product note speaks of its shape."""
+    said = next((c for c in p.constraints if c.product and c.kind == "text" and "shape为" in c.text), None)
+    if said is None:
+        return ""
+    return f"only a note of some products ({said.product}) states its shape (line {said.line}: {said.text[:40]})"

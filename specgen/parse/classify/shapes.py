@@ -27,6 +27,7 @@ from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Para
 from specgen.parse.classify.shape_elsewhere import (
     co_named_rule,
     dimensions_alike,
+    product_note_only,
     product_of_operands,
     unread_statement,
 )
@@ -324,7 +325,12 @@ def shape_rule(
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
-    reason = reason or unread_statement(p, notes, summary) or "the document states no rule for this output's shape"
+    reason = (
+        reason
+        or product_note_only(p)
+        or unread_statement(p, notes, summary)
+        or "the document states no rule for this output's shape"
+    )
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
