@@ -12,6 +12,11 @@
 - the document's own use of a word: aclnnDeepNorm says `维度` for sizes (gamma `shape维度和输入x后几维
   的维度相同`, gamma (4) for x (3, 1, 4); meanOut `前几维的维度和输入x前几维的维度相同…其余维度大小为1`),
   so yOut's `shape维度和输入x的维度相同` is x's shape (its sample: yOut (3, 1, 4)).
+
+Where another part speaks of the shape in a form no reader takes (`elsewhere_reason`), the output
+stays not derivable and its reason names that line: a note of some products only (a product's
+note holds on that product, not on the function), or a line of the constraints section or of the
+description (cases, a worked example, a size only).
 """
 
 from __future__ import annotations
@@ -114,6 +119,12 @@ def dimensions_alike(p: Param, said: Sequence[Statement], params: Sequence[Param
         return None
     [(x, s)] = found.items()
     return ShapeRule(kind="same", params=(x,), text=s.text, line=s.line)
+
+
+def elsewhere_reason(p: Param, notes: Sequence[Statement], summary: Sequence[Statement]) -> str:
+    """Why `p` is not derivable, where a product's note, the constraints section (`notes`) or the
+    description (`summary`) speaks of its shape; "" when none does."""
+    return product_note_only(p) or unread_statement(p, notes, summary)
 
 
 def unread_statement(p: Param, notes: Sequence[Statement], summary: Sequence[Statement]) -> str:

@@ -10,7 +10,9 @@ a reduction, a loss by `reduction`, a matmul…; a shape column's bare `与self�
 constraints section's equations of the output (`rank(y) = rank(x) + 1`, `y.shape[-1] = 2`), a
 shape said for every dtype but one or for one value of an attribute (then held to that
 condition, `ShapeRule.when`), an error condition that names the output with an input
-(`input和out的shape不一致`), an in-out tensor written in place. Any other statement that holds
+(`input和out的shape不一致`), an in-out tensor written in place; shapes given outside the
+output's statements (shape_elsewhere: a formula's product of operands the row says broadcast, an
+output the error table names only beside another). Any other statement that holds
 only in some situation is not read; whatever else is "not derivable", with the reason: a rule
 is never guessed. Dtypes: a documented same-dtype input, the one dtype allowed, an index
 output's integer types, a named promotion, an input allowing exactly the same dtypes.
@@ -27,9 +29,8 @@ from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Para
 from specgen.parse.classify.shape_elsewhere import (
     co_named_rule,
     dimensions_alike,
-    product_note_only,
+    elsewhere_reason,
     product_of_operands,
-    unread_statement,
 )
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
@@ -325,12 +326,7 @@ def shape_rule(
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
-    reason = (
-        reason
-        or product_note_only(p)
-        or unread_statement(p, notes, summary)
-        or "the document states no rule for this output's shape"
-    )
+    reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
