@@ -198,3 +198,21 @@ def test_the_gradient_of_the_leaf_node_has_the_leafs_shape():
     # two inputs called the leaf node: which one is not said
     two = [Param(name="other", description="叶子节点。", **_IN), *params]
     assert gradient_rule(two[-1], two, []) is None
+
+
+def test_the_gradient_of_the_input_a_word_names_has_that_inputs_shape():
+    # aclnnSoftmaxCrossEntropyWithLogits.md (ops-nn activation/softmax_cross_entropy_with_logits):
+    # the sample: featuresShape {16, 4}, labelsShape {16, 4}, backpropShape {16, 4}
+    params = [
+        Param(name="features", description="表示模型的输出logits，公式中x_i。", **_IN),
+        Param(name="labels", description="表示输入的labels，公式中y_i。", **_IN),
+        Param(name="loss", description="表示softmax和cross entropy的交叉熵损失，公式中loss。", **_OUT),
+        Param(name="backprop", description="表示输入logits的反向梯度，公式中backprop。", **_OUT),
+    ]
+    rule = gradient_rule(params[-1], params, [])
+    assert rule is not None and rule.kind == "same" and rule.params == ("features",)
+    assert gradient_rule(params[2], params, []) is None  # the loss is no gradient
+    # a word two inputs' rows use, or none does: which input is not said
+    both = [*params[:1], Param(name="other", description="另一组logits。", **_IN), *params[1:]]
+    assert gradient_rule(both[-1], both, []) is None
+    assert gradient_rule(params[-1], params[1:], []) is None

@@ -7,7 +7,10 @@ only where the document ties both ends to parameters in words; never from the na
   `对于 $x$ 的梯度 $\\frac{\\partial L}{\\partial x}$（对应函数原型中的gradInput参数）`;
 - the output's row says it is the gradient of the input the document calls the leaf node
   (aclnnAdaptiveAvgPool2dBackward): out `对应了输入叶子节点的梯度。`, self `叶子节点。`; or names
-  it (aclnnFusedLinearCrossEntropyLossGrad): `对应叶子节点input的梯度`.
+  it (aclnnFusedLinearCrossEntropyLossGrad): `对应叶子节点input的梯度`;
+- the output's row names the input by the word that input's row (and no other's) calls itself
+  (aclnnSoftmaxCrossEntropyWithLogits): backprop `表示输入logits的反向梯度`, features
+  `表示模型的输出logits，公式中x_i`.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ _GRADIENT_OF = re.compile(
 # an output's row: `对应了输入叶子节点的梯度`, `对应叶子节点input的梯度`
 _LEAF_GRADIENT = re.compile(rf"对应了?(?:输入)?叶子节点\s*(?P<name>{_NAME})?\s*的梯度")
 _LEAF = re.compile(r"叶子节点。?")
+# an output's description: `表示输入logits的反向梯度` (the word another input's row calls itself by)
+_WORD_GRADIENT = re.compile(rf"^表示输入\s*(?P<word>{_NAME})\s*的(?:反向)?梯度")
 
 
 class Said(Protocol):
@@ -63,7 +68,7 @@ def _by_description(p: Param, params: Sequence[Param], prose: Sequence[Said]) ->
 def _by_row(p: Param, params: Sequence[Param]) -> ShapeRule | None:
     m = _LEAF_GRADIENT.search(p.description + p.text)
     if m is None:
-        return None
+        return _by_word(p, params)
     tensors = _inputs(params)
     named = m.group("name")
     leaves = [named] if named else [q.name for q in params if q.name in tensors and _LEAF.fullmatch(q.description)]
@@ -74,3 +79,18 @@ def _by_row(p: Param, params: Sequence[Param]) -> ShapeRule | None:
 
 def _inputs(params: Sequence[Param]) -> set[str]:
     return {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
+
+
+def _by_word(p: Param, params: Sequence[Param]) -> ShapeRule | None:
+    """The output is the gradient of the input its description names by a word that input's
+    description, and no other's, calls it (aclnnSoftmaxCrossEntropyWithLogits: backprop
+    `表示输入logits的反向梯度`, features `表示模型的输出logits，公式中x_i`)."""
+    m = _WORD_GRADIENT.match(p.description)
+    if m is None:
+        return None
+    word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(m.group('word'))}(?![A-Za-z0-9_])")
+    tensors = _inputs(params)
+    called = [q.name for q in params if q.name in tensors and (q.name == m.group("word") or word.search(q.description))]
+    if len(called) != 1:
+        return None
+    return ShapeRule(kind="same", params=(called[0],), text=m.group(0), line=p.line)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from specgen.model import Param, ShapeRule
+from specgen.parse.classify.shape_elsewhere import formula_symbols
 from specgen.parse.classify.shape_formulas import holds_only_when
 from specgen.parse.classify.shape_gradients import Said, gradient_rule
 from specgen.parse.classify.shape_phrases import substituted
@@ -31,8 +32,6 @@ _LIST = re.compile(r"[(（](?P<items>[^()（）]*)[)）]")
 _TENSOR_OF = re.compile(rf"\$?(?P<name>{_NAME})\$?为(?P<dims>{_NAME}(?:\s*\*\s*{_NAME})+)的(?P<rank>[二三四五])维张量")
 _VECTOR_OF = re.compile(rf"\$?(?P<name>{_NAME})\$?为长度为(?P<n>{_NAME})的一维张量")
 _RANKS = {"二": 2, "三": 3, "四": 4, "五": 5}
-# a row naming the formula's symbol for its parameter: `公式中的输入input。`, `公式中的vec`
-_FORMULA_NAME = re.compile(rf"公式中的(?:输入|输出)?\s*(?P<sym>{_NAME})")
 _CHOICE = re.compile(rf"(?P<flag>{_NAME})\s*\?\s*(?P<a>\([^()]*\))\s*:\s*(?P<b>\([^()]*\))\s*$")
 
 
@@ -44,10 +43,7 @@ def summary_rule(p: Param, params: Sequence[Param], summary: Sequence[Said]) -> 
 def _shape_statements(params: Sequence[Param], summary: Sequence[Said]) -> list[tuple[str, str, Said]]:
     """Each (parameter, shape expression, line) the description states, in either wording;
     a symbol the formula uses for a parameter (`公式中的输入input`) stands for it."""
-    aliases: dict[str, set[str]] = {}
-    for q in params:
-        for m in _FORMULA_NAME.finditer(q.description):
-            aliases.setdefault(m.group("sym"), set()).add(q.name)
+    aliases = formula_symbols(params)
     names = {q.name for q in params}
 
     def param_of(name: str) -> str:

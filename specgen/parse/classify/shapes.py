@@ -10,7 +10,9 @@ a reduction, a loss by `reduction`, a matmul…; a shape column's bare `与self�
 constraints section's equations of the output (`rank(y) = rank(x) + 1`, `y.shape[-1] = 2`), a
 shape said for every dtype but one or for one value of an attribute (then held to that
 condition, `ShapeRule.when`), an error condition that names the output with an input
-(`input和out的shape不一致`), an in-out tensor written in place. Any other statement that holds
+(`input和out的shape不一致`), an in-out tensor written in place; shapes given outside the
+output's statements (shape_elsewhere: a formula's product of operands the row says broadcast, an
+output the error table names only beside another). Any other statement that holds
 only in some situation is not read; whatever else is "not derivable", with the reason: a rule
 is never guessed. Dtypes: a documented same-dtype input, the one dtype allowed, an index
 output's integer types, a named promotion, an input allowing exactly the same dtypes.
@@ -24,6 +26,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_elsewhere import (
+    co_named_rule,
+    dimensions_alike,
+    elsewhere_reason,
+    product_of_operands,
+)
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
@@ -263,6 +271,8 @@ def shape_rule(
         return ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
     if peers := _relation_peers(p, params, "broadcast_result", conditional):
         c = p.of_kind("broadcast_result")[0]
+        if formula and (rule := product_of_operands(peers, params, formula.text, formula.line)):
+            return rule  # aclnnWeightQuantBatchMatmul: `x1与x2 broadcast之后的shape` of `self@mat2`
         kind: ShapeRuleKind = "same" if len(peers) == 1 else "broadcast"
         return ShapeRule(kind=kind, params=peers, text=c.text, line=c.line)
     said = statements.get(p.name, [])
@@ -311,10 +321,12 @@ def shape_rule(
         return rule
     if not found and (rule := spatial_rule(p, params)):  # `outputSize`: `表示输出结果在H和W维度上的空间大小`
         return rule
+    if rule := dimensions_alike(p, said, params):  # aclnnDeepNorm: `shape维度和输入x的维度相同`
+        return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
-    reason = reason or "the document states no rule for this output's shape"
+    reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
@@ -905,10 +917,14 @@ def output_rules(
 ) -> tuple[Param, ...]:
     """The parameters, each output and in-out tensor with its shape and dtype rule (`notes`:
     the constraints section's lines; `summary`: the description's)."""
-    out = []
+    out: list[Param] = []
+    derived: dict[str, ShapeRule] = {}
     for p in params:
         if p.direction in WRITTEN and p.kind in TENSORS:
             shape = shape_rule(p, params, errors, statements, formula, notes, summary)
+            if not shape.derived and (named := co_named_rule(p, params, errors, derived)):
+                shape = named  # aclnnNanMedianDim: `valuesOut或indicesOut的shape与self除dim外的shape不一致`
+            derived[p.name] = shape
             if shape.derived and not shape.when and (when := written_when(p, params)):
                 shape = shape.model_copy(update={"when": when})
             rules = {
