@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_alternatives import alternatives_rule
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
@@ -301,7 +302,10 @@ def shape_rule(
         return rule
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
-        if value := value_condition([s.text for s in said], values):  # the row holds in one case only
+        value = value_condition([s.text for s in said], values)
+        if value and written_when(p, params)[:1] == (value,):  # `当returnInverse为True时有意义`: held to it
+            return rule
+        if value:  # the row holds in one case only
             reason = f"its shape depends on {value} (the output's own row says when)"
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
@@ -311,11 +315,28 @@ def shape_rule(
         return rule
     if not found and (rule := spatial_rule(p, params)):  # `outputSize`: `表示输出结果在H和W维度上的空间大小`
         return rule
+    if rule := _alternatives(p, params, statements, said, ctx):
+        return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
     reason = reason or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def _alternatives(
+    p: Param, params: Sequence[Param], statements: dict[str, list[Statement]], said: list[Statement], ctx: ShapeContext
+) -> ShapeRule | None:
+    """The output's shapes case by case (see shape_alternatives), each case's symbols bound as
+    any reading's are."""
+    lines = {s.text: s.line for s in said}
+
+    def resolve(reading: Reading, sentence: str) -> ShapeRule:
+        line = next((n for text, n in lines.items() if sentence in text), p.line)
+        return _from_reading(params, statements, reading, Statement(sentence, line), own=said)
+
+    texts = [s.text for s in _joined(said)]
+    return alternatives_rule(texts, ctx, {q.name: q.kind for q in params}, resolve)
 
 
 _BROADCASTS_WITH = re.compile(r"shape需要?与\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*满足\s*(?:broadcast|广播)关系")

@@ -1,0 +1,182 @@
+"""An output's shape given as several alternatives: case by case under conditions the call
+settles (`当reduction为0（none）且self的shape为2维时，out shape为(N,),否则为(1,)`;
+`bidirection为false时，当参数packed为false，shape支持三维（…）；当参数packed为true，…`), or as
+lists joined by 或 with no condition (`shape为(N)或者()`).
+
+`alternatives_rule` reads every case of the output's statements into one `one_of` rule (see
+`specgen.model.ShapeRule`): each alternative with its own conditions (`when`, four parts per
+condition, all of which must hold). A case whose shape cannot be read, or whose condition it
+cannot read, makes the whole reading fail: a rule that left a case out would reject the calls
+of that case. A case whose shape names a symbol no input binds stays in as not derivable (the
+output is then unchecked whenever that case holds).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from specgen.model import ShapeRule
+from specgen.parse.classify.shape_phrases import SHAPE_PHRASES, Reading, ShapeContext
+
+# A reading of one case's shape, with where it was read, made a rule (symbols bound).
+Resolve = Callable[[Reading, str], ShapeRule]
+
+_NAME = r"`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
+# One condition of a case: an attribute's value (`reduction为0（none）`, `reduction的值不为0`), a
+# bool's (`参数packed为false`), an input's rank (`self的shape为2维`).
+_VALUE = re.compile(
+    rf"^(?:参数|输入|入参)?\s*{_NAME}\s*(?:的值)?\s*(?P<no>不)?(?:为|是|等于|=+)\s*[\"“'`]?(?P<value>[A-Za-z0-9_]+)[\"”'`]?"
+    r"\s*(?:[（(][A-Za-z]+[）)])?$"
+)
+_RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*的shape\s*(?:为|是)\s*(?P<value>\d)\s*维(?:Tensor)?$")
+# Where a condition stands: `当…时，`, `…时，` or `当…，` (then a shape), up to the clause's end.
+_CONDITION = re.compile(r"(?:(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]")
+_OTHERWISE = re.compile(r"[，,]?\s*(?:否则|其他情况下?|其余情况下?)\s*[，,]?")
+_LIST = r"[(（\[][^()（）\[\]]*[)）\]]"
+_LISTS = re.compile(rf"shape\s*(?:为|是|支持)\s*(?P<lists>{_LIST}(?:\s*或(?:者)?\s*{_LIST})+)")
+_OR = re.compile(r"\s*或(?:者)?\s*")
+_RANKED = re.compile(r"^shape\s*支持[一二三四五六七八1-8]维\s*(?=[(（\[])")
+_EMPTY = re.compile(r"shape\s*为\s*(?:\(\s*\)|（\s*）|\[\s*\])")
+_BOOLS = {"true": "true", "false": "false"}
+
+
+def alternatives_rule(
+    texts: Sequence[str], ctx: ShapeContext, kinds: dict[str, str], resolve: Resolve
+) -> ShapeRule | None:
+    """The output's shapes case by case, or as alternatives joined by 或 (`kinds`: each
+    parameter's kind, by name); None unless every case the statements give is read."""
+    cases: list[tuple[tuple[str, ...], ShapeRule]] = []
+    said = []
+    for text in texts:
+        found = _cases(text, ctx, kinds, resolve)
+        if found is None:
+            return None
+        cases += found
+        said += [text.strip()] if found else []
+    if len(cases) < 2 or not any(rule.derived for _, rule in cases):
+        return None
+    if any(not when and not rule.derived for when, rule in cases):
+        return None  # a shape that holds whatever the call does, unread: the rule would never check
+    alternatives = tuple(rule.model_copy(update={"when": when}) for when, rule in cases)
+    reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
+    first = next(a for a in alternatives if a.derived)
+    return ShapeRule(
+        kind="one_of",
+        params=tuple(dict.fromkeys(reads)),
+        alternatives=alternatives,
+        text=" ".join(said),
+        line=first.line,
+    )
+
+
+def _cases(
+    text: str, ctx: ShapeContext, kinds: dict[str, str], resolve: Resolve
+) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
+    """The cases one statement gives ([] when it gives none); None when it gives one this
+    reader cannot read."""
+    out: list[tuple[tuple[str, ...], ShapeRule]] = []
+    # `bidirection为false时，当参数packed为false，…；当…`: a condition standing alone leads every case after it
+    outer: list[tuple[str, ...]] = []
+    for sentence in re.split(r"[；;。]", text):
+        if not sentence.strip():
+            continue
+        found = _sentence_cases(sentence.strip(), ctx, kinds, resolve, outer)
+        if found is None:
+            return None
+        out += found
+    return out
+
+
+def _sentence_cases(
+    sentence: str, ctx: ShapeContext, kinds: dict[str, str], resolve: Resolve, outer: list[tuple[str, ...]]
+) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
+    if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
+        return [((), _resolved(f"shape为{part}", sentence, ctx, resolve)) for part in _OR.split(m.group("lists"))]
+    conditions = list(_CONDITION.finditer(sentence))
+    if not conditions:
+        return []
+    out: list[tuple[tuple[str, ...], ShapeRule]] = []
+    for i, m in enumerate(conditions):
+        when = _condition(m.group("led") or m.group("bare"), ctx, kinds)
+        if when is None:
+            return None
+        end = conditions[i + 1].start() if i + 1 < len(conditions) else len(sentence)
+        shape_text = sentence[m.end() : end]
+        if not shape_text.strip():
+            if i or outer:
+                return None
+            outer.append(when)
+            continue
+        said, *otherwise = _OTHERWISE.split(shape_text, maxsplit=1)
+        lead = outer[0] if outer else ()
+        out.append(((*lead, *when), _resolved(said, sentence, ctx, resolve)))
+        if otherwise and otherwise[0].strip():  # `否则为(1,)`: where any one of the case's conditions fails
+            rule = _resolved(otherwise[0], sentence, ctx, resolve)
+            out += [((*lead, *_negated(when[k : k + 4])), rule) for k in range(0, len(when), 4)]
+    return out
+
+
+def _resolved(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule:
+    """The one shape a case's words give, or a not-derivable alternative saying why."""
+    text = _RANKED.sub("shape为", text.strip().rstrip("，,"))  # `shape支持三维（time_step, …）`
+    if text.startswith("为"):  # `否则为(1,)`
+        text = "shape" + text
+    if _EMPTY.fullmatch(text):  # `()`: a 0-d tensor
+        return ShapeRule(kind="explicit", text=sentence, line=0)
+    readings = {r for p in SHAPE_PHRASES if p.trigger.search(text) and (r := p.read(text, ctx))}
+    if not readings and (reading := _broadcast_case(text, ctx)):
+        readings = {reading}
+    if len(readings) != 1:
+        reason = f"the case `{text}` gives " + ("no shape" if not readings else "several shapes")
+        return ShapeRule(kind="not_derivable", reason=reason, text=sentence, line=0)
+    return resolve(readings.pop(), sentence)
+
+
+# `out的shape与self和targetbroadcast后的shape一致`; `out与self、target做broadcast后，再reduce 0轴
+# 得到的tensor的shape一致` (aclnnMseLossOut): the broadcast, then without the axis reduced
+_BROADCAST_CASE = re.compile(
+    r"与\s*`?(?P<a>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:和|、)\s*`?(?P<b>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:做|进行)?\s*broadcast\s*后"
+    r"(?:[，,]\s*再\s*reduce\s*(?P<axis>\d)\s*轴得到的tensor)?的\s*shape\s*(?:一致|相同)$"
+)
+
+
+def _broadcast_case(text: str, ctx: ShapeContext) -> Reading | None:
+    m = _BROADCAST_CASE.search(text)
+    if m is None or not {m.group("a"), m.group("b")} <= set(ctx.inputs):
+        return None
+    if m.group("axis") is None:
+        return ("broadcast", (m.group("a"), m.group("b")), ())
+    whole, axis = f"broadcast({m.group('a')}, {m.group('b')})", int(m.group("axis"))
+    return ("explicit", (), (f"*{whole}[:{axis}]", f"*{whole}[{axis + 1}:]"))
+
+
+def _condition(text: str, ctx: ShapeContext, kinds: dict[str, str]) -> tuple[str, ...] | None:
+    """A case's conditions (`A且B`), four parts each; None when one is not read."""
+    out: list[str] = []
+    for atom in re.split(r"\s*(?:且|并且)\s*", text.strip()):
+        when = _atom(atom.strip(), ctx, kinds)
+        if when is None:
+            return None
+        out += when
+    return tuple(out)
+
+
+def _atom(atom: str, ctx: ShapeContext, kinds: dict[str, str]) -> tuple[str, ...] | None:
+    if (m := _RANK.match(atom)) and m.group("name") in ctx.inputs:
+        return (m.group("name"), "rank", m.group("value"), "true")
+    m = _VALUE.match(atom)
+    if m is None:
+        return None
+    name, value, held = m.group("name"), m.group("value"), "false" if m.group("no") else "true"
+    if kinds.get(name) == "bool" and value.lower() in _BOOLS:
+        return (name, "bool", value.lower(), held)
+    if kinds.get(name) in ("int", "string") and value.lower() not in _BOOLS:
+        return (name, "value", value, held)
+    return None
+
+
+def _negated(when: tuple[str, ...]) -> tuple[str, ...]:
+    """One condition turned round: the otherwise case holds where it does not."""
+    name, kind, value, held = when
+    return (name, kind, value, "false" if held == "true" else "true")

@@ -1,0 +1,192 @@
+"""Output shapes the documents give as alternatives: case by case under conditions the call
+settles (an attribute's value, a bool's, an input's rank, several at once, an otherwise case),
+or as lists joined by 或 (issue 23). Each reading is held to the documents' own calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from specgen.codegen.cases import call_values, plain_rule
+from specgen.codegen.runtime import _shapes
+from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.model import ShapeRule
+from specgen.parse import parse_paths
+from specgen.parse.classify.shape_alternatives import alternatives_rule
+from specgen.parse.classify.shape_phrases import Reading, ShapeContext
+
+
+def _resolve(reading: Reading, sentence: str) -> ShapeRule:
+    """A reading made a rule as is (symbols bound to the first input's first axes, when asked)."""
+    kind, params, dims = reading
+    return ShapeRule(kind=kind, params=params, dims=dims, text=sentence, line=1)
+
+
+def _read(texts: list[str], inputs: tuple[str, ...], values: dict[str, str], subject: str = "out"):
+    names = (subject, *inputs, *values)
+    ctx = ShapeContext(names, inputs, subject, tensors=(subject, *inputs))
+    return alternatives_rule(texts, ctx, {**dict.fromkeys(inputs, "tensor"), **values}, _resolve)
+
+
+def test_cases_with_two_conditions_and_an_otherwise_case():
+    # aclnnNLLLoss (ops-nn), out's row: the otherwise case holds where either condition fails
+    text = "当reduction为0（none）且self的shape为2维时，out shape为(N,),否则为(1,)。"
+    rule = _read([text], ("self", "target"), {"reduction": "int"})
+    assert rule is not None and rule.kind == "one_of"
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("N",), ("reduction", "value", "0", "true", "self", "rank", "2", "true")),
+        (("1",), ("reduction", "value", "0", "false")),
+        (("1",), ("self", "rank", "2", "false")),
+    ]
+
+
+def test_a_condition_standing_alone_leads_the_cases_after_it():
+    # aclnnBidirectionLSTMV2 (ops-nn), yOut's row: two statements, two cases each
+    texts = [
+        "bidirection为false时，当参数packed为false，shape支持三维（time_step, batch_size, input_size）；"
+        "当参数packed为true，shape支持二维（total_batch_size, input_size）。",
+        "bidirection为true时，当参数packed为false，shape支持三维（time_step, batch_size, 2 * hidden_size）；"
+        "当参数packed为true，shape支持二维（total_batch_size, 2 * input_size）。",
+    ]
+    rule = _read(texts, ("x",), {"bidirection": "bool", "packed": "bool"}, "yOut")
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("time_step", "batch_size", "input_size"), ("bidirection", "bool", "false", "true") + ("packed",) + B_FALSE),
+        (("total_batch_size", "input_size"), ("bidirection", "bool", "false", "true") + ("packed",) + B_TRUE),
+        (
+            ("time_step", "batch_size", "2 * hidden_size"),
+            ("bidirection", "bool", "true", "true") + ("packed",) + B_FALSE,
+        ),
+        (("total_batch_size", "2 * input_size"), ("bidirection", "bool", "true", "true") + ("packed",) + B_TRUE),
+    ]
+
+
+B_TRUE = ("bool", "true", "true")
+B_FALSE = ("bool", "false", "true")
+
+
+def test_a_value_and_its_negation_lead_a_broadcast_and_a_reduced_broadcast():
+    # aclnnMseLossOut (ops-nn), out's row
+    text = (
+        "当reduction的值为0时，out的shape与self和targetbroadcast后的shape一致；当reduction的值不为0时，"
+        "out与self、target做broadcast后，再reduce 0轴得到的tensor的shape一致。"
+    )
+    rule = _read([text], ("self", "target"), {"reduction": "int"})
+    assert rule is not None
+    broadcast, reduced = rule.alternatives
+    assert (broadcast.kind, broadcast.params, broadcast.when) == (
+        "broadcast",
+        ("self", "target"),
+        ("reduction", "value", "0", "true"),
+    )
+    assert reduced.dims == ("*broadcast(self, target)[:0]", "*broadcast(self, target)[1:]")
+    assert reduced.when == ("reduction", "value", "0", "false")
+    # the document's call: self and target (2, 2), reduction 1, out (2,)
+    shapes = {"self": (2, 2), "target": (2, 2)}
+    assert _shapes.output_shape(plain_rule(rule), shapes, {"reduction": 1}) == (2,)
+    assert _shapes.output_shape(plain_rule(rule), {"self": (3, 1), "target": (4,)}, {"reduction": 0}) == (3, 4)
+
+
+def test_lists_joined_by_or_are_alternatives_with_no_condition():
+    # aclnnMultilabelMarginLoss (ops-nn), out's row: `(N)或者()`
+    rule = _read(["shape为(N)或者()"], ("self",), {"reduction": "int"})
+    assert rule is not None
+    assert [(a.kind, a.dims, a.when) for a in rule.alternatives] == [("explicit", ("N",), ()), ("explicit", (), ())]
+
+
+def test_an_unread_case_or_an_unread_shape_that_always_holds_gives_no_rule():
+    values = {"reduction": "int"}
+    # a condition this reader does not know (a dtype of the output): the case is not read,
+    # and a rule without it would reject that case's calls (aclnnSwigluMxQuant, yOut's row)
+    texts = [
+        "当activateDim对应的x的尾轴时，shape为[X1,X2,...Xn,H]。",
+        "当activateDim对应的不是x的尾轴时，shape为[X1,X2,...,XactivateDim / 2,...,2H]。",
+    ]
+    assert _read(texts, ("x",), {"activateDim": "int"}) is None
+    # a bool compared with a value, or a value with true: not a condition read
+    assert _read(["当reduction为true时，shape为(1,)，否则为(2,)"], ("self",), values) is None
+    # one case alone is no alternative
+    assert _read(["当reduction为0时，shape为(1,)"], ("self",), values) is None
+    # an unconditional shape that does not read: the rule would never check anything
+    unread = ShapeRule(kind="not_derivable", reason="r", line=1)
+    ctx = ShapeContext(("out", "self"), ("self",), "out", tensors=("out", "self"))
+    assert alternatives_rule(["shape为(N)或者()"], ctx, {"self": "tensor"}, lambda r, s: unread) is None
+
+
+ONE_OF = {
+    "kind": "one_of",
+    "alternatives": [
+        {
+            "kind": "explicit",
+            "dims": ["x.shape[0]"],
+            "when": ["reduction", "value", "0", "true", "x", "rank", "2", "true"],
+        },
+        {"kind": "explicit", "dims": ["1"], "when": ["reduction", "value", "0", "false"]},
+        {"kind": "explicit", "dims": ["1"], "when": ["x", "rank", "2", "false"]},
+    ],
+}
+
+
+def test_the_runtime_allows_the_shapes_of_the_cases_the_call_meets():
+    x2, x1 = TensorDesc((4, 3), "FLOAT"), TensorDesc((4,), "FLOAT")
+    both = {"x": x2, "reduction": 0}
+    assert _shapes.output_shapes(ONE_OF, {"x": (4, 3)}, both) == ((4,),)
+    assert _shapes.output_shapes(ONE_OF, {"x": (4,)}, {"x": x1, "reduction": 0}) == ((1,),)
+    assert _shapes.output_shapes(ONE_OF, {"x": (4, 3)}, {"x": x2, "reduction": 2}) == ((1,),)
+    assert _shapes.shape_allowed(ONE_OF, {"x": (4, 3)}, both, (4,)) is None
+    assert _shapes.shape_allowed(ONE_OF, {"x": (4, 3)}, both, (1,)) == ((4,),)
+    # the reduction not given: no case is met, nothing is checked
+    assert _shapes.shape_allowed(ONE_OF, {"x": (4, 3)}, {"x": x2}, (7,)) is None
+
+
+def test_the_runtime_checks_any_of_several_shapes_and_allocates_only_when_they_agree():
+    rule = {"kind": "one_of", "alternatives": [{"kind": "same", "params": ["x"]}, {"kind": "explicit", "dims": []}]}
+    shapes, values = {"x": (3,)}, {"x": TensorDesc((3,), "FLOAT")}
+    assert _shapes.shape_allowed(rule, shapes, values, ()) is None
+    assert _shapes.shape_allowed(rule, shapes, values, (3,)) is None
+    assert _shapes.shape_allowed(rule, shapes, values, (4,)) == ((3,), ())
+    assert _shapes.allocation_shape(rule, shapes, values) is None
+    # a case met whose shape is not settled leaves the output unchecked
+    unsettled = {
+        "kind": "one_of",
+        "alternatives": [{"kind": "same", "params": ["y"]}, {"kind": "explicit", "dims": []}],
+    }
+    assert _shapes.shape_allowed(unsettled, shapes, values, (9,)) is None
+
+
+def test_a_bool_or_a_value_case_turned_round_needs_the_argument():
+    values_case = ("reduction", "value", "0", "false")
+    assert _shapes._written(values_case, {"reduction": 1})
+    assert not _shapes._written(values_case, {"reduction": 0})
+    assert not _shapes._written(values_case, {})  # not given: not met, either way round
+    assert _shapes._written(("packed", "bool", "false", "false"), {"packed": True})
+    assert not _shapes._written(("packed", "bool", "false", "true"), {"packed": True})
+    assert not _shapes._written(("packed", "bool", "false", "false"), {"packed": None})
+
+
+def _corpus_function(corpus: Path, stem: str, name: str, folder: str = "ops-nn"):
+    paths = [p for p in (corpus / "docs" / folder).rglob(f"{stem}.md") if "experimental" not in p.parts]
+    [doc] = parse_paths(paths)
+    return next(f for f in doc.functions if f.name == name)
+
+
+@pytest.mark.parametrize(
+    ("stem", "output", "shape"),
+    [
+        ("aclnnNLLLoss", "out", (2,)),  # self (2, 3), target (2,), reduction 0
+        ("aclnnMseLossOut", "out", (2,)),  # self and target (2, 2), reduction 1
+        ("aclnnBidirectionLSTMV2", "yOut", (2, 32, 64)),  # x (2, 32, 32), initH (2, 32, 32), bidirection
+        ("aclnnUnique", "inverseOut", (8,)),  # self (8,), returnInverse true
+    ],
+)
+def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, stem, output, shape):
+    fn = _corpus_function(corpus, stem, stem)
+    p = next(p for p in fn.params if p.name == output)
+    assert p.shape_rule is not None and p.shape_rule.derived
+    values = call_values(fn, fn.sample_call)
+    assert values is not None and values[output].shape == shape
+    descs = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    rule = plain_rule(p.shape_rule)
+    assert _shapes.output_shape(rule, descs, values) == shape
+    assert _shapes.allocation_shape(rule, descs, values) == shape
