@@ -13,7 +13,7 @@ from specgen.codegen.runtime import _shapes
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import ShapeRule
 from specgen.parse import parse_paths
-from specgen.parse.classify.shape_alternatives import alternatives_rule
+from specgen.parse.classify.shape_alternatives import alternatives_rule, either_rule
 from specgen.parse.classify.shape_phrases import Reading, ShapeContext
 
 
@@ -190,3 +190,25 @@ def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, st
     rule = plain_rule(p.shape_rule)
     assert _shapes.output_shape(rule, descs, values) == shape
     assert _shapes.allocation_shape(rule, descs, values) == shape
+
+
+def test_a_shape_or_another_after_huozhe():
+    # aclnnAddRmsNormDynamicQuant (ops-nn): y1Out's row, then scale1Out's
+    ctx = ShapeContext(("y1Out", "x1", "x2", "gamma"), ("x1", "x2", "gamma"), "y1Out", tensors=None)
+    text = "shape需要与输入x1/x2一致，或者是二维并且第一维等于x1除了最后一维的维度乘积，第二维等于x1的最后一维。"
+    rule = either_rule(text, ctx, _resolve)
+    assert rule is not None
+    assert [(a.kind, a.params, a.dims) for a in rule.alternatives] == [
+        ("same", ("x1",), ()),
+        ("explicit", (), ("prod(x1.shape[:-1])", "x1.shape[-1]")),
+    ]
+    # x1 (2, 3, 8): y1Out (2, 3, 8) or (6, 8); the document's call, x1 (2, 8): both (2, 8), allocated
+    shapes, values = {"x1": (2, 3, 8)}, {"x1": TensorDesc((2, 3, 8), "FLOAT16")}
+    assert _shapes.output_shapes(plain_rule(rule), shapes, values) == ((2, 3, 8), (6, 8))
+    assert _shapes.allocation_shape(plain_rule(rule), {"x1": (2, 8)}, {"x1": TensorDesc((2, 8), "FLOAT16")}) == (2, 8)
+    scale = "shape需要与输入x1除最后一维后的shape一致，或者与x1除了最后一维的乘积一致。"
+    rule = either_rule(scale, ctx, _resolve)
+    assert rule is not None and [a.dims for a in rule.alternatives][1] == ("prod(x1.shape[:-1])",)
+    # an error row's 或者 is no alternative shape; nor a product of a tensor that is not an input
+    assert either_rule("shape超过8维，或者两者shape不一致", ctx, _resolve) is None
+    assert either_rule("shape需要与x1一致，或者与y除了最后一维的乘积一致", ctx, _resolve) is None

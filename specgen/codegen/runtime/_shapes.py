@@ -396,7 +396,8 @@ def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
 def _call(
     name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
 ) -> int:
-    """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole)."""
+    """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole);
+    prod(a shape or part of one)."""
     if name == "len" and len(args) == 1 and isinstance(args[0], ast.Name):
         return env[f"len({args[0].id})"]
     if name == "rank" and len(args) == 1 and isinstance(args[0], ast.Name):
@@ -404,6 +405,10 @@ def _call(
         if shape is None:
             raise ValueError(f"{args[0].id} has no shape")
         return len(shape)
+    if (
+        name == "prod" and len(args) == 1
+    ):  # `prod(x1.shape[:-1])`: the product of dimensions
+        return math.prod(_shape_part(args[0], env, shapes))
     if name == "ceildiv" and len(args) == 2:
         a, b = (_evaluate(x, env, shapes) for x in args)
         return -(-a // b)

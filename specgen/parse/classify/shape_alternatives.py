@@ -151,6 +151,42 @@ def _broadcast_case(text: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), (f"*{whole}[:{axis}]", f"*{whole}[{axis + 1}:]"))
 
 
+# `shape需要与输入x1除最后一维后的shape一致，或者与x1除了最后一维的乘积一致` (aclnnAddRmsNormDynamicQuant
+# scale1Out): a shape, or another after 或者 (`或者是二维并且…`)
+_EITHER = re.compile(r"^(?P<first>shape\s*(?:需要|必须)?\s*与.+?一致)[，,]\s*或者?\s*(?:是)?\s*(?P<second>.+?)[。.]?$")
+_BOTH = re.compile(r"(?<=[A-Za-z0-9_])/[A-Za-z_][A-Za-z0-9_]*")
+_PRODUCT = re.compile(
+    r"^与\s*(?:输入)?`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*除(?:了)?最后一维的(?:维度)?乘积一致$"
+    r"|^二维并且第一维等于\s*`?(?P<y>[A-Za-z_][A-Za-z0-9_]*)`?\s*除(?:了)?最后一维的维度乘积[，,]\s*"
+    r"第二维等于\s*`?(?P=y)`?\s*的最后一维$"
+)
+
+
+def either_rule(text: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule | None:
+    """A statement that gives a shape, then another after 或者: a `one_of` rule of the two,
+    when both read (the second as the product of an input's leading dimensions, `与x1除了最后一维
+    的乘积一致`, or that product with its last dimension, `或者是二维并且第一维等于x1除了最后一维的
+    维度乘积，第二维等于x1的最后一维`)."""
+    m = _EITHER.match(text.strip().replace("`", ""))
+    if m is None:
+        return None
+    said = _BOTH.sub("", m.group("first"))  # `与输入x1/x2一致`: x1's shape, which is x2's
+    first = {r for p in SHAPE_PHRASES if p.trigger.search(said) and (r := p.read(said, ctx))}
+    second = _PRODUCT.match(m.group("second"))
+    x = (second.group("x") or second.group("y")) if second else None
+    if len(first) != 1 or second is None or x not in ctx.inputs:
+        return None
+    product = f"prod({x}.shape[:-1])"
+    dims = (product,) if second.group("x") else (product, f"{x}.shape[-1]")
+    alternatives = (resolve(first.pop(), text), resolve(("explicit", (), dims), text))
+    if not all(a.derived for a in alternatives):
+        return None
+    reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
+    return ShapeRule(
+        kind="one_of", params=tuple(dict.fromkeys(reads)), alternatives=alternatives, text=text.strip(), line=0
+    )
+
+
 def _condition(text: str, ctx: ShapeContext, kinds: dict[str, str]) -> tuple[str, ...] | None:
     """A case's conditions (`A且B`), four parts each; None when one is not read."""
     out: list[str] = []

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
-from specgen.parse.classify.shape_alternatives import alternatives_rule
+from specgen.parse.classify.shape_alternatives import alternatives_rule, either_rule
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
@@ -279,6 +279,8 @@ def shape_rule(
     lists = tuple(_input_lists(params, statements))
     ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one, lists)
     cells = {name: [s.text for s in said if s.cell] for name, said in statements.items()}
+    if rule := _either(p, params, statements, said, ctx):  # `shape需要与x1一致，或者是二维并且…`
+        return rule
     found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
@@ -322,6 +324,17 @@ def shape_rule(
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
     reason = reason or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def _either(
+    p: Param, params: Sequence[Param], statements: dict[str, list[Statement]], said: list[Statement], ctx: ShapeContext
+) -> ShapeRule | None:
+    """A statement of the output's that gives one shape or another (see shape_alternatives)."""
+    for s in said:
+        resolve = lambda reading, _, s=s: _from_reading(params, statements, reading, s, own=said)  # noqa: E731
+        if rule := either_rule(s.text, ctx, resolve):
+            return rule.model_copy(update={"line": s.line})
+    return None
 
 
 def _alternatives(
