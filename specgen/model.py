@@ -244,7 +244,9 @@ class ShapeRule(Frozen):
     # pertoken时，shape为…` is ("quantMode", "value", "pertoken", "true"); or an input's rank
     # (`当logProbs为3维时`: ("logProbs", "rank", "3", "true")) or presence (`当groupIndexOptional
     # 存在时`: ("groupIndexOptional", "given", "", "true"); "false": null); or a bool the formula
-    # holds for (a plain convolution's: ("transposed", "bool", "false", "true")). Allocation holds
+    # holds for (a plain convolution's: ("transposed", "bool", "false", "true")), or an axis that is
+    # a tensor's last (`当activateDim对应的x的尾轴时`: ("activateDim", "last", "x", "true")); any
+    # four-part condition "false" where it fails (`reduction的值不为0`). Allocation holds
     # to these four-part conditions; several of them in a row (4k parts) must all hold
     # (`当reduction为0且self的shape为2维时`).
     when: tuple[str, ...] = _sparse(())

@@ -178,6 +178,9 @@ def _corpus_function(corpus: Path, stem: str, name: str, folder: str = "ops-nn")
         ("aclnnMseLossOut", "out", (2,)),  # self and target (2, 2), reduction 1
         ("aclnnBidirectionLSTMV2", "yOut", (2, 32, 64)),  # x (2, 32, 32), initH (2, 32, 32), bidirection
         ("aclnnUnique", "inverseOut", (8,)),  # self (8,), returnInverse true
+        ("aclnnSwigluMxQuant", "yOut", (2, 32)),  # x (2, 64), activateDim -1
+        ("aclnnDequantSwigluQuantV2", "scaleOut", (2,)),  # x (2, 64), activateDim -1
+        ("aclnnAddRmsNormDynamicQuant", "y1Out", (2, 8)),  # x1 (2, 8): both alternatives agree
     ],
 )
 def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, stem, output, shape):
@@ -212,3 +215,43 @@ def test_a_shape_or_another_after_huozhe():
     # an error row's 或者 is no alternative shape; nor a product of a tensor that is not an input
     assert either_rule("shape超过8维，或者两者shape不一致", ctx, _resolve) is None
     assert either_rule("shape需要与x1一致，或者与y除了最后一维的乘积一致", ctx, _resolve) is None
+
+
+def test_an_axis_that_is_the_last_or_not_and_numbered_leading_dimensions():
+    # aclnnSwigluMxQuant (ops-nn): x is `[X1,X2,...Xn,2H]`; yOut's row, two statements
+    texts = [
+        "当activateDim对应的x的尾轴时，shape为[X1,X2,...Xn,H]。",
+        "当activateDim对应的不是x的尾轴时，shape为[X1,X2,...,XactivateDim / 2,...,2H]。",
+        "当yOut的数据类型为FLOAT4_E2M1、FLOAT4_E1M2时，yOut的最后一维需要是2的倍数。",  # no shape: no case
+    ]
+    names = ("yOut", "x", "activateDim")
+    lists = (("x", ("X1", "X2", "...Xn", "2H")),)
+    ctx = ShapeContext(names, ("x",), "yOut", tensors=("yOut", "x"), lists=lists)
+    rule = alternatives_rule(texts, ctx, {"x": "tensor", "activateDim": "int"}, _resolve)
+    assert rule is not None
+    tail, other = rule.alternatives
+    assert (tail.dims, tail.when) == (("*x.shape[:-1]", "x.shape[-1] / 2"), ("activateDim", "last", "x", "true"))
+    assert (other.kind, other.when) == ("not_derivable", ("activateDim", "last", "x", "false"))
+    # the document's call: x (2, 64), activateDim -1: yOut (2, 32); another axis: unchecked
+    x = TensorDesc((2, 64), "BFLOAT16")
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (2, 64)}, {"x": x, "activateDim": -1}) == ((2, 32),)
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (2, 64)}, {"x": x, "activateDim": 1}) == ((2, 32),)
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (2, 64)}, {"x": x, "activateDim": 0}) is None
+    # scaleOut's `[X1,X2,...,Xn]`: x's leading dimensions alone (aclnnDequantSwigluQuantV2)
+    scale = alternatives_rule(
+        ["当activateDim对应的x的尾轴时，shape为[X1,X2,...,Xn]。", "当activateDim对应的不是x的尾轴时，shape为[1]。"],
+        ctx,
+        {"x": "tensor", "activateDim": "int"},
+        _resolve,
+    )
+    assert scale is not None and scale.alternatives[0].dims == ("*x.shape[:-1]",)
+    # a list whose numbered run names another symbol than the input's is not read through it
+    other_run = alternatives_rule(
+        ["当activateDim对应的x的尾轴时，shape为[Y1,Y2,...Yn,H]。", "当activateDim对应的不是x的尾轴时，shape为[1]。"],
+        ctx,
+        {"x": "tensor", "activateDim": "int"},
+        _resolve,
+    )
+    assert other_run is not None and other_run.alternatives[0].kind == "not_derivable"
+    # an axis that is no integer parameter leads no case
+    assert alternatives_rule(texts[:2], ctx, {"x": "tensor", "activateDim": "string"}, _resolve) is None

@@ -173,6 +173,20 @@ def _shaped(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     return desc is not None and (len(desc.shape) == int(rank)) == (wanted == "true")
 
 
+def _last_axis(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """(name, "last", tensor, "true"/"false"): the axis an integer names is the tensor's last
+    (`activateDim对应的x的尾轴`: -1 or its rank less one), or is another; False when the call
+    does not give both."""
+    from ._tensor import describe
+
+    name, _, tensor, wanted = when
+    axis, desc = values.get(name), _desc(describe, values.get(tensor))
+    if not isinstance(axis, int) or isinstance(axis, bool) or desc is None:
+        return False
+    rank = len(desc.shape)
+    return (axis in (-1, rank - 1)) == (wanted == "true")
+
+
 # The four-part conditions of `ShapeRule.when`, by their second part.
 _CONDITIONS = {
     "value": _has_value,
@@ -180,6 +194,7 @@ _CONDITIONS = {
     "bool": _bool_case,
     "rank": _shaped,
     "given": _shaped,
+    "last": _last_axis,
 }
 
 

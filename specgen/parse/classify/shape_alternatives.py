@@ -17,7 +17,15 @@ import re
 from collections.abc import Callable, Sequence
 
 from specgen.model import ShapeRule
-from specgen.parse.classify.shape_phrases import SHAPE_PHRASES, Reading, ShapeContext
+from specgen.parse.classify.shape_phrases import (
+    SHAPE_PHRASES,
+    Reading,
+    ShapeContext,
+    _trailing_sizes,
+    dim_expression,
+    listed,
+    substituted,
+)
 
 # A reading of one case's shape, with where it was read, made a rule (symbols bound).
 Resolve = Callable[[Reading, str], ShapeRule]
@@ -29,6 +37,8 @@ _VALUE = re.compile(
     rf"^(?:参数|输入|入参)?\s*{_NAME}\s*(?:的值)?\s*(?P<no>不)?(?:为|是|等于|=+)\s*[\"“'`]?(?P<value>[A-Za-z0-9_]+)[\"”'`]?"
     r"\s*(?:[（(][A-Za-z]+[）)])?$"
 )
+# `activateDim对应的x的尾轴`, `activateDim对应的不是x的尾轴`: an axis value that is (not) a tensor's last
+_LAST = re.compile(rf"^{_NAME}\s*对应的\s*(?P<no>不是)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的尾轴$")
 _RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*的shape\s*(?:为|是)\s*(?P<value>\d)\s*维(?:Tensor)?$")
 # Where a condition stands: `当…时，`, `…时，` or `当…，` (then a shape), up to the clause's end.
 _CONDITION = re.compile(r"(?:(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]")
@@ -94,7 +104,7 @@ def _sentence_cases(
     if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
         return [((), _resolved(f"shape为{part}", sentence, ctx, resolve)) for part in _OR.split(m.group("lists"))]
     conditions = list(_CONDITION.finditer(sentence))
-    if not conditions:
+    if not conditions or "shape" not in sentence:  # `当yOut的数据类型为…时，yOut的最后一维需要是2的倍数`
         return []
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
     for i, m in enumerate(conditions):
@@ -125,7 +135,7 @@ def _resolved(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> 
     if _EMPTY.fullmatch(text):  # `()`: a 0-d tensor
         return ShapeRule(kind="explicit", text=sentence, line=0)
     readings = {r for p in SHAPE_PHRASES if p.trigger.search(text) and (r := p.read(text, ctx))}
-    if not readings and (reading := _broadcast_case(text, ctx)):
+    if not readings and (reading := _broadcast_case(text, ctx) or _numbered(text, ctx)):
         readings = {reading}
     if len(readings) != 1:
         reason = f"the case `{text}` gives " + ("no shape" if not readings else "several shapes")
@@ -187,6 +197,46 @@ def either_rule(text: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule | N
     )
 
 
+_NUMBERED = re.compile(r"^(?P<sym>[A-Za-z_]+)1$")
+
+
+def _leading_run(parts: Sequence[str]) -> tuple[str, int] | None:
+    """`X1,X2,...Xn` (or `X1,X2,...,Xn`) at the head of a list: its symbol and how many parts
+    it takes; None when the list does not start so."""
+    m = _NUMBERED.match(parts[0]) if parts else None
+    if m is None:
+        return None
+    sym, ends = m.group("sym"), (f"...{m.group('sym')}n", f"…{m.group('sym')}n")
+    for i, part in enumerate(parts[1:], start=1):
+        if part in ends or (part == f"{sym}n" and parts[i - 1] in ("...", "…")):
+            return sym, i + 1
+        if not re.fullmatch(rf"{sym}\d+|\.\.\.|…", part):
+            return None
+    return None
+
+
+def _numbered(text: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为[X1,X2,...Xn,H]` where the input x is `[X1,X2,...Xn,2H]` (aclnnSwigluMxQuant,
+    aclnnDequantSwigluQuantV2): x's leading dimensions, then the trailing ones, each symbol
+    read from x's trailing dimensions (H is x.shape[-1] / 2); `[X1,X2,...,Xn]`: the leading
+    ones alone."""
+    parts = listed(text) or []
+    run = _leading_run(parts)
+    if run is None:
+        return None
+    for name, own in ctx.lists:
+        theirs = _leading_run(own)
+        if theirs is None or theirs[0] != run[0] or name not in ctx.inputs or len(own) == theirs[1]:
+            continue
+        trailing = own[theirs[1] :]
+        sizes = _trailing_sizes(name, trailing)
+        tail = [dim_expression(re.sub(r"(\d)\s*([A-Za-z_])", r"\1*\2", p), ctx.params) for p in parts[run[1] :]]
+        if sizes is None or not all(tail):
+            return None
+        return ("explicit", (), (f"*{name}.shape[:{-len(trailing)}]", *substituted([t for t in tail if t], sizes)))
+    return None
+
+
 def _condition(text: str, ctx: ShapeContext, kinds: dict[str, str]) -> tuple[str, ...] | None:
     """A case's conditions (`A且B`), four parts each; None when one is not read."""
     out: list[str] = []
@@ -201,6 +251,8 @@ def _condition(text: str, ctx: ShapeContext, kinds: dict[str, str]) -> tuple[str
 def _atom(atom: str, ctx: ShapeContext, kinds: dict[str, str]) -> tuple[str, ...] | None:
     if (m := _RANK.match(atom)) and m.group("name") in ctx.inputs:
         return (m.group("name"), "rank", m.group("value"), "true")
+    if (m := _LAST.match(atom)) and kinds.get(m.group("name")) == "int" and m.group("x") in ctx.inputs:
+        return (m.group("name"), "last", m.group("x"), "false" if m.group("no") else "true")
     m = _VALUE.match(atom)
     if m is None:
         return None
