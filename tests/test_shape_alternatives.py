@@ -13,7 +13,7 @@ from specgen.codegen.runtime import _shapes
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import ShapeRule
 from specgen.parse import parse_paths
-from specgen.parse.classify.shape_alternatives import alternatives_rule, either_rule
+from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
 from specgen.parse.classify.shape_phrases import Reading, ShapeContext
 
 
@@ -26,7 +26,7 @@ def _resolve(reading: Reading, sentence: str) -> ShapeRule:
 def _read(texts: list[str], inputs: tuple[str, ...], values: dict[str, str], subject: str = "out"):
     names = (subject, *inputs, *values)
     ctx = ShapeContext(names, inputs, subject, tensors=(subject, *inputs))
-    return alternatives_rule(texts, ctx, {**dict.fromkeys(inputs, "tensor"), **values}, _resolve)
+    return alternatives_rule(texts, ctx, Known({**dict.fromkeys(inputs, "tensor"), **values}), _resolve)
 
 
 def test_cases_with_two_conditions_and_an_otherwise_case():
@@ -111,7 +111,7 @@ def test_an_unread_case_or_an_unread_shape_that_always_holds_gives_no_rule():
     # an unconditional shape that does not read: the rule would never check anything
     unread = ShapeRule(kind="not_derivable", reason="r", line=1)
     ctx = ShapeContext(("out", "self"), ("self",), "out", tensors=("out", "self"))
-    assert alternatives_rule(["shape为(N)或者()"], ctx, {"self": "tensor"}, lambda r, s: unread) is None
+    assert alternatives_rule(["shape为(N)或者()"], ctx, Known({"self": "tensor"}), lambda r, s: unread) is None
 
 
 ONE_OF = {
@@ -181,6 +181,7 @@ def _corpus_function(corpus: Path, stem: str, name: str, folder: str = "ops-nn")
         ("aclnnSwigluMxQuant", "yOut", (2, 32)),  # x (2, 64), activateDim -1
         ("aclnnDequantSwigluQuantV2", "scaleOut", (2,)),  # x (2, 64), activateDim -1
         ("aclnnAddRmsNormDynamicQuant", "y1Out", (2, 8)),  # x1 (2, 8): both alternatives agree
+        ("aclnnFlatQuant", "quantScale", (16,)),  # x (16, 16, 16), out INT32
     ],
 )
 def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, stem, output, shape):
@@ -227,7 +228,7 @@ def test_an_axis_that_is_the_last_or_not_and_numbered_leading_dimensions():
     names = ("yOut", "x", "activateDim")
     lists = (("x", ("X1", "X2", "...Xn", "2H")),)
     ctx = ShapeContext(names, ("x",), "yOut", tensors=("yOut", "x"), lists=lists)
-    rule = alternatives_rule(texts, ctx, {"x": "tensor", "activateDim": "int"}, _resolve)
+    rule = alternatives_rule(texts, ctx, Known({"x": "tensor", "activateDim": "int"}), _resolve)
     assert rule is not None
     tail, other = rule.alternatives
     assert (tail.dims, tail.when) == (("*x.shape[:-1]", "x.shape[-1] / 2"), ("activateDim", "last", "x", "true"))
@@ -241,7 +242,7 @@ def test_an_axis_that_is_the_last_or_not_and_numbered_leading_dimensions():
     scale = alternatives_rule(
         ["当activateDim对应的x的尾轴时，shape为[X1,X2,...,Xn]。", "当activateDim对应的不是x的尾轴时，shape为[1]。"],
         ctx,
-        {"x": "tensor", "activateDim": "int"},
+        Known({"x": "tensor", "activateDim": "int"}),
         _resolve,
     )
     assert scale is not None and scale.alternatives[0].dims == ("*x.shape[:-1]",)
@@ -249,9 +250,33 @@ def test_an_axis_that_is_the_last_or_not_and_numbered_leading_dimensions():
     other_run = alternatives_rule(
         ["当activateDim对应的x的尾轴时，shape为[Y1,Y2,...Yn,H]。", "当activateDim对应的不是x的尾轴时，shape为[1]。"],
         ctx,
-        {"x": "tensor", "activateDim": "int"},
+        Known({"x": "tensor", "activateDim": "int"}),
         _resolve,
     )
     assert other_run is not None and other_run.alternatives[0].kind == "not_derivable"
     # an axis that is no integer parameter leads no case
-    assert alternatives_rule(texts[:2], ctx, {"x": "tensor", "activateDim": "string"}, _resolve) is None
+    assert alternatives_rule(texts[:2], ctx, Known({"x": "tensor", "activateDim": "string"}), _resolve) is None
+
+
+def test_a_dtype_case_of_the_one_tensor_that_allows_it():
+    # aclnnFlatQuant (ops-nn), quantScale's row: `量化输出类型` names no tensor; only out allows
+    # INT4, INT32 and FLOAT4_E2M1 (x: [M, N1, N2]; its error row: `INT4或INT32场景下quantScale的维度
+    # 不为1，或者第一维度与x的第一维度不一致`)
+    texts = [
+        "量化输出类型为INT4或INT32时，shape为[M],M与x中M维度一致，数据类型为FLOAT32。",
+        "量化输出类型为FLOAT4_E2M1时，shape为[M,ceildiv(N1*N2,64),2]，数据类型为FLOAT8_E8M0。",
+    ]
+    names = ("quantScale", "x", "out")
+    ctx = ShapeContext(names, ("x",), "quantScale", tensors=names)
+    dtypes = {"x": ("FLOAT16", "BFLOAT16"), "out": ("INT4", "INT32", "FLOAT4_E2M1"), "quantScale": ("FLOAT",)}
+    known = Known(dict.fromkeys(names, "tensor"), dtypes)
+    rule = alternatives_rule(texts, ctx, known, _resolve)
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("M",), ("out", "dtype", "INT4", "true")),
+        (("M",), ("out", "dtype", "INT32", "true")),
+        (("M", "ceildiv(N1 * N2, 64)", "2"), ("out", "dtype", "FLOAT4_E2M1", "true")),
+    ]
+    # no tensor, or two, allow the dtypes named: not read
+    assert alternatives_rule(texts, ctx, Known(known.kinds, {**dtypes, "out": ("INT8",)}), _resolve) is None
+    assert alternatives_rule(texts, ctx, Known(known.kinds, {**dtypes, "x": dtypes["out"]}), _resolve) is None

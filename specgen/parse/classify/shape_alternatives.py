@@ -14,7 +14,8 @@ output is then unchecked whenever that case holds).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from specgen.model import ShapeRule
 from specgen.parse.classify.shape_phrases import (
@@ -26,9 +27,21 @@ from specgen.parse.classify.shape_phrases import (
     listed,
     substituted,
 )
+from specgen.vocab import DTYPES, dtype
 
 # A reading of one case's shape, with where it was read, made a rule (symbols bound).
 Resolve = Callable[[Reading, str], ShapeRule]
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What the conditions read of the function's parameters: each one's kind, and the
+    dtypes each tensor allows (an unnamed `输出类型为INT4或INT32` is the one tensor's that
+    allows them)."""
+
+    kinds: Mapping[str, str]
+    dtypes: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
 
 _NAME = r"`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
 # One condition of a case: an attribute's value (`reduction为0（none）`, `reduction的值不为0`), a
@@ -39,6 +52,11 @@ _VALUE = re.compile(
 )
 # `activateDim对应的x的尾轴`, `activateDim对应的不是x的尾轴`: an axis value that is (not) a tensor's last
 _LAST = re.compile(rf"^{_NAME}\s*对应的\s*(?P<no>不是)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的尾轴$")
+# `量化输出类型为INT4或INT32`, `y的数据类型为INT8`: a tensor's dtype (named, or the one allowing them)
+_DTYPE = re.compile(
+    r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?:量化)?(?:输出)?(?:数据)?类型\s*为\s*"
+    r"(?P<dtypes>[A-Z][A-Z0-9_]*(?:\s*或\s*[A-Z][A-Z0-9_]*)*)$"
+)
 _RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*的shape\s*(?:为|是)\s*(?P<value>\d)\s*维(?:Tensor)?$")
 # Where a condition stands: `当…时，`, `…时，` or `当…，` (then a shape), up to the clause's end.
 _CONDITION = re.compile(r"(?:(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]")
@@ -51,15 +69,13 @@ _EMPTY = re.compile(r"shape\s*为\s*(?:\(\s*\)|（\s*）|\[\s*\])")
 _BOOLS = {"true": "true", "false": "false"}
 
 
-def alternatives_rule(
-    texts: Sequence[str], ctx: ShapeContext, kinds: dict[str, str], resolve: Resolve
-) -> ShapeRule | None:
-    """The output's shapes case by case, or as alternatives joined by 或 (`kinds`: each
-    parameter's kind, by name); None unless every case the statements give is read."""
+def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, resolve: Resolve) -> ShapeRule | None:
+    """The output's shapes case by case, or as alternatives joined by 或; None unless every
+    case the statements give is read."""
     cases: list[tuple[tuple[str, ...], ShapeRule]] = []
     said = []
     for text in texts:
-        found = _cases(text, ctx, kinds, resolve)
+        found = _cases(text, ctx, known, resolve)
         if found is None:
             return None
         cases += found
@@ -81,7 +97,7 @@ def alternatives_rule(
 
 
 def _cases(
-    text: str, ctx: ShapeContext, kinds: dict[str, str], resolve: Resolve
+    text: str, ctx: ShapeContext, known: Known, resolve: Resolve
 ) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
     """The cases one statement gives ([] when it gives none); None when it gives one this
     reader cannot read."""
@@ -91,7 +107,7 @@ def _cases(
     for sentence in re.split(r"[；;。]", text):
         if not sentence.strip():
             continue
-        found = _sentence_cases(sentence.strip(), ctx, kinds, resolve, outer)
+        found = _sentence_cases(sentence.strip(), ctx, known, resolve, outer)
         if found is None:
             return None
         out += found
@@ -99,7 +115,7 @@ def _cases(
 
 
 def _sentence_cases(
-    sentence: str, ctx: ShapeContext, kinds: dict[str, str], resolve: Resolve, outer: list[tuple[str, ...]]
+    sentence: str, ctx: ShapeContext, known: Known, resolve: Resolve, outer: list[tuple[str, ...]]
 ) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
     if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
         return [((), _resolved(f"shape为{part}", sentence, ctx, resolve)) for part in _OR.split(m.group("lists"))]
@@ -108,21 +124,24 @@ def _sentence_cases(
         return []
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
     for i, m in enumerate(conditions):
-        when = _condition(m.group("led") or m.group("bare"), ctx, kinds)
-        if when is None:
+        whens = _condition(m.group("led") or m.group("bare"), ctx, known)
+        if whens is None:
             return None
         end = conditions[i + 1].start() if i + 1 < len(conditions) else len(sentence)
         shape_text = sentence[m.end() : end]
         if not shape_text.strip():
-            if i or outer:
+            if i or outer or len(whens) != 1:
                 return None
-            outer.append(when)
+            outer.append(whens[0])
             continue
         said, *otherwise = _OTHERWISE.split(shape_text, maxsplit=1)
         lead = outer[0] if outer else ()
-        out.append(((*lead, *when), _resolved(said, sentence, ctx, resolve)))
+        rule = _resolved(said, sentence, ctx, resolve)
+        out += [((*lead, *when), rule) for when in whens]
         if otherwise and otherwise[0].strip():  # `否则为(1,)`: where any one of the case's conditions fails
-            rule = _resolved(otherwise[0], sentence, ctx, resolve)
+            if len(whens) != 1:
+                return None
+            rule, when = _resolved(otherwise[0], sentence, ctx, resolve), whens[0]
             out += [((*lead, *_negated(when[k : k + 4])), rule) for k in range(0, len(when), 4)]
     return out
 
@@ -237,31 +256,45 @@ def _numbered(text: str, ctx: ShapeContext) -> Reading | None:
     return None
 
 
-def _condition(text: str, ctx: ShapeContext, kinds: dict[str, str]) -> tuple[str, ...] | None:
-    """A case's conditions (`A且B`), four parts each; None when one is not read."""
-    out: list[str] = []
+def _condition(text: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] | None:
+    """A case's conditions (`A且B`), four parts each, as alternatives of them (`类型为INT4或INT32`
+    is two); None when one is not read."""
+    conjunctions: list[tuple[str, ...]] = [()]
     for atom in re.split(r"\s*(?:且|并且)\s*", text.strip()):
-        when = _atom(atom.strip(), ctx, kinds)
-        if when is None:
+        options = _atom(atom.strip(), ctx, known)
+        if options is None:
             return None
-        out += when
-    return tuple(out)
+        conjunctions = [(*c, *o) for c in conjunctions for o in options]
+    return conjunctions
 
 
-def _atom(atom: str, ctx: ShapeContext, kinds: dict[str, str]) -> tuple[str, ...] | None:
+def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] | None:
+    kinds = known.kinds
     if (m := _RANK.match(atom)) and m.group("name") in ctx.inputs:
-        return (m.group("name"), "rank", m.group("value"), "true")
+        return [(m.group("name"), "rank", m.group("value"), "true")]
     if (m := _LAST.match(atom)) and kinds.get(m.group("name")) == "int" and m.group("x") in ctx.inputs:
-        return (m.group("name"), "last", m.group("x"), "false" if m.group("no") else "true")
+        return [(m.group("name"), "last", m.group("x"), "false" if m.group("no") else "true")]
+    if m := _DTYPE.match(atom):
+        named, dtypes = m.group("name"), [dtype(d) or "" for d in re.split(r"\s*或\s*", m.group("dtypes"))]
+        if not all(d in DTYPES for d in dtypes):
+            return None
+        name = named if named in known.dtypes else _allowing(dtypes, known) if named is None else None
+        return [(name, "dtype", d, "true") for d in dtypes] if name else None
     m = _VALUE.match(atom)
     if m is None:
         return None
     name, value, held = m.group("name"), m.group("value"), "false" if m.group("no") else "true"
     if kinds.get(name) == "bool" and value.lower() in _BOOLS:
-        return (name, "bool", value.lower(), held)
+        return [(name, "bool", value.lower(), held)]
     if kinds.get(name) in ("int", "string") and value.lower() not in _BOOLS:
-        return (name, "value", value, held)
+        return [(name, "value", value, held)]
     return None
+
+
+def _allowing(dtypes: Sequence[str], known: Known) -> str | None:
+    """The one tensor that allows every dtype an unnamed condition names."""
+    found = [name for name, allowed in known.dtypes.items() if set(dtypes) <= set(allowed)]
+    return found[0] if len(found) == 1 else None
 
 
 def _negated(when: tuple[str, ...]) -> tuple[str, ...]:

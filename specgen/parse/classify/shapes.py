@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
-from specgen.parse.classify.shape_alternatives import alternatives_rule, either_rule
+from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
 from specgen.parse.classify.shape_phrases import (
@@ -349,7 +349,8 @@ def _alternatives(
         return _from_reading(params, statements, reading, Statement(sentence, line), own=said)
 
     texts = [s.text for s in _joined(said)]
-    return alternatives_rule(texts, ctx, {q.name: q.kind for q in params}, resolve)
+    tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
+    return alternatives_rule(texts, ctx, Known({q.name: q.kind for q in params}, tensors), resolve)
 
 
 _BROADCASTS_WITH = re.compile(r"shape需要?与\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*满足\s*(?:broadcast|广播)关系")
