@@ -280,3 +280,58 @@ def test_a_dtype_case_of_the_one_tensor_that_allows_it():
     # no tensor, or two, allow the dtypes named: not read
     assert alternatives_rule(texts, ctx, Known(known.kinds, {**dtypes, "out": ("INT8",)}), _resolve) is None
     assert alternatives_rule(texts, ctx, Known(known.kinds, {**dtypes, "x": dtypes["out"]}), _resolve) is None
+
+
+V2_NOTES = [
+    # aclnnAddRmsNormDynamicQuantV2 (ops-nn), 约束说明: when each output is valid
+    "- 当outputMaskOptional[0]为True时，y1Out和scale1Out为有效输出；当outputMaskOptional[0]为False时，y1Out和scale1Out为无效输出。",
+    "- 当outputMaskOptional[1]为True时，y2Out和scale2Out为有效输出；当outputMaskOptional[1]为False时，y2Out和scale2Out为无效输出。",
+    "- 当outputMaskOptional为空时，y1Out和scale1Out始终为有效输出。",
+    "- 当outputMaskOptional为空时，y2Out和scale2Out在smoothScale1Optional和smoothScale2Optional均有效时为有效输出，否则为无效输出。",
+]
+V2_KINDS = {
+    "x1": "tensor",
+    "smoothScale1Optional": "tensor",
+    "smoothScale2Optional": "tensor",
+    "outputMaskOptional": "bool_array",
+    "scale2Out": "tensor",
+    "y1Out": "tensor",
+}
+
+
+def test_a_valid_or_invalid_output_by_what_the_constraints_section_says():
+    # aclnnAddRmsNormDynamicQuantV2 (ops-nn), scale2Out's row: valid is one shape or another, else [1]
+    text = (
+        "如果此输出为有效输出，shape需要与x1除了最后一维后的shape一致，或者与x1除了最后一维的乘积一致；否则shape为[1]。"
+    )
+    names = tuple(V2_KINDS)
+    ctx = ShapeContext(names, ("x1", "smoothScale1Optional", "smoothScale2Optional"), "scale2Out", tensors=names)
+    rule = alternatives_rule([text], ctx, Known(V2_KINDS, notes=V2_NOTES), _resolve)
+    assert rule is not None
+    both = ("smoothScale1Optional", "given", "", "true", "smoothScale2Optional", "given", "", "true")
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("*x1.shape[:-1]",), ("outputMaskOptional[1]", "bool", "true", "true")),
+        (("*x1.shape[:-1]",), ("outputMaskOptional", "given", "", "false", *both)),
+        (("prod(x1.shape[:-1])",), ("outputMaskOptional[1]", "bool", "true", "true")),
+        (("prod(x1.shape[:-1])",), ("outputMaskOptional", "given", "", "false", *both)),
+        (("1",), ("outputMaskOptional[1]", "bool", "false", "true")),
+        (("1",), ("outputMaskOptional", "given", "", "false", "smoothScale1Optional", "given", "", "false")),
+        (("1",), ("outputMaskOptional", "given", "", "false", "smoothScale2Optional", "given", "", "false")),
+    ]
+    x1, scale = TensorDesc((2, 3, 8), "FLOAT16"), TensorDesc((8,), "FLOAT16")
+    shapes = {"x1": (2, 3, 8)}
+    # the document's call: no mask, both smooth scales: valid, (2, 3) or (6,)
+    given = {"x1": x1, "outputMaskOptional": None, "smoothScale1Optional": scale, "smoothScale2Optional": scale}
+    assert _shapes.output_shapes(plain_rule(rule), shapes, given) == ((2, 3), (6,))
+    # the mask's second element false: invalid, [1]
+    masked = {**given, "outputMaskOptional": [True, False]}
+    assert _shapes.output_shapes(plain_rule(rule), shapes, masked) == ((1,),)
+    # no mask and one smooth scale null: invalid
+    assert _shapes.output_shapes(plain_rule(rule), shapes, {**given, "smoothScale2Optional": None}) == ((1,),)
+    # the last statement alone says both when it is valid and when not: read
+    assert alternatives_rule([text], ctx, Known(V2_KINDS, notes=V2_NOTES[3:]), _resolve) is not None
+    # one that says when it is valid but not when not (y1Out's `始终为有效输出`): not read
+    y1 = ShapeContext(names, ctx.inputs, "y1Out", tensors=names)
+    assert alternatives_rule([text], y1, Known(V2_KINDS, notes=[V2_NOTES[2]]), _resolve) is None
+    # no constraints section: the state is not read
+    assert alternatives_rule([text], ctx, Known(V2_KINDS), _resolve) is None

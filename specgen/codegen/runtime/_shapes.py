@@ -150,8 +150,14 @@ def _of_dtype(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
 
 def _bool_case(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     """(name, "bool", value, "true"/"false"): the bool a case holds for (`transposed`), or
-    the other value; False when the call does not give the bool."""
-    value = values.get(when[0])
+    the other value; `name[i]` one element of a bool array (`outputMaskOptional[0]`); False
+    when the call does not give the bool."""
+    name, _, index = when[0].partition("[")
+    value = values.get(name)
+    if index:
+        items = value if isinstance(value, list | tuple) else ()
+        at = int(index.rstrip("]"))
+        value = items[at] if at < len(items) else None
     if not isinstance(value, bool):
         return False
     return (value == (when[2] == "true")) == (when[3] != "false")

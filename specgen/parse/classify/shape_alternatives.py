@@ -41,6 +41,9 @@ class Known:
 
     kinds: Mapping[str, str]
     dtypes: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    # the constraints section's statements of when outputs are valid (`当outputMaskOptional[0]为
+    # True时，y1Out和scale1Out为有效输出`)
+    notes: Sequence[str] = ()
 
 
 _NAME = r"`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
@@ -52,6 +55,15 @@ _VALUE = re.compile(
 )
 # `activateDim对应的x的尾轴`, `activateDim对应的不是x的尾轴`: an axis value that is (not) a tensor's last
 _LAST = re.compile(rf"^{_NAME}\s*对应的\s*(?P<no>不是)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的尾轴$")
+# An output's state (`y1Out为有效输出`, `此输出为有效输出`), which the constraints section defines
+_STATE_ATOM = re.compile(r"^(?:`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?|此输出)\s*为\s*(?P<state>有效|无效)输出$")
+_STATE = re.compile(
+    r"当(?P<cond>[^，,；;。]+?)时[，,]\s*(?P<outs>[`A-Za-z0-9_和、\s]+?)\s*(?:始终)?"
+    r"(?:在(?P<both>[`A-Za-z0-9_和、\s]+?)均有效时)?\s*为(?P<state>有效|无效)输出"
+)
+# `outputMaskOptional[0]为True`: one element of a bool array; `outputMaskOptional为空`: null (or not)
+_ITEM = re.compile(rf"^{_NAME}\[(?P<i>\d+)\]\s*(?:为|是|=+)\s*(?P<value>True|False|true|false)$")
+_NULL = re.compile(rf"^{_NAME}\s*(?P<no>不)?为\s*(?:空|空指针|nullptr|None)$")
 # `量化输出类型为INT4或INT32`, `y的数据类型为INT8`: a tensor's dtype (named, or the one allowing them)
 _DTYPE = re.compile(
     r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?:量化)?(?:输出)?(?:数据)?类型\s*为\s*"
@@ -60,7 +72,7 @@ _DTYPE = re.compile(
 _RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*的shape\s*(?:为|是)\s*(?P<value>\d)\s*维(?:Tensor)?$")
 # Where a condition stands: `当…时，`, `…时，` or `当…，` (then a shape), up to the clause's end.
 _CONDITION = re.compile(r"(?:(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]")
-_OTHERWISE = re.compile(r"[，,]?\s*(?:否则|其他情况下?|其余情况下?)\s*[，,]?")
+_OTHERWISE = re.compile(r"[，,；;]?\s*(?:否则|其他情况下?|其余情况下?)\s*[，,]?")
 _LIST = r"[(（\[][^()（）\[\]]*[)）\]]"
 _LISTS = re.compile(rf"shape\s*(?:为|是|支持)\s*(?P<lists>{_LIST}(?:\s*或(?:者)?\s*{_LIST})+)")
 _OR = re.compile(r"\s*或(?:者)?\s*")
@@ -84,9 +96,11 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
         return None
     if any(not when and not rule.derived for when, rule in cases):
         return None  # a shape that holds whatever the call does, unread: the rule would never check
-    alternatives = tuple(rule.model_copy(update={"when": when}) for when, rule in cases)
+    first = next(rule for _, rule in cases if rule.derived)
+    alternatives = tuple(
+        rule.model_copy(update={"when": when, "line": rule.line or first.line}) for when, rule in cases
+    )
     reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
-    first = next(a for a in alternatives if a.derived)
     return ShapeRule(
         kind="one_of",
         params=tuple(dict.fromkeys(reads)),
@@ -104,7 +118,7 @@ def _cases(
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
     # `bidirection为false时，当参数packed为false，…；当…`: a condition standing alone leads every case after it
     outer: list[tuple[str, ...]] = []
-    for sentence in re.split(r"[；;。]", text):
+    for sentence in re.split(r"[；;。](?!\s*否则)", text):
         if not sentence.strip():
             continue
         found = _sentence_cases(sentence.strip(), ctx, known, resolve, outer)
@@ -118,7 +132,8 @@ def _sentence_cases(
     sentence: str, ctx: ShapeContext, known: Known, resolve: Resolve, outer: list[tuple[str, ...]]
 ) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
     if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
-        return [((), _resolved(f"shape为{part}", sentence, ctx, resolve)) for part in _OR.split(m.group("lists"))]
+        parts = _OR.split(m.group("lists"))
+        return [((), rule) for part in parts for rule in _resolved(f"shape为{part}", sentence, ctx, resolve)]
     conditions = list(_CONDITION.finditer(sentence))
     if not conditions or "shape" not in sentence:  # `当yOut的数据类型为…时，yOut的最后一维需要是2的倍数`
         return []
@@ -136,21 +151,40 @@ def _sentence_cases(
             continue
         said, *otherwise = _OTHERWISE.split(shape_text, maxsplit=1)
         lead = outer[0] if outer else ()
-        rule = _resolved(said, sentence, ctx, resolve)
-        out += [((*lead, *when), rule) for when in whens]
-        if otherwise and otherwise[0].strip():  # `否则为(1,)`: where any one of the case's conditions fails
-            if len(whens) != 1:
+        out += [((*lead, *when), rule) for rule in _resolved(said, sentence, ctx, resolve) for when in whens]
+        if otherwise and otherwise[0].strip():  # `否则为(1,)`: where the case does not hold
+            unless = _otherwise(m.group("led") or m.group("bare"), whens, ctx, known)
+            if unless is None:
                 return None
-            rule, when = _resolved(otherwise[0], sentence, ctx, resolve), whens[0]
-            out += [((*lead, *_negated(when[k : k + 4])), rule) for k in range(0, len(when), 4)]
+            rules = _resolved(otherwise[0], sentence, ctx, resolve)
+            out += [((*lead, *when), rule) for rule in rules for when in unless]
     return out
 
 
-def _resolved(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule:
-    """The one shape a case's words give, or a not-derivable alternative saying why."""
-    text = _RANKED.sub("shape为", text.strip().rstrip("，,"))  # `shape支持三维（time_step, …）`
+def _otherwise(
+    text: str, whens: list[tuple[str, ...]], ctx: ShapeContext, known: Known
+) -> list[tuple[str, ...]] | None:
+    """Where a case does not hold: an output's other state (`否则` after `此输出为有效输出`), or
+    any one of its conditions failing; None for several alternatives (not read)."""
+    if (m := _STATE_ATOM.match(text.strip())) and _subject(m.group("name"), ctx):
+        return _states(ctx.subject, ctx, known).get("无效" if m.group("state") == "有效" else "有效")
+    if len(whens) != 1:
+        return None
+    return [_negated(whens[0][k : k + 4]) for k in range(0, len(whens[0]), 4)]
+
+
+def _resolved(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> list[ShapeRule]:
+    """The shapes a case's words give: one, or one or another (`…一致，或者与x1除了最后一维的
+    乘积一致`), or a not-derivable alternative saying why."""
+    text = _RANKED.sub("shape为", text.strip().rstrip("，,；;"))  # `shape支持三维（time_step, …）`
     if text.startswith("为"):  # `否则为(1,)`
         text = "shape" + text
+    if either := either_rule(text, ctx, lambda reading, _: resolve(reading, sentence)):
+        return list(either.alternatives)
+    return [_one(text, sentence, ctx, resolve)]
+
+
+def _one(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule:
     if _EMPTY.fullmatch(text):  # `()`: a 0-d tensor
         return ShapeRule(kind="explicit", text=sentence, line=0)
     readings = {r for p in SHAPE_PHRASES if p.trigger.search(text) and (r := p.read(text, ctx))}
@@ -200,6 +234,7 @@ def either_rule(text: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule | N
     if m is None:
         return None
     said = _BOTH.sub("", m.group("first"))  # `与输入x1/x2一致`: x1's shape, which is x2's
+    said = said.replace("除了最后一维", "除最后一维")  # as the readers spell it
     first = {r for p in SHAPE_PHRASES if p.trigger.search(said) and (r := p.read(said, ctx))}
     second = _PRODUCT.match(m.group("second"))
     x = (second.group("x") or second.group("y")) if second else None
@@ -270,6 +305,12 @@ def _condition(text: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ..
 
 def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] | None:
     kinds = known.kinds
+    if (m := _STATE_ATOM.match(atom)) and _subject(m.group("name"), ctx):
+        return _states(ctx.subject, ctx, known).get(m.group("state"))
+    if (m := _ITEM.match(atom)) and kinds.get(m.group("name")) == "bool_array":
+        return [(f"{m.group('name')}[{m.group('i')}]", "bool", m.group("value").lower(), "true")]
+    if (m := _NULL.match(atom)) and m.group("name") in kinds:
+        return [(m.group("name"), "given", "", "true" if m.group("no") else "false")]
     if (m := _RANK.match(atom)) and m.group("name") in ctx.inputs:
         return [(m.group("name"), "rank", m.group("value"), "true")]
     if (m := _LAST.match(atom)) and kinds.get(m.group("name")) == "int" and m.group("x") in ctx.inputs:
@@ -289,6 +330,33 @@ def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] |
     if kinds.get(name) in ("int", "string") and value.lower() not in _BOOLS:
         return [(name, "value", value, held)]
     return None
+
+
+def _subject(name: str | None, ctx: ShapeContext) -> bool:
+    return name in (None, ctx.subject)
+
+
+def _states(subject: str, ctx: ShapeContext, known: Known) -> dict[str, list[tuple[str, ...]]]:
+    """When the constraints section says an output is valid (`有效`) and when not (`无效`):
+    `当outputMaskOptional[0]为True时，y1Out和scale1Out为有效输出`, `当outputMaskOptional为空时，y2Out
+    和scale2Out在smoothScale1Optional和smoothScale2Optional均有效时为有效输出，否则为无效输出`; both
+    or neither (a state the section leaves out is not guessed)."""
+    found: dict[str, list[tuple[str, ...]]] = {"有效": [], "无效": []}
+    for text in known.notes:
+        for sentence in re.split(r"[；;。]", text):
+            m = _STATE.search(sentence)
+            if m is None or subject not in re.split(r"[和、\s]+", m.group("outs").replace("`", "")):
+                continue
+            whens = _condition(m.group("cond"), ctx, known)
+            if whens is None or (m.group("both") and len(whens) != 1):
+                return {}
+            if m.group("both"):  # valid when each is given, else (any one null) not
+                both = [n for n in re.split(r"[和、\s]+", m.group("both").replace("`", "")) if n]
+                found["有效"].append((*whens[0], *(x for n in both for x in (n, "given", "", "true"))))
+                found["无效"] += [(*whens[0], n, "given", "", "false") for n in both]
+            else:
+                found[m.group("state")] += whens
+    return found if found["有效"] and found["无效"] else {}
 
 
 def _allowing(dtypes: Sequence[str], known: Known) -> str | None:

@@ -317,7 +317,7 @@ def shape_rule(
         return rule
     if not found and (rule := spatial_rule(p, params)):  # `outputSize`: `表示输出结果在H和W维度上的空间大小`
         return rule
-    if rule := _alternatives(p, params, statements, said, ctx):
+    if rule := _alternatives(p, params, statements, said, ctx, notes):  # `当…时，shape为…；否则…`
         return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
@@ -338,10 +338,15 @@ def _either(
 
 
 def _alternatives(
-    p: Param, params: Sequence[Param], statements: dict[str, list[Statement]], said: list[Statement], ctx: ShapeContext
+    p: Param,
+    params: Sequence[Param],
+    statements: dict[str, list[Statement]],
+    said: list[Statement],
+    ctx: ShapeContext,
+    notes: Sequence[Statement] = (),
 ) -> ShapeRule | None:
     """The output's shapes case by case (see shape_alternatives), each case's symbols bound as
-    any reading's are."""
+    any reading's are (`notes`: the constraints section, which may say when the output is valid)."""
     lines = {s.text: s.line for s in said}
 
     def resolve(reading: Reading, sentence: str) -> ShapeRule:
@@ -350,7 +355,8 @@ def _alternatives(
 
     texts = [s.text for s in _joined(said)]
     tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
-    return alternatives_rule(texts, ctx, Known({q.name: q.kind for q in params}, tensors), resolve)
+    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes])
+    return alternatives_rule(texts, ctx, known, resolve)
 
 
 _BROADCASTS_WITH = re.compile(r"shape需要?与\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*满足\s*(?:broadcast|广播)关系")
