@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from specgen.codegen.cases import call_values, plain_rule
@@ -147,6 +148,8 @@ def test_the_runtime_checks_any_of_several_shapes_and_allocates_only_when_they_a
     assert _shapes.shape_allowed(rule, shapes, values, (3,)) is None
     assert _shapes.shape_allowed(rule, shapes, values, (4,)) == ((3,), ())
     assert _shapes.allocation_shape(rule, shapes, values) is None
+    with pytest.raises(TypeError, match="several shapes"):
+        _shapes.allocate("out", rule, {"kind": "fixed", "values": ["FLOAT"]}, {"x": np.zeros(3, np.float32)})
     # a case met whose shape is not settled leaves the output unchecked
     unsettled = {
         "kind": "one_of",

@@ -666,6 +666,8 @@ def _allocate_one(
     if shape is None or dtype is None:
         missing = "shape" if shape is None else "dtype"
         why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
+        if shape is None and shape_rule.get("kind") == "one_of":
+            why = "the document gives it several shapes, or none it can settle, for these arguments"
         raise TypeError(
             f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
         )

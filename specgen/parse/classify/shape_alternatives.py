@@ -5,10 +5,13 @@ lists joined by 或 with no condition (`shape为(N)或者()`).
 
 `alternatives_rule` reads every case of the output's statements into one `one_of` rule (see
 `specgen.model.ShapeRule`): each alternative with its own conditions (`when`, four parts per
-condition, all of which must hold). A case whose shape cannot be read, or whose condition it
-cannot read, makes the whole reading fail: a rule that left a case out would reject the calls
-of that case. A case whose shape names a symbol no input binds stays in as not derivable (the
-output is then unchecked whenever that case holds).
+condition, all of which must hold): an attribute's value or another, a bool's, an element of a
+bool array, an input's rank, an optional input null or given, a tensor's dtype, an axis that is
+a tensor's last, and an output's validity as the constraints section defines it. A condition it
+cannot read makes the whole reading fail: a rule that left a case out would reject the calls of
+that case. A case whose shape it cannot read (or that names a symbol no input binds) stays in
+as not derivable: the output is unchecked, and not allocated, whenever that case holds. The
+otherwise case (`否则`) holds where any one of the case's conditions fails.
 """
 
 from __future__ import annotations
@@ -78,7 +81,7 @@ _LISTS = re.compile(rf"shape\s*(?:为|是|支持)\s*(?P<lists>{_LIST}(?:\s*或(?
 _OR = re.compile(r"\s*或(?:者)?\s*")
 _RANKED = re.compile(r"^shape\s*支持[一二三四五六七八1-8]维\s*(?=[(（\[])")
 _EMPTY = re.compile(r"shape\s*为\s*(?:\(\s*\)|（\s*）|\[\s*\])")
-_BOOLS = {"true": "true", "false": "false"}
+_BOOLS = ("true", "false")
 
 
 def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, resolve: Resolve) -> ShapeRule | None:
