@@ -331,7 +331,10 @@ def _either(
 ) -> ShapeRule | None:
     """A statement of the output's that gives one shape or another (see shape_alternatives)."""
     for s in said:
-        resolve = lambda reading, _, s=s: _from_reading(params, statements, reading, s, own=said)  # noqa: E731
+
+        def resolve(reading: Reading, _: str, s: Statement = s) -> ShapeRule:
+            return _from_reading(params, statements, reading, s, own=said)
+
         if rule := either_rule(s.text, ctx, resolve):
             return rule.model_copy(update={"line": s.line})
     return None
