@@ -199,6 +199,10 @@ ShapeRuleKind = Literal[
     "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape
     "at_least",  # params: the one tensor whose element count the output's must reach ("shape size大于等于"):
     # wrappers allocate in its shape; validators hold the output to no one shape
+    "one_of",  # alternatives: the shapes the document gives, each under its own condition or none
+    # (`(N)或者()`, `当activateDim对应的x的尾轴时…；当…不是x的尾轴时…`): the output may take
+    # the shape of any alternative whose condition the call meets; wrappers allocate only when
+    # those agree. params: every tensor the alternatives read
     "not_derivable",  # reason: why no rule can be read (data-dependent, unstated, alternatives)
 ]
 DtypeRuleKind = Literal[
@@ -241,9 +245,13 @@ class ShapeRule(Frozen):
     # pertoken时，shape为…` is ("quantMode", "value", "pertoken", "true"); or an input's rank
     # (`当logProbs为3维时`: ("logProbs", "rank", "3", "true")) or presence (`当groupIndexOptional
     # 存在时`: ("groupIndexOptional", "given", "", "true"); "false": null); or a bool the formula
-    # holds for (a plain convolution's: ("transposed", "bool", "false", "true")). Allocation holds
-    # to these four-part conditions.
+    # holds for (a plain convolution's: ("transposed", "bool", "false", "true")), or an axis that is
+    # a tensor's last (`当activateDim对应的x的尾轴时`: ("activateDim", "last", "x", "true")); any
+    # four-part condition "false" where it fails (`reduction的值不为0`). Allocation holds
+    # to these four-part conditions; several of them in a row (4k parts) must all hold
+    # (`当reduction为0且self的shape为2维时`).
     when: tuple[str, ...] = _sparse(())
+    alternatives: tuple[ShapeRule, ...] = _sparse(())  # one_of: the shapes given, each with its `when`
     text: str = ""  # the statement the rule is read from, verbatim
     line: int
 

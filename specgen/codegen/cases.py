@@ -308,7 +308,7 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
         shape = p.shape_rule if ("output_shape", p.name) not in covered else None
         # a reduce or reduction reading states its own cases (keepDim, reduction), a rule with
         # `when` the bool its output is written under; others do not
-        situated = shape is not None and (shape.kind in ("reduce", "reduction") or shape.when)
+        situated = shape is not None and (shape.kind in ("reduce", "reduction", "one_of") or shape.when)
         value = _shape_set_by_value((p.name,), by_name) if shape is not None and not situated else ""
         if value and value not in _names_read(shape):
             shape = None  # its row says the shape holds in one case only (allocation may still use it)
@@ -356,7 +356,8 @@ def _reads(shape: ShapeRule, names: set[str]) -> bool:
 
 def plain_rule(rule: ShapeRule | DtypeRule) -> dict:
     """The rule as generated code holds it (what it reads, not where it was read)."""
-    return rule.model_dump(mode="json", exclude={"text", "line", "reason"})
+    located = dict.fromkeys(("text", "line", "reason"), True)
+    return rule.model_dump(mode="json", exclude={**located, "alternatives": {"__all__": located}})
 
 
 def _checkable(p: Param, kind: str) -> bool:

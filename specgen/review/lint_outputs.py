@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from specgen.codegen.cases import call_values, plain_rule
-from specgen.codegen.runtime._shapes import dtype_allowed, output_dtype, output_shape
+from specgen.codegen.runtime._shapes import dtype_allowed, output_dtype, shape_allowed
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.diagnostics import Location
 from specgen.model import Function, OperatorDoc, Param
@@ -56,10 +56,11 @@ def _shape_disagreement(p: Param, passed: TensorDesc, shapes, values) -> list[Di
     rule = p.shape_rule
     if rule is None or not rule.derived or rule.kind == "in_place":
         return []
-    derived = output_shape(plain_rule(rule), shapes, values)
-    if derived is None or derived == tuple(passed.shape):
+    allowed = shape_allowed(plain_rule(rule), shapes, values, tuple(passed.shape))
+    if allowed is None:
         return []
-    return [Disagreement(p.name, "shape", _shape(passed.shape), _shape(derived), rule.text, rule.line)]
+    derived = " or ".join(_shape(s) for s in allowed)
+    return [Disagreement(p.name, "shape", _shape(passed.shape), derived, rule.text, rule.line)]
 
 
 def _dtype_disagreement(p: Param, passed: TensorDesc, dtypes, values) -> list[Disagreement]:

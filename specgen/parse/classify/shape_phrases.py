@@ -84,7 +84,7 @@ _LIST_HEAD = re.compile(
 )
 DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
-ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones"})
+ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones", "broadcast", "prod"})
 
 
 def _bracketed(text: str, start: int) -> str | None:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
 from specgen.parse.classify.shape_elsewhere import (
     co_named_rule,
     dimensions_alike,
@@ -288,6 +289,8 @@ def shape_rule(
     lists = tuple(_input_lists(params, statements))
     ctx = ShapeContext(tuple(q.name for q in params), inputs, p.name, text, tensors, rank, arrays, one, lists)
     cells = {name: [s.text for s in said if s.cell] for name, said in statements.items()}
+    if rule := _either(p, params, statements, said, ctx):  # `shape需要与x1一致，或者是二维并且…`
+        return rule
     found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
@@ -311,7 +314,10 @@ def shape_rule(
         return rule
     if rule := _from_errors(p, params, errors):
         values = [q.name for q in params if q.kind not in TENSORS]
-        if value := value_condition([s.text for s in said], values):  # the row holds in one case only
+        value = value_condition([s.text for s in said], values)
+        if value and written_when(p, params)[:1] == (value,):  # `当returnInverse为True时有意义`: held to it
+            return rule
+        if value:  # the row holds in one case only
             reason = f"its shape depends on {value} (the output's own row says when)"
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
@@ -323,11 +329,49 @@ def shape_rule(
         return rule
     if rule := dimensions_alike(p, said, params):  # aclnnDeepNorm: `shape维度和输入x的维度相同`
         return rule
+    if rule := _alternatives(p, params, statements, said, ctx, notes):  # `当…时，shape为…；否则…`
+        return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
     reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def _either(
+    p: Param, params: Sequence[Param], statements: dict[str, list[Statement]], said: list[Statement], ctx: ShapeContext
+) -> ShapeRule | None:
+    """A statement of the output's that gives one shape or another (see shape_alternatives)."""
+    for s in said:
+
+        def resolve(reading: Reading, _: str, s: Statement = s) -> ShapeRule:
+            return _from_reading(params, statements, reading, s, own=said)
+
+        if rule := either_rule(s.text, ctx, resolve):
+            return rule.model_copy(update={"line": s.line})
+    return None
+
+
+def _alternatives(
+    p: Param,
+    params: Sequence[Param],
+    statements: dict[str, list[Statement]],
+    said: list[Statement],
+    ctx: ShapeContext,
+    notes: Sequence[Statement] = (),
+) -> ShapeRule | None:
+    """The output's shapes case by case (see shape_alternatives), each case's symbols bound as
+    any reading's are (`notes`: the constraints section, which may say when the output is valid)."""
+    lines = {s.text: s.line for s in said}
+
+    def resolve(reading: Reading, sentence: str) -> ShapeRule:
+        line = next((n for text, n in lines.items() if sentence in text), p.line)
+        return _from_reading(params, statements, reading, Statement(sentence, line), own=said)
+
+    texts = [s.text for s in _joined(said)]
+    tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
+    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes])
+    return alternatives_rule(texts, ctx, known, resolve)
 
 
 _BROADCASTS_WITH = re.compile(r"shape需要?与\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*满足\s*(?:broadcast|广播)关系")

@@ -1,0 +1,374 @@
+"""An output's shape given as several alternatives: case by case under conditions the call
+settles (`当reduction为0（none）且self的shape为2维时，out shape为(N,),否则为(1,)`;
+`bidirection为false时，当参数packed为false，shape支持三维（…）；当参数packed为true，…`), or as
+lists joined by 或 with no condition (`shape为(N)或者()`).
+
+`alternatives_rule` reads every case of the output's statements into one `one_of` rule (see
+`specgen.model.ShapeRule`): each alternative with its own conditions (`when`, four parts per
+condition, all of which must hold): an attribute's value or another, a bool's, an element of a
+bool array, an input's rank, an optional input null or given, a tensor's dtype, an axis that is
+a tensor's last, and an output's validity as the constraints section defines it. A condition it
+cannot read makes the whole reading fail: a rule that left a case out would reject the calls of
+that case. A case whose shape it cannot read (or that names a symbol no input binds) stays in
+as not derivable: the output is unchecked, and not allocated, whenever that case holds. The
+otherwise case (`否则`) holds where any one of the case's conditions fails.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from specgen.model import ShapeRule
+from specgen.parse.classify.shape_phrases import (
+    SHAPE_PHRASES,
+    Reading,
+    ShapeContext,
+    _trailing_sizes,
+    dim_expression,
+    listed,
+    substituted,
+)
+from specgen.vocab import DTYPES, dtype
+
+# A reading of one case's shape, with where it was read, made a rule (symbols bound).
+Resolve = Callable[[Reading, str], ShapeRule]
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What the conditions read of the function's parameters: each one's kind, and the
+    dtypes each tensor allows (an unnamed `输出类型为INT4或INT32` is the one tensor's that
+    allows them)."""
+
+    kinds: Mapping[str, str]
+    dtypes: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    # the constraints section's statements of when outputs are valid (`当outputMaskOptional[0]为
+    # True时，y1Out和scale1Out为有效输出`)
+    notes: Sequence[str] = ()
+
+
+_NAME = r"`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
+# One condition of a case: an attribute's value (`reduction为0（none）`, `reduction的值不为0`), a
+# bool's (`参数packed为false`), an input's rank (`self的shape为2维`).
+_VALUE = re.compile(
+    rf"^(?:参数|输入|入参)?\s*{_NAME}\s*(?:的值)?\s*(?P<no>不)?(?:为|是|等于|=+)\s*[\"“'`]?(?P<value>[A-Za-z0-9_]+)[\"”'`]?"
+    r"\s*(?:[（(][A-Za-z]+[）)])?$"
+)
+# `activateDim对应的x的尾轴`, `activateDim对应的不是x的尾轴`: an axis value that is (not) a tensor's last
+_LAST = re.compile(rf"^{_NAME}\s*对应的\s*(?P<no>不是)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的尾轴$")
+# An output's state (`y1Out为有效输出`, `此输出为有效输出`), which the constraints section defines
+_STATE_ATOM = re.compile(r"^(?:`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?|此输出)\s*为\s*(?P<state>有效|无效)输出$")
+_STATE = re.compile(
+    r"当(?P<cond>[^，,；;。]+?)时[，,]\s*(?P<outs>[`A-Za-z0-9_和、\s]+?)\s*(?:始终)?"
+    r"(?:在(?P<both>[`A-Za-z0-9_和、\s]+?)均有效时)?\s*为(?P<state>有效|无效)输出"
+)
+# `outputMaskOptional[0]为True`: one element of a bool array; `outputMaskOptional为空`: null (or not)
+_ITEM = re.compile(rf"^{_NAME}\[(?P<i>\d+)\]\s*(?:为|是|=+)\s*(?P<value>True|False|true|false)$")
+_NULL = re.compile(rf"^{_NAME}\s*(?P<no>不)?为\s*(?:空|空指针|nullptr|None)$")
+# `量化输出类型为INT4或INT32`, `y的数据类型为INT8`: a tensor's dtype (named, or the one allowing them)
+_DTYPE = re.compile(
+    r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?:量化)?(?:输出)?(?:数据)?类型\s*为\s*"
+    r"(?P<dtypes>[A-Z][A-Z0-9_]*(?:\s*或\s*[A-Z][A-Z0-9_]*)*)$"
+)
+_RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*的shape\s*(?:为|是)\s*(?P<value>\d)\s*维(?:Tensor)?$")
+# Where a condition stands: `当…时，`, `…时，` or `当…，` (then a shape), up to the clause's end.
+_CONDITION = re.compile(r"(?:(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]")
+_OTHERWISE = re.compile(r"[，,；;]?\s*(?:否则|其他情况下?|其余情况下?)\s*[，,]?")
+_LIST = r"[(（\[][^()（）\[\]]*[)）\]]"
+_LISTS = re.compile(rf"shape\s*(?:为|是|支持)\s*(?P<lists>{_LIST}(?:\s*或(?:者)?\s*{_LIST})+)")
+_OR = re.compile(r"\s*或(?:者)?\s*")
+_RANKED = re.compile(r"^shape\s*支持[一二三四五六七八1-8]维\s*(?=[(（\[])")
+_EMPTY = re.compile(r"shape\s*为\s*(?:\(\s*\)|（\s*）|\[\s*\])")
+_BOOLS = ("true", "false")
+
+
+def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, resolve: Resolve) -> ShapeRule | None:
+    """The output's shapes case by case, or as alternatives joined by 或; None unless every
+    case the statements give is read."""
+    cases: list[tuple[tuple[str, ...], ShapeRule]] = []
+    said = []
+    for text in texts:
+        found = _cases(text, ctx, known, resolve)
+        if found is None:
+            return None
+        cases += found
+        said += [text.strip()] if found else []
+    if len(cases) < 2 or not any(rule.derived for _, rule in cases):
+        return None
+    if any(not when and not rule.derived for when, rule in cases):
+        return None  # a shape that holds whatever the call does, unread: the rule would never check
+    first = next(rule for _, rule in cases if rule.derived)
+    alternatives = tuple(
+        rule.model_copy(update={"when": when, "line": rule.line or first.line}) for when, rule in cases
+    )
+    reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
+    return ShapeRule(
+        kind="one_of",
+        params=tuple(dict.fromkeys(reads)),
+        alternatives=alternatives,
+        text=" ".join(said),
+        line=first.line,
+    )
+
+
+def _cases(
+    text: str, ctx: ShapeContext, known: Known, resolve: Resolve
+) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
+    """The cases one statement gives ([] when it gives none); None when it gives one this
+    reader cannot read."""
+    out: list[tuple[tuple[str, ...], ShapeRule]] = []
+    # `bidirection为false时，当参数packed为false，…；当…`: a condition standing alone leads every case after it
+    outer: list[tuple[str, ...]] = []
+    for sentence in re.split(r"[；;。](?!\s*否则)", text):
+        if not sentence.strip():
+            continue
+        found = _sentence_cases(sentence.strip(), ctx, known, resolve, outer)
+        if found is None:
+            return None
+        out += found
+    return out
+
+
+def _sentence_cases(
+    sentence: str, ctx: ShapeContext, known: Known, resolve: Resolve, outer: list[tuple[str, ...]]
+) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
+    if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
+        parts = _OR.split(m.group("lists"))
+        return [((), rule) for part in parts for rule in _resolved(f"shape为{part}", sentence, ctx, resolve)]
+    conditions = list(_CONDITION.finditer(sentence))
+    if not conditions or "shape" not in sentence:  # `当yOut的数据类型为…时，yOut的最后一维需要是2的倍数`
+        return []
+    out: list[tuple[tuple[str, ...], ShapeRule]] = []
+    for i, m in enumerate(conditions):
+        whens = _condition(m.group("led") or m.group("bare"), ctx, known)
+        if whens is None:
+            return None
+        end = conditions[i + 1].start() if i + 1 < len(conditions) else len(sentence)
+        shape_text = sentence[m.end() : end]
+        if not shape_text.strip():
+            if i or outer or len(whens) != 1:
+                return None
+            outer.append(whens[0])
+            continue
+        said, *otherwise = _OTHERWISE.split(shape_text, maxsplit=1)
+        lead = outer[0] if outer else ()
+        out += [((*lead, *when), rule) for rule in _resolved(said, sentence, ctx, resolve) for when in whens]
+        if otherwise and otherwise[0].strip():  # `否则为(1,)`: where the case does not hold
+            unless = _otherwise(m.group("led") or m.group("bare"), whens, ctx, known)
+            if unless is None:
+                return None
+            rules = _resolved(otherwise[0], sentence, ctx, resolve)
+            out += [((*lead, *when), rule) for rule in rules for when in unless]
+    return out
+
+
+def _otherwise(
+    text: str, whens: list[tuple[str, ...]], ctx: ShapeContext, known: Known
+) -> list[tuple[str, ...]] | None:
+    """Where a case does not hold: an output's other state (`否则` after `此输出为有效输出`), or
+    any one of its conditions failing; None for several alternatives (not read)."""
+    if (m := _STATE_ATOM.match(text.strip())) and _subject(m.group("name"), ctx):
+        return _states(ctx.subject, ctx, known).get("无效" if m.group("state") == "有效" else "有效")
+    if len(whens) != 1:
+        return None
+    return [_negated(whens[0][k : k + 4]) for k in range(0, len(whens[0]), 4)]
+
+
+def _resolved(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> list[ShapeRule]:
+    """The shapes a case's words give: one, or one or another (`…一致，或者与x1除了最后一维的
+    乘积一致`), or a not-derivable alternative saying why."""
+    text = _RANKED.sub("shape为", text.strip().rstrip("，,；;"))  # `shape支持三维（time_step, …）`
+    if text.startswith("为"):  # `否则为(1,)`
+        text = "shape" + text
+    if either := either_rule(text, ctx, lambda reading, _: resolve(reading, sentence)):
+        return list(either.alternatives)
+    return [_one(text, sentence, ctx, resolve)]
+
+
+def _one(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule:
+    if _EMPTY.fullmatch(text):  # `()`: a 0-d tensor
+        return ShapeRule(kind="explicit", text=sentence, line=0)
+    readings = {r for p in SHAPE_PHRASES if p.trigger.search(text) and (r := p.read(text, ctx))}
+    if not readings and (reading := _broadcast_case(text, ctx) or _numbered(text, ctx)):
+        readings = {reading}
+    if len(readings) != 1:
+        reason = f"the case `{text}` gives " + ("no shape" if not readings else "several shapes")
+        return ShapeRule(kind="not_derivable", reason=reason, text=sentence, line=0)
+    return resolve(readings.pop(), sentence)
+
+
+# `out的shape与self和targetbroadcast后的shape一致`; `out与self、target做broadcast后，再reduce 0轴
+# 得到的tensor的shape一致` (aclnnMseLossOut): the broadcast, then without the axis reduced
+_BROADCAST_CASE = re.compile(
+    r"与\s*`?(?P<a>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:和|、)\s*`?(?P<b>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:做|进行)?\s*broadcast\s*后"
+    r"(?:[，,]\s*再\s*reduce\s*(?P<axis>\d)\s*轴得到的tensor)?的\s*shape\s*(?:一致|相同)$"
+)
+
+
+def _broadcast_case(text: str, ctx: ShapeContext) -> Reading | None:
+    m = _BROADCAST_CASE.search(text)
+    if m is None or not {m.group("a"), m.group("b")} <= set(ctx.inputs):
+        return None
+    if m.group("axis") is None:
+        return ("broadcast", (m.group("a"), m.group("b")), ())
+    whole, axis = f"broadcast({m.group('a')}, {m.group('b')})", int(m.group("axis"))
+    return ("explicit", (), (f"*{whole}[:{axis}]", f"*{whole}[{axis + 1}:]"))
+
+
+# `shape需要与输入x1除最后一维后的shape一致，或者与x1除了最后一维的乘积一致` (aclnnAddRmsNormDynamicQuant
+# scale1Out): a shape, or another after 或者 (`或者是二维并且…`)
+_EITHER = re.compile(r"^(?P<first>shape\s*(?:需要|必须)?\s*与.+?一致)[，,]\s*或者?\s*(?:是)?\s*(?P<second>.+?)[。.]?$")
+_BOTH = re.compile(r"(?<=[A-Za-z0-9_])/[A-Za-z_][A-Za-z0-9_]*")
+_PRODUCT = re.compile(
+    r"^与\s*(?:输入)?`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*除(?:了)?最后一维的(?:维度)?乘积一致$"
+    r"|^二维并且第一维等于\s*`?(?P<y>[A-Za-z_][A-Za-z0-9_]*)`?\s*除(?:了)?最后一维的维度乘积[，,]\s*"
+    r"第二维等于\s*`?(?P=y)`?\s*的最后一维$"
+)
+
+
+def either_rule(text: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule | None:
+    """A statement that gives a shape, then another after 或者: a `one_of` rule of the two,
+    when both read (the second as the product of an input's leading dimensions, `与x1除了最后一维
+    的乘积一致`, or that product with its last dimension, `或者是二维并且第一维等于x1除了最后一维的
+    维度乘积，第二维等于x1的最后一维`)."""
+    m = _EITHER.match(text.strip().replace("`", ""))
+    if m is None:
+        return None
+    said = _BOTH.sub("", m.group("first"))  # `与输入x1/x2一致`: x1's shape, which is x2's
+    said = said.replace("除了最后一维", "除最后一维")  # as the readers spell it
+    first = {r for p in SHAPE_PHRASES if p.trigger.search(said) and (r := p.read(said, ctx))}
+    second = _PRODUCT.match(m.group("second"))
+    x = (second.group("x") or second.group("y")) if second else None
+    if len(first) != 1 or second is None or x not in ctx.inputs:
+        return None
+    product = f"prod({x}.shape[:-1])"
+    dims = (product,) if second.group("x") else (product, f"{x}.shape[-1]")
+    alternatives = (resolve(first.pop(), text), resolve(("explicit", (), dims), text))
+    if not all(a.derived for a in alternatives):
+        return None
+    reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
+    return ShapeRule(
+        kind="one_of", params=tuple(dict.fromkeys(reads)), alternatives=alternatives, text=text.strip(), line=0
+    )
+
+
+_NUMBERED = re.compile(r"^(?P<sym>[A-Za-z_]+)1$")
+
+
+def _leading_run(parts: Sequence[str]) -> tuple[str, int] | None:
+    """`X1,X2,...Xn` (or `X1,X2,...,Xn`) at the head of a list: its symbol and how many parts
+    it takes; None when the list does not start so."""
+    m = _NUMBERED.match(parts[0]) if parts else None
+    if m is None:
+        return None
+    sym, ends = m.group("sym"), (f"...{m.group('sym')}n", f"…{m.group('sym')}n")
+    for i, part in enumerate(parts[1:], start=1):
+        if part in ends or (part == f"{sym}n" and parts[i - 1] in ("...", "…")):
+            return sym, i + 1
+        if not re.fullmatch(rf"{sym}\d+|\.\.\.|…", part):
+            return None
+    return None
+
+
+def _numbered(text: str, ctx: ShapeContext) -> Reading | None:
+    """`shape为[X1,X2,...Xn,H]` where the input x is `[X1,X2,...Xn,2H]` (aclnnSwigluMxQuant,
+    aclnnDequantSwigluQuantV2): x's leading dimensions, then the trailing ones, each symbol
+    read from x's trailing dimensions (H is x.shape[-1] / 2); `[X1,X2,...,Xn]`: the leading
+    ones alone."""
+    parts = listed(text) or []
+    run = _leading_run(parts)
+    if run is None:
+        return None
+    for name, own in ctx.lists:
+        theirs = _leading_run(own)
+        if theirs is None or theirs[0] != run[0] or name not in ctx.inputs or len(own) == theirs[1]:
+            continue
+        trailing = own[theirs[1] :]
+        sizes = _trailing_sizes(name, trailing)
+        tail = [dim_expression(re.sub(r"(\d)\s*([A-Za-z_])", r"\1*\2", p), ctx.params) for p in parts[run[1] :]]
+        if sizes is None or not all(tail):
+            return None
+        return ("explicit", (), (f"*{name}.shape[:{-len(trailing)}]", *substituted([t for t in tail if t], sizes)))
+    return None
+
+
+def _condition(text: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] | None:
+    """A case's conditions (`A且B`), four parts each, as alternatives of them (`类型为INT4或INT32`
+    is two); None when one is not read."""
+    conjunctions: list[tuple[str, ...]] = [()]
+    for atom in re.split(r"\s*(?:且|并且)\s*", text.strip()):
+        options = _atom(atom.strip(), ctx, known)
+        if options is None:
+            return None
+        conjunctions = [(*c, *o) for c in conjunctions for o in options]
+    return conjunctions
+
+
+def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] | None:
+    kinds = known.kinds
+    if (m := _STATE_ATOM.match(atom)) and _subject(m.group("name"), ctx):
+        return _states(ctx.subject, ctx, known).get(m.group("state"))
+    if (m := _ITEM.match(atom)) and kinds.get(m.group("name")) == "bool_array":
+        return [(f"{m.group('name')}[{m.group('i')}]", "bool", m.group("value").lower(), "true")]
+    if (m := _NULL.match(atom)) and m.group("name") in kinds:
+        return [(m.group("name"), "given", "", "true" if m.group("no") else "false")]
+    if (m := _RANK.match(atom)) and m.group("name") in ctx.inputs:
+        return [(m.group("name"), "rank", m.group("value"), "true")]
+    if (m := _LAST.match(atom)) and kinds.get(m.group("name")) == "int" and m.group("x") in ctx.inputs:
+        return [(m.group("name"), "last", m.group("x"), "false" if m.group("no") else "true")]
+    if m := _DTYPE.match(atom):
+        named, dtypes = m.group("name"), [dtype(d) or "" for d in re.split(r"\s*或\s*", m.group("dtypes"))]
+        if not all(d in DTYPES for d in dtypes):
+            return None
+        name = named if named in known.dtypes else _allowing(dtypes, known) if named is None else None
+        return [(name, "dtype", d, "true") for d in dtypes] if name else None
+    m = _VALUE.match(atom)
+    if m is None:
+        return None
+    name, value, held = m.group("name"), m.group("value"), "false" if m.group("no") else "true"
+    if kinds.get(name) == "bool" and value.lower() in _BOOLS:
+        return [(name, "bool", value.lower(), held)]
+    if kinds.get(name) in ("int", "string") and value.lower() not in _BOOLS:
+        return [(name, "value", value, held)]
+    return None
+
+
+def _subject(name: str | None, ctx: ShapeContext) -> bool:
+    return name in (None, ctx.subject)
+
+
+def _states(subject: str, ctx: ShapeContext, known: Known) -> dict[str, list[tuple[str, ...]]]:
+    """When the constraints section says an output is valid (`有效`) and when not (`无效`):
+    `当outputMaskOptional[0]为True时，y1Out和scale1Out为有效输出`, `当outputMaskOptional为空时，y2Out
+    和scale2Out在smoothScale1Optional和smoothScale2Optional均有效时为有效输出，否则为无效输出`; both
+    or neither (a state the section leaves out is not guessed)."""
+    found: dict[str, list[tuple[str, ...]]] = {"有效": [], "无效": []}
+    for text in known.notes:
+        for sentence in re.split(r"[；;。]", text):
+            m = _STATE.search(sentence)
+            if m is None or subject not in re.split(r"[和、\s]+", m.group("outs").replace("`", "")):
+                continue
+            whens = _condition(m.group("cond"), ctx, known)
+            if whens is None or (m.group("both") and len(whens) != 1):
+                return {}
+            if m.group("both"):  # valid when each is given, else (any one null) not
+                both = [n for n in re.split(r"[和、\s]+", m.group("both").replace("`", "")) if n]
+                found["有效"].append((*whens[0], *(x for n in both for x in (n, "given", "", "true"))))
+                found["无效"] += [(*whens[0], n, "given", "", "false") for n in both]
+            else:
+                found[m.group("state")] += whens
+    return found if found["有效"] and found["无效"] else {}
+
+
+def _allowing(dtypes: Sequence[str], known: Known) -> str | None:
+    """The one tensor that allows every dtype an unnamed condition names."""
+    found = [name for name, allowed in known.dtypes.items() if set(dtypes) <= set(allowed)]
+    return found[0] if len(found) == 1 else None
+
+
+def _negated(when: tuple[str, ...]) -> tuple[str, ...]:
+    """One condition turned round: the otherwise case holds where it does not."""
+    name, kind, value, held = when
+    return (name, kind, value, "false" if held == "true" else "true")

@@ -1,0 +1,340 @@
+"""Output shapes the documents give as alternatives: case by case under conditions the call
+settles (an attribute's value, a bool's, an input's rank, several at once, an otherwise case),
+or as lists joined by 或 (issue 23). Each reading is held to the documents' own calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from specgen.codegen.cases import call_values, plain_rule
+from specgen.codegen.runtime import _shapes
+from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.model import ShapeRule
+from specgen.parse import parse_paths
+from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_phrases import Reading, ShapeContext
+
+
+def _resolve(reading: Reading, sentence: str) -> ShapeRule:
+    """A reading made a rule as is (symbols bound to the first input's first axes, when asked)."""
+    kind, params, dims = reading
+    return ShapeRule(kind=kind, params=params, dims=dims, text=sentence, line=1)
+
+
+def _read(texts: list[str], inputs: tuple[str, ...], values: dict[str, str], subject: str = "out"):
+    names = (subject, *inputs, *values)
+    ctx = ShapeContext(names, inputs, subject, tensors=(subject, *inputs))
+    return alternatives_rule(texts, ctx, Known({**dict.fromkeys(inputs, "tensor"), **values}), _resolve)
+
+
+def test_cases_with_two_conditions_and_an_otherwise_case():
+    # aclnnNLLLoss (ops-nn), out's row: the otherwise case holds where either condition fails
+    text = "当reduction为0（none）且self的shape为2维时，out shape为(N,),否则为(1,)。"
+    rule = _read([text], ("self", "target"), {"reduction": "int"})
+    assert rule is not None and rule.kind == "one_of"
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("N",), ("reduction", "value", "0", "true", "self", "rank", "2", "true")),
+        (("1",), ("reduction", "value", "0", "false")),
+        (("1",), ("self", "rank", "2", "false")),
+    ]
+
+
+def test_a_condition_standing_alone_leads_the_cases_after_it():
+    # aclnnBidirectionLSTMV2 (ops-nn), yOut's row: two statements, two cases each
+    texts = [
+        "bidirection为false时，当参数packed为false，shape支持三维（time_step, batch_size, input_size）；"
+        "当参数packed为true，shape支持二维（total_batch_size, input_size）。",
+        "bidirection为true时，当参数packed为false，shape支持三维（time_step, batch_size, 2 * hidden_size）；"
+        "当参数packed为true，shape支持二维（total_batch_size, 2 * input_size）。",
+    ]
+    rule = _read(texts, ("x",), {"bidirection": "bool", "packed": "bool"}, "yOut")
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("time_step", "batch_size", "input_size"), ("bidirection", "bool", "false", "true") + ("packed",) + B_FALSE),
+        (("total_batch_size", "input_size"), ("bidirection", "bool", "false", "true") + ("packed",) + B_TRUE),
+        (
+            ("time_step", "batch_size", "2 * hidden_size"),
+            ("bidirection", "bool", "true", "true") + ("packed",) + B_FALSE,
+        ),
+        (("total_batch_size", "2 * input_size"), ("bidirection", "bool", "true", "true") + ("packed",) + B_TRUE),
+    ]
+
+
+B_TRUE = ("bool", "true", "true")
+B_FALSE = ("bool", "false", "true")
+
+
+def test_a_value_and_its_negation_lead_a_broadcast_and_a_reduced_broadcast():
+    # aclnnMseLossOut (ops-nn), out's row
+    text = (
+        "当reduction的值为0时，out的shape与self和targetbroadcast后的shape一致；当reduction的值不为0时，"
+        "out与self、target做broadcast后，再reduce 0轴得到的tensor的shape一致。"
+    )
+    rule = _read([text], ("self", "target"), {"reduction": "int"})
+    assert rule is not None
+    broadcast, reduced = rule.alternatives
+    assert (broadcast.kind, broadcast.params, broadcast.when) == (
+        "broadcast",
+        ("self", "target"),
+        ("reduction", "value", "0", "true"),
+    )
+    assert reduced.dims == ("*broadcast(self, target)[:0]", "*broadcast(self, target)[1:]")
+    assert reduced.when == ("reduction", "value", "0", "false")
+    # the document's call: self and target (2, 2), reduction 1, out (2,)
+    shapes = {"self": (2, 2), "target": (2, 2)}
+    assert _shapes.output_shape(plain_rule(rule), shapes, {"reduction": 1}) == (2,)
+    assert _shapes.output_shape(plain_rule(rule), {"self": (3, 1), "target": (4,)}, {"reduction": 0}) == (3, 4)
+
+
+def test_lists_joined_by_or_are_alternatives_with_no_condition():
+    # aclnnMultilabelMarginLoss (ops-nn), out's row: `(N)或者()`
+    rule = _read(["shape为(N)或者()"], ("self",), {"reduction": "int"})
+    assert rule is not None
+    assert [(a.kind, a.dims, a.when) for a in rule.alternatives] == [("explicit", ("N",), ()), ("explicit", (), ())]
+
+
+def test_an_unread_case_or_an_unread_shape_that_always_holds_gives_no_rule():
+    values = {"reduction": "int"}
+    # a condition this reader does not know (a dtype of the output): the case is not read,
+    # and a rule without it would reject that case's calls (aclnnSwigluMxQuant, yOut's row)
+    texts = [
+        "当activateDim对应的x的尾轴时，shape为[X1,X2,...Xn,H]。",
+        "当activateDim对应的不是x的尾轴时，shape为[X1,X2,...,XactivateDim / 2,...,2H]。",
+    ]
+    assert _read(texts, ("x",), {"activateDim": "int"}) is None
+    # a bool compared with a value, or a value with true: not a condition read
+    assert _read(["当reduction为true时，shape为(1,)，否则为(2,)"], ("self",), values) is None
+    # one case alone is no alternative
+    assert _read(["当reduction为0时，shape为(1,)"], ("self",), values) is None
+    # an unconditional shape that does not read: the rule would never check anything
+    unread = ShapeRule(kind="not_derivable", reason="r", line=1)
+    ctx = ShapeContext(("out", "self"), ("self",), "out", tensors=("out", "self"))
+    assert alternatives_rule(["shape为(N)或者()"], ctx, Known({"self": "tensor"}), lambda r, s: unread) is None
+
+
+ONE_OF = {
+    "kind": "one_of",
+    "alternatives": [
+        {
+            "kind": "explicit",
+            "dims": ["x.shape[0]"],
+            "when": ["reduction", "value", "0", "true", "x", "rank", "2", "true"],
+        },
+        {"kind": "explicit", "dims": ["1"], "when": ["reduction", "value", "0", "false"]},
+        {"kind": "explicit", "dims": ["1"], "when": ["x", "rank", "2", "false"]},
+    ],
+}
+
+
+def test_the_runtime_allows_the_shapes_of_the_cases_the_call_meets():
+    x2, x1 = TensorDesc((4, 3), "FLOAT"), TensorDesc((4,), "FLOAT")
+    both = {"x": x2, "reduction": 0}
+    assert _shapes.output_shapes(ONE_OF, {"x": (4, 3)}, both) == ((4,),)
+    assert _shapes.output_shapes(ONE_OF, {"x": (4,)}, {"x": x1, "reduction": 0}) == ((1,),)
+    assert _shapes.output_shapes(ONE_OF, {"x": (4, 3)}, {"x": x2, "reduction": 2}) == ((1,),)
+    assert _shapes.shape_allowed(ONE_OF, {"x": (4, 3)}, both, (4,)) is None
+    assert _shapes.shape_allowed(ONE_OF, {"x": (4, 3)}, both, (1,)) == ((4,),)
+    # the reduction not given: no case is met, nothing is checked
+    assert _shapes.shape_allowed(ONE_OF, {"x": (4, 3)}, {"x": x2}, (7,)) is None
+
+
+def test_the_runtime_checks_any_of_several_shapes_and_allocates_only_when_they_agree():
+    rule = {"kind": "one_of", "alternatives": [{"kind": "same", "params": ["x"]}, {"kind": "explicit", "dims": []}]}
+    shapes, values = {"x": (3,)}, {"x": TensorDesc((3,), "FLOAT")}
+    assert _shapes.shape_allowed(rule, shapes, values, ()) is None
+    assert _shapes.shape_allowed(rule, shapes, values, (3,)) is None
+    assert _shapes.shape_allowed(rule, shapes, values, (4,)) == ((3,), ())
+    assert _shapes.allocation_shape(rule, shapes, values) is None
+    with pytest.raises(TypeError, match="several shapes"):
+        _shapes.allocate("out", rule, {"kind": "fixed", "values": ["FLOAT"]}, {"x": np.zeros(3, np.float32)})
+    # a case met whose shape is not settled leaves the output unchecked
+    unsettled = {
+        "kind": "one_of",
+        "alternatives": [{"kind": "same", "params": ["y"]}, {"kind": "explicit", "dims": []}],
+    }
+    assert _shapes.shape_allowed(unsettled, shapes, values, (9,)) is None
+
+
+def test_a_bool_or_a_value_case_turned_round_needs_the_argument():
+    values_case = ("reduction", "value", "0", "false")
+    assert _shapes._written(values_case, {"reduction": 1})
+    assert not _shapes._written(values_case, {"reduction": 0})
+    assert not _shapes._written(values_case, {})  # not given: not met, either way round
+    assert _shapes._written(("packed", "bool", "false", "false"), {"packed": True})
+    assert not _shapes._written(("packed", "bool", "false", "true"), {"packed": True})
+    assert not _shapes._written(("packed", "bool", "false", "false"), {"packed": None})
+
+
+def _corpus_function(corpus: Path, stem: str, name: str, folder: str = "ops-nn"):
+    paths = [p for p in (corpus / "docs" / folder).rglob(f"{stem}.md") if "experimental" not in p.parts]
+    [doc] = parse_paths(paths)
+    return next(f for f in doc.functions if f.name == name)
+
+
+@pytest.mark.parametrize(
+    ("stem", "output", "shape"),
+    [
+        ("aclnnNLLLoss", "out", (2,)),  # self (2, 3), target (2,), reduction 0
+        ("aclnnMseLossOut", "out", (2,)),  # self and target (2, 2), reduction 1
+        ("aclnnBidirectionLSTMV2", "yOut", (2, 32, 64)),  # x (2, 32, 32), initH (2, 32, 32), bidirection
+        ("aclnnUnique", "inverseOut", (8,)),  # self (8,), returnInverse true
+        ("aclnnSwigluMxQuant", "yOut", (2, 32)),  # x (2, 64), activateDim -1
+        ("aclnnDequantSwigluQuantV2", "scaleOut", (2,)),  # x (2, 64), activateDim -1
+        ("aclnnAddRmsNormDynamicQuant", "y1Out", (2, 8)),  # x1 (2, 8): both alternatives agree
+        ("aclnnFlatQuant", "quantScale", (16,)),  # x (16, 16, 16), out INT32
+    ],
+)
+def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, stem, output, shape):
+    fn = _corpus_function(corpus, stem, stem)
+    p = next(p for p in fn.params if p.name == output)
+    assert p.shape_rule is not None and p.shape_rule.derived
+    values = call_values(fn, fn.sample_call)
+    assert values is not None and values[output].shape == shape
+    descs = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    rule = plain_rule(p.shape_rule)
+    assert _shapes.output_shape(rule, descs, values) == shape
+    assert _shapes.allocation_shape(rule, descs, values) == shape
+
+
+def test_a_shape_or_another_after_huozhe():
+    # aclnnAddRmsNormDynamicQuant (ops-nn): y1Out's row, then scale1Out's
+    ctx = ShapeContext(("y1Out", "x1", "x2", "gamma"), ("x1", "x2", "gamma"), "y1Out", tensors=None)
+    text = "shape需要与输入x1/x2一致，或者是二维并且第一维等于x1除了最后一维的维度乘积，第二维等于x1的最后一维。"
+    rule = either_rule(text, ctx, _resolve)
+    assert rule is not None
+    assert [(a.kind, a.params, a.dims) for a in rule.alternatives] == [
+        ("same", ("x1",), ()),
+        ("explicit", (), ("prod(x1.shape[:-1])", "x1.shape[-1]")),
+    ]
+    # x1 (2, 3, 8): y1Out (2, 3, 8) or (6, 8); the document's call, x1 (2, 8): both (2, 8), allocated
+    shapes, values = {"x1": (2, 3, 8)}, {"x1": TensorDesc((2, 3, 8), "FLOAT16")}
+    assert _shapes.output_shapes(plain_rule(rule), shapes, values) == ((2, 3, 8), (6, 8))
+    assert _shapes.allocation_shape(plain_rule(rule), {"x1": (2, 8)}, {"x1": TensorDesc((2, 8), "FLOAT16")}) == (2, 8)
+    scale = "shape需要与输入x1除最后一维后的shape一致，或者与x1除了最后一维的乘积一致。"
+    rule = either_rule(scale, ctx, _resolve)
+    assert rule is not None and [a.dims for a in rule.alternatives][1] == ("prod(x1.shape[:-1])",)
+    # an error row's 或者 is no alternative shape; nor a product of a tensor that is not an input
+    assert either_rule("shape超过8维，或者两者shape不一致", ctx, _resolve) is None
+    assert either_rule("shape需要与x1一致，或者与y除了最后一维的乘积一致", ctx, _resolve) is None
+
+
+def test_an_axis_that_is_the_last_or_not_and_numbered_leading_dimensions():
+    # aclnnSwigluMxQuant (ops-nn): x is `[X1,X2,...Xn,2H]`; yOut's row, two statements
+    texts = [
+        "当activateDim对应的x的尾轴时，shape为[X1,X2,...Xn,H]。",
+        "当activateDim对应的不是x的尾轴时，shape为[X1,X2,...,XactivateDim / 2,...,2H]。",
+        "当yOut的数据类型为FLOAT4_E2M1、FLOAT4_E1M2时，yOut的最后一维需要是2的倍数。",  # no shape: no case
+    ]
+    names = ("yOut", "x", "activateDim")
+    lists = (("x", ("X1", "X2", "...Xn", "2H")),)
+    ctx = ShapeContext(names, ("x",), "yOut", tensors=("yOut", "x"), lists=lists)
+    rule = alternatives_rule(texts, ctx, Known({"x": "tensor", "activateDim": "int"}), _resolve)
+    assert rule is not None
+    tail, other = rule.alternatives
+    assert (tail.dims, tail.when) == (("*x.shape[:-1]", "x.shape[-1] / 2"), ("activateDim", "last", "x", "true"))
+    assert (other.kind, other.when) == ("not_derivable", ("activateDim", "last", "x", "false"))
+    # the document's call: x (2, 64), activateDim -1: yOut (2, 32); another axis: unchecked
+    x = TensorDesc((2, 64), "BFLOAT16")
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (2, 64)}, {"x": x, "activateDim": -1}) == ((2, 32),)
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (2, 64)}, {"x": x, "activateDim": 1}) == ((2, 32),)
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (2, 64)}, {"x": x, "activateDim": 0}) is None
+    # scaleOut's `[X1,X2,...,Xn]`: x's leading dimensions alone (aclnnDequantSwigluQuantV2)
+    scale = alternatives_rule(
+        ["当activateDim对应的x的尾轴时，shape为[X1,X2,...,Xn]。", "当activateDim对应的不是x的尾轴时，shape为[1]。"],
+        ctx,
+        Known({"x": "tensor", "activateDim": "int"}),
+        _resolve,
+    )
+    assert scale is not None and scale.alternatives[0].dims == ("*x.shape[:-1]",)
+    # a list whose numbered run names another symbol than the input's is not read through it
+    other_run = alternatives_rule(
+        ["当activateDim对应的x的尾轴时，shape为[Y1,Y2,...Yn,H]。", "当activateDim对应的不是x的尾轴时，shape为[1]。"],
+        ctx,
+        Known({"x": "tensor", "activateDim": "int"}),
+        _resolve,
+    )
+    assert other_run is not None and other_run.alternatives[0].kind == "not_derivable"
+    # an axis that is no integer parameter leads no case
+    assert alternatives_rule(texts[:2], ctx, Known({"x": "tensor", "activateDim": "string"}), _resolve) is None
+
+
+def test_a_dtype_case_of_the_one_tensor_that_allows_it():
+    # aclnnFlatQuant (ops-nn), quantScale's row: `量化输出类型` names no tensor; only out allows
+    # INT4, INT32 and FLOAT4_E2M1 (x: [M, N1, N2]; its error row: `INT4或INT32场景下quantScale的维度
+    # 不为1，或者第一维度与x的第一维度不一致`)
+    texts = [
+        "量化输出类型为INT4或INT32时，shape为[M],M与x中M维度一致，数据类型为FLOAT32。",
+        "量化输出类型为FLOAT4_E2M1时，shape为[M,ceildiv(N1*N2,64),2]，数据类型为FLOAT8_E8M0。",
+    ]
+    names = ("quantScale", "x", "out")
+    ctx = ShapeContext(names, ("x",), "quantScale", tensors=names)
+    dtypes = {"x": ("FLOAT16", "BFLOAT16"), "out": ("INT4", "INT32", "FLOAT4_E2M1"), "quantScale": ("FLOAT",)}
+    known = Known(dict.fromkeys(names, "tensor"), dtypes)
+    rule = alternatives_rule(texts, ctx, known, _resolve)
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("M",), ("out", "dtype", "INT4", "true")),
+        (("M",), ("out", "dtype", "INT32", "true")),
+        (("M", "ceildiv(N1 * N2, 64)", "2"), ("out", "dtype", "FLOAT4_E2M1", "true")),
+    ]
+    # no tensor, or two, allow the dtypes named: not read
+    assert alternatives_rule(texts, ctx, Known(known.kinds, {**dtypes, "out": ("INT8",)}), _resolve) is None
+    assert alternatives_rule(texts, ctx, Known(known.kinds, {**dtypes, "x": dtypes["out"]}), _resolve) is None
+
+
+V2_NOTES = [
+    # aclnnAddRmsNormDynamicQuantV2 (ops-nn), 约束说明: when each output is valid
+    "- 当outputMaskOptional[0]为True时，y1Out和scale1Out为有效输出；当outputMaskOptional[0]为False时，y1Out和scale1Out为无效输出。",
+    "- 当outputMaskOptional[1]为True时，y2Out和scale2Out为有效输出；当outputMaskOptional[1]为False时，y2Out和scale2Out为无效输出。",
+    "- 当outputMaskOptional为空时，y1Out和scale1Out始终为有效输出。",
+    "- 当outputMaskOptional为空时，y2Out和scale2Out在smoothScale1Optional和smoothScale2Optional均有效时为有效输出，否则为无效输出。",
+]
+V2_KINDS = {
+    "x1": "tensor",
+    "smoothScale1Optional": "tensor",
+    "smoothScale2Optional": "tensor",
+    "outputMaskOptional": "bool_array",
+    "scale2Out": "tensor",
+    "y1Out": "tensor",
+}
+
+
+def test_a_valid_or_invalid_output_by_what_the_constraints_section_says():
+    # aclnnAddRmsNormDynamicQuantV2 (ops-nn), scale2Out's row: valid is one shape or another, else [1]
+    text = (
+        "如果此输出为有效输出，shape需要与x1除了最后一维后的shape一致，或者与x1除了最后一维的乘积一致；否则shape为[1]。"
+    )
+    names = tuple(V2_KINDS)
+    ctx = ShapeContext(names, ("x1", "smoothScale1Optional", "smoothScale2Optional"), "scale2Out", tensors=names)
+    rule = alternatives_rule([text], ctx, Known(V2_KINDS, notes=V2_NOTES), _resolve)
+    assert rule is not None
+    both = ("smoothScale1Optional", "given", "", "true", "smoothScale2Optional", "given", "", "true")
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("*x1.shape[:-1]",), ("outputMaskOptional[1]", "bool", "true", "true")),
+        (("*x1.shape[:-1]",), ("outputMaskOptional", "given", "", "false", *both)),
+        (("prod(x1.shape[:-1])",), ("outputMaskOptional[1]", "bool", "true", "true")),
+        (("prod(x1.shape[:-1])",), ("outputMaskOptional", "given", "", "false", *both)),
+        (("1",), ("outputMaskOptional[1]", "bool", "false", "true")),
+        (("1",), ("outputMaskOptional", "given", "", "false", "smoothScale1Optional", "given", "", "false")),
+        (("1",), ("outputMaskOptional", "given", "", "false", "smoothScale2Optional", "given", "", "false")),
+    ]
+    x1, scale = TensorDesc((2, 3, 8), "FLOAT16"), TensorDesc((8,), "FLOAT16")
+    shapes = {"x1": (2, 3, 8)}
+    # the document's call: no mask, both smooth scales: valid, (2, 3) or (6,)
+    given = {"x1": x1, "outputMaskOptional": None, "smoothScale1Optional": scale, "smoothScale2Optional": scale}
+    assert _shapes.output_shapes(plain_rule(rule), shapes, given) == ((2, 3), (6,))
+    # the mask's second element false: invalid, [1]
+    masked = {**given, "outputMaskOptional": [True, False]}
+    assert _shapes.output_shapes(plain_rule(rule), shapes, masked) == ((1,),)
+    # no mask and one smooth scale null: invalid
+    assert _shapes.output_shapes(plain_rule(rule), shapes, {**given, "smoothScale2Optional": None}) == ((1,),)
+    # the last statement alone says both when it is valid and when not: read
+    assert alternatives_rule([text], ctx, Known(V2_KINDS, notes=V2_NOTES[3:]), _resolve) is not None
+    # one that says when it is valid but not when not (y1Out's `始终为有效输出`): not read
+    y1 = ShapeContext(names, ctx.inputs, "y1Out", tensors=names)
+    assert alternatives_rule([text], y1, Known(V2_KINDS, notes=[V2_NOTES[2]]), _resolve) is None
+    # no constraints section: the state is not read
+    assert alternatives_rule([text], ctx, Known(V2_KINDS), _resolve) is None
