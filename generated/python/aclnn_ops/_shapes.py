@@ -47,6 +47,9 @@ def output_shape(
     if not _written(_items(rule, "when"), values):
         return None
     kind = rule.get("kind")
+    if kind == "one_of":
+        found = output_shapes(rule, shapes, values)
+        return found[0] if found and len(set(found)) == 1 else None
     params: tuple[str, ...] = _items(rule, "params")
     if kind in ("same", "in_place", "broadcast"):
         known = [shapes.get(n) for n in params]
@@ -74,13 +77,48 @@ def output_shape(
     return None
 
 
+def output_shapes(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> tuple[Shape, ...] | None:
+    """Every shape the rule allows the output: for `one_of`, the shapes of the alternatives
+    whose condition the call meets (() when it meets none); None when one of those is not
+    settled (or a plain rule's shape is not)."""
+    if rule.get("kind") != "one_of":
+        shape = output_shape(rule, shapes, values)
+        return None if shape is None else (shape,)
+    if not _written(_items(rule, "when"), values):
+        return None
+    found: list[Shape] = []
+    for alternative in _items(rule, "alternatives"):
+        if not _written(_items(alternative, "when"), values):
+            continue
+        shape = output_shape({**alternative, "when": ()}, shapes, values)
+        if shape is None:
+            return None
+        found.append(shape)
+    return tuple(dict.fromkeys(found))
+
+
+def shape_allowed(
+    rule: Mapping[str, object],
+    shapes: ShapeOf,
+    values: Mapping[str, object],
+    shape: Shape,
+) -> tuple[Shape, ...] | None:
+    """None when an output of `shape` meets `rule` (or the call does not settle the rule),
+    else the shapes the rule allows."""
+    allowed = output_shapes(rule, shapes, values)
+    return None if not allowed or tuple(shape) in allowed else allowed
+
+
 def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     """Whether the call meets the rule's condition: the bool `when` names (`(name, index or
-    "", "true"/"false")`, an index into a bool array) has the value the rule holds for, or a
-    four-part condition holds (`_CONDITIONS`); True when it has no condition, False when the
-    call does not settle it."""
-    if len(when) == 4:
-        return _CONDITIONS[when[1]](when, values)
+    "", "true"/"false")`, an index into a bool array) has the value the rule holds for, or
+    every four-part condition holds (`_CONDITIONS`; 4k parts: k conditions, all of them);
+    True when it has no condition, False when the call does not settle it."""
+    if when and len(when) % 4 == 0:
+        parts = (when[i : i + 4] for i in range(0, len(when), 4))
+        return all(_CONDITIONS[part[1]](part, values) for part in parts)
     if len(when) != 3:
         return not when
     name, index, wanted = when
@@ -92,9 +130,13 @@ def _written(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
 
 
 def _has_value(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
-    """(name, "value", value, "true"): an attribute's value (`quantMode是pertoken时`)."""
+    """(name, "value", value, "true"/"false"): an attribute has that value
+    (`quantMode是pertoken时`), or has another (`当reduction的值不为0时`); False when the
+    call does not give it."""
     value = values.get(when[0])
-    return value is not None and not isinstance(value, bool) and str(value) == when[2]
+    if value is None or isinstance(value, bool):
+        return False
+    return (str(value) == when[2]) == (when[3] != "false")
 
 
 def _of_dtype(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
@@ -107,8 +149,18 @@ def _of_dtype(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
 
 
 def _bool_case(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
-    """(name, "bool", value, "true"): the bool a formula's case holds for (`transposed`)."""
-    return _written((when[0], "", when[2]), values)
+    """(name, "bool", value, "true"/"false"): the bool a case holds for (`transposed`), or
+    the other value; `name[i]` one element of a bool array (`outputMaskOptional[0]`); False
+    when the call does not give the bool."""
+    name, _, index = when[0].partition("[")
+    value = values.get(name)
+    if index:
+        items = value if isinstance(value, list | tuple) else ()
+        at = int(index.rstrip("]"))
+        value = items[at] if at < len(items) else None
+    if not isinstance(value, bool):
+        return False
+    return (value == (when[2] == "true")) == (when[3] != "false")
 
 
 def _shaped(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
@@ -127,6 +179,20 @@ def _shaped(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     return desc is not None and (len(desc.shape) == int(rank)) == (wanted == "true")
 
 
+def _last_axis(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """(name, "last", tensor, "true"/"false"): the axis an integer names is the tensor's last
+    (`activateDim对应的x的尾轴`: -1 or its rank less one), or is another; False when the call
+    does not give both."""
+    from ._tensor import describe
+
+    name, _, tensor, wanted = when
+    axis, desc = values.get(name), _desc(describe, values.get(tensor))
+    if not isinstance(axis, int) or isinstance(axis, bool) or desc is None:
+        return False
+    rank = len(desc.shape)
+    return (axis in (-1, rank - 1)) == (wanted == "true")
+
+
 # The four-part conditions of `ShapeRule.when`, by their second part.
 _CONDITIONS = {
     "value": _has_value,
@@ -134,6 +200,7 @@ _CONDITIONS = {
     "bool": _bool_case,
     "rank": _shaped,
     "given": _shaped,
+    "last": _last_axis,
 }
 
 
@@ -274,6 +341,18 @@ def _shape_part(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Shap
         return (1,) * _evaluate(node.args[0], env, shapes)  # `*ones(rank(gamma))`
     if isinstance(node, ast.ListComp):
         return _per_axis(node, env, shapes)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "broadcast"
+    ):  # `*broadcast(self, target)[1:]`: the tensors' broadcast shape
+        named = [
+            shapes.get(a.id) if isinstance(a, ast.Name) else None for a in node.args
+        ]
+        found = broadcast(*named) if all(s is not None for s in named) else None  # type: ignore[arg-type]
+        if found is None:
+            raise ValueError(f"{ast.unparse(node)} has no shape")
+        return found
     raise ValueError(f"cannot splice {ast.unparse(node)}")
 
 
@@ -338,7 +417,8 @@ def _evaluate(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> int:
 def _call(
     name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
 ) -> int:
-    """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole)."""
+    """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole);
+    prod(a shape or part of one)."""
     if name == "len" and len(args) == 1 and isinstance(args[0], ast.Name):
         return env[f"len({args[0].id})"]
     if name == "rank" and len(args) == 1 and isinstance(args[0], ast.Name):
@@ -346,6 +426,10 @@ def _call(
         if shape is None:
             raise ValueError(f"{args[0].id} has no shape")
         return len(shape)
+    if (
+        name == "prod" and len(args) == 1
+    ):  # `prod(x1.shape[:-1])`: the product of dimensions
+        return math.prod(_shape_part(args[0], env, shapes))
     if name == "ceildiv" and len(args) == 2:
         a, b = (_evaluate(x, env, shapes) for x in args)
         return -(-a // b)
@@ -489,7 +573,7 @@ def allocation_shape(
     # a bool the output is written under leaves the tensor allocated either way (the library
     # takes it); a four-part condition decides the shape, so allocation holds to it (a dtype
     # one for the dtype the output is allocated in, see _allocate_one)
-    binding = len(_items(rule, "when")) == 4
+    binding = len(_items(rule, "when")) % 4 == 0
     unconditional = {k: v for k, v in rule.items() if k != "when" or binding}
     if rule.get("kind") == "at_least":
         return output_shape({**unconditional, "kind": "same"}, shapes, values)
@@ -587,6 +671,8 @@ def _allocate_one(
     if shape is None or dtype is None:
         missing = "shape" if shape is None else "dtype"
         why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
+        if shape is None and shape_rule.get("kind") == "one_of":
+            why = "the document gives it several shapes, or none it can settle, for these arguments"
         raise TypeError(
             f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
         )

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from ._shapes import dtype_allowed, output_shape
+from ._shapes import dtype_allowed, shape_allowed
 from ._tensor import (
     ACL_DTYPES,
     AclnnError,
@@ -522,10 +522,11 @@ def _output_shape(ctx: _Context, rule: Rule) -> str:
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
-    expected = output_shape(rule.derive, _of_tensors(ctx, "shape"), ctx.args)
-    if expected is None or expected == out.shape:
+    allowed = shape_allowed(rule.derive, _of_tensors(ctx, "shape"), ctx.args, out.shape)
+    if allowed is None:
         return ""
-    return f"{rule.params[0]} has shape {_shape(out.shape)}; the document's rule gives {_shape(expected)}"
+    expected = " or ".join(_shape(s) for s in allowed)
+    return f"{rule.params[0]} has shape {_shape(out.shape)}; the document's rule gives {expected}"
 
 
 def _output_dtype(ctx: _Context, rule: Rule) -> str:
