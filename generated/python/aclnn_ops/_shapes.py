@@ -341,11 +341,12 @@ def _shape_part(node: ast.expr, env: Mapping[str, int], shapes: ShapeOf) -> Shap
         return (1,) * _evaluate(node.args[0], env, shapes)  # `*ones(rank(gamma))`
     if isinstance(node, ast.ListComp):
         return _per_axis(node, env, shapes)
+    # `*broadcast(self, target)[1:]`: the tensors' broadcast shape
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
         and node.func.id == "broadcast"
-    ):  # `*broadcast(self, target)[1:]`: the tensors' broadcast shape
+    ):
         named = [
             shapes.get(a.id) if isinstance(a, ast.Name) else None for a in node.args
         ]
@@ -488,10 +489,9 @@ def output_dtype(
     kind = rule.get("kind")
     if kind == "given":
         value = values.get(_items(rule, "params")[0]) if values else None
+        # a bool that chooses: the dtype when true, then when false
         if isinstance(value, bool) and (choice := _items(rule, "values")):
-            return choice[
-                0 if value else 1
-            ]  # a bool that chooses: the dtype when true, when false
+            return choice[0 if value else 1]
         return _given(value)
     if kind == "promote":
         return promote(*(dtypes.get(n) for n in _items(rule, "params")))
