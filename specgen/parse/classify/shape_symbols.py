@@ -10,6 +10,11 @@ different lengths is left as it is. The inputs' lists in the same words bind the
 binds the symbols both forms hold at one axis (initH: batch_size, hidden_size). An integer
 array that is the output's spatial size (`outputSize`: `表示输出结果在H和W维度上的空间大小`) gives
 the only output those sizes after the input's leading dimensions, as a pooling formula does.
+
+Beside those: a symbol a statement defines by an expression in parentheses (`其中 `dimSize` 等于
+`grad` 的最后一维大小（即 `grad.shape[-1]`）`, the constraints section's lines included), a list
+whose multiples are written without the sign (`shape为[M, 2N]`), and an output whose size along
+`dim` is an integer parameter's, described as that size (`outputSize`: `dim维度再进行重复后的最终大小`).
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ import re
 from collections.abc import Iterable, Sequence
 
 from specgen.model import Param, ShapeRule, SymbolDim
-from specgen.parse.classify.shape_phrases import Reading, dim_expression, substituted
+from specgen.parse.classify.shape_phrases import Reading, dim_expression, listed, substituted
+from specgen.parse.classify.statements import is_conditional
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # `其中，`num_layers`对应参数`numLayers``; `num_layers：对应参数numLayers`
@@ -27,6 +33,10 @@ _PARAM_OF = re.compile(rf"`?(?P<sym>{_NAME})`?\s*[：:]?\s*对应参数\s*`?(?P<
 _BOOL_CASE = re.compile(
     rf"(?P<flag>{_NAME})为(?:True|true)时\s*`?(?P<sym>{_NAME})\s*=\s*(?P<yes>\d+)`?\s*[，,]\s*否则\s*"
     rf"`?(?P=sym)\s*=\s*(?P<no>\d+)`?"
+)
+# `其中 `dimSize` 等于 `grad` 的最后一维大小（即 `grad.shape[-1]`）`: the words, then the expression
+_THAT_IS = re.compile(
+    rf"其中\s*`?(?P<sym>{_NAME})`?\s*(?:等于|为|是)[^（(。；;]*[（(]\s*即\s*`?(?P<expr>[^`（）()]+)`?\s*[）)]"
 )
 # `（a, b, c）或者当flag为True时（a, b, 2 * c）`
 _LIST = r"[（(\[](?P<{}>[^（）()\[\]]*)[）)\]]"
@@ -55,7 +65,20 @@ def symbol_definitions(texts: Iterable[str], params: Sequence[Param]) -> dict[st
             if kinds.get(m.group("flag")) == "bool" and m.group("sym") not in kinds:
                 expr = f"({m.group('yes')} if {m.group('flag')} else {m.group('no')})"
                 found.setdefault(m.group("sym"), set()).add(expr)
+        for sym, expr in _that_is(text, params):
+            found.setdefault(sym, set()).add(expr)
     return {sym: exprs.pop() for sym, exprs in found.items() if len(exprs) == 1}
+
+
+def _that_is(text: str, params: Sequence[Param]) -> Iterable[tuple[str, str]]:
+    """The symbols `其中 S 等于 …（即 E）` defines, when E reads a tensor's shape
+    (`grad.shape[-1]`); a word in the parentheses, or a parameter's own name, is no definition."""
+    names = [q.name for q in params]
+    tensors = [q.name for q in params if q.kind in ("tensor", "tensor_list")]
+    for m in _THAT_IS.finditer(text):
+        expr = dim_expression(m.group("expr"), names)
+        if expr and m.group("sym") not in names and any(f"{t}.shape" in expr for t in tensors):
+            yield m.group("sym"), expr
 
 
 def defined_by_statements(dims: tuple[str, ...], texts: Iterable[str], params: Sequence[Param]) -> tuple[str, ...]:
@@ -71,8 +94,59 @@ _TWO_DIMS = re.compile(r"维度为2维|^\s*2\s")
 
 def worded_reading(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
     """A shape an output's statements give in these words (a list that changes with a bool, a
-    2-d shape by its first and last axes), with the index of the statement; None when none."""
-    return bool_alternative(texts, params) or _two_axes(p, texts, params)
+    2-d shape by its first and last axes, a list of multiples written `2N`, the input's shape
+    with its `dim` axis of an integer parameter's size), with the index of the statement; None
+    when none."""
+    return (
+        bool_alternative(texts, params)
+        or _two_axes(p, texts, params)
+        or _implicit_products(texts, params)
+        or _final_size(p, texts, params)
+    )
+
+
+# `2N`, `4 H`: a number written before the symbol it multiplies
+_IMPLICIT = re.compile(rf"^(?P<k>\d+)\s*(?P<sym>{_NAME})$")
+
+
+def _implicit_products(texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """`shape为[M, 2N]` (aclnnSwigluBackwardMxQuantWithDualAxis y1Out): the one list the
+    statements give, unconditionally, whose dimensions are closed once `2N` is read `2 * N`;
+    None when no such list, or several, or one with no such product (other readers see those)."""
+    names = [q.name for q in params]
+    found = []
+    for i, text in enumerate(texts):
+        parts = listed(text) if not is_conditional(text) else None
+        if not parts or not any(_IMPLICIT.match(part.strip()) for part in parts):
+            continue
+        dims = [dim_expression(_IMPLICIT.sub(r"\g<k> * \g<sym>", part.strip()), names) for part in parts]
+        if all(dims):
+            found.append((("explicit", (), tuple(d for d in dims if d)), i))
+    return found[0] if len(found) == 1 else None  # type: ignore[return-value]
+
+
+# aclnnRepeatInterleaveWithDim's outputSize: `dim维度再进行重复后的最终大小`; its out: `out的shape在
+# dim维度下的size等于repeats中所有元素的和…等于repeats * self的dim维度下的size`
+_FINAL_SIZE = re.compile(r"^dim维度[^，,。；;]{0,12}最终大小")
+_ALONG_DIM = re.compile(rf"(?P<out>{_NAME})的shape在dim维度下的size等于.*?(?P<x>{_NAME})的?(?:在)?dim维度")
+
+
+def _final_size(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """The output's size along `dim` said by its row, and an integer parameter whose own
+    description says it is that size (`outputSize`: `dim维度再进行重复后的最终大小`): the input's
+    shape with that axis of the parameter's size, as the 功能说明's worked example shows
+    (`[[a, b], [c, d], [e, f]]`, repeats `[1, 2, 3]`, dim 0: six rows of two). The input is the
+    one the row names beside `dim`."""
+    kinds = {q.name: q.kind for q in params}
+    sizes = [q.name for q in params if q.kind == "int" and _FINAL_SIZE.match(q.description.strip())]
+    if kinds.get("dim") != "int" or len(sizes) != 1:
+        return None
+    for i, text in enumerate(texts):
+        m = _ALONG_DIM.search(text)
+        if m and m.group("out") == p.name and kinds.get(m.group("x")) == "tensor":
+            x, axis = m.group("x"), f"dim % rank({m.group('x')})"
+            return ("explicit", (), (f"*{x}.shape[:{axis}]", sizes[0], f"*{x}.shape[{axis} + 1:]")), i
+    return None
 
 
 def _two_axes(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:

@@ -282,9 +282,9 @@ def shape_rule(
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
-        return _from_reading(params, statements, *found, own=said, formula=formula)
+        return _from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
     if worded := worded_reading(p, [s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
-        return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula)
+        return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula, notes=notes)
     if equated := _equations(p, notes, inputs, ctx.params):
         return _from_reading(params, statements, *equated)
     if rule := _for_other_dtypes(p, said, inputs):
@@ -397,12 +397,14 @@ def _from_reading(
     statement: Statement,
     own: Sequence[Statement] = (),
     formula: Statement | None = None,
+    notes: Sequence[Statement] = (),
 ) -> ShapeRule:
     kind, reads, dims = reading
     names = [q.name for q in params]
     dims = defined_in_place(dims, statement.text, names) if dims else dims
     dims = defined_by_formula(dims, formula.text, names) if dims and formula else dims
-    dims = defined_by_statements(dims, [s.text for said in statements.values() for s in said], params) if dims else dims
+    worded = [*(s.text for said in statements.values() for s in said), *(s.text for s in notes)]
+    dims = defined_by_statements(dims, worded, params) if dims else dims
     dims = _multiples_in_place(dims, params, statements, names) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
     if respelled := _respelled(wanted, params):  # DynamicDualLevelMxQuant: `level0Blocksize`
@@ -422,12 +424,17 @@ def _from_reading(
 
 def _respelled(symbols: set[str], params: Sequence[Param]) -> dict[str, str]:
     """Symbols that are an integer parameter's name in other letter case (`level0Blocksize` for
-    `level0BlockSize`): the parameter, when only one is spelled so."""
+    `level0BlockSize`) or in snake case (aclnnLstmBackward's `[D * num_layers, …]` beside its
+    `[numLayers * D, …]` for `numLayers`): the parameter, when only one is spelled so."""
     by_letters: dict[str, list[str]] = {}
     for q in params:
         if q.kind == "int":
-            by_letters.setdefault(q.name.lower(), []).append(q.name)
-    return {s: found[0] for s in symbols if len(found := by_letters.get(s.lower(), [])) == 1}
+            by_letters.setdefault(_letters(q.name), []).append(q.name)
+    return {s: found[0] for s in symbols if len(found := by_letters.get(_letters(s), [])) == 1}
+
+
+def _letters(name: str) -> str:
+    return name.replace("_", "").lower()
 
 
 def _input_lists(
