@@ -4,6 +4,8 @@ sample call (or the operator's example program), computed by hand in the comment
 
 from __future__ import annotations
 
+import numpy as np
+
 from specgen.codegen.runtime import _shapes
 from specgen.model import Param
 from specgen.parse.classify.shape_symbols import symbol_definitions, worded_reading
@@ -106,3 +108,40 @@ def test_the_size_along_dim_is_the_integer_parameter_described_as_that_size():
     rule = {"kind": "explicit", "dims": list(dims)}
     assert _shapes.output_shape(rule, {"self": (2, 3)}, {"dim": 0, "outputSize": 3}) == (3, 3)
     assert _shapes.output_shape(rule, {"self": (2, 3)}, {"dim": -1, "outputSize": 5}) == (2, 5)
+
+
+def test_a_tensor_list_laid_out_as_an_input_list_with_its_element_shapes_takes_them():
+    # aclnnLstmBackward.md (ops-nn rnn/single_layer_lstm_grad): params' and dparamsOut's rows
+    params_row = (
+        "LSTM每层的权重和偏置张量列表，对应公式中的w与b。\n列表长度为D * B * num_layers。\n"
+        "weight_ih：[4*hidden_size, cur_input_size] weight_hh：[4*hidden_size, hidden_size] bias_ih：[4*hidden_size] "
+        "bias_hh：[4*hidden_size]"
+    )
+    out_row = [
+        "列表长度为D * B * num_layers。",
+        "排布与输入params一致。",
+        "dweight_ih：[4*hidden_size, cur_input_size] dweight_hh：[4*hidden_size, hidden_size] dbias：[4*hidden_size]",
+    ]
+    lists = {"c_type": "const aclTensorList*", "kind": "tensor_list", "line": 1}
+
+    def given(out_text: str, in_text: str = params_row, kind: str = "tensor_list") -> list[Param]:
+        return [
+            Param(name="params", direction="in", text=in_text, **{**lists, "kind": kind}),
+            Param(name="dparamsOut", direction="out", text=out_text, **lists),
+        ]
+
+    params = given("\n".join(out_row))
+    assert worded_reading(params[-1], out_row, params) == (("same", ("params",), ()), 1)
+    # the arrangement alone, element shapes that differ, or an input that is no list: not read
+    alone = given("\n".join(out_row[:2]))
+    assert worded_reading(alone[-1], out_row[:2], alone) is None
+    other = given("\n".join(out_row).replace("4*hidden_size, hidden_size", "3*hidden_size, hidden_size"))
+    assert worded_reading(other[-1], out_row, other) is None
+    tensor = given("\n".join(out_row), kind="tensor")
+    assert worded_reading(tensor[-1], out_row, tensor) is None
+    # the sample: params {32, 8}, {32, 8}, {32}, {32}: dparamsOut allocated element by element alike
+    weights = [np.zeros(s, dtype=np.float32) for s in ((32, 8), (32, 8), (32,), (32,))]
+    args = {"params": weights, "input": np.zeros((1, 1, 8), dtype=np.float32), "dparamsOut": None}
+    same_as_input = {"kind": "same", "params": ["input"]}
+    out = _shapes.allocate("dparamsOut", {"kind": "same", "params": ["params"]}, same_as_input, args, each=True)
+    assert [a.shape for a in out] == [(32, 8), (32, 8), (32,), (32,)]

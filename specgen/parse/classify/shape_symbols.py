@@ -15,6 +15,8 @@ Beside those: a symbol a statement defines by an expression in parentheses (`其
 `grad` 的最后一维大小（即 `grad.shape[-1]`）`, the constraints section's lines included), a list
 whose multiples are written without the sign (`shape为[M, 2N]`), and an output whose size along
 `dim` is an integer parameter's, described as that size (`outputSize`: `dim维度再进行重复后的最终大小`).
+A tensor list laid out as an input list (`排布与输入params一致`) whose row lists the same element
+shapes as the input's takes each element's shape from the input's.
 """
 
 from __future__ import annotations
@@ -102,7 +104,30 @@ def worded_reading(p: Param, texts: Sequence[str], params: Sequence[Param]) -> t
         or _two_axes(p, texts, params)
         or _implicit_products(texts, params)
         or _final_size(p, texts, params)
+        or _same_arrangement(p, texts, params)
     )
+
+
+# aclnnLstmBackward's dparamsOut: `排布与输入params一致`, and each element's shape by its name
+# (`dweight_ih：[4*hidden_size, cur_input_size] …`) as params' row gives them (`weight_ih：[…]`)
+_ARRANGED_AS = re.compile(rf"排布(?:需要|必须)?与(?:输入|入参)?\s*`?(?P<x>{_NAME})`?\s*(?:保持)?(?:一致|相同)")
+_ELEMENT_SHAPE = re.compile(rf"{_NAME}\s*[：:]\s*(?P<list>\[[^\[\]]*\])")
+
+
+def _same_arrangement(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """A tensor list laid out as an input tensor list (`排布与输入params一致`) whose row lists
+    the same element shapes as that input's: each element the shape of the input's."""
+    lists = {q.name: q for q in params if q.kind == "tensor_list" and q.direction == "in"}
+    for i, text in enumerate(texts):
+        m = _ARRANGED_AS.search(text)
+        x = lists.get(m.group("x")) if m and p.kind == "tensor_list" else None
+        if x is not None and _element_shapes(p.text) and _element_shapes(p.text) == _element_shapes(x.text):
+            return ("same", (x.name,), ()), i
+    return None
+
+
+def _element_shapes(text: str) -> set[str]:
+    return {re.sub(r"\s+", "", m.group("list")) for m in _ELEMENT_SHAPE.finditer(text)}
 
 
 # `2N`, `4 H`: a number written before the symbol it multiplies
