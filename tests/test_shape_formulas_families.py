@@ -419,3 +419,40 @@ def test_symbols_an_arrays_row_names_are_left_unread_when_they_are_ambiguous():
     assert not {"kD", "kH", "kW"} & set(element_symbols(three))
     # a count that is not the number of names is no list of elements
     assert "kH" not in element_symbols(_avg_pool2d_params("长度为3(kH, kW)。"))
+
+
+def test_formulas_that_give_a_size_two_ways_say_which_names_no_parameter_gives():
+    # aclnnMaxPool.md (ops-nn pooling/max_pool_v3): a floor and a ceil formula, chosen by an
+    # int64 ceilMode, over names no parameter gives (k_h, s_h, padding_size_Htop…)
+    floor = (
+        r"H_{out}=\lfloor{\frac{H_{in}+  padding\_size_{Htop} + padding\_size_{Hbottom} - {dilation\_size "
+        r"\times(k_h - 1) - 1}}{s_h}}\rfloor + 1"
+    )
+    formula = floor + "\n\n" + floor.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
+    params = [
+        Param(name="self", **_TENSOR),
+        *(Param(name=n, **_ARRAY) for n in ("kernelShape", "strides", "pads", "dilations")),
+        Param(
+            name="ceilMode",
+            c_type="int64_t",
+            kind="int",
+            direction="in",
+            description="计算输出形状的取整模式。",
+            line=1,
+        ),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
+    ]
+    rule = formula_rule(params[-1], params, formula, 1)
+    names = "dilation_size, k_h, padding_size_Hbottom, padding_size_Htop, s_h"
+    assert rule is not None and rule.reason == f"a size formula: the formulas name {names}, which no parameter gives"
+    # every name given (kH and sH are parameters here): the two ways are what is left to say
+    given = formula.replace(
+        "padding\\_size_{Htop} + padding\\_size_{Hbottom} - {dilation\\_size \\times(k_h - 1) - 1}", "2 * p - k_h"
+    ).replace("s_h", "k_h")
+    ints = [
+        *params[:-1],
+        *(Param(name=n, c_type="int64_t", kind="int", direction="in", line=1) for n in ("p", "k_h")),
+        params[-1],
+    ]
+    rule = formula_rule(params[-1], ints, given, 1)
+    assert rule is not None and rule.reason == "a size formula: the formula gives an output size two ways"

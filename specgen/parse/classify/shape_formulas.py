@@ -187,7 +187,7 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
         return _unread("the formula's input is not one tensor the document names", line)
     chosen = _one_way(equations, params)
     if isinstance(chosen, str):
-        return _unread(chosen, line)
+        return _unread(_unnamed(equations, params) or chosen, line)
     sizes, when = chosen
     dims = _fixed_rank(sizes, params, source)
     if isinstance(dims, str):
@@ -420,6 +420,18 @@ def defined_by_formula(dims: tuple[str, ...], formula: str, names: Sequence[str]
     """The dims with each symbol the formula defines replaced by its expression
     (`[N, outC, outH, outW]`: outH and outW by aclnnDeformableConv2d's formula)."""
     return substituted(dims, formula_definitions(formula, names))
+
+
+def _unnamed(equations: dict[str, set[str]], params: Sequence[Param]) -> str:
+    """Why formulas that give a size two ways could not be read either way: the names they use
+    that no parameter gives (aclnnMaxPool: `k_h`, `s_h`, `padding_size_Htop`); "" when none."""
+    letters = [name[0] for name in equations]  # a convolution's `H` and `K_h` are its axis's sizes
+    sizes = {*(f"{x}_in" for x in letters), *letters, *(f"K_{x.lower()}" for x in letters), *element_symbols(params)}
+    unknown: set[str] = set()
+    for expr in (e for exprs in equations.values() for e in exprs):
+        found = _unknown(ast.parse(expr, mode="eval"), params, sizes).split(", ")
+        unknown.update(n for n in found if n)
+    return f"the formulas name {', '.join(sorted(unknown))}, which no parameter gives" if unknown else ""
 
 
 def _unread(reason: str, line: int) -> ShapeRule:
