@@ -12,6 +12,7 @@ from specgen.parse.classify.shape_formulas import defined_by_formula, formula_de
 _TENSOR = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
 _ARRAY = {"c_type": "const aclIntArray*", "kind": "int_array", "direction": "in", "line": 1}
 _BOOL = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
+_INT = {"c_type": "int64_t", "kind": "int", "direction": "in", "line": 1}
 
 # aclnnConvolution.md (ops-nn conv/convolution_forward), 计算公式: the output's layout, then
 # the sizes for `transposed = False`, then for `transposed = True`
@@ -432,14 +433,7 @@ def test_formulas_that_give_a_size_two_ways_say_which_names_no_parameter_gives()
     params = [
         Param(name="self", **_TENSOR),
         *(Param(name=n, **_ARRAY) for n in ("kernelShape", "strides", "pads", "dilations")),
-        Param(
-            name="ceilMode",
-            c_type="int64_t",
-            kind="int",
-            direction="in",
-            description="计算输出形状的取整模式。",
-            line=1,
-        ),
+        Param(name="ceilMode", description="计算输出形状的取整模式。", **_INT),
         Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
     ]
     rule = formula_rule(params[-1], params, formula, 1)
@@ -449,10 +443,6 @@ def test_formulas_that_give_a_size_two_ways_say_which_names_no_parameter_gives()
     given = formula.replace(
         "padding\\_size_{Htop} + padding\\_size_{Hbottom} - {dilation\\_size \\times(k_h - 1) - 1}", "2 * p - k_h"
     ).replace("s_h", "k_h")
-    ints = [
-        *params[:-1],
-        *(Param(name=n, c_type="int64_t", kind="int", direction="in", line=1) for n in ("p", "k_h")),
-        params[-1],
-    ]
+    ints = [*params[:-1], *(Param(name=n, **_INT) for n in ("p", "k_h")), params[-1]]
     rule = formula_rule(params[-1], ints, given, 1)
     assert rule is not None and rule.reason == "a size formula: the formula gives an output size two ways"
