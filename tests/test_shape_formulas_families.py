@@ -439,10 +439,49 @@ def test_formulas_that_give_a_size_two_ways_say_which_names_no_parameter_gives()
     rule = formula_rule(params[-1], params, formula, 1)
     names = "dilation_size, k_h, padding_size_Hbottom, padding_size_Htop, s_h"
     assert rule is not None and rule.reason == f"a size formula: the formulas name {names}, which no parameter gives"
-    # every name given (kH and sH are parameters here): the two ways are what is left to say
+    # every name given (p and k_h integers here): the two ways are what is left to say
     given = formula.replace(
         "padding\\_size_{Htop} + padding\\_size_{Hbottom} - {dilation\\_size \\times(k_h - 1) - 1}", "2 * p - k_h"
     ).replace("s_h", "k_h")
     ints = [*params[:-1], *(Param(name=n, **_INT) for n in ("p", "k_h")), params[-1]]
     rule = formula_rule(params[-1], ints, given, 1)
     assert rule is not None and rule.reason == "a size formula: the formula gives an output size two ways"
+
+
+# aclnnMaxPool2dWithMask.md (ops-nn pooling/max_pool3d_with_argmax_v2), 计算公式: out's and indices' equations
+_MAX_POOL_MASK = r"""[N, C, H_{out}, W_{out}]=[N,C,\lfloor{\frac{H_{in}+2 \times {padding[0] - dilation[0] \times(kernelSize[0] - 1) - 1}}{stride[0]}}\rfloor + 1,\lfloor{\frac{W_{in}+2 \times {padding[1] - dilation[1] \times(kernelSize[1] - 1) - 1}}{stride[1]}}\rfloor + 1]
+
+[N, C, H_{indices}, W_{indices}]=[N,C,k_h \times k_w,   (\lceil{\frac{H_{out} \times W_{out}}{16}}\rceil+1) \times 2 \times 16]"""
+
+
+def _max_pool_mask_params(kernel_row: str) -> list[Param]:
+    out = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
+    return [
+        Param(name="self", **_TENSOR),
+        Param(name="kernelSize", description="最大池化的窗口大小。", text=kernel_row, **_ARRAY),
+        *(Param(name=n, **_ARRAY) for n in ("stride", "padding", "dilation")),
+        Param(name="ceilMode", description="计算输出形状时取整的方法。", **_BOOL),
+        Param(name="out", description="输出的tensor，池化后的结果。", text="shape由上述公式推导出。", **out),
+        Param(name="indices", text="shape由上述公式推导出，为自定义mask值。", **out),
+    ]
+
+
+def test_a_second_output_with_its_own_equation_follows_it_after_the_inputs_leading_dimensions():
+    # the document's kernelSize row names no k_h, k_w: the indices' equation is not read, and says why
+    params = _max_pool_mask_params("长度为1或2，且数组元素必须都大于0。")
+    rule = formula_rule(params[-1], params, _MAX_POOL_MASK, 1)
+    assert rule is not None and rule.reason == "a size formula: H_indices names k_h, k_w, which no parameter gives"
+    # a row that names them (as aclnnAvgPool2d's does, `长度为2(kH, kW)`): read, with out's sizes and case
+    params = _max_pool_mask_params("长度为2(k_h, k_w)，且数组元素必须都大于0。")
+    rule = formula_rule(params[-1], params, _MAX_POOL_MASK, 1)
+    assert rule is not None and rule.derived and rule.when == ("ceilMode", "bool", "false", "true")
+    assert rule.dims[:2] == ("*self.shape[:-2]", "kernelSize[0] * kernelSize[1]")
+    # the sample: self {1, 1, 4, 3}, kernel {2, 2}, stride {2, 2}, padding {0, 0}, dilation {1, 1}:
+    # out {1, 1, 2, 1}, so indices {1, 1, 2 * 2, (ceil(2 * 1 / 16) + 1) * 2 * 16} = {1, 1, 4, 64}
+    values = {"kernelSize": [2, 2], "stride": [2, 2], "padding": [0, 0], "dilation": [1, 1], "ceilMode": False}
+    plain = {"kind": "explicit", "dims": list(rule.dims), "when": list(rule.when)}
+    assert _shapes.output_shape(plain, {"self": (1, 1, 4, 3)}, values) == (1, 1, 4, 64)
+    # no equation of its own (or one whose sizes do not come last): none
+    assert formula_rule(params[-1], params, _MAX_POOL_MASK.split("\n\n")[0], 1) is None
+    swapped = _MAX_POOL_MASK.replace("[N, C, H_{indices}, W_{indices}]", "[H_{indices}, W_{indices}, N, C]")
+    assert formula_rule(params[-1], params, swapped, 1) is None

@@ -20,7 +20,10 @@ range(rank(input) - 2)]`, unsettled when an array has not one element per axis);
 ceil formula, or a plain and a transposed one, are read when a bool's row names the choice,
 the floor, the plain one, holding while it is false; and the symbols a formula defines
 (`outH = (inH + padding[0] + padding[1] - …) // stride[2] + 1`) take their expression in an
-output's list (`shape为[N, outC, outH, outW]`).
+output's list (`shape为[N, outC, outH, outW]`). A second output with an equation of its own,
+its sizes subscripted by its name (aclnnMaxPool2dWithMask's `[N, C, H_{indices}, W_{indices}] =
+[N, C, k_h \\times k_w, …H_{out}…]`), is read as the out is, over the out's sizes; formulas that
+cannot be read say which names no parameter gives.
 """
 
 from __future__ import annotations
@@ -178,7 +181,7 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
     """The output's shape by the document's size formula, or None when the formula gives none
     for it (a ShapeRule not_derivable when it gives one that cannot be read)."""
     if not _speaks_of(p, params):
-        return None
+        return _own_formula(p, params, formula, line)
     equations = _equations(formula)
     if not equations:
         return None
@@ -196,6 +199,14 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
             return _unread(per_axis or dims, line)
         dims, transposing = per_axis, _bools(params, _TRANSPOSED)
         when = when or ((transposing[0], "", "false") if len(transposing) == 1 else ())  # the plain convolution's
+    return _held(dims, sizes, when, params, line)
+
+
+def _held(
+    dims: Sequence[str], sizes: dict[str, str], when: tuple[str, ...], params: Sequence[Param], line: int
+) -> ShapeRule:
+    """The rule, held to the bool case the formula holds for (or the one bool whose row says it
+    changes the output's shape: `ceilMode`, its false case)."""
     if not when:
         bools = _bools(params, _SHAPES_OUTPUT)
         if len(bools) > 1:
@@ -203,6 +214,48 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
         when = (bools[0], "", "false") if bools else ()
     text = "; ".join(f"{name} = {expr}" for name, expr in sizes.items())
     return ShapeRule(kind="explicit", dims=tuple(dims), when=holds_only_when(when), text=text, line=line)
+
+
+def _own_formula(p: Param, params: Sequence[Param], formula: str, line: int) -> ShapeRule | None:
+    """An output other than the formula's `out` with an equation of its own, its sizes
+    subscripted by its name (aclnnMaxPool2dWithMask's indices: `[N, C, H_{indices},
+    W_{indices}]=[N,C,k_h \\times k_w, (\\lceil{\\frac{H_{out} \\times W_{out}}{16}}\\rceil+1)
+    \\times 2 \\times 16]`): the input's leading dimensions (the items both sides share), then
+    its sizes, `X_out` being the out's sizes by the formula, held to the same bool case; None
+    when the formula gives the output no equation."""
+    own = _own_sizes(formula, p.name)
+    source = _formula_input(params)
+    if own is None or source is None:
+        return None
+    out_sizes = _one_way(_equations(formula), params)
+    if isinstance(out_sizes, str):
+        return _unread(f"{p.name}'s sizes follow the out's, and {out_sizes}", line)
+    sizes = {name: substituted([expr], out_sizes[0])[0] for name, expr in own.items()}
+    dims = _fixed_rank(sizes, params, source)
+    return _unread(dims, line) if isinstance(dims, str) else _held(dims, sizes, out_sizes[1], params, line)
+
+
+def _own_sizes(formula: str, name: str) -> dict[str, str] | None:
+    """The sizes an equation `[N, C, H_{name}, W_{name}] = [N, C, …, …]` gives, by `X_name`,
+    when its sizes come last and the items before them are the same on both sides."""
+    own = re.compile(rf"(?P<x>[A-Z])_\{{?{re.escape(name)}\}}?")
+    for block in re.split(r"\n\s*\n|\\\\\s*\n", formula):
+        m = _EQUATION.match(_TEXT.sub(r"\1", " ".join(block.split())).strip())
+        rhs = m.group("rhs").strip() if m else ""
+        if m is None or not m.group("lhs").startswith("[") or not own.search(m.group("lhs")):
+            continue
+        if not (rhs.startswith("[") and rhs.endswith("]")):
+            return None
+        names = [item.strip() for item in _list_items(m.group("lhs")[1:-1])]
+        values = [item.strip() for item in _list_items(rhs[1:-1])]
+        mine = [i for i, item in enumerate(names) if own.fullmatch(item)]
+        if len(names) != len(values) or not mine or mine != list(range(mine[0], len(names))):
+            return None
+        if names[: mine[0]] != values[: mine[0]]:
+            return None
+        exprs = {f"{names[i][0]}_{name}": latex_expression(values[i]) for i in mine}
+        return {k: v for k, v in exprs.items() if v} if all(exprs.values()) else None
+    return None
 
 
 def holds_only_when(when: tuple[str, ...]) -> tuple[str, ...]:
