@@ -145,3 +145,17 @@ def test_a_tensor_list_laid_out_as_an_input_list_with_its_element_shapes_takes_t
     same_as_input = {"kind": "same", "params": ["input"]}
     out = _shapes.allocate("dparamsOut", {"kind": "same", "params": ["params"]}, same_as_input, args, each=True)
     assert [a.shape for a in out] == [(32, 8), (32, 8), (32,), (32,)]
+
+
+def test_a_list_an_output_supports_by_its_rank_reads_as_its_shape():
+    from specgen.parse.classify.shape_symbols import _ranked_list
+
+    params = [Param(name="numLayers", **_INT), Param(name="hy", **_OUT)]
+    # aclnnLSTM.md (ops-nn rnn/dynamic_rnn): hy's row, which its table gives twice
+    row = "shape支持三维（D * num_layers, batch_size, hidden_size）"
+    assert _ranked_list([row, row], params) == (("explicit", (), ("D * num_layers", "batch_size", "hidden_size")), 0)
+    # a rank the list does not have, a second list, a condition, or two different lists: not read
+    assert _ranked_list(["shape支持二维（D * num_layers, batch_size, hidden_size）"], params) is None
+    assert _ranked_list([row + "或者当bidirection为True时（2, batch_size, hidden_size）"], params) is None
+    assert _ranked_list(["当train=True时，shape支持三维（time_step, batch_size, hidden_size）"], params) is None
+    assert _ranked_list([row, "shape支持二维（batch_size, hidden_size）"], params) is None

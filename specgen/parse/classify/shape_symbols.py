@@ -16,7 +16,8 @@ Beside those: a symbol a statement defines by an expression in parentheses (`其
 whose multiples are written without the sign (`shape为[M, 2N]`), and an output whose size along
 `dim` is an integer parameter's, described as that size (`outputSize`: `dim维度再进行重复后的最终大小`).
 A tensor list laid out as an input list (`排布与输入params一致`) whose row lists the same element
-shapes as the input's takes each element's shape from the input's.
+shapes as the input's takes each element's shape from the input's. An output's list said with
+its rank (`shape支持三维（D * num_layers, batch_size, hidden_size）`) is read as its shape.
 """
 
 from __future__ import annotations
@@ -105,7 +106,30 @@ def worded_reading(p: Param, texts: Sequence[str], params: Sequence[Param]) -> t
         or _implicit_products(texts, params)
         or _final_size(p, texts, params)
         or _same_arrangement(p, texts, params)
+        or _ranked_list(texts, params)
     )
+
+
+_RANKS = "一二三四五六七八"
+# aclnnLSTM's hy: `shape支持三维（D * num_layers, batch_size, hidden_size）`; iOut: `列表中每个shape支持三维（…）`
+_RANKED = re.compile(rf"shape支持(?P<rank>[{_RANKS}])维\s*[（(](?P<items>[^（）()]*)[）)]")
+
+
+def _ranked_list(texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """The one list an output's statements give as `shape支持三维（a, b, c）`, of as many
+    dimensions as they say, with no other beside it (`或者当…时（…）` is `bool_alternative`'s)
+    and no condition; None otherwise."""
+    names = [q.name for q in params]
+    found = []
+    for i, text in enumerate(texts):
+        for m in _RANKED.finditer(text):
+            items = [item.strip() for item in re.split(r"[,，]", m.group("items"))]
+            dims = [dim_expression(item, names) for item in items]
+            alone = not is_conditional(text) and "或" not in text[m.end() :][:4]
+            if alone and len(items) == _RANKS.index(m.group("rank")) + 1 and all(dims):
+                found.append((("explicit", (), tuple(d for d in dims if d)), i))
+    # the same list said twice (aclnnLSTM's table gives hy's row twice) is one list
+    return found[0] if len({reading for reading, _ in found}) == 1 else None  # type: ignore[return-value]
 
 
 # aclnnLstmBackward's dparamsOut: `排布与输入params一致`, and each element's shape by its name
