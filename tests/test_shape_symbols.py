@@ -70,6 +70,8 @@ def test_a_list_of_multiples_written_without_the_sign_reads_as_products():
     assert worded_reading(params[-1], ["当x为2维时，shape为[M, 2N]。"], params) is None
     assert worded_reading(params[-1], ["shape为[M, 2N]。", "shape为[2M, N]。"], params) is None
     assert worded_reading(params[-1], ["shape为[M, N]。"], params) is None
+    # a name's digits are no product; one inside an expression is
+    assert worded_reading(params[-1], ["shape为[M1, 2N/32]。"], params) == (("explicit", (), ("M1", "2 * N / 32")), 0)
     assert worded_reading(params[-1], ["shape为[M, 2N]或[B, M, 2N]。"], params) is None  # alternatives
     # the sample: yGrad {256, 512} binds M and N (`shape为[M, N]`): y1Out {256, 2 * 512}
     rule = {

@@ -154,8 +154,8 @@ def _element_shapes(text: str) -> set[str]:
     return {re.sub(r"\s+", "", m.group("list")) for m in _ELEMENT_SHAPE.finditer(text)}
 
 
-# `2N`, `4 H`: a number written before the symbol it multiplies
-_IMPLICIT = re.compile(rf"^(?P<k>\d+)\s*(?P<sym>{_NAME})$")
+# `2N`, `4 H`, `2N/32`: a number written before the symbol it multiplies (not a name's digits: `x1`)
+_IMPLICIT = re.compile(r"(?<![A-Za-z0-9_.])(?P<k>\d+)\s*(?=[A-Za-z_])")
 
 
 def _implicit_products(texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
@@ -166,9 +166,9 @@ def _implicit_products(texts: Sequence[str], params: Sequence[Param]) -> tuple[R
     found = []
     for i, text in enumerate(texts):
         parts = listed(text) if not is_conditional(text) else None
-        if not parts or not any(_IMPLICIT.match(part.strip()) for part in parts):
+        if not parts or not any(_IMPLICIT.search(part) for part in parts):
             continue
-        dims = [dim_expression(_IMPLICIT.sub(r"\g<k> * \g<sym>", part.strip()), names) for part in parts]
+        dims = [dim_expression(_IMPLICIT.sub(r"\g<k> * ", part.strip()), names) for part in parts]
         if all(dims):
             found.append((("explicit", (), tuple(d for d in dims if d)), i))
     return found[0] if len(found) == 1 else None  # type: ignore[return-value]
