@@ -161,3 +161,24 @@ def test_a_list_an_output_supports_by_its_rank_reads_as_its_shape():
     assert _ranked_list([row + "或者当bidirection为True时（2, batch_size, hidden_size）"], params) is None
     assert _ranked_list(["当train=True时，shape支持三维（time_step, batch_size, hidden_size）"], params) is None
     assert _ranked_list([row, "shape支持二维（batch_size, hidden_size）"], params) is None
+
+
+def test_a_symbol_defined_by_a_name_that_is_no_parameter_says_so():
+    from specgen.parse.classify.shape_symbols import misdefined
+
+    bools = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
+    params = [Param(name="bidirectional", **bools), Param(name="numLayers", **_INT)]
+    # aclnnGRUBackward.md (ops-nn rnn/gru_grad), params' row: the bool is `bidirectional`
+    row = "bidirection为True时 D = 2，否则 D = 1，hasBiases为True时 B = 2，否则 B = 1。"
+    assert symbol_definitions([row], params) == {}
+    assert misdefined(["D"], [row], params) == "D is defined by bidirection, which is no bool parameter"
+    # aclnnLSTM.md (ops-nn rnn/dynamic_rnn): the same with `=True`, and `对应参数` of no integer
+    lstm = ["D：bidirection=True时D=2，否则D=1；", "num_layers：对应参数numLayer，表示LSTM层数；"]
+    assert misdefined(["D", "num_layers"], lstm, params) == (
+        "D is defined by bidirection, which is no bool parameter; "
+        "num_layers is defined by numLayer, which is no integer parameter"
+    )
+    # defined by a parameter (`=True` read as `为True`), or not asked about: nothing to say
+    assert symbol_definitions(["D：bidirectional=True时D=2，否则D=1；"], params) == {"D": "(2 if bidirectional else 1)"}
+    assert misdefined(["D"], ["D：bidirectional=True时D=2，否则D=1；"], params) == ""
+    assert misdefined(["H"], [row], params) == ""

@@ -32,9 +32,9 @@ from specgen.parse.classify.statements import is_conditional
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # `其中，`num_layers`对应参数`numLayers``; `num_layers：对应参数numLayers`
 _PARAM_OF = re.compile(rf"`?(?P<sym>{_NAME})`?\s*[：:]?\s*对应参数\s*`?(?P<param>{_NAME})`?")
-# `bidirectional为True时`D = 2`，否则`D = 1``
+# `bidirectional为True时`D = 2`，否则`D = 1``; aclnnLSTM: `bidirection=True时D=2，否则D=1`
 _BOOL_CASE = re.compile(
-    rf"(?P<flag>{_NAME})为(?:True|true)时\s*`?(?P<sym>{_NAME})\s*=\s*(?P<yes>\d+)`?\s*[，,]\s*否则\s*"
+    rf"(?P<flag>{_NAME})\s*(?:为|=)\s*(?:True|true)\s*时\s*`?(?P<sym>{_NAME})\s*=\s*(?P<yes>\d+)`?\s*[，,]\s*否则\s*"
     rf"`?(?P=sym)\s*=\s*(?P<no>\d+)`?"
 )
 # `其中 `dimSize` 等于 `grad` 的最后一维大小（即 `grad.shape[-1]`）`: the words, then the expression
@@ -71,6 +71,22 @@ def symbol_definitions(texts: Iterable[str], params: Sequence[Param]) -> dict[st
         for sym, expr in _that_is(text, params):
             found.setdefault(sym, set()).add(expr)
     return {sym: exprs.pop() for sym, exprs in found.items() if len(exprs) == 1}
+
+
+def misdefined(symbols: Iterable[str], texts: Iterable[str], params: Sequence[Param]) -> str:
+    """Why statements that define some of `symbols` bind none of them: the name they define it
+    by is no parameter of that kind (aclnnGRUBackward: `bidirection为True时 D = 2，否则 D = 1`,
+    the bool being `bidirectional`); "" when no statement defines them."""
+    kinds = {q.name: q.kind for q in params}
+    wanted, found = set(symbols), set()
+    for text in texts:
+        for m in _BOOL_CASE.finditer(text):
+            if m.group("sym") in wanted and kinds.get(m.group("flag")) != "bool":
+                found.add(f"{m.group('sym')} is defined by {m.group('flag')}, which is no bool parameter")
+        for m in _PARAM_OF.finditer(text):
+            if m.group("sym") in wanted and kinds.get(m.group("param")) != "int":
+                found.add(f"{m.group('sym')} is defined by {m.group('param')}, which is no integer parameter")
+    return "; ".join(sorted(found))
 
 
 def _that_is(text: str, params: Sequence[Param]) -> Iterable[tuple[str, str]]:

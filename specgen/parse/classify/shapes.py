@@ -40,7 +40,13 @@ from specgen.parse.classify.shape_phrases import (
     top_level_split,
 )
 from specgen.parse.classify.shape_summary import summary_rule
-from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, spatial_rule, worded_reading
+from specgen.parse.classify.shape_symbols import (
+    defined_by_statements,
+    list_bindings,
+    misdefined,
+    spatial_rule,
+    worded_reading,
+)
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
 from specgen.vocab import DTYPES, dtype
@@ -417,6 +423,8 @@ def _from_reading(
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
     if unbound:
         reason = f"the list [{', '.join(dims)}] names {', '.join(unbound)}, which no input's documented shape binds"
+        why = misdefined(unbound, worded, params)
+        reason = f"{reason} ({why})" if why else reason
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
     symbols = tuple(d for s in sorted(wanted) for d in bound.get(s, ()))
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
