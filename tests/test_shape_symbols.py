@@ -182,3 +182,25 @@ def test_a_symbol_defined_by_a_name_that_is_no_parameter_says_so():
     assert symbol_definitions(["D：bidirectional=True时D=2，否则D=1；"], params) == {"D": "(2 if bidirectional else 1)"}
     assert misdefined(["D"], ["D：bidirectional=True时D=2，否则D=1；"], params) == ""
     assert misdefined(["H"], [row], params) == ""
+
+
+def test_a_shape_given_by_a_tensor_no_parameter_is_named_after_says_so():
+    from specgen.parse.classify.shapes import Statement, _by_input_shape
+
+    # aclnnGroupedDynamicMxQuant.md (ops-nn quant/grouped_dynamic_mx_quant): mxscale's row names
+    # `groupedIndex`; the input is `groupIndex` (its sample names its variable groupedIndex)
+    said = [
+        Statement("假设x的shape为 [m,n]，groupedIndex的shape为 [g]，则mxscale的shape为 [(m/(blocksize∗2)+g),n,2]。", 7)
+    ]
+    out = Param(name="mxscale", **_OUT)
+    rule = _by_input_shape(out, said, ("x", "groupIndex"), ("x", "groupIndex", "blocksize", "mxscale"))
+    assert rule is not None and not rule.derived and rule.line == 7
+    assert rule.reason == "its shape is given by groupedIndex's shape [g], and no input is named groupedIndex"
+    # the input named as the row names it: read (m, n from x's trailing axes, g from its length)
+    rule = _by_input_shape(out, said, ("x", "groupedIndex"), ("x", "groupedIndex", "blocksize", "mxscale"))
+    assert rule is not None and rule.dims == (
+        "*x.shape[:-2]",
+        "x.shape[-2] / (blocksize * 2) + groupedIndex.shape[0]",
+        "x.shape[-1]",
+        "2",
+    )

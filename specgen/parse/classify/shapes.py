@@ -650,8 +650,10 @@ def _by_input_shape(
             return None
     sizes = {sym: f"{x}.shape[{i - len(l0)}]" for i, sym in enumerate(l0) if DIM_WORD.fullmatch(sym)}
     y, listed_y = cases[0].group("y"), top_level_split((cases[0].group("gl") or "[]")[1:-1])
-    if y is not None and y not in inputs:
-        return None
+    line = next((s.line for s in said if "shape" in s.text), p.line)
+    if y is not None and y not in inputs:  # aclnnGroupedDynamicMxQuant: `groupedIndex`, its input is groupIndex
+        reason = f"its shape is given by {y}'s shape {cases[0].group('gl')}, and no input is named {y}"
+        return ShapeRule(kind="not_derivable", reason=reason, text=cases[0].group(), line=line)
     sizes.update({sym: f"{y}.shape[{i}]" for i, sym in enumerate(listed_y) if y and DIM_WORD.fullmatch(sym)})
     dims = [dim_expression(d, names) for d in r0]
     if not all(dims):
@@ -659,7 +661,6 @@ def _by_input_shape(
     found = substituted([f"*{x}.shape[:{-len(l0)}]", *(d for d in dims if d)], sizes)
     if _symbols(found, names):
         return None
-    line = next((s.line for s in said if "shape" in s.text), p.line)
     return ShapeRule(kind="explicit", dims=found, text=cases[0].group(), line=line)
 
 
