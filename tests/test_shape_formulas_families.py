@@ -485,3 +485,20 @@ def test_a_second_output_with_its_own_equation_follows_it_after_the_inputs_leadi
     assert formula_rule(params[-1], params, _MAX_POOL_MASK.split("\n\n")[0], 1) is None
     swapped = _MAX_POOL_MASK.replace("[N, C, H_{indices}, W_{indices}]", "[H_{indices}, W_{indices}, N, C]")
     assert formula_rule(params[-1], params, swapped, 1) is None
+
+
+def test_a_formula_written_in_what_no_expression_reads_says_so():
+    # aclnnMaxPoolV3.md (ops-nn experimental/pooling/max_pool_v3), 输出尺寸: C's conditional inside
+    formula = r"""H_{out} = \left\lfloor \frac{H_{in} + padT + padB - kH + (ceil\_mode\; ?\; sH - 1 : 0)}{sH} \right\rfloor + 1
+
+W_{out} = \left\lfloor \frac{W_{in} + padL + padR - kW + (ceil\_mode\; ?\; sW - 1 : 0)}{sW} \right\rfloor + 1"""
+    params = [
+        Param(name="x", **_TENSOR),
+        *(Param(name=n, **_ARRAY) for n in ("ksize", "strides", "pads")),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
+    ]
+    rule = formula_rule(params[-1], params, formula, 3)
+    assert rule is not None and not rule.derived and rule.line == 3
+    assert rule.reason == "a size formula: H_out, W_out are written in what the model does not read"
+    # a formula that defines no size: none
+    assert formula_rule(params[-1], params, r"y[n, c, h_o, w_o] = \max_{i=0}^{kH-1} x[n, c, h_o, w_o]", 3) is None

@@ -23,7 +23,8 @@ the floor, the plain one, holding while it is false; and the symbols a formula d
 output's list (`shape为[N, outC, outH, outW]`). A second output with an equation of its own,
 its sizes subscripted by its name (aclnnMaxPool2dWithMask's `[N, C, H_{indices}, W_{indices}] =
 [N, C, k_h \\times k_w, …H_{out}…]`), is read as the out is, over the out's sizes; formulas that
-cannot be read say which names no parameter gives.
+cannot be read say which names no parameter gives, or that they are written in what the model
+does not read (C's `?:`).
 """
 
 from __future__ import annotations
@@ -120,24 +121,39 @@ def _list_items(text: str) -> list[str]:
 def _equations(formula: str) -> dict[str, set[str]]:
     """Each `X_out` the formula defines, with every expression it gives it."""
     found: dict[str, set[str]] = {}
+    for name, value in _size_equations(formula):
+        if (expr := latex_expression(value)) is not None:
+            found.setdefault(name, set()).add(expr)
+    return found
+
+
+def _unreadable(formula: str, line: int) -> ShapeRule | None:
+    """Why the `X_out` the formula defines are not read, when it writes them only in what is no
+    expression the model reads (aclnnMaxPoolV3: `(ceil\\_mode\\; ?\\; sH - 1 : 0)`, C's
+    conditional); None when it defines none."""
+    names = sorted({name for name, _ in _size_equations(formula)})
+    if not names:
+        return None
+    verb = "are" if len(names) > 1 else "is"
+    return _unread(f"{', '.join(names)} {verb} written in what the model does not read", line)
+
+
+def _size_equations(formula: str) -> list[tuple[str, str]]:
+    """Each `X_out` the formula defines, with the LaTeX of each value it gives it."""
+    pairs: list[tuple[str, str]] = []
     for block in re.split(r"\n\s*\n|\\\\\s*\n(?=\s*[A-Z]_)", formula):
         flat = _SIZE.sub(r"\1_\2", _TEXT.sub(r"\1", " ".join(block.split())))
         m = _EQUATION.match(flat.strip())
         if m is None:
             continue
         lhs, rhs = m.group("lhs"), m.group("rhs").strip()
-        if lhs.startswith("["):
-            if not (rhs.startswith("[") and rhs.endswith("]")):
-                continue
+        if not lhs.startswith("["):
+            pairs.append((lhs, rhs))
+        elif rhs.startswith("[") and rhs.endswith("]"):
             names, values = _list_items(lhs[1:-1]), _list_items(rhs[1:-1])
-            pairs = list(zip(names, values, strict=False)) if len(names) == len(values) else []
-        else:
-            pairs = [(lhs, rhs)]
-        for name, value in pairs:
-            name = name.strip()
-            if re.fullmatch(r"[A-Z]_out", name) and (expr := latex_expression(value)) is not None:
-                found.setdefault(name, set()).add(expr)
-    return found
+            if len(names) == len(values):
+                pairs += [(n.strip(), v) for n, v in zip(names, values, strict=True)]
+    return [(name, value) for name, value in pairs if re.fullmatch(r"[A-Z]_out", name)]
 
 
 def _names_allowed(tree: ast.AST, params: Sequence[Param], sizes: set[str]) -> bool:
@@ -184,7 +200,7 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
         return _own_formula(p, params, formula, line)
     equations = _equations(formula)
     if not equations:
-        return None
+        return _unreadable(formula, line)
     source = _formula_input(params)
     if source is None:
         return _unread("the formula's input is not one tensor the document names", line)
