@@ -6,13 +6,14 @@ document's own sample call, computed by hand in the comment beside it."""
 from __future__ import annotations
 
 from specgen.codegen.runtime import _shapes
-from specgen.model import Param
+from specgen.model import Constraint, Param
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_definitions, formula_rule
 
 _TENSOR = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
 _ARRAY = {"c_type": "const aclIntArray*", "kind": "int_array", "direction": "in", "line": 1}
 _BOOL = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
 _INT = {"c_type": "int64_t", "kind": "int", "direction": "in", "line": 1}
+_FLOAT = {"c_type": "float", "kind": "float", "direction": "in", "line": 1}
 
 # aclnnConvolution.md (ops-nn conv/convolution_forward), 计算公式: the output's layout, then
 # the sizes for `transposed = False`, then for `transposed = True`
@@ -502,3 +503,45 @@ W_{out} = \left\lfloor \frac{W_{in} + padL + padR - kW + (ceil\_mode\; ?\; sW - 
     assert rule.reason == "a size formula: H_out, W_out are written in what the model does not read"
     # a formula that defines no size: none
     assert formula_rule(params[-1], params, r"y[n, c, h_o, w_o] = \max_{i=0}^{kH-1} x[n, c, h_o, w_o]", 3) is None
+
+
+def _emu_split_params(rank: int = 2) -> list[Param]:
+    # aclnnMatmulEmuSplitWeight.md (ops-nn matmul/matmul_emu_split_weight): the rows and their ranks
+    ranked = Constraint(kind="rank", min=rank, max=rank, text=str(rank), line=1)
+    same = Constraint(kind="same_shape", params=("wHigh",), text="shape必须与wHigh完全一致。", line=1)
+
+    def matrix(name: str, description: str, *said: Constraint, direction: str = "in") -> Param:
+        row = {"name": name, "description": description, "constraints": (ranked, *said)}
+        return Param(**row, **{**_TENSOR, "direction": direction})  # type: ignore[arg-type]
+
+    return [
+        matrix("x", "表示激活矩阵，对应公式中的$X$。"),
+        matrix("wHigh", "表示高位权重，对应公式中的$W_{high}$。"),
+        matrix("wLow", "表示低位残差权重，对应公式中的$W_{low}$。", same),
+        Param(name="wLowScale", description="缩放因子，对应公式中的scale。", **_FLOAT),
+        matrix("y", "表示计算的输出矩阵，对应公式中的$Y$。", direction="out"),
+    ]
+
+
+_EMU_SPLIT = r"Y = X \times W_{high} + scale \times (X \times W_{low})"
+_EMU_SUMMARY = ["接口功能：使用双路BF16 GEMM融合模拟FP32精度矩阵乘法。"]
+
+
+def test_a_matrix_product_written_with_times_reads_as_a_matmul_where_the_description_says_so():
+    from specgen.parse.classify.shape_formulas import product_rule
+
+    params = _emu_split_params()
+    rule = product_rule(params[-1], params, _EMU_SPLIT, _EMU_SUMMARY, 30)
+    assert rule is not None and (rule.kind, rule.params, rule.line) == ("matmul", ("x", "wHigh"), 30)
+    # the sample: x {128, 256}, wHigh and wLow {256, 128}: y {128, 128}
+    plain = {"kind": "matmul", "params": ["x", "wHigh"]}
+    assert _shapes.output_shape(plain, {"x": (128, 256), "wHigh": (256, 128)}, {}) == (128, 128)
+    # no matrix product in the description, an `@` beside, 3-d operands, or wLow's shape untied: not read
+    assert product_rule(params[-1], params, _EMU_SPLIT, ["接口功能：按元素相乘。"], 30) is None
+    assert product_rule(params[-1], params, _EMU_SPLIT + "\n\nZ = X @ W_{high}", _EMU_SUMMARY, 30) is None
+    cubes = _emu_split_params(rank=3)
+    assert product_rule(cubes[-1], cubes, _EMU_SPLIT, _EMU_SUMMARY, 30) is None
+    unranked = [q.model_copy(update={"constraints": q.constraints[1:]}) if q.name == "wLow" else q for q in params]
+    assert product_rule(unranked[-1], unranked, _EMU_SPLIT, _EMU_SUMMARY, 30) is None
+    untied = [q.model_copy(update={"constraints": q.constraints[:1]}) if q.name == "wLow" else q for q in params]
+    assert product_rule(untied[-1], untied, _EMU_SPLIT, _EMU_SUMMARY, 30) is None

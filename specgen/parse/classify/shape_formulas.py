@@ -24,7 +24,9 @@ output's list (`shape为[N, outC, outH, outW]`). A second output with an equatio
 its sizes subscripted by its name (aclnnMaxPool2dWithMask's `[N, C, H_{indices}, W_{indices}] =
 [N, C, k_h \\times k_w, …H_{out}…]`), is read as the out is, over the out's sizes; formulas that
 cannot be read say which names no parameter gives, or that they are written in what the model
-does not read (C's `?:`).
+does not read (C's `?:`). A matrix product written with `\\times` (`Y = X \\times W_{high} + …`)
+is read as a matmul of the two 2-d inputs the rows name, where the description says the function
+is a matrix product and the formula writes no `@`.
 """
 
 from __future__ import annotations
@@ -505,3 +507,64 @@ def _unnamed(equations: dict[str, set[str]], params: Sequence[Param]) -> str:
 
 def _unread(reason: str, line: int) -> ShapeRule:
     return ShapeRule(kind="not_derivable", reason=f"a size formula: {reason}", line=line)
+
+
+# A row's formula symbol: `表示激活矩阵，对应公式中的$X$`, `对应公式中的$W_{high}$`
+_FORMULA_SYMBOL = re.compile(r"对应公式中的\s*\$\s*(?P<sym>[^$]+?)\s*\$")
+_OPERAND = r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?"
+_TIMES = re.compile(
+    r"(?<![A-Za-z0-9_{}])(?P<a>" + _OPERAND + r")\s*\\times\s*(?P<b>" + _OPERAND + r")(?![A-Za-z0-9_{])"
+)
+_MATRIX_PRODUCT = re.compile(r"矩阵乘")
+
+
+def product_rule(
+    p: Param, params: Sequence[Param], formula: str, summary: Sequence[str], line: int
+) -> ShapeRule | None:
+    """The output of a matrix product the formula writes with `\\times` (aclnnMatmulEmuSplitWeight:
+    `Y = X \\times W_{high} + scale \\times (X \\times W_{low})`, the description `…GEMM…矩阵乘法`):
+    the rows name the output `$Y$` and the operands `$X$`, `$W_{high}$`, both 2-d inputs, and
+    every product of two tensors is of X by W_high or by a tensor its row ties to W_high's shape
+    (wLow: `shape必须与wHigh完全一致`). Read only where the description says the function is a
+    matrix product and the formula writes no `@` (whose documents write scalings with `\\times`)."""
+    symbols = {_symbol(m.group("sym")): q for q in params if (m := _FORMULA_SYMBOL.search(q.description))}
+    own = [s for s, q in symbols.items() if q.name == p.name]
+    if len(own) != 1 or "@" in formula or not any(_MATRIX_PRODUCT.search(s) for s in summary):
+        return None
+    defined = re.search(rf"(?:^|\n)\s*{re.escape(own[0])}\s*=(?P<rhs>[^=]+)$", _flat_symbols(formula), re.M)
+    operands = _matrix_product(defined.group("rhs"), symbols) if defined else None
+    if defined is None or operands is None:
+        return None
+    return ShapeRule(kind="matmul", params=operands, text=defined.group(0).strip(), line=line)
+
+
+def _matrix_product(rhs: str, symbols: dict[str, Param]) -> tuple[str, str] | None:
+    """The two operands of the products of tensors `rhs` writes with `\\times`: one left operand,
+    and one right operand the others are tied to by shape; None when a product is of tensors
+    that are not both 2-d inputs, or there are none."""
+    pairs = {(_symbol(m.group("a")), _symbol(m.group("b"))) for m in _TIMES.finditer(rhs)}
+    matrices = {s: q for s, q in symbols.items() if q.kind == "tensor" and q.direction == "in" and _two_d(q)}
+    tensors = {s for s, q in symbols.items() if q.kind == "tensor"}
+    if any(a in tensors and b in tensors and not {a, b} <= set(matrices) for a, b in pairs):
+        return None
+    products = [(matrices[a].name, matrices[b]) for a, b in pairs if a in matrices and b in matrices]
+    lefts, rights = {a for a, _ in products}, {b.name: b for _, b in products}
+    tied = [n for n in rights if all(m == n or _same_shape(q, rights[n]) for m, q in rights.items())]
+    return (lefts.pop(), tied[0]) if len(lefts) == 1 and len(tied) == 1 else None
+
+
+def _symbol(latex: str) -> str:
+    return re.sub(r"[{}\s]", "", latex)
+
+
+def _flat_symbols(formula: str) -> str:
+    return "\n".join(" ".join(block.split()) for block in re.split(r"\n\s*\n", formula))
+
+
+def _two_d(q: Param) -> bool:
+    return q.rank is not None and q.rank.min == q.rank.max == 2
+
+
+def _same_shape(q: Param, other: Param) -> bool:
+    """Whether q's row ties its shape to the other's (`shape必须与wHigh完全一致`)."""
+    return any(other.name in c.params for c in q.of_kind("same_shape"))

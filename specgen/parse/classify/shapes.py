@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.shape_equations import equations_reading
-from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
+from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -288,7 +288,10 @@ def shape_rule(
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
-        return _from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
+        rule = _from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
+        if rule.derived or formula is None:  # `[M, N]` unbound: `Y = X \times W_{high} + …`, `…矩阵乘法`
+            return rule
+        return product_rule(p, params, formula.text, [s.text for s in summary], formula.line) or rule
     if worded := worded_reading(p, [s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
         return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula, notes=notes)
     if equated := _equations(p, notes, inputs, ctx.params):
@@ -314,6 +317,9 @@ def shape_rule(
     if not found and (rule := summary_rule(p, params, summary)):  # `对于 $x$ 的梯度…`, `output的shape为…`
         return rule
     if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
+        return rule
+    described = [s.text for s in summary]
+    if not found and formula and (rule := product_rule(p, params, formula.text, described, formula.line)):
         return rule
     if not found and (rule := spatial_rule(p, params)):  # `outputSize`: `表示输出结果在H和W维度上的空间大小`
         return rule
