@@ -6,12 +6,14 @@ document's own sample call, computed by hand in the comment beside it."""
 from __future__ import annotations
 
 from specgen.codegen.runtime import _shapes
-from specgen.model import Param
+from specgen.model import Constraint, Param
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_definitions, formula_rule
 
 _TENSOR = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
 _ARRAY = {"c_type": "const aclIntArray*", "kind": "int_array", "direction": "in", "line": 1}
 _BOOL = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
+_INT = {"c_type": "int64_t", "kind": "int", "direction": "in", "line": 1}
+_FLOAT = {"c_type": "float", "kind": "float", "direction": "in", "line": 1}
 
 # aclnnConvolution.md (ops-nn conv/convolution_forward), 计算公式: the output's layout, then
 # the sizes for `transposed = False`, then for `transposed = True`
@@ -419,3 +421,127 @@ def test_symbols_an_arrays_row_names_are_left_unread_when_they_are_ambiguous():
     assert not {"kD", "kH", "kW"} & set(element_symbols(three))
     # a count that is not the number of names is no list of elements
     assert "kH" not in element_symbols(_avg_pool2d_params("长度为3(kH, kW)。"))
+
+
+def test_formulas_that_give_a_size_two_ways_say_which_names_no_parameter_gives():
+    # aclnnMaxPool.md (ops-nn pooling/max_pool_v3): a floor and a ceil formula, chosen by an
+    # int64 ceilMode, over names no parameter gives (k_h, s_h, padding_size_Htop…)
+    floor = (
+        r"H_{out}=\lfloor{\frac{H_{in}+  padding\_size_{Htop} + padding\_size_{Hbottom} - {dilation\_size "
+        r"\times(k_h - 1) - 1}}{s_h}}\rfloor + 1"
+    )
+    formula = floor + "\n\n" + floor.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
+    params = [
+        Param(name="self", **_TENSOR),
+        *(Param(name=n, **_ARRAY) for n in ("kernelShape", "strides", "pads", "dilations")),
+        Param(name="ceilMode", description="计算输出形状的取整模式。", **_INT),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
+    ]
+    rule = formula_rule(params[-1], params, formula, 1)
+    names = "dilation_size, k_h, padding_size_Hbottom, padding_size_Htop, s_h"
+    assert rule is not None and rule.reason == f"a size formula: the formulas name {names}, which no parameter gives"
+    # every name given (p and k_h integers here): the two ways are what is left to say
+    given = formula.replace(
+        "padding\\_size_{Htop} + padding\\_size_{Hbottom} - {dilation\\_size \\times(k_h - 1) - 1}", "2 * p - k_h"
+    ).replace("s_h", "k_h")
+    ints = [*params[:-1], *(Param(name=n, **_INT) for n in ("p", "k_h")), params[-1]]
+    rule = formula_rule(params[-1], ints, given, 1)
+    assert rule is not None and rule.reason == "a size formula: the formula gives an output size two ways"
+
+
+# aclnnMaxPool2dWithMask.md (ops-nn pooling/max_pool3d_with_argmax_v2), 计算公式: out's and indices' equations
+_MAX_POOL_MASK = r"""[N, C, H_{out}, W_{out}]=[N,C,\lfloor{\frac{H_{in}+2 \times {padding[0] - dilation[0] \times(kernelSize[0] - 1) - 1}}{stride[0]}}\rfloor + 1,\lfloor{\frac{W_{in}+2 \times {padding[1] - dilation[1] \times(kernelSize[1] - 1) - 1}}{stride[1]}}\rfloor + 1]
+
+[N, C, H_{indices}, W_{indices}]=[N,C,k_h \times k_w,   (\lceil{\frac{H_{out} \times W_{out}}{16}}\rceil+1) \times 2 \times 16]"""
+
+
+def _max_pool_mask_params(kernel_row: str) -> list[Param]:
+    out = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
+    return [
+        Param(name="self", **_TENSOR),
+        Param(name="kernelSize", description="最大池化的窗口大小。", text=kernel_row, **_ARRAY),
+        *(Param(name=n, **_ARRAY) for n in ("stride", "padding", "dilation")),
+        Param(name="ceilMode", description="计算输出形状时取整的方法。", **_BOOL),
+        Param(name="out", description="输出的tensor，池化后的结果。", text="shape由上述公式推导出。", **out),
+        Param(name="indices", text="shape由上述公式推导出，为自定义mask值。", **out),
+    ]
+
+
+def test_a_second_output_with_its_own_equation_follows_it_after_the_inputs_leading_dimensions():
+    # the document's kernelSize row names no k_h, k_w: the indices' equation is not read, and says why
+    params = _max_pool_mask_params("长度为1或2，且数组元素必须都大于0。")
+    rule = formula_rule(params[-1], params, _MAX_POOL_MASK, 1)
+    assert rule is not None and rule.reason == "a size formula: H_indices names k_h, k_w, which no parameter gives"
+    # a row that names them (as aclnnAvgPool2d's does, `长度为2(kH, kW)`): read, with out's sizes and case
+    params = _max_pool_mask_params("长度为2(k_h, k_w)，且数组元素必须都大于0。")
+    rule = formula_rule(params[-1], params, _MAX_POOL_MASK, 1)
+    assert rule is not None and rule.derived and rule.when == ("ceilMode", "bool", "false", "true")
+    assert rule.dims[:2] == ("*self.shape[:-2]", "kernelSize[0] * kernelSize[1]")
+    # the sample: self {1, 1, 4, 3}, kernel {2, 2}, stride {2, 2}, padding {0, 0}, dilation {1, 1}:
+    # out {1, 1, 2, 1}, so indices {1, 1, 2 * 2, (ceil(2 * 1 / 16) + 1) * 2 * 16} = {1, 1, 4, 64}
+    values = {"kernelSize": [2, 2], "stride": [2, 2], "padding": [0, 0], "dilation": [1, 1], "ceilMode": False}
+    plain = {"kind": "explicit", "dims": list(rule.dims), "when": list(rule.when)}
+    assert _shapes.output_shape(plain, {"self": (1, 1, 4, 3)}, values) == (1, 1, 4, 64)
+    # no equation of its own (or one whose sizes do not come last): none
+    assert formula_rule(params[-1], params, _MAX_POOL_MASK.split("\n\n")[0], 1) is None
+    swapped = _MAX_POOL_MASK.replace("[N, C, H_{indices}, W_{indices}]", "[H_{indices}, W_{indices}, N, C]")
+    assert formula_rule(params[-1], params, swapped, 1) is None
+
+
+def test_a_formula_written_in_what_no_expression_reads_says_so():
+    # aclnnMaxPoolV3.md (ops-nn experimental/pooling/max_pool_v3), 输出尺寸: C's conditional inside
+    formula = r"""H_{out} = \left\lfloor \frac{H_{in} + padT + padB - kH + (ceil\_mode\; ?\; sH - 1 : 0)}{sH} \right\rfloor + 1
+
+W_{out} = \left\lfloor \frac{W_{in} + padL + padR - kW + (ceil\_mode\; ?\; sW - 1 : 0)}{sW} \right\rfloor + 1"""
+    params = [
+        Param(name="x", **_TENSOR),
+        *(Param(name=n, **_ARRAY) for n in ("ksize", "strides", "pads")),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
+    ]
+    rule = formula_rule(params[-1], params, formula, 3)
+    assert rule is not None and not rule.derived and rule.line == 3
+    assert rule.reason == "a size formula: H_out, W_out are written in what the model does not read"
+    # a formula that defines no size: none
+    assert formula_rule(params[-1], params, r"y[n, c, h_o, w_o] = \max_{i=0}^{kH-1} x[n, c, h_o, w_o]", 3) is None
+
+
+def _emu_split_params(rank: int = 2) -> list[Param]:
+    # aclnnMatmulEmuSplitWeight.md (ops-nn matmul/matmul_emu_split_weight): the rows and their ranks
+    ranked = Constraint(kind="rank", min=rank, max=rank, text=str(rank), line=1)
+    same = Constraint(kind="same_shape", params=("wHigh",), text="shape必须与wHigh完全一致。", line=1)
+
+    def matrix(name: str, description: str, *said: Constraint, direction: str = "in") -> Param:
+        row = {"name": name, "description": description, "constraints": (ranked, *said)}
+        return Param(**row, **{**_TENSOR, "direction": direction})  # type: ignore[arg-type]
+
+    return [
+        matrix("x", "表示激活矩阵，对应公式中的$X$。"),
+        matrix("wHigh", "表示高位权重，对应公式中的$W_{high}$。"),
+        matrix("wLow", "表示低位残差权重，对应公式中的$W_{low}$。", same),
+        Param(name="wLowScale", description="缩放因子，对应公式中的scale。", **_FLOAT),
+        matrix("y", "表示计算的输出矩阵，对应公式中的$Y$。", direction="out"),
+    ]
+
+
+_EMU_SPLIT = r"Y = X \times W_{high} + scale \times (X \times W_{low})"
+_EMU_SUMMARY = ["接口功能：使用双路BF16 GEMM融合模拟FP32精度矩阵乘法。"]
+
+
+def test_a_matrix_product_written_with_times_reads_as_a_matmul_where_the_description_says_so():
+    from specgen.parse.classify.shape_formulas import product_rule
+
+    params = _emu_split_params()
+    rule = product_rule(params[-1], params, _EMU_SPLIT, _EMU_SUMMARY, 30)
+    assert rule is not None and (rule.kind, rule.params, rule.line) == ("matmul", ("x", "wHigh"), 30)
+    # the sample: x {128, 256}, wHigh and wLow {256, 128}: y {128, 128}
+    plain = {"kind": "matmul", "params": ["x", "wHigh"]}
+    assert _shapes.output_shape(plain, {"x": (128, 256), "wHigh": (256, 128)}, {}) == (128, 128)
+    # no matrix product in the description, an `@` beside, 3-d operands, or wLow's shape untied: not read
+    assert product_rule(params[-1], params, _EMU_SPLIT, ["接口功能：按元素相乘。"], 30) is None
+    assert product_rule(params[-1], params, _EMU_SPLIT + "\n\nZ = X @ W_{high}", _EMU_SUMMARY, 30) is None
+    cubes = _emu_split_params(rank=3)
+    assert product_rule(cubes[-1], cubes, _EMU_SPLIT, _EMU_SUMMARY, 30) is None
+    unranked = [q.model_copy(update={"constraints": q.constraints[1:]}) if q.name == "wLow" else q for q in params]
+    assert product_rule(unranked[-1], unranked, _EMU_SPLIT, _EMU_SUMMARY, 30) is None
+    untied = [q.model_copy(update={"constraints": q.constraints[:1]}) if q.name == "wLow" else q for q in params]
+    assert product_rule(untied[-1], untied, _EMU_SPLIT, _EMU_SUMMARY, 30) is None

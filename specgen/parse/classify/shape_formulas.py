@@ -20,7 +20,13 @@ range(rank(input) - 2)]`, unsettled when an array has not one element per axis);
 ceil formula, or a plain and a transposed one, are read when a bool's row names the choice,
 the floor, the plain one, holding while it is false; and the symbols a formula defines
 (`outH = (inH + padding[0] + padding[1] - …) // stride[2] + 1`) take their expression in an
-output's list (`shape为[N, outC, outH, outW]`).
+output's list (`shape为[N, outC, outH, outW]`). A second output with an equation of its own,
+its sizes subscripted by its name (aclnnMaxPool2dWithMask's `[N, C, H_{indices}, W_{indices}] =
+[N, C, k_h \\times k_w, …H_{out}…]`), is read as the out is, over the out's sizes; formulas that
+cannot be read say which names no parameter gives, or that they are written in what the model
+does not read (C's `?:`). A matrix product written with `\\times` (`Y = X \\times W_{high} + …`)
+is read as a matmul of the two 2-d inputs the rows name, where the description says the function
+is a matrix product and the formula writes no `@`.
 """
 
 from __future__ import annotations
@@ -117,24 +123,39 @@ def _list_items(text: str) -> list[str]:
 def _equations(formula: str) -> dict[str, set[str]]:
     """Each `X_out` the formula defines, with every expression it gives it."""
     found: dict[str, set[str]] = {}
+    for name, value in _size_equations(formula):
+        if (expr := latex_expression(value)) is not None:
+            found.setdefault(name, set()).add(expr)
+    return found
+
+
+def _unreadable(formula: str, line: int) -> ShapeRule | None:
+    """Why the `X_out` the formula defines are not read, when it writes them only in what is no
+    expression the model reads (aclnnMaxPoolV3: `(ceil\\_mode\\; ?\\; sH - 1 : 0)`, C's
+    conditional); None when it defines none."""
+    names = sorted({name for name, _ in _size_equations(formula)})
+    if not names:
+        return None
+    verb = "are" if len(names) > 1 else "is"
+    return _unread(f"{', '.join(names)} {verb} written in what the model does not read", line)
+
+
+def _size_equations(formula: str) -> list[tuple[str, str]]:
+    """Each `X_out` the formula defines, with the LaTeX of each value it gives it."""
+    pairs: list[tuple[str, str]] = []
     for block in re.split(r"\n\s*\n|\\\\\s*\n(?=\s*[A-Z]_)", formula):
         flat = _SIZE.sub(r"\1_\2", _TEXT.sub(r"\1", " ".join(block.split())))
         m = _EQUATION.match(flat.strip())
         if m is None:
             continue
         lhs, rhs = m.group("lhs"), m.group("rhs").strip()
-        if lhs.startswith("["):
-            if not (rhs.startswith("[") and rhs.endswith("]")):
-                continue
+        if not lhs.startswith("["):
+            pairs.append((lhs, rhs))
+        elif rhs.startswith("[") and rhs.endswith("]"):
             names, values = _list_items(lhs[1:-1]), _list_items(rhs[1:-1])
-            pairs = list(zip(names, values, strict=False)) if len(names) == len(values) else []
-        else:
-            pairs = [(lhs, rhs)]
-        for name, value in pairs:
-            name = name.strip()
-            if re.fullmatch(r"[A-Z]_out", name) and (expr := latex_expression(value)) is not None:
-                found.setdefault(name, set()).add(expr)
-    return found
+            if len(names) == len(values):
+                pairs += [(n.strip(), v) for n, v in zip(names, values, strict=True)]
+    return [(name, value) for name, value in pairs if re.fullmatch(r"[A-Z]_out", name)]
 
 
 def _names_allowed(tree: ast.AST, params: Sequence[Param], sizes: set[str]) -> bool:
@@ -178,16 +199,16 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
     """The output's shape by the document's size formula, or None when the formula gives none
     for it (a ShapeRule not_derivable when it gives one that cannot be read)."""
     if not _speaks_of(p, params):
-        return None
+        return _own_formula(p, params, formula, line)
     equations = _equations(formula)
     if not equations:
-        return None
+        return _unreadable(formula, line)
     source = _formula_input(params)
     if source is None:
         return _unread("the formula's input is not one tensor the document names", line)
     chosen = _one_way(equations, params)
     if isinstance(chosen, str):
-        return _unread(chosen, line)
+        return _unread(_unnamed(equations, params) or chosen, line)
     sizes, when = chosen
     dims = _fixed_rank(sizes, params, source)
     if isinstance(dims, str):
@@ -196,6 +217,14 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
             return _unread(per_axis or dims, line)
         dims, transposing = per_axis, _bools(params, _TRANSPOSED)
         when = when or ((transposing[0], "", "false") if len(transposing) == 1 else ())  # the plain convolution's
+    return _held(dims, sizes, when, params, line)
+
+
+def _held(
+    dims: Sequence[str], sizes: dict[str, str], when: tuple[str, ...], params: Sequence[Param], line: int
+) -> ShapeRule:
+    """The rule, held to the bool case the formula holds for (or the one bool whose row says it
+    changes the output's shape: `ceilMode`, its false case)."""
     if not when:
         bools = _bools(params, _SHAPES_OUTPUT)
         if len(bools) > 1:
@@ -203,6 +232,48 @@ def formula_rule(p: Param, params: Sequence[Param], formula: str, line: int) -> 
         when = (bools[0], "", "false") if bools else ()
     text = "; ".join(f"{name} = {expr}" for name, expr in sizes.items())
     return ShapeRule(kind="explicit", dims=tuple(dims), when=holds_only_when(when), text=text, line=line)
+
+
+def _own_formula(p: Param, params: Sequence[Param], formula: str, line: int) -> ShapeRule | None:
+    """An output other than the formula's `out` with an equation of its own, its sizes
+    subscripted by its name (aclnnMaxPool2dWithMask's indices: `[N, C, H_{indices},
+    W_{indices}]=[N,C,k_h \\times k_w, (\\lceil{\\frac{H_{out} \\times W_{out}}{16}}\\rceil+1)
+    \\times 2 \\times 16]`): the input's leading dimensions (the items both sides share), then
+    its sizes, `X_out` being the out's sizes by the formula, held to the same bool case; None
+    when the formula gives the output no equation."""
+    own = _own_sizes(formula, p.name)
+    source = _formula_input(params)
+    if own is None or source is None:
+        return None
+    out_sizes = _one_way(_equations(formula), params)
+    if isinstance(out_sizes, str):
+        return _unread(f"{p.name}'s sizes follow the out's, and {out_sizes}", line)
+    sizes = {name: substituted([expr], out_sizes[0])[0] for name, expr in own.items()}
+    dims = _fixed_rank(sizes, params, source)
+    return _unread(dims, line) if isinstance(dims, str) else _held(dims, sizes, out_sizes[1], params, line)
+
+
+def _own_sizes(formula: str, name: str) -> dict[str, str] | None:
+    """The sizes an equation `[N, C, H_{name}, W_{name}] = [N, C, …, …]` gives, by `X_name`,
+    when its sizes come last and the items before them are the same on both sides."""
+    own = re.compile(rf"(?P<x>[A-Z])_\{{?{re.escape(name)}\}}?")
+    for block in re.split(r"\n\s*\n|\\\\\s*\n", formula):
+        m = _EQUATION.match(_TEXT.sub(r"\1", " ".join(block.split())).strip())
+        rhs = m.group("rhs").strip() if m else ""
+        if m is None or not m.group("lhs").startswith("[") or not own.search(m.group("lhs")):
+            continue
+        if not (rhs.startswith("[") and rhs.endswith("]")):
+            return None
+        names = [item.strip() for item in _list_items(m.group("lhs")[1:-1])]
+        values = [item.strip() for item in _list_items(rhs[1:-1])]
+        mine = [i for i, item in enumerate(names) if own.fullmatch(item)]
+        if len(names) != len(values) or not mine or mine != list(range(mine[0], len(names))):
+            return None
+        if names[: mine[0]] != values[: mine[0]]:
+            return None
+        exprs = {f"{names[i][0]}_{name}": latex_expression(values[i]) for i in mine}
+        return {k: v for k, v in exprs.items() if v} if all(exprs.values()) else None
+    return None
 
 
 def holds_only_when(when: tuple[str, ...]) -> tuple[str, ...]:
@@ -422,5 +493,78 @@ def defined_by_formula(dims: tuple[str, ...], formula: str, names: Sequence[str]
     return substituted(dims, formula_definitions(formula, names))
 
 
+def _unnamed(equations: dict[str, set[str]], params: Sequence[Param]) -> str:
+    """Why formulas that give a size two ways could not be read either way: the names they use
+    that no parameter gives (aclnnMaxPool: `k_h`, `s_h`, `padding_size_Htop`); "" when none."""
+    letters = [name[0] for name in equations]  # a convolution's `H` and `K_h` are its axis's sizes
+    sizes = {*(f"{x}_in" for x in letters), *letters, *(f"K_{x.lower()}" for x in letters), *element_symbols(params)}
+    unknown: set[str] = set()
+    for expr in (e for exprs in equations.values() for e in exprs):
+        found = _unknown(ast.parse(expr, mode="eval"), params, sizes).split(", ")
+        unknown.update(n for n in found if n)
+    return f"the formulas name {', '.join(sorted(unknown))}, which no parameter gives" if unknown else ""
+
+
 def _unread(reason: str, line: int) -> ShapeRule:
     return ShapeRule(kind="not_derivable", reason=f"a size formula: {reason}", line=line)
+
+
+# A row's formula symbol: `表示激活矩阵，对应公式中的$X$`, `对应公式中的$W_{high}$`
+_FORMULA_SYMBOL = re.compile(r"对应公式中的\s*\$\s*(?P<sym>[^$]+?)\s*\$")
+_OPERAND = r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?"
+_TIMES = re.compile(
+    r"(?<![A-Za-z0-9_{}])(?P<a>" + _OPERAND + r")\s*\\times\s*(?P<b>" + _OPERAND + r")(?![A-Za-z0-9_{])"
+)
+_MATRIX_PRODUCT = re.compile(r"矩阵乘")
+
+
+def product_rule(
+    p: Param, params: Sequence[Param], formula: str, summary: Sequence[str], line: int
+) -> ShapeRule | None:
+    """The output of a matrix product the formula writes with `\\times` (aclnnMatmulEmuSplitWeight:
+    `Y = X \\times W_{high} + scale \\times (X \\times W_{low})`, the description `…GEMM…矩阵乘法`):
+    the rows name the output `$Y$` and the operands `$X$`, `$W_{high}$`, both 2-d inputs, and
+    every product of two tensors is of X by W_high or by a tensor its row ties to W_high's shape
+    (wLow: `shape必须与wHigh完全一致`). Read only where the description says the function is a
+    matrix product and the formula writes no `@` (whose documents write scalings with `\\times`)."""
+    symbols = {_symbol(m.group("sym")): q for q in params if (m := _FORMULA_SYMBOL.search(q.description))}
+    own = [s for s, q in symbols.items() if q.name == p.name]
+    if len(own) != 1 or "@" in formula or not any(_MATRIX_PRODUCT.search(s) for s in summary):
+        return None
+    defined = re.search(rf"(?:^|\n)\s*{re.escape(own[0])}\s*=(?P<rhs>[^=]+)$", _flat_symbols(formula), re.M)
+    operands = _matrix_product(defined.group("rhs"), symbols) if defined else None
+    if defined is None or operands is None:
+        return None
+    return ShapeRule(kind="matmul", params=operands, text=defined.group(0).strip(), line=line)
+
+
+def _matrix_product(rhs: str, symbols: dict[str, Param]) -> tuple[str, str] | None:
+    """The two operands of the products of tensors `rhs` writes with `\\times`: one left operand,
+    and one right operand the others are tied to by shape; None when a product is of tensors
+    that are not both 2-d inputs, or there are none."""
+    pairs = {(_symbol(m.group("a")), _symbol(m.group("b"))) for m in _TIMES.finditer(rhs)}
+    matrices = {s: q for s, q in symbols.items() if q.kind == "tensor" and q.direction == "in" and _two_d(q)}
+    tensors = {s for s, q in symbols.items() if q.kind == "tensor"}
+    if any(a in tensors and b in tensors and not {a, b} <= set(matrices) for a, b in pairs):
+        return None
+    products = [(matrices[a].name, matrices[b]) for a, b in pairs if a in matrices and b in matrices]
+    lefts, rights = {a for a, _ in products}, {b.name: b for _, b in products}
+    tied = [n for n in rights if all(m == n or _same_shape(q, rights[n]) for m, q in rights.items())]
+    return (lefts.pop(), tied[0]) if len(lefts) == 1 and len(tied) == 1 else None
+
+
+def _symbol(latex: str) -> str:
+    return re.sub(r"[{}\s]", "", latex)
+
+
+def _flat_symbols(formula: str) -> str:
+    return "\n".join(" ".join(block.split()) for block in re.split(r"\n\s*\n", formula))
+
+
+def _two_d(q: Param) -> bool:
+    return q.rank is not None and q.rank.min == q.rank.max == 2
+
+
+def _same_shape(q: Param, other: Param) -> bool:
+    """Whether q's row ties its shape to the other's (`shape必须与wHigh完全一致`)."""
+    return any(other.name in c.params for c in q.of_kind("same_shape"))

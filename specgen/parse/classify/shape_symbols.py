@@ -10,6 +10,14 @@ different lengths is left as it is. The inputs' lists in the same words bind the
 binds the symbols both forms hold at one axis (initH: batch_size, hidden_size). An integer
 array that is the output's spatial size (`outputSize`: `表示输出结果在H和W维度上的空间大小`) gives
 the only output those sizes after the input's leading dimensions, as a pooling formula does.
+
+Beside those: a symbol a statement defines by an expression in parentheses (`其中 `dimSize` 等于
+`grad` 的最后一维大小（即 `grad.shape[-1]`）`, the constraints section's lines included), a list
+whose multiples are written without the sign (`shape为[M, 2N]`), and an output whose size along
+`dim` is an integer parameter's, described as that size (`outputSize`: `dim维度再进行重复后的最终大小`).
+A tensor list laid out as an input list (`排布与输入params一致`) whose row lists the same element
+shapes as the input's takes each element's shape from the input's. An output's list said with
+its rank (`shape支持三维（D * num_layers, batch_size, hidden_size）`) is read as its shape.
 """
 
 from __future__ import annotations
@@ -18,15 +26,20 @@ import re
 from collections.abc import Iterable, Sequence
 
 from specgen.model import Param, ShapeRule, SymbolDim
-from specgen.parse.classify.shape_phrases import Reading, dim_expression, substituted
+from specgen.parse.classify.shape_phrases import Reading, dim_expression, listed, substituted
+from specgen.parse.classify.statements import is_conditional
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # `其中，`num_layers`对应参数`numLayers``; `num_layers：对应参数numLayers`
 _PARAM_OF = re.compile(rf"`?(?P<sym>{_NAME})`?\s*[：:]?\s*对应参数\s*`?(?P<param>{_NAME})`?")
-# `bidirectional为True时`D = 2`，否则`D = 1``
+# `bidirectional为True时`D = 2`，否则`D = 1``; aclnnLSTM: `bidirection=True时D=2，否则D=1`
 _BOOL_CASE = re.compile(
-    rf"(?P<flag>{_NAME})为(?:True|true)时\s*`?(?P<sym>{_NAME})\s*=\s*(?P<yes>\d+)`?\s*[，,]\s*否则\s*"
+    rf"(?P<flag>{_NAME})\s*(?:为|=)\s*(?:True|true)\s*时\s*`?(?P<sym>{_NAME})\s*=\s*(?P<yes>\d+)`?\s*[，,]\s*否则\s*"
     rf"`?(?P=sym)\s*=\s*(?P<no>\d+)`?"
+)
+# `其中 `dimSize` 等于 `grad` 的最后一维大小（即 `grad.shape[-1]`）`: the words, then the expression
+_THAT_IS = re.compile(
+    rf"其中\s*`?(?P<sym>{_NAME})`?\s*(?:等于|为|是)[^（(。；;]*[（(]\s*即\s*`?(?P<expr>[^`（）()]+)`?\s*[）)]"
 )
 # `（a, b, c）或者当flag为True时（a, b, 2 * c）`
 _LIST = r"[（(\[](?P<{}>[^（）()\[\]]*)[）)\]]"
@@ -55,7 +68,36 @@ def symbol_definitions(texts: Iterable[str], params: Sequence[Param]) -> dict[st
             if kinds.get(m.group("flag")) == "bool" and m.group("sym") not in kinds:
                 expr = f"({m.group('yes')} if {m.group('flag')} else {m.group('no')})"
                 found.setdefault(m.group("sym"), set()).add(expr)
+        for sym, expr in _that_is(text, params):
+            found.setdefault(sym, set()).add(expr)
     return {sym: exprs.pop() for sym, exprs in found.items() if len(exprs) == 1}
+
+
+def misdefined(symbols: Iterable[str], texts: Iterable[str], params: Sequence[Param]) -> str:
+    """Why statements that define some of `symbols` bind none of them: the name they define it
+    by is no parameter of that kind (aclnnGRUBackward: `bidirection为True时 D = 2，否则 D = 1`,
+    the bool being `bidirectional`); "" when no statement defines them."""
+    kinds = {q.name: q.kind for q in params}
+    wanted, found = set(symbols), set()
+    for text in texts:
+        for m in _BOOL_CASE.finditer(text):
+            if m.group("sym") in wanted and kinds.get(m.group("flag")) != "bool":
+                found.add(f"{m.group('sym')} is defined by {m.group('flag')}, which is no bool parameter")
+        for m in _PARAM_OF.finditer(text):
+            if m.group("sym") in wanted and kinds.get(m.group("param")) != "int":
+                found.add(f"{m.group('sym')} is defined by {m.group('param')}, which is no integer parameter")
+    return "; ".join(sorted(found))
+
+
+def _that_is(text: str, params: Sequence[Param]) -> Iterable[tuple[str, str]]:
+    """The symbols `其中 S 等于 …（即 E）` defines, when E reads a tensor's shape
+    (`grad.shape[-1]`); a word in the parentheses, or a parameter's own name, is no definition."""
+    names = [q.name for q in params]
+    tensors = [q.name for q in params if q.kind in ("tensor", "tensor_list")]
+    for m in _THAT_IS.finditer(text):
+        expr = dim_expression(m.group("expr"), names)
+        if expr and m.group("sym") not in names and any(f"{t}.shape" in expr for t in tensors):
+            yield m.group("sym"), expr
 
 
 def defined_by_statements(dims: tuple[str, ...], texts: Iterable[str], params: Sequence[Param]) -> tuple[str, ...]:
@@ -71,8 +113,105 @@ _TWO_DIMS = re.compile(r"维度为2维|^\s*2\s")
 
 def worded_reading(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
     """A shape an output's statements give in these words (a list that changes with a bool, a
-    2-d shape by its first and last axes), with the index of the statement; None when none."""
-    return bool_alternative(texts, params) or _two_axes(p, texts, params)
+    2-d shape by its first and last axes, a list of multiples written `2N`, the input's shape
+    with its `dim` axis of an integer parameter's size), with the index of the statement; None
+    when none."""
+    return (
+        bool_alternative(texts, params)
+        or _two_axes(p, texts, params)
+        or _implicit_products(texts, params)
+        or _final_size(p, texts, params)
+        or _same_arrangement(p, texts, params)
+        or _ranked_list(texts, params)
+    )
+
+
+_RANKS = "一二三四五六七八"
+# aclnnLSTM's hy: `shape支持三维（D * num_layers, batch_size, hidden_size）`; iOut: `列表中每个shape支持三维（…）`
+_RANKED = re.compile(rf"shape支持(?P<rank>[{_RANKS}])维\s*[（(](?P<items>[^（）()]*)[）)]")
+
+
+def _ranked_list(texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """The one list an output's statements give as `shape支持三维（a, b, c）`, of as many
+    dimensions as they say, with no other beside it (`或者当…时（…）` is `bool_alternative`'s)
+    and no condition; None otherwise."""
+    names = [q.name for q in params]
+    found = []
+    for i, text in enumerate(texts):
+        for m in _RANKED.finditer(text):
+            items = [item.strip() for item in re.split(r"[,，]", m.group("items"))]
+            dims = [dim_expression(item, names) for item in items]
+            alone = not is_conditional(text) and "或" not in text[m.end() :][:4]
+            if alone and len(items) == _RANKS.index(m.group("rank")) + 1 and all(dims):
+                found.append((("explicit", (), tuple(d for d in dims if d)), i))
+    # the same list said twice (aclnnLSTM's table gives hy's row twice) is one list
+    return found[0] if len({reading for reading, _ in found}) == 1 else None  # type: ignore[return-value]
+
+
+# aclnnLstmBackward's dparamsOut: `排布与输入params一致`, and each element's shape by its name
+# (`dweight_ih：[4*hidden_size, cur_input_size] …`) as params' row gives them (`weight_ih：[…]`)
+_ARRANGED_AS = re.compile(rf"排布(?:需要|必须)?与(?:输入|入参)?\s*`?(?P<x>{_NAME})`?\s*(?:保持)?(?:一致|相同)")
+_ELEMENT_SHAPE = re.compile(rf"{_NAME}\s*[：:]\s*(?P<list>\[[^\[\]]*\])")
+
+
+def _same_arrangement(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """A tensor list laid out as an input tensor list (`排布与输入params一致`) whose row lists
+    the same element shapes as that input's: each element the shape of the input's."""
+    lists = {q.name: q for q in params if q.kind == "tensor_list" and q.direction == "in"}
+    for i, text in enumerate(texts):
+        m = _ARRANGED_AS.search(text)
+        x = lists.get(m.group("x")) if m and p.kind == "tensor_list" else None
+        if x is not None and _element_shapes(p.text) and _element_shapes(p.text) == _element_shapes(x.text):
+            return ("same", (x.name,), ()), i
+    return None
+
+
+def _element_shapes(text: str) -> set[str]:
+    return {re.sub(r"\s+", "", m.group("list")) for m in _ELEMENT_SHAPE.finditer(text)}
+
+
+# `2N`, `4 H`, `2N/32`: a number written before the symbol it multiplies (not a name's digits: `x1`)
+_IMPLICIT = re.compile(r"(?<![A-Za-z0-9_.])(?P<k>\d+)\s*(?=[A-Za-z_])")
+
+
+def _implicit_products(texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """`shape为[M, 2N]` (aclnnSwigluBackwardMxQuantWithDualAxis y1Out): the one list the
+    statements give, unconditionally, whose dimensions are closed once `2N` is read `2 * N`;
+    None when no such list, or several, or one with no such product (other readers see those)."""
+    names = [q.name for q in params]
+    found = []
+    for i, text in enumerate(texts):
+        parts = listed(text) if not is_conditional(text) else None
+        if not parts or not any(_IMPLICIT.search(part) for part in parts):
+            continue
+        dims = [dim_expression(_IMPLICIT.sub(r"\g<k> * ", part.strip()), names) for part in parts]
+        if all(dims):
+            found.append((("explicit", (), tuple(d for d in dims if d)), i))
+    return found[0] if len(found) == 1 else None  # type: ignore[return-value]
+
+
+# aclnnRepeatInterleaveWithDim's outputSize: `dim维度再进行重复后的最终大小`; its out: `out的shape在
+# dim维度下的size等于repeats中所有元素的和…等于repeats * self的dim维度下的size`
+_FINAL_SIZE = re.compile(r"^dim维度[^，,。；;]{0,12}最终大小")
+_ALONG_DIM = re.compile(rf"(?P<out>{_NAME})的shape在dim维度下的size等于.*?(?P<x>{_NAME})的?(?:在)?dim维度")
+
+
+def _final_size(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:
+    """The output's size along `dim` said by its row, and an integer parameter whose own
+    description says it is that size (`outputSize`: `dim维度再进行重复后的最终大小`): the input's
+    shape with that axis of the parameter's size, as the 功能说明's worked example shows
+    (`[[a, b], [c, d], [e, f]]`, repeats `[1, 2, 3]`, dim 0: six rows of two). The input is the
+    one the row names beside `dim`."""
+    kinds = {q.name: q.kind for q in params}
+    sizes = [q.name for q in params if q.kind == "int" and _FINAL_SIZE.match(q.description.strip())]
+    if kinds.get("dim") != "int" or len(sizes) != 1:
+        return None
+    for i, text in enumerate(texts):
+        m = _ALONG_DIM.search(text)
+        if m and m.group("out") == p.name and kinds.get(m.group("x")) == "tensor":
+            x, axis = m.group("x"), f"dim % rank({m.group('x')})"
+            return ("explicit", (), (f"*{x}.shape[:{axis}]", sizes[0], f"*{x}.shape[{axis} + 1:]")), i
+    return None
 
 
 def _two_axes(p: Param, texts: Sequence[str], params: Sequence[Param]) -> tuple[Reading, int] | None:

@@ -34,7 +34,7 @@ from specgen.parse.classify.shape_elsewhere import (
     product_of_operands,
 )
 from specgen.parse.classify.shape_equations import equations_reading
-from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule
+from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -49,7 +49,13 @@ from specgen.parse.classify.shape_phrases import (
     top_level_split,
 )
 from specgen.parse.classify.shape_summary import summary_rule
-from specgen.parse.classify.shape_symbols import defined_by_statements, list_bindings, spatial_rule, worded_reading
+from specgen.parse.classify.shape_symbols import (
+    defined_by_statements,
+    list_bindings,
+    misdefined,
+    spatial_rule,
+    worded_reading,
+)
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.text import value_condition
 from specgen.vocab import DTYPES, dtype
@@ -295,9 +301,12 @@ def shape_rule(
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
-        return _from_reading(params, statements, *found, own=said, formula=formula)
+        rule = _from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
+        if rule.derived or formula is None:  # `[M, N]` unbound: `Y = X \times W_{high} + …`, `…矩阵乘法`
+            return rule
+        return product_rule(p, params, formula.text, [s.text for s in summary], formula.line) or rule
     if worded := worded_reading(p, [s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
-        return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula)
+        return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula, notes=notes)
     if equated := _equations(p, notes, inputs, ctx.params):
         return _from_reading(params, statements, *equated)
     if rule := _for_other_dtypes(p, said, inputs):
@@ -324,6 +333,9 @@ def shape_rule(
     if not found and (rule := summary_rule(p, params, summary)):  # `对于 $x$ 的梯度…`, `output的shape为…`
         return rule
     if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
+        return rule
+    described = [s.text for s in summary]
+    if not found and formula and (rule := product_rule(p, params, formula.text, described, formula.line)):
         return rule
     if not found and (rule := spatial_rule(p, params)):  # `outputSize`: `表示输出结果在H和W维度上的空间大小`
         return rule
@@ -453,12 +465,14 @@ def _from_reading(
     statement: Statement,
     own: Sequence[Statement] = (),
     formula: Statement | None = None,
+    notes: Sequence[Statement] = (),
 ) -> ShapeRule:
     kind, reads, dims = reading
     names = [q.name for q in params]
     dims = defined_in_place(dims, statement.text, names) if dims else dims
     dims = defined_by_formula(dims, formula.text, names) if dims and formula else dims
-    dims = defined_by_statements(dims, [s.text for said in statements.values() for s in said], params) if dims else dims
+    worded = [*(s.text for said in statements.values() for s in said), *(s.text for s in notes)]
+    dims = defined_by_statements(dims, worded, params) if dims else dims
     dims = _multiples_in_place(dims, params, statements, names) if dims else dims
     wanted = _symbols(dims, names) if dims else set()
     if respelled := _respelled(wanted, params):  # DynamicDualLevelMxQuant: `level0Blocksize`
@@ -471,6 +485,8 @@ def _from_reading(
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
     if unbound:
         reason = f"the list [{', '.join(dims)}] names {', '.join(unbound)}, which no input's documented shape binds"
+        why = misdefined(unbound, worded, params)
+        reason = f"{reason} ({why})" if why else reason
         return ShapeRule(kind="not_derivable", reason=reason, text=statement.text, line=statement.line)
     symbols = tuple(d for s in sorted(wanted) for d in bound.get(s, ()))
     return ShapeRule(kind=kind, params=reads, dims=dims, symbols=symbols, text=statement.text, line=statement.line)
@@ -478,12 +494,17 @@ def _from_reading(
 
 def _respelled(symbols: set[str], params: Sequence[Param]) -> dict[str, str]:
     """Symbols that are an integer parameter's name in other letter case (`level0Blocksize` for
-    `level0BlockSize`): the parameter, when only one is spelled so."""
+    `level0BlockSize`) or in snake case (aclnnLstmBackward's `[D * num_layers, …]` beside its
+    `[numLayers * D, …]` for `numLayers`): the parameter, when only one is spelled so."""
     by_letters: dict[str, list[str]] = {}
     for q in params:
         if q.kind == "int":
-            by_letters.setdefault(q.name.lower(), []).append(q.name)
-    return {s: found[0] for s in symbols if len(found := by_letters.get(s.lower(), [])) == 1}
+            by_letters.setdefault(_letters(q.name), []).append(q.name)
+    return {s: found[0] for s in symbols if len(found := by_letters.get(_letters(s), [])) == 1}
+
+
+def _letters(name: str) -> str:
+    return name.replace("_", "").lower()
 
 
 def _input_lists(
@@ -691,8 +712,10 @@ def _by_input_shape(
             return None
     sizes = {sym: f"{x}.shape[{i - len(l0)}]" for i, sym in enumerate(l0) if DIM_WORD.fullmatch(sym)}
     y, listed_y = cases[0].group("y"), top_level_split((cases[0].group("gl") or "[]")[1:-1])
-    if y is not None and y not in inputs:
-        return None
+    line = next((s.line for s in said if "shape" in s.text), p.line)
+    if y is not None and y not in inputs:  # aclnnGroupedDynamicMxQuant: `groupedIndex`, its input is groupIndex
+        reason = f"its shape is given by {y}'s shape {cases[0].group('gl')}, and no input is named {y}"
+        return ShapeRule(kind="not_derivable", reason=reason, text=cases[0].group(), line=line)
     sizes.update({sym: f"{y}.shape[{i}]" for i, sym in enumerate(listed_y) if y and DIM_WORD.fullmatch(sym)})
     dims = [dim_expression(d, names) for d in r0]
     if not all(dims):
@@ -700,7 +723,6 @@ def _by_input_shape(
     found = substituted([f"*{x}.shape[:{-len(l0)}]", *(d for d in dims if d)], sizes)
     if _symbols(found, names):
         return None
-    line = next((s.line for s in said if "shape" in s.text), p.line)
     return ShapeRule(kind="explicit", dims=found, text=cases[0].group(), line=line)
 
 
