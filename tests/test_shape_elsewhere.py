@@ -4,8 +4,6 @@ output only beside another one (each reading checked against the document's own 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from specgen.codegen.runtime import _shapes
 from specgen.model import Constraint, ErrorRule, Param, ShapeRule
 from specgen.parse.classify.shape_elsewhere import (
@@ -15,28 +13,20 @@ from specgen.parse.classify.shape_elsewhere import (
     product_of_operands,
     unread_statement,
 )
-
-_IN = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
-_OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
-_BOOL = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
-
-
-@dataclass(frozen=True)
-class _Line:
-    text: str
-    line: int
+from specgen.parse.classify.shapes import Statement
+from tests.param_kinds import BOOL, OUT, TENSOR
 
 
 def _weight_quant_batch_matmul() -> list[Param]:
     # aclnnWeightQuantBatchMatmul.md (ops-nn matmul/weight_quant_batch_matmul), rows abridged
     return [
-        Param(name="x1", description="公式中的输入self。", **_IN),
-        Param(name="x2", description="经处理能得到公式中的输入mat2。", **_IN),
-        Param(name="deqScale", description="对x2反量化得到公式中的输入mat2。", **_IN),
-        Param(name="bias", description="公式中的输入bias。", **_IN),
-        Param(name="transposeX1", description="用于描述x1是否转置。", **_BOOL),
-        Param(name="transposeX2", description="用于描述x2是否转置。", **_BOOL),
-        Param(name="out", description="公式中的result。", **_OUT),
+        Param(name="x1", description="公式中的输入self。", **TENSOR),
+        Param(name="x2", description="经处理能得到公式中的输入mat2。", **TENSOR),
+        Param(name="deqScale", description="对x2反量化得到公式中的输入mat2。", **TENSOR),
+        Param(name="bias", description="公式中的输入bias。", **TENSOR),
+        Param(name="transposeX1", description="用于描述x1是否转置。", **BOOL),
+        Param(name="transposeX2", description="用于描述x2是否转置。", **BOOL),
+        Param(name="out", description="公式中的result。", **OUT),
     ]
 
 
@@ -65,11 +55,11 @@ def test_a_broadcast_is_kept_where_the_formula_multiplies_something_else():
 
 def _nan_median_dim() -> list[Param]:
     return [
-        Param(name="self", **_IN),
+        Param(name="self", **TENSOR),
         Param(name="dim", c_type="int64_t", kind="int", direction="in", line=1),
-        Param(name="keepDim", **_BOOL),
-        Param(name="valuesOut", **_OUT),
-        Param(name="indicesOut", **_OUT),
+        Param(name="keepDim", **BOOL),
+        Param(name="valuesOut", **OUT),
+        Param(name="indicesOut", **OUT),
     ]
 
 
@@ -117,15 +107,15 @@ def test_outputs_listed_with_every_parameter_or_once_are_not_tied():
 def _deep_norm(gamma_row: str) -> list[Param]:
     # aclnnDeepNorm.md (ops-nn norm/deep_norm), usage cells abridged
     return [
-        Param(name="x", text="shape维度和输入`x`的维度相同。", **_IN),
-        Param(name="gamma", text=gamma_row, **_IN),
-        Param(name="yOut", **_OUT),
+        Param(name="x", text="shape维度和输入`x`的维度相同。", **TENSOR),
+        Param(name="gamma", text=gamma_row, **TENSOR),
+        Param(name="yOut", **OUT),
     ]
 
 
 def test_an_output_whose_dimensions_are_an_inputs_has_its_shape_where_the_document_means_sizes():
     params = _deep_norm("shape维度和输入`x`后几维的维度相同，后几维表示需要norm的维度。")
-    said = [_Line("shape维度和输入`x`的维度相同。", 176)]
+    said = [Statement("shape维度和输入`x`的维度相同。", 176)]
     rule = dimensions_alike(params[-1], said, params)
     assert rule is not None and rule.kind == "same" and rule.params == ("x",) and rule.line == 176
     # its sample: x {3, 1, 4}, gamma {4} (x's last dimension: sizes), yOut {3, 1, 4}
@@ -135,39 +125,39 @@ def test_an_output_whose_dimensions_are_an_inputs_has_its_shape_where_the_docume
 def test_dimensions_alike_are_not_read_where_the_document_may_mean_a_rank():
     # no other row says `维度` of sizes: the words could give the rank only
     params = _deep_norm("shape为[H]。")
-    said = [_Line("shape维度和输入`x`的维度相同。", 176)]
+    said = [Statement("shape维度和输入`x`的维度相同。", 176)]
     assert dimensions_alike(params[-1], said, params) is None
     # aclnnRepeatInterleaveTensor: `shape维度与repeats一致，元素个数等于repeats的值之和` (a rank)
     sizes = _deep_norm("shape维度和输入`x`后几维的维度相同。")
-    assert dimensions_alike(sizes[-1], [_Line("shape维度与x一致，元素个数等于x的值之和", 9)], sizes) is None
+    assert dimensions_alike(sizes[-1], [Statement("shape维度与x一致，元素个数等于x的值之和", 9)], sizes) is None
     # the trailing dimensions only (gamma's own row)
-    assert dimensions_alike(sizes[-1], [_Line("shape维度和输入`x`后几维的维度相同。", 9)], sizes) is None
+    assert dimensions_alike(sizes[-1], [Statement("shape维度和输入`x`后几维的维度相同。", 9)], sizes) is None
 
 
 def test_a_shape_spoken_of_elsewhere_in_a_form_no_reader_takes_is_named_with_its_line():
-    out = Param(name="out", **_OUT)
+    out = Param(name="out", **OUT)
     # aclnnRepeatInterleaveGrad.md 约束说明: a size only (`[32]、[2, 16]、[2, 4, 4]` all meet it)
     notes = [
-        _Line("- 确定性计算：默认确定性实现。", 240),
-        _Line("- out的shape大小满足yGrad的axis轴ReduceSum后的shape大小。", 244),
+        Statement("- 确定性计算：默认确定性实现。", 240),
+        Statement("- out的shape大小满足yGrad的axis轴ReduceSum后的shape大小。", 244),
     ]
     reason = unread_statement(out, notes, [])
     assert reason.startswith("the constraints section speaks of its shape") and "line 244" in reason
     # aclnnTransposeQuantBatchMatMul.md 功能说明: a worked example under some perms
-    summary = [_Line("假设x1的shape是(M, B, K)，x2的shape是(B, K, N)，…，计算输出out的shape是(M, B, N)。", 31)]
+    summary = [Statement("假设x1的shape是(M, B, K)，x2的shape是(B, K, N)，…，计算输出out的shape是(M, B, N)。", 31)]
     assert "the description" in unread_statement(out, [], summary) and "line 31" in unread_statement(out, [], summary)
     # another tensor's shape, or the output named without its shape: nothing to point at
-    assert unread_statement(out, [_Line("- x的shape为(M, N)，scaleOut的shape必须是(M)。", 9)], []) == ""
-    assert unread_statement(out, [_Line("- out的数据类型与x一致。", 9)], []) == ""
+    assert unread_statement(out, [Statement("- x的shape为(M, N)，scaleOut的shape必须是(M)。", 9)], []) == ""
+    assert unread_statement(out, [Statement("- out的数据类型与x一致。", 9)], []) == ""
 
 
 def test_a_shape_only_a_products_note_states_is_no_statement_of_the_function():
     # aclnnDequantSwigluQuant.md: the Ascend 950 notes say yOut `shape为[N...,H/2]`; the notes of
     # the Atlas A2 products, which it supports too, say nothing of it
     note = Constraint(kind="text", text="shape为[N...,H/2]", line=249, product="950")
-    y_out = Param(name="yOut", constraints=(note,), **_OUT)
+    y_out = Param(name="yOut", constraints=(note,), **OUT)
     reason = product_note_only(y_out)
     assert "(950)" in reason and "line 249" in reason
     # the same words said of every product are no note
-    said = Param(name="yOut", constraints=(note.model_copy(update={"product": None}),), **_OUT)
+    said = Param(name="yOut", constraints=(note.model_copy(update={"product": None}),), **OUT)
     assert product_note_only(said) == ""

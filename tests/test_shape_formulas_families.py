@@ -8,12 +8,7 @@ from __future__ import annotations
 from specgen.codegen.runtime import _shapes
 from specgen.model import Constraint, Param
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_definitions, formula_rule
-
-_TENSOR = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
-_ARRAY = {"c_type": "const aclIntArray*", "kind": "int_array", "direction": "in", "line": 1}
-_BOOL = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
-_INT = {"c_type": "int64_t", "kind": "int", "direction": "in", "line": 1}
-_FLOAT = {"c_type": "float", "kind": "float", "direction": "in", "line": 1}
+from tests.param_kinds import BOOL, FLOAT, INT, INT_ARRAY, TENSOR
 
 # aclnnConvolution.md (ops-nn conv/convolution_forward), 计算公式: the output's layout, then
 # the sizes for `transposed = False`, then for `transposed = True`
@@ -33,12 +28,12 @@ W_{\text{out}}=(W - 1) \times \text{stride}[2] - 2 \times \text{padding}[2] + \t
 
 def _convolution_params(output_row: str = "通道数等于weight第一维，其他维度≥0。") -> list[Param]:
     return [
-        Param(name="input", description="公式中的input，表示卷积输入。", **_TENSOR),
-        Param(name="weight", description="公式中的weight，表示卷积权重。", **_TENSOR),
-        Param(name="bias", description="公式中的bias，表示卷积偏置。", **_TENSOR),
-        *(Param(name=n, **_ARRAY) for n in ("stride", "padding", "dilation")),
-        Param(name="transposed", description="是否为转置卷积。", **_BOOL),
-        Param(name="outputPadding", description="转置卷积情况下，对输出所有边的填充。", **_ARRAY),
+        Param(name="input", description="公式中的input，表示卷积输入。", **TENSOR),
+        Param(name="weight", description="公式中的weight，表示卷积权重。", **TENSOR),
+        Param(name="bias", description="公式中的bias，表示卷积偏置。", **TENSOR),
+        *(Param(name=n, **INT_ARRAY) for n in ("stride", "padding", "dilation")),
+        Param(name="transposed", description="是否为转置卷积。", **BOOL),
+        Param(name="outputPadding", description="转置卷积情况下，对输出所有边的填充。", **INT_ARRAY),
         Param(name="groups", c_type="int64_t", kind="int", direction="in", line=1),
         Param(
             name="output",
@@ -135,9 +130,9 @@ _CEIL = _FLOOR.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
 
 def test_a_floor_and_a_ceil_formula_read_the_floor_while_the_rounding_bool_is_false():
     params = [
-        Param(name="self", description="待计算张量。", **_TENSOR),
-        *(Param(name=n, **_ARRAY) for n in ("kernelSize", "stride", "padding", "dilation")),
-        Param(name="ceilMode", description="计算输出形状时取整的方法。", **_BOOL),
+        Param(name="self", description="待计算张量。", **TENSOR),
+        *(Param(name=n, **INT_ARRAY) for n in ("kernelSize", "stride", "padding", "dilation")),
+        Param(name="ceilMode", description="计算输出形状时取整的方法。", **BOOL),
         Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", text="shape由上述公式推导出。", line=1),
         Param(name="indices", c_type="aclTensor*", kind="tensor", direction="out", text="shape和out保持一致。", line=1),
     ]
@@ -171,10 +166,10 @@ _LSTM_ROWS = {
 def _lstm_params() -> list[Param]:
     out = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
     return [
-        Param(name="x", **_TENSOR),
-        Param(name="initH", **_TENSOR),
+        Param(name="x", **TENSOR),
+        Param(name="initH", **TENSOR),
         Param(name="numLayers", c_type="int64_t", kind="int", direction="in", line=1),
-        Param(name="bidirection", **_BOOL),
+        Param(name="bidirection", **BOOL),
         Param(name="yOut", **out),
         Param(name="outputHOut", **out),
     ]
@@ -226,7 +221,7 @@ def test_a_symbol_a_bool_defines_takes_its_two_values():
 
     # aclnnLstmBackward.md (ops-nn rnn/single_layer_lstm_grad), the params row
     row = "bidirectional为True时`D = 2`，否则`D = 1`，hasBiases为True时`B = 2`，否则`B = 1`。列表长度为D * B * num_layers。"
-    params = [Param(name="bidirectional", **_BOOL), Param(name="hasBias", **_BOOL)]
+    params = [Param(name="bidirectional", **BOOL), Param(name="hasBias", **BOOL)]
     # hasBiases is no parameter (the bool is hasBias): B is not defined
     assert symbol_definitions([row], params) == {"D": "(2 if bidirectional else 1)"}
     # aclnnLSTM.md (ops-nn rnn/dynamic_rnn): `num_layers：对应参数numLayers`
@@ -243,7 +238,7 @@ def test_a_two_dimensional_output_by_its_first_and_last_axes():
     # aclnnEmbeddingDenseBackward.md (ops-nn index/embedding_dense_grad), out's bullet
     row = "梯度求和的结果输出，Device侧的aclTensor，维度为2维，首轴大小为numWeights，尾轴大小与grad尾轴相同，数据类型与grad类型相同。"
     params = [
-        Param(name="grad", **_TENSOR),
+        Param(name="grad", **TENSOR),
         Param(name="numWeights", c_type="uint64_t", kind="int", direction="in", line=1),
         Param(name="out", c_type="const aclTensor*", kind="tensor", direction="out", line=1),
     ]
@@ -266,9 +261,9 @@ def test_two_cases_of_a_bool_in_two_statements_read_as_one_list():
         "当modulated为False时，shape为[N, 2 * deformableGroups * K_H * K_W, outH, outW]。",
     ]
     params = [
-        Param(name="gradOutput", **_TENSOR),
+        Param(name="gradOutput", **TENSOR),
         Param(name="deformableGroups", c_type="int64_t", kind="int", direction="in", line=1),
-        Param(name="modulated", **_BOOL),
+        Param(name="modulated", **BOOL),
         Param(name="gradOffset", c_type="aclTensor*", kind="tensor", direction="out", line=1),
     ]
     found = worded_reading(params[-1], said, params)
@@ -296,9 +291,9 @@ def test_an_array_that_is_the_outputs_spatial_size_follows_the_inputs_leading_di
     # aclnnMaxUnpool2d.md (ops-nn index/scatter_elements): outputSize's row
     size_row = "size大小为2,两个元素乘积值需大于等于self在H和W维度上的size乘积值。"
     params = [
-        Param(name="self", **_TENSOR),
-        Param(name="indices", **_TENSOR),
-        Param(name="outputSize", description="表示输出结果在H和W维度上的空间大小。", text=size_row, **_ARRAY),
+        Param(name="self", **TENSOR),
+        Param(name="indices", **TENSOR),
+        Param(name="outputSize", description="表示输出结果在H和W维度上的空间大小。", text=size_row, **INT_ARRAY),
         Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", description="公式中的out。", line=1),
     ]
     rule = spatial_rule(params[-1], params)
@@ -328,8 +323,8 @@ def test_outputs_tied_to_each_other_share_the_spatial_size():
     size_row = "输出窗口大小。\n表示输出结果在Dout，Hout，Wout维度上的空间大小。"
     out = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
     params = [
-        Param(name="self", description="待计算张量。", **_TENSOR),
-        Param(name="outputSize", description="输出窗口大小。", text=size_row, **_ARRAY),
+        Param(name="self", description="待计算张量。", **TENSOR),
+        Param(name="outputSize", description="输出窗口大小。", text=size_row, **INT_ARRAY),
         Param(name="outputOut", **out),
         Param(name="indicesOut", **out),
     ]
@@ -354,8 +349,8 @@ def test_an_unread_formula_says_which_names_no_parameter_gives():
     assert latex_expression(latex) == expected
     # aclnnAvgPool2d.md (ops-nn pooling/avg_pool3_d): kH is no parameter (kernelSize is)
     params = [
-        Param(name="self", **_TENSOR),
-        *(Param(name=n, **_ARRAY) for n in ("kernelSize", "strides", "paddings")),
+        Param(name="self", **TENSOR),
+        *(Param(name=n, **INT_ARRAY) for n in ("kernelSize", "strides", "paddings")),
         Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
     ]
     latex = r"H_{out}=\lfloor \frac{H_{in}+2*paddings[0]-kH}{strides[0]}+1 \rfloor"
@@ -365,11 +360,13 @@ def test_an_unread_formula_says_which_names_no_parameter_gives():
 
 def _avg_pool2d_params(kernel_row: str) -> list[Param]:
     return [
-        Param(name="self", **_TENSOR),
-        Param(name="kernelSize", description="表示池化窗口大小，公式中的k。", text=kernel_row, **_ARRAY),
-        Param(name="strides", text="长度为0（sH=kH, sW=kW）或长度为1（sH=sW）或2（sH, sW），数值必须大于0。", **_ARRAY),
-        Param(name="paddings", **_ARRAY),
-        Param(name="ceilMode", description="推导的输出out的shape是否向上取整。", **_BOOL),
+        Param(name="self", **TENSOR),
+        Param(name="kernelSize", description="表示池化窗口大小，公式中的k。", text=kernel_row, **INT_ARRAY),
+        Param(
+            name="strides", text="长度为0（sH=kH, sW=kW）或长度为1（sH=sW）或2（sH, sW），数值必须大于0。", **INT_ARRAY
+        ),
+        Param(name="paddings", **INT_ARRAY),
+        Param(name="ceilMode", description="推导的输出out的shape是否向上取整。", **BOOL),
         Param(
             name="out",
             c_type="aclTensor*",
@@ -432,9 +429,9 @@ def test_formulas_that_give_a_size_two_ways_say_which_names_no_parameter_gives()
     )
     formula = floor + "\n\n" + floor.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
     params = [
-        Param(name="self", **_TENSOR),
-        *(Param(name=n, **_ARRAY) for n in ("kernelShape", "strides", "pads", "dilations")),
-        Param(name="ceilMode", description="计算输出形状的取整模式。", **_INT),
+        Param(name="self", **TENSOR),
+        *(Param(name=n, **INT_ARRAY) for n in ("kernelShape", "strides", "pads", "dilations")),
+        Param(name="ceilMode", description="计算输出形状的取整模式。", **INT),
         Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
     ]
     rule = formula_rule(params[-1], params, formula, 1)
@@ -444,7 +441,7 @@ def test_formulas_that_give_a_size_two_ways_say_which_names_no_parameter_gives()
     given = formula.replace(
         "padding\\_size_{Htop} + padding\\_size_{Hbottom} - {dilation\\_size \\times(k_h - 1) - 1}", "2 * p - k_h"
     ).replace("s_h", "k_h")
-    ints = [*params[:-1], *(Param(name=n, **_INT) for n in ("p", "k_h")), params[-1]]
+    ints = [*params[:-1], *(Param(name=n, **INT) for n in ("p", "k_h")), params[-1]]
     rule = formula_rule(params[-1], ints, given, 1)
     assert rule is not None and rule.reason == "a size formula: the formula gives an output size two ways"
 
@@ -458,10 +455,10 @@ _MAX_POOL_MASK = r"""[N, C, H_{out}, W_{out}]=[N,C,\lfloor{\frac{H_{in}+2 \times
 def _max_pool_mask_params(kernel_row: str) -> list[Param]:
     out = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
     return [
-        Param(name="self", **_TENSOR),
-        Param(name="kernelSize", description="最大池化的窗口大小。", text=kernel_row, **_ARRAY),
-        *(Param(name=n, **_ARRAY) for n in ("stride", "padding", "dilation")),
-        Param(name="ceilMode", description="计算输出形状时取整的方法。", **_BOOL),
+        Param(name="self", **TENSOR),
+        Param(name="kernelSize", description="最大池化的窗口大小。", text=kernel_row, **INT_ARRAY),
+        *(Param(name=n, **INT_ARRAY) for n in ("stride", "padding", "dilation")),
+        Param(name="ceilMode", description="计算输出形状时取整的方法。", **BOOL),
         Param(name="out", description="输出的tensor，池化后的结果。", text="shape由上述公式推导出。", **out),
         Param(name="indices", text="shape由上述公式推导出，为自定义mask值。", **out),
     ]
@@ -494,8 +491,8 @@ def test_a_formula_written_in_what_no_expression_reads_says_so():
 
 W_{out} = \left\lfloor \frac{W_{in} + padL + padR - kW + (ceil\_mode\; ?\; sW - 1 : 0)}{sW} \right\rfloor + 1"""
     params = [
-        Param(name="x", **_TENSOR),
-        *(Param(name=n, **_ARRAY) for n in ("ksize", "strides", "pads")),
+        Param(name="x", **TENSOR),
+        *(Param(name=n, **INT_ARRAY) for n in ("ksize", "strides", "pads")),
         Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
     ]
     rule = formula_rule(params[-1], params, formula, 3)
@@ -512,13 +509,13 @@ def _emu_split_params(rank: int = 2) -> list[Param]:
 
     def matrix(name: str, description: str, *said: Constraint, direction: str = "in") -> Param:
         row = {"name": name, "description": description, "constraints": (ranked, *said)}
-        return Param(**row, **{**_TENSOR, "direction": direction})  # type: ignore[arg-type]
+        return Param(**row, **{**TENSOR, "direction": direction})  # type: ignore[arg-type]
 
     return [
         matrix("x", "表示激活矩阵，对应公式中的$X$。"),
         matrix("wHigh", "表示高位权重，对应公式中的$W_{high}$。"),
         matrix("wLow", "表示低位残差权重，对应公式中的$W_{low}$。", same),
-        Param(name="wLowScale", description="缩放因子，对应公式中的scale。", **_FLOAT),
+        Param(name="wLowScale", description="缩放因子，对应公式中的scale。", **FLOAT),
         matrix("y", "表示计算的输出矩阵，对应公式中的$Y$。", direction="out"),
     ]
 

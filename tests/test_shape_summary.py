@@ -5,22 +5,12 @@ of an input, which have that input's shape (never read from the names alone)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from specgen.codegen.runtime import _shapes
 from specgen.model import Param
 from specgen.parse.classify.shape_gradients import gradient_rule
 from specgen.parse.classify.shape_summary import summary_rule
-
-_IN = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
-_OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
-
-
-@dataclass(frozen=True)
-class _Line:
-    text: str
-    line: int
-
+from specgen.parse.classify.shapes import Statement
+from tests.param_kinds import OUT, TENSOR
 
 _ASSUMED = (
     "假设输入weight的shape为(numWeight, embeddingDim)，indices的shape为(bagIndices)，offsets的shape为(bagOffsets)。"
@@ -38,18 +28,18 @@ _MEAN_950 = [
     "bagSize的shape为bagOffsets",
     "maxIndices的shape为(0,)",
 ]
-_SUMMARY = [_Line(_ASSUMED, 30), *(_Line(t, 37 + i) for i, t in enumerate(_SUM))]
-_SUMMARY += [_Line(t, 72 + i) for i, t in enumerate(_MEAN_950)]
+_SUMMARY = [Statement(_ASSUMED, 30), *(Statement(t, 37 + i) for i, t in enumerate(_SUM))]
+_SUMMARY += [Statement(t, 72 + i) for i, t in enumerate(_MEAN_950)]
 
 
 def _params() -> list[Param]:
     return [
-        Param(name="weight", **_IN),
-        Param(name="indices", **_IN),
-        Param(name="offsets", **_IN),
+        Param(name="weight", **TENSOR),
+        Param(name="indices", **TENSOR),
+        Param(name="offsets", **TENSOR),
         Param(name="mode", c_type="int64_t", kind="int", direction="in", line=1),
         Param(name="includeLastOffset", c_type="bool", kind="bool", direction="in", line=1),
-        *(Param(name=n, **_OUT) for n in ("output", "offset2bag", "bagSize", "maxIndices")),
+        *(Param(name=n, **OUT) for n in ("output", "offset2bag", "bagSize", "maxIndices")),
     ]
 
 
@@ -91,57 +81,57 @@ def test_an_output_the_description_states_two_ways_holds_where_they_agree_or_is_
 def test_an_output_list_naming_what_no_input_binds_is_not_read():
     params = _params()
     # without the inputs' statement, bagOffsets and embeddingDim are bound to nothing
-    unbound = [_Line(t, 37 + i) for i, t in enumerate(_SUM)]
+    unbound = [Statement(t, 37 + i) for i, t in enumerate(_SUM)]
     assert summary_rule(params[5], params, unbound) is None
     # a choice by what is no bool is not read
-    by_mode = [_Line(_ASSUMED, 30), _Line("output的shape为mode ? (bagOffsets, 1) : (bagOffsets, 2)", 31)]
+    by_mode = [Statement(_ASSUMED, 30), Statement("output的shape为mode ? (bagOffsets, 1) : (bagOffsets, 2)", 31)]
     assert summary_rule(params[5], params, by_mode) is None
 
 
 def test_shapes_stated_in_words_of_the_formulas_symbols_read_like_lists():
     # aclnnMv.md (ops-nn matmul/mv), under its formula `out = input * vec`; the rows: self
     # `公式中的输入input。`, vec `公式中的vec,…`, out `公式中的输出out。`
-    said = [_Line("其中$input$为n*m的二维张量，$vec$为长度为m的一维张量，$out$为长度为n的一维张量。", 33)]
+    said = [Statement("其中$input$为n*m的二维张量，$vec$为长度为m的一维张量，$out$为长度为n的一维张量。", 33)]
     params = [
-        Param(name="self", description="公式中的输入input。", **_IN),
-        Param(name="vec", description="公式中的vec,数据类型与self保持一致。", **_IN),
-        Param(name="out", description="公式中的输出out。", **_OUT),
+        Param(name="self", description="公式中的输入input。", **TENSOR),
+        Param(name="vec", description="公式中的vec,数据类型与self保持一致。", **TENSOR),
+        Param(name="out", description="公式中的输出out。", **OUT),
     ]
     rule = summary_rule(params[-1], params, said)
     assert rule is not None and rule.kind == "explicit" and rule.dims == ("self.shape[0]",) and rule.line == 33
     # the sample: self {2, 3}, vec {3}, out {2}
     assert _shapes.output_shape(rule.model_dump(mode="json"), {"self": (2, 3), "vec": (3,)}, {}) == (2,)
     # a rank in words that is not the list's length is no statement of its shape
-    wrong = [_Line("其中$input$为n*m的三维张量，$out$为长度为n的一维张量。", 33)]
+    wrong = [Statement("其中$input$为n*m的三维张量，$out$为长度为n的一维张量。", 33)]
     assert summary_rule(params[-1], params, wrong) is None
 
 
 # aclnnConvolutionBackward.md (ops-nn conv/convolution_backward), 计算公式's prose
 _CONVOLUTION_BACKWARD = [
-    _Line(
+    Statement(
         "卷积反向传播需要计算对卷积正向的输入张量 $x$（对应函数原型中的input）、卷积核权重张量 $w$ "
         "（对应函数原型中的weight）和偏置 $b$ 的梯度。",
         42,
     ),
-    _Line(r"- 对于 $x$ 的梯度 $\frac{\partial L}{\partial x}$（对应函数原型中的gradInput参数）：", 46),
-    _Line(
+    Statement(r"- 对于 $x$ 的梯度 $\frac{\partial L}{\partial x}$（对应函数原型中的gradInput参数）：", 46),
+    Statement(
         r"其中，$L$ 为损失函数，$\frac{\partial L}{\partial y}$ 为输出张量 $y$ 对 $L$ 的梯度（对应函数原型中的gradOutput参数）。",
         52,
     ),
-    _Line(r"- 对于 $w$ 的梯度 $\frac{\partial L}{\partial w}$（对应函数原型中的gradWeight参数）：", 54),
-    _Line(r"- 对于 $b$ 的梯度 $\frac{\partial L}{\partial b}$（对应函数原型中的gradBias参数）：", 60),
+    Statement(r"- 对于 $w$ 的梯度 $\frac{\partial L}{\partial w}$（对应函数原型中的gradWeight参数）：", 54),
+    Statement(r"- 对于 $b$ 的梯度 $\frac{\partial L}{\partial b}$（对应函数原型中的gradBias参数）：", 60),
 ]
 
 
 def _convolution_backward() -> list[Param]:
     return [
-        Param(name="gradOutput", **_IN),
-        Param(name="input", **_IN),
-        Param(name="weight", **_IN),
+        Param(name="gradOutput", **TENSOR),
+        Param(name="input", **TENSOR),
+        Param(name="weight", **TENSOR),
         Param(name="biasSizes", c_type="const aclIntArray*", kind="int_array", direction="in", line=1),
-        Param(name="gradInput", description="输入张量x对L的梯度。", **_OUT),
-        Param(name="gradWeight", description="卷积核权重张量w对L的梯度。", **_OUT),
-        Param(name="gradBias", description="偏置b对L的梯度。", **_OUT),
+        Param(name="gradInput", description="输入张量x对L的梯度。", **OUT),
+        Param(name="gradWeight", description="卷积核权重张量w对L的梯度。", **OUT),
+        Param(name="gradBias", description="偏置b对L的梯度。", **OUT),
     ]
 
 
@@ -164,13 +154,13 @@ def test_a_gradient_output_is_not_read_from_names_or_rows_that_tie_nothing():
     # without the description's correspondence of $x$ to input, the row alone says nothing
     assert gradient_rule(grad_input, params, _CONVOLUTION_BACKWARD[1:]) is None
     # a symbol tied to two parameters is no answer
-    twice = [*_CONVOLUTION_BACKWARD, _Line("输入 $x$（对应函数原型中的weight）", 70)]
+    twice = [*_CONVOLUTION_BACKWARD, Statement("输入 $x$（对应函数原型中的weight）", 70)]
     assert gradient_rule(grad_input, params, twice) is None
     # aclnnAvgPool2dBackward.md: gradInput `输出的tensor，公式中的out。`, though self is `正向过程中的输入。`
     pool = [
-        Param(name="gradOutput", description="表示输入梯度。", **_IN),
-        Param(name="self", description="正向过程中的输入。", **_IN),
-        Param(name="gradInput", description="输出的tensor，公式中的out。", **_OUT),
+        Param(name="gradOutput", description="表示输入梯度。", **TENSOR),
+        Param(name="self", description="正向过程中的输入。", **TENSOR),
+        Param(name="gradInput", description="输出的tensor，公式中的out。", **OUT),
     ]
     assert gradient_rule(pool[-1], pool, []) is None
 
@@ -180,23 +170,23 @@ def test_the_gradient_of_the_leaf_node_has_the_leafs_shape():
     # `当前节点的梯度。`, self `叶子节点。`, out `对应了输入叶子节点的梯度。`; the sample: selfShape
     # {1, 1, 4, 2}, outShape {1, 1, 4, 2}
     params = [
-        Param(name="gradOutput", description="当前节点的梯度。", **_IN),
-        Param(name="self", description="叶子节点。", **_IN),
-        Param(name="out", description="对应了输入叶子节点的梯度。", **_OUT),
+        Param(name="gradOutput", description="当前节点的梯度。", **TENSOR),
+        Param(name="self", description="叶子节点。", **TENSOR),
+        Param(name="out", description="对应了输入叶子节点的梯度。", **OUT),
     ]
     rule = gradient_rule(params[-1], params, [])
     assert rule is not None and rule.kind == "same" and rule.params == ("self",)
     # aclnnFusedLinearCrossEntropyLossGrad.md: inputGradOut `对应叶子节点input的梯度，公式中的grad_input。`
     # (the sample: inputShape {BT, H}, inputGradOutShape {BT, H})
     named = [
-        Param(name="grad", **_IN),
-        Param(name="input", **_IN),
-        Param(name="inputGradOut", description="对应叶子节点input的梯度，公式中的grad_input。", **_OUT),
+        Param(name="grad", **TENSOR),
+        Param(name="input", **TENSOR),
+        Param(name="inputGradOut", description="对应叶子节点input的梯度，公式中的grad_input。", **OUT),
     ]
     rule = gradient_rule(named[-1], named, [])
     assert rule is not None and rule.params == ("input",)
     # two inputs called the leaf node: which one is not said
-    two = [Param(name="other", description="叶子节点。", **_IN), *params]
+    two = [Param(name="other", description="叶子节点。", **TENSOR), *params]
     assert gradient_rule(two[-1], two, []) is None
 
 
@@ -204,15 +194,15 @@ def test_the_gradient_of_the_input_a_word_names_has_that_inputs_shape():
     # aclnnSoftmaxCrossEntropyWithLogits.md (ops-nn activation/softmax_cross_entropy_with_logits):
     # the sample: featuresShape {16, 4}, labelsShape {16, 4}, backpropShape {16, 4}
     params = [
-        Param(name="features", description="表示模型的输出logits，公式中x_i。", **_IN),
-        Param(name="labels", description="表示输入的labels，公式中y_i。", **_IN),
-        Param(name="loss", description="表示softmax和cross entropy的交叉熵损失，公式中loss。", **_OUT),
-        Param(name="backprop", description="表示输入logits的反向梯度，公式中backprop。", **_OUT),
+        Param(name="features", description="表示模型的输出logits，公式中x_i。", **TENSOR),
+        Param(name="labels", description="表示输入的labels，公式中y_i。", **TENSOR),
+        Param(name="loss", description="表示softmax和cross entropy的交叉熵损失，公式中loss。", **OUT),
+        Param(name="backprop", description="表示输入logits的反向梯度，公式中backprop。", **OUT),
     ]
     rule = gradient_rule(params[-1], params, [])
     assert rule is not None and rule.kind == "same" and rule.params == ("features",)
     assert gradient_rule(params[2], params, []) is None  # the loss is no gradient
     # a word two inputs' rows use, or none does: which input is not said
-    both = [*params[:1], Param(name="other", description="另一组logits。", **_IN), *params[1:]]
+    both = [*params[:1], Param(name="other", description="另一组logits。", **TENSOR), *params[1:]]
     assert gradient_rule(both[-1], both, []) is None
     assert gradient_rule(params[-1], params[1:], []) is None

@@ -10,21 +10,18 @@ from specgen.codegen.runtime import _shapes
 from specgen.model import Param
 from specgen.parse.classify.shape_symbols import symbol_definitions, worded_reading
 from specgen.parse.classify.shapes import _respelled
-
-_TENSOR = {"c_type": "const aclTensor*", "kind": "tensor", "direction": "in", "line": 1}
-_INT = {"c_type": "int64_t", "kind": "int", "direction": "in", "line": 1}
-_OUT = {"c_type": "aclTensor*", "kind": "tensor", "direction": "out", "line": 1}
+from tests.param_kinds import INT, OUT, TENSOR
 
 
 def test_a_symbol_in_snake_case_is_the_integer_parameter_spelled_so():
     # aclnnLstmBackward.md (ops-nn rnn/single_layer_lstm_grad): dhPrevOut's shape column
     # `[D * num_layers, batch_size, hidden_size]`, dh's `[numLayers * D, batch_size, hidden_size]`
-    layers = Param(name="numLayers", **_INT)
+    layers = Param(name="numLayers", **INT)
     assert _respelled({"num_layers", "batch_size"}, [layers]) == {"num_layers": "numLayers"}
     assert _respelled({"num_layer"}, [layers]) == {}  # another name, not another spelling
-    assert _respelled({"num_layers"}, [Param(name="numLayers", **_TENSOR)]) == {}  # a tensor is no size
+    assert _respelled({"num_layers"}, [Param(name="numLayers", **TENSOR)]) == {}  # a tensor is no size
     # two parameters spelled so: neither
-    assert _respelled({"num_layers"}, [layers, Param(name="num_layers_", **_INT)]) == {}
+    assert _respelled({"num_layers"}, [layers, Param(name="num_layers_", **INT)]) == {}
     # the sample: numLayers 1, bidirectional false, dh {1, 1, 8}: dhPrevOut {1 * 1, 1, 8}
     rule = {
         "kind": "explicit",
@@ -42,7 +39,7 @@ def test_a_symbol_in_snake_case_is_the_integer_parameter_spelled_so():
 def test_a_symbol_a_statement_defines_by_that_is_takes_the_expression():
     # aclnnEmbeddingDenseGrad.md (ops-nn experimental/index/embedding_dense_grad), 约束说明
     note = "`y` 的 shape 为 `{numWeights, dimSize}`，其中 `dimSize` 等于 `grad` 的最后一维大小（即 `grad.shape[-1]`）。"
-    params = [Param(name="grad", **_TENSOR), Param(name="numWeights", **_INT), Param(name="y", **_OUT)]
+    params = [Param(name="grad", **TENSOR), Param(name="numWeights", **INT), Param(name="y", **OUT)]
     assert symbol_definitions([note], params) == {"dimSize": "grad.shape[-1]"}
     # words in parentheses, or an expression of no tensor's shape: no definition
     assert symbol_definitions(["其中 `dimSize` 等于 `grad` 的最后一维大小（即 尾轴）。"], params) == {}
@@ -56,9 +53,9 @@ def test_a_symbol_a_statement_defines_by_that_is_takes_the_expression():
 
 def _swiglu_params() -> list[Param]:
     return [
-        Param(name="x", **_TENSOR),
-        Param(name="yGrad", **_TENSOR),
-        Param(name="y1Out", **_OUT),
+        Param(name="x", **TENSOR),
+        Param(name="yGrad", **TENSOR),
+        Param(name="y1Out", **OUT),
     ]
 
 
@@ -84,11 +81,11 @@ def test_a_list_of_multiples_written_without_the_sign_reads_as_products():
 
 def _repeat_params(size_description: str = "dim维度再进行重复后的最终大小。") -> list[Param]:
     return [
-        Param(name="self", **_TENSOR),
-        Param(name="repeats", **_TENSOR),
-        Param(name="dim", **_INT),
-        Param(name="outputSize", description=size_description, **_INT),
-        Param(name="out", **_OUT),
+        Param(name="self", **TENSOR),
+        Param(name="repeats", **TENSOR),
+        Param(name="dim", **INT),
+        Param(name="outputSize", description=size_description, **INT),
+        Param(name="out", **OUT),
     ]
 
 
@@ -152,7 +149,7 @@ def test_a_tensor_list_laid_out_as_an_input_list_with_its_element_shapes_takes_t
 def test_a_list_an_output_supports_by_its_rank_reads_as_its_shape():
     from specgen.parse.classify.shape_symbols import _ranked_list
 
-    params = [Param(name="numLayers", **_INT), Param(name="hy", **_OUT)]
+    params = [Param(name="numLayers", **INT), Param(name="hy", **OUT)]
     # aclnnLSTM.md (ops-nn rnn/dynamic_rnn): hy's row, which its table gives twice
     row = "shape支持三维（D * num_layers, batch_size, hidden_size）"
     assert _ranked_list([row, row], params) == (("explicit", (), ("D * num_layers", "batch_size", "hidden_size")), 0)
@@ -167,7 +164,7 @@ def test_a_symbol_defined_by_a_name_that_is_no_parameter_says_so():
     from specgen.parse.classify.shape_symbols import misdefined
 
     bools = {"c_type": "bool", "kind": "bool", "direction": "in", "line": 1}
-    params = [Param(name="bidirectional", **bools), Param(name="numLayers", **_INT)]
+    params = [Param(name="bidirectional", **bools), Param(name="numLayers", **INT)]
     # aclnnGRUBackward.md (ops-nn rnn/gru_grad), params' row: the bool is `bidirectional`
     row = "bidirection为True时 D = 2，否则 D = 1，hasBiases为True时 B = 2，否则 B = 1。"
     assert symbol_definitions([row], params) == {}
@@ -192,7 +189,7 @@ def test_a_shape_given_by_a_tensor_no_parameter_is_named_after_says_so():
     said = [
         Statement("假设x的shape为 [m,n]，groupedIndex的shape为 [g]，则mxscale的shape为 [(m/(blocksize∗2)+g),n,2]。", 7)
     ]
-    out = Param(name="mxscale", **_OUT)
+    out = Param(name="mxscale", **OUT)
     rule = _by_input_shape(out, said, ("x", "groupIndex"), ("x", "groupIndex", "blocksize", "mxscale"))
     assert rule is not None and not rule.derived and rule.line == 7
     assert rule.reason == "its shape is given by groupedIndex's shape [g], and no input is named groupedIndex"

@@ -31,7 +31,7 @@ from specgen.parse.classify.shape_phrases import ShapeContext, read_matmul
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # a row naming the formula's symbol for its parameter: `公式中的输入input。`, `公式中的vec`,
 # `经处理能得到公式中的输入mat2。`
-_FORMULA_NAME = re.compile(rf"公式中的(?:输入|输出)?\s*(?P<sym>{_NAME})")
+FORMULA_NAME = re.compile(rf"公式中的(?:输入|输出)?\s*`?(?P<sym>{_NAME})`?")
 _SHAPE_WORDS = re.compile(r"shape|维度|维数")
 # `shape维度和输入\`x\`的维度相同`: the dimensions of the shape, each the input's
 _DIMENSIONS_ALIKE = re.compile(rf"shape维度(?:和|与)(?:输入|入参)?\s*`?(?P<x>{_NAME})`?\s*的维度(?:相同|一致)")
@@ -46,7 +46,7 @@ def formula_symbols(params: Sequence[Param], kinds: Sequence[str] = ()) -> dict[
     for q in params:
         if kinds and q.kind not in kinds:
             continue
-        for m in _FORMULA_NAME.finditer(q.description):
+        for m in FORMULA_NAME.finditer(q.description):
             found.setdefault(m.group("sym"), set()).add(q.name)
     return found
 

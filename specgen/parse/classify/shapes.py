@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
 from specgen.parse.classify.shape_elsewhere import (
+    FORMULA_NAME,
     co_named_rule,
     dimensions_alike,
     elsewhere_reason,
@@ -804,9 +805,6 @@ _CODE_PAIR = re.compile(
     r"(?<![A-Za-z0-9_.])(?P<code>\d+)\s*(?:[:：=]|表示\s*(?:[A-Za-z_][A-Za-z0-9_]*\s*为)?)\s*(?P<name>[A-Za-z][A-Za-z0-9_]*)"
     r"|(?P<name2>[A-Za-z][A-Za-z0-9_]*)\s*时?\s*[，,]?\s*则为\s*(?P<code2>\d+)(?![A-Za-z0-9_.])"
 )
-# The name a row gives its output in the formula (`量化后的输出，公式中的y`): an attribute's row
-# may name the output so (aclnnSituMxQuant dstType: `输出y的数据类型`).
-_FORMULA_NAME = re.compile(r"公式中的(?:输出)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?")
 _LISTS_VALUES = re.compile(r"取值|范围|值为|支持|[{【]")
 
 
@@ -838,10 +836,11 @@ def _given_dtype(p: Param, params: Sequence[Param]) -> DtypeRule | None:
 
 
 def _output_names(p: Param, params: Sequence[Param]) -> tuple[str, ...]:
-    """`p`'s name, the one its row gives it in the formula, and `yOut` without `Out`, when no
-    parameter has that name."""
+    """`p`'s name, the one its row gives it in the formula (`量化后的输出，公式中的y`: an
+    attribute's row may call it so, aclnnSituMxQuant dstType `输出y的数据类型`), and `yOut`
+    without `Out`, when no parameter has that name."""
     taken = {q.name for q in params}
-    formula = [m.group("name") for m in _FORMULA_NAME.finditer(p.description)][:1]
+    formula = [m.group("sym") for m in FORMULA_NAME.finditer(p.description)][:1]
     short = [p.name[:-3]] if p.name.endswith("Out") and len(p.name) > 3 else []  # `yOut`: `输出y`
     return tuple(dict.fromkeys((p.name, *(n for n in (*formula, *short) if n not in taken))))
 
