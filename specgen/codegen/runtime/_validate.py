@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from ._shapes import dtype_allowed, shape_allowed
+from ._shapes import dtype_allowed, output_dtype, shape_allowed
 from ._tensor import (
     ACL_DTYPES,
     AclnnError,
@@ -540,7 +540,9 @@ def _output_dtype(ctx: _Context, rule: Rule) -> str:
     ):
         return ""
     peers = ", ".join(rule.params[1:])
-    return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}"
+    expected = output_dtype(rule.derive, _of_tensors(ctx, "dtype"), ctx.args)
+    given = f" ({expected} for these arguments)" if expected else ""
+    return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}{given}"
 
 
 def _multiple(ctx: _Context, rule: Rule) -> str:
