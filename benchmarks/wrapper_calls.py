@@ -1,12 +1,14 @@
 """Call each generated Python wrapper with its document's sample arguments and compare the
 C-level call with the document's, argument by argument.
 
-    python benchmarks/wrapper_calls.py --docs DIR [--out DIR] [--config FILE] [--allocate] [-v]
+    python benchmarks/wrapper_calls.py --docs DIR [--out DIR] [--config FILE] [--allocate [--name-dtypes]] [-v]
 
 For a folder of operator documents: how many functions' sample calls resolve, how many
 wrappers make exactly that call on the stand-in runtime (tests/standin, with an operator
 library that records each call; needs gcc), and the main causes of the others. Outputs are
-passed as arrays of the sample's shapes; with --allocate the wrapper allocates those it can.
+passed as arrays of the sample's shapes; with --allocate the wrapper allocates those it can;
+with --name-dtypes too those whose dtype the document leaves to the caller, named as the
+sample's (`y_out_dtype="INT8"`).
 The same measurement as tests/test_wrapper_calls.py, on material outside the shared corpus.
 """
 
@@ -32,11 +34,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="where to generate (default: a temporary folder)")
     parser.add_argument("--config", type=Path, help="a specgen configuration (e.g. to include other file names)")
     parser.add_argument("--allocate", action="store_true", help="leave the outputs the wrapper allocates to it")
+    parser.add_argument(
+        "--name-dtypes", action="store_true", help="with --allocate: name the dtype of outputs the caller types"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every function that differs")
     args = parser.parse_args()
     selection = config.load(str(args.config)).selection if args.config else None
     docs = parse_paths([args.docs], selection=selection)
-    resolved, calls = document_wrapper_calls(docs, allocate=args.allocate)
+    resolved, calls = document_wrapper_calls(docs, allocate=args.allocate, name_dtypes=args.name_dtypes)
     with tempfile.TemporaryDirectory() as scratch:
         package = generate_package(args.docs, args.out or Path(scratch) / "out", args.config)
         if not (package / "aclnn_ops").is_dir():

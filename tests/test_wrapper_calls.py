@@ -55,6 +55,26 @@ def test_corpus_wrappers_make_their_documents_calls(gcc, corpus, tmp_path):
     assert report.matched / resolved >= 0.9
 
 
+@pytest.mark.slow
+def test_a_caller_chosen_output_dtype_named_makes_the_documents_call(gcc, corpus, tmp_path):
+    """Outputs whose dtype the document leaves to the caller (quant outputs listing several,
+    related to no input): the wrapper refuses to guess, and given only the dtype the sample
+    uses (`y_out_dtype="INT8"`) it allocates the rest and makes the document's call."""
+    pytest.importorskip("ml_dtypes")
+    docs = parse_paths([corpus / "docs"])
+    resolved, left = document_wrapper_calls(docs, allocate=True)
+    _, named = document_wrapper_calls(docs, allocate=True, name_dtypes=True)
+    functions = [chosen_functions(docs)[c.function][1] for c in left]
+    package = generate_package(corpus / "docs", tmp_path / "out")
+    root = build_recorder(functions, tmp_path / "cann")
+    before = compare(resolved, left, run_calls(package, root, left))
+    after = compare(resolved, named, run_calls(package, root, named))
+    refused = {f for f, diff in before.failures.items() if "gives no rule for its dtype" in " ".join(diff)}
+    assert len(refused) >= 15  # ops-nn: RmsNormQuant, DynamicQuant, QuantMatmulV3...
+    assert refused.isdisjoint(after.failures), {f: after.failures[f] for f in refused & set(after.failures)}
+    assert set(after.failures) <= set(before.failures)  # naming a dtype breaks no other call
+
+
 def test_a_0d_array_and_a_given_format_reach_the_library(gcc, tmp_path):
     docs = parse_paths([SPECS])
     root = build_recorder([fn for _, fn in chosen_functions(docs).values()], tmp_path / "cann")

@@ -254,9 +254,13 @@ def _value(arg: CallArg, p: Param, wrapper: WrapperArg) -> object:
     return arg.value
 
 
-def wrapper_call(fn: Function, code: FunctionCode, source: str, allocate: bool) -> WrapperCall:
+def wrapper_call(
+    fn: Function, code: FunctionCode, source: str, allocate: bool, name_dtypes: bool = False
+) -> WrapperCall:
     """The wrapper's call with the document's sample arguments: outputs passed as arrays of
-    the sample's shapes, or (`allocate`) left to the wrapper where it allocates them."""
+    the sample's shapes, or (`allocate`) left to the wrapper where it allocates them; with
+    `name_dtypes`, an output whose dtype the document leaves to the caller is left to it too,
+    its dtype named as the sample's (`y_out_dtype="INT8"`), as a user of a quant operator would."""
     assert fn.sample_call is not None
     by_name = dict(zip((p.name for p in fn.params), fn.sample_call.args, strict=True))
     args = []
@@ -264,11 +268,16 @@ def wrapper_call(fn: Function, code: FunctionCode, source: str, allocate: bool) 
         sample = by_name[a.name]
         value = None if allocate and a.allocated and sample.kind != "null" else _value(sample, a.code.param, a)
         args.append({"py": a.py_name, "keyword": a.keyword, "value": value})
+        keyword = a.allocation.dtype_keyword if a.allocation else ""
+        if value is None and name_dtypes and keyword and sample.kind == "tensor":
+            args.append({"py": keyword, "keyword": True, "value": sample.dtype})
     expected = [(a.name, _expected(by_name[a.name])) for a in code.wrapper]
     return WrapperCall(fn.name, code.snake, args, expected, source)
 
 
-def document_wrapper_calls(docs: Iterable[OperatorDoc], allocate: bool = False) -> tuple[int, list[WrapperCall]]:
+def document_wrapper_calls(
+    docs: Iterable[OperatorDoc], allocate: bool = False, name_dtypes: bool = False
+) -> tuple[int, list[WrapperCall]]:
     """The number of functions whose sample call resolves, and the wrapper calls of those
     the recorder can take (every parameter of a kind it writes)."""
     resolved, calls = 0, []
@@ -285,7 +294,7 @@ def document_wrapper_calls(docs: Iterable[OperatorDoc], allocate: bool = False) 
                 lowered[doc.source] = {}
         code = lowered[doc.source].get(name)
         if code is not None and recordable(fn):
-            calls.append(wrapper_call(fn, code, doc.source, allocate))
+            calls.append(wrapper_call(fn, code, doc.source, allocate, name_dtypes))
     return resolved, calls
 
 

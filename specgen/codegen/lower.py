@@ -89,7 +89,7 @@ def _unallocated_when_spared(wrapper: tuple[WrapperArg, ...], rules: tuple[Rule,
     out = []
     for arg in wrapper:
         reason = spared.get(f"implied_output_shape_{arg.code.param.name}")
-        if reason and arg.allocation is not None and not arg.allocation.refusal:
+        if reason and arg.allocation is not None and arg.allocation.shape:
             arg = replace(arg, allocation=Allocation(refusal=f"its shape rule is in doubt: {reason}"))
         out.append(arg)
     return tuple(out)
@@ -191,18 +191,32 @@ def _default_format(p: Param) -> str:
 
 
 def _allocation(p: Param, params: tuple[ParamCode, ...]) -> Allocation:
-    """The model's rules for an output the wrapper allocates, or why it must be passed."""
+    """The model's rules for an output the wrapper allocates, or why it must be passed (with
+    the keyword that names its dtype, when the caller chooses that)."""
     shape, dtype = p.shape_rule, p.dtype_rule
     if shape is None or not shape.derived or shape.kind == "in_place":
         return Allocation(refusal="the document gives no rule for its shape" + _because(shape))
+    refusal, keyword = "", ""
     if dtype is None or not dtype.derived:
-        return Allocation(refusal="the document gives no rule for its dtype" + _because(dtype))
-    rules, types = plain_rule(shape), plain_rule(dtype)
+        refusal, keyword = "the document gives no rule for its dtype" + _because(dtype), _dtype_keyword(p, params)
+        if not keyword:
+            return Allocation(refusal=refusal)
+        refusal += f"; or give its dtype as {keyword}"
+    types = plain_rule(dtype) if dtype is not None and not keyword else None
+    allocation = Allocation(shape=plain_rule(shape), dtype=types, refusal=refusal, dtype_keyword=keyword)
     follows = next((c.param for c in params if c.name == _followed(shape)), None)
     if follows is None or len(p.formats) < 2:
-        return Allocation(shape=rules, dtype=types)
+        return allocation
     fmt = _default_format(follows)
-    return Allocation(shape=rules, dtype=types, follows=follows.name, follows_format=fmt, formats=tuple(p.formats))
+    return replace(allocation, follows=follows.name, follows_format=fmt, formats=tuple(p.formats))
+
+
+def _dtype_keyword(p: Param, params: tuple[ParamCode, ...]) -> str:
+    """The keyword a wrapper takes an output's dtype by, when the document lists several and
+    the caller chooses (`y_out_dtype`); "" when no dtype is listed or a parameter has the name."""
+    own = next((c.py_name for c in params if c.name == p.name), "")
+    keyword = f"{own}_dtype"
+    return keyword if own and p.dtypes and all(c.py_name != keyword for c in params) else ""
 
 
 _LEADING_SHAPE = re.compile(r"^\*?([A-Za-z_][A-Za-z0-9_]*)\.shape")

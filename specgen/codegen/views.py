@@ -137,6 +137,9 @@ class Allocation:
     shape: dict | None = None
     dtype: dict | None = None
     refusal: str = ""  # the TypeError's message when the output must be passed
+    # a shape derived but a dtype the caller chooses (a quant output that lists several and
+    # relates them to no input): the keyword that names it (`y_out_dtype="INT8"`)
+    dtype_keyword: str = ""
     # the format: the followed input's (`follows`, sent by default in `follows_format`) when
     # the output allows it among several `formats`
     follows: str = ""

@@ -40,6 +40,8 @@ __all__ = ["DataType", "Scalar", "Tensor", "TensorDesc", "scalar_dtype"]
 TensorArg: TypeAlias = "np.ndarray | Tensor"
 ArrayLike: TypeAlias = "np.ndarray | Tensor | TensorDesc"
 Array: TypeAlias = np.ndarray
+# A dtype a caller chooses: its aclnn name ("INT8"), a DataType, or a NumPy dtype.
+DtypeArg: TypeAlias = "str | DataType | np.dtype"
 # An aclScalar argument: a Python number, or a Scalar giving its dtype.
 ScalarLike: TypeAlias = "bool | int | float | Scalar"
 

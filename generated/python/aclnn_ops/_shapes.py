@@ -587,12 +587,18 @@ def allocate(
     args: Mapping[str, object],
     each: bool = False,
     follows: tuple[str, str, tuple[str, ...]] | None = None,
+    dtype: object = None,
 ) -> Any:
     """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
     the other arguments (`args`: by C name); TypeError when they do not settle it. `each`: a
     tensor list, one array per element of the tensor lists the rules read. `follows`: (the
     input whose format the output takes, the format it is sent in by default, the output's
-    allowed formats): a Tensor in that format when it is not ND and allowed."""
+    allowed formats): a Tensor in that format when it is not ND and allowed. `dtype`: the
+    dtype the caller chose, where the document leaves it to the caller."""
+    if dtype is not None:
+        from ._tensor import dtype_name
+
+        dtype_rule = {"kind": "fixed", "values": [dtype_name(dtype)]}
     if each:
         return [
             _formatted(
