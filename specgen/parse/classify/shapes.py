@@ -291,6 +291,10 @@ def shape_rule(
     cells = {name: [s.text for s in said if s.cell] for name, said in statements.items()}
     if rule := _either(p, params, statements, said, ctx):  # `shape需要与x1一致，或者是二维并且…`
         return rule
+    # `当…时，shape为…；否则…`: every case read wins over any one reading (a loss by reduction)
+    cases = _alternatives(p, params, statements, said, ctx, notes)
+    if cases and all(a.derived for a in cases.alternatives):
+        return cases
     found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
@@ -300,14 +304,8 @@ def shape_rule(
         return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula)
     if equated := _equations(p, notes, inputs, ctx.params):
         return _from_reading(params, statements, *equated)
-    if rule := _for_other_dtypes(p, said, inputs):
-        return rule
-    if situated := _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")]):
-        reading, statement, when = situated
-        reading = _of_rank(reading, when, statements, ctx.params)
-        rule = _from_reading(params, statements, reading, statement, own=said)
-        if rule.derived:
-            return rule.model_copy(update={"when": when})
+    if rule := _for_other_dtypes(p, said, inputs) or _situated(p, params, statements, said, ctx):
+        return cases or rule  # the cases, some unread, where a reading holds in one of them
     if rule := _by_input_shape(p, said, inputs, ctx.params):
         return rule
     if rule := _leading_by_examples(p, said, inputs):
@@ -329,13 +327,26 @@ def shape_rule(
         return rule
     if rule := dimensions_alike(p, said, params):  # aclnnDeepNorm: `shape维度和输入x的维度相同`
         return rule
-    if rule := _alternatives(p, params, statements, said, ctx, notes):  # `当…时，shape为…；否则…`
-        return rule
+    if cases:  # `当…时，shape为…；否则…`, some case unread
+        return cases
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
     reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def _situated(
+    p: Param, params: Sequence[Param], statements: dict[str, list[Statement]], said: list[Statement], ctx: ShapeContext
+) -> ShapeRule | None:
+    """The shape the output's statements give in one case (see `_first_case`), held to it."""
+    situated = _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")])
+    if situated is None:
+        return None
+    reading, statement, when = situated
+    reading = _of_rank(reading, when, statements, ctx.params)
+    rule = _from_reading(params, statements, reading, statement, own=said)
+    return rule.model_copy(update={"when": when}) if rule.derived else None
 
 
 def _either(
@@ -364,8 +375,9 @@ def _alternatives(
     any reading's are (`notes`: the constraints section, which may say when the output is valid)."""
     lines = {s.text: s.line for s in said}
 
-    def resolve(reading: Reading, sentence: str) -> ShapeRule:
+    def resolve(reading: Reading, sentence: str, when: tuple[str, ...]) -> ShapeRule:
         line = next((n for text, n in lines.items() if sentence in text), p.line)
+        reading = _of_rank(reading, when, statements, ctx.params)  # `当logProbs为3维时`: its list of 3
         return _from_reading(params, statements, reading, Statement(sentence, line), own=said)
 
     texts = [s.text for s in _joined(said)]
