@@ -448,3 +448,19 @@ def test_an_optional_input_present_or_not_and_an_axis_dropped():
     # the axis dropped from a tensor that is no input: that case is not read
     other = _read([*cases[:2], cases[2].replace("x的shape", "y的shape")], ("x",), {"quantMode": "string"}, "scaleOut")
     assert other is not None and other.alternatives[2].kind == "not_derivable"
+
+
+def test_a_bool_that_chooses_the_shape_does_not_say_when_the_output_is_written():
+    from specgen.parse.classify.shapes import _chooses
+
+    # aclnnBidirectionLSTM (ops-nn), yOut's row: `shape支持三维（time_step, batch_size, hidden_size）或者当
+    # bidirection为True时（time_step, batch_size, 2 * hidden_size）`: the shape for either value
+    dims = ("time_step", "batch_size", "2 * hidden_size if bidirection else hidden_size")
+    lstm = ShapeRule(kind="explicit", dims=dims, line=1)
+    assert _chooses(lstm, ("bidirection", "", "true"))
+    # aclnnBatchNormReduceBackward (ops-nn), gradBias's row: `如果biasG为True则输出`: written or not
+    bias = ShapeRule(kind="explicit", dims=("input.shape[1]",), line=1)
+    assert not _chooses(bias, ("biasG", "", "true"))
+    # a name that is only part of another (`bidirectionMode`), or an element of an array: no choice
+    assert not _chooses(ShapeRule(kind="explicit", dims=("bidirectionMode",), line=1), ("bidirection", "", "true"))
+    assert not _chooses(ShapeRule(kind="explicit", dims=("mask[0]",), line=1), ("mask", "0", "true"))

@@ -963,6 +963,16 @@ def written_when(p: Param, params: Sequence[Param]) -> tuple[str, ...]:
     return found.pop() if len(found) == 1 and said in ("", *(f[0] for f in found)) else ()
 
 
+def _chooses(shape: ShapeRule, when: tuple[str, ...]) -> bool:
+    """Whether the bool a row names chooses the shape rather than whether the output is written
+    (aclnnBidirectionLSTM yOut: `shape支持三维（time_step, batch_size, hidden_size）或者当bidirection为
+    True时（time_step, batch_size, 2 * hidden_size）`, read as `2 * hidden_size if bidirection else
+    hidden_size`): the rule's sizes read it, so it holds whatever the bool."""
+    return bool(when) and any(
+        re.search(rf"(?<![A-Za-z0-9_.]){re.escape(when[0])}(?![A-Za-z0-9_\[])", d) for d in shape.dims
+    )
+
+
 def output_rules(
     params: Sequence[Param],
     errors: Sequence[ErrorRule],
@@ -981,7 +991,7 @@ def output_rules(
             if not shape.derived and (named := co_named_rule(p, params, errors, derived)):
                 shape = named  # aclnnNanMedianDim: `valuesOut或indicesOut的shape与self除dim外的shape不一致`
             derived[p.name] = shape
-            if shape.derived and not shape.when and (when := written_when(p, params)):
+            if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
             rules = {
                 "shape_rule": shape,
