@@ -464,3 +464,18 @@ def test_a_bool_that_chooses_the_shape_does_not_say_when_the_output_is_written()
     # a name that is only part of another (`bidirectionMode`), or an element of an array: no choice
     assert not _chooses(ShapeRule(kind="explicit", dims=("bidirectionMode",), line=1), ("bidirection", "", "true"))
     assert not _chooses(ShapeRule(kind="explicit", dims=("mask[0]",), line=1), ("mask", "0", "true"))
+
+
+def test_an_unnamed_dtype_is_the_rows_own_and_the_other_dtypes_case_may_stand_alone():
+    # aclnnGroupQuant (ops-nn), y's row: two statements; groupIndex allows INT32 too
+    texts = ["类型为INT32时，shape的最后一维是`x`最后一维的1/8，其余维度和x一致。", "其他类型时，shape与`x`一致。"]
+    names = ("y", "x", "groupIndex")
+    ctx = ShapeContext(names, ("x", "groupIndex"), "y", tensors=names)
+    dtypes = {"y": ("INT8", "INT32", "INT4"), "x": ("FLOAT16",), "groupIndex": ("INT32", "INT64")}
+    known = Known(dict.fromkeys(names, "tensor"), dtypes)
+    rule = alternatives_rule(texts, ctx, known, _resolve)
+    assert rule is not None
+    assert [a.when for a in rule.alternatives] == [("y", "dtype", "INT32", "true"), ("y", "dtype", "INT32", "false")]
+    # `量化输出类型` speaks of another tensor than the row's: the one that allows the dtype, here two
+    quantized = ["量化输出类型为INT32时，shape为[M]。", "其他类型时，shape与`x`一致。"]
+    assert alternatives_rule(quantized, ctx, known, _resolve) is None

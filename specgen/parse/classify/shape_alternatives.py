@@ -74,7 +74,7 @@ _NULL = re.compile(rf"^{_NAME}\s*(?P<no>不)?为\s*(?:空|空指针|nullptr|None
 _GIVEN = re.compile(rf"^{_NAME}\s*(?P<no>不)?(?:存在|传入)$")
 # `量化输出类型为INT4或INT32`, `y的数据类型为INT8`: a tensor's dtype (named, or the one allowing them)
 _DTYPE = re.compile(
-    r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?:量化)?(?:输出)?(?:数据)?类型\s*为\s*"
+    r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?P<other>量化)?(?:输出)?(?:数据)?类型\s*为\s*"
     r"(?P<dtypes>[A-Z][A-Z0-9_]*(?:\s*或\s*[A-Z][A-Z0-9_]*)*)$"
     # `输入x为INT32类型` (aclnnAscendAntiQuant)
     r"|^(?:输入|入参)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*为\s*(?P<dtype>[A-Z][A-Z0-9_]*)\s*类型$"
@@ -99,7 +99,7 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
     cases: list[tuple[tuple[str, ...], ShapeRule]] = []
     said = []
     for text in texts:
-        found = _cases(text, ctx, known, resolve)
+        found = _cases(text, ctx, known, resolve, [when for when, _ in cases])
         if found is None:
             return None
         cases += found
@@ -123,17 +123,18 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
 
 
 def _cases(
-    text: str, ctx: ShapeContext, known: Known, resolve: Resolve
+    text: str, ctx: ShapeContext, known: Known, resolve: Resolve, earlier: list[tuple[str, ...]]
 ) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
     """The cases one statement gives ([] when it gives none); None when it gives one this
-    reader cannot read."""
+    reader cannot read. `earlier`: the conditions of the cases the output's statements before
+    it give (`其他类型时`, a statement of its own, turns them round)."""
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
     # `bidirection为false时，当参数packed为false，…；当…`: a condition standing alone leads every case after it
     outer: list[tuple[str, ...]] = []
     for sentence in re.split(r"[；;。](?!\s*否则)", text):
         if not sentence.strip():
             continue
-        found = _sentence_cases(sentence.strip(), ctx, known, resolve, outer, [when for when, _ in out])
+        found = _sentence_cases(sentence.strip(), ctx, known, resolve, outer, [*earlier, *(w for w, _ in out)])
         if found is None:
             return None
         out += found
@@ -389,7 +390,13 @@ def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] |
         named, dtypes = m.group("name"), [dtype(d) or "" for d in re.split(r"\s*或\s*", m.group("dtypes"))]
         if not all(d in DTYPES for d in dtypes):
             return None
-        name = named if named in known.dtypes else _allowing(dtypes, known) if named is None else None
+        name = (
+            named
+            if named in known.dtypes
+            else _unnamed(dtypes, ctx, known, m.group("other"))
+            if named is None
+            else None
+        )
         return [(name, "dtype", d, "true") for d in dtypes] if name else None
     m = _VALUE.match(atom)
     if m is None:
@@ -427,6 +434,15 @@ def _states(subject: str, ctx: ShapeContext, known: Known) -> dict[str, list[tup
             else:
                 found[m.group("state")] += whens
     return found if found["有效"] and found["无效"] else {}
+
+
+def _unnamed(dtypes: Sequence[str], ctx: ShapeContext, known: Known, other: str | None) -> str | None:
+    """The tensor an unnamed dtype speaks of: the row's own when it allows them (aclnnGroupQuant
+    y: `类型为INT32时`, though groupIndex allows INT32 too), unless the words name another
+    (`量化输出类型`, in quantScale's row: the quantized output's); else the one that allows them."""
+    if not other and set(dtypes) <= set(known.dtypes.get(ctx.subject, ())):
+        return ctx.subject
+    return _allowing(dtypes, known)
 
 
 def _allowing(dtypes: Sequence[str], known: Known) -> str | None:
