@@ -479,3 +479,25 @@ def test_an_unnamed_dtype_is_the_rows_own_and_the_other_dtypes_case_may_stand_al
     # `量化输出类型` speaks of another tensor than the row's: the one that allows the dtype, here two
     quantized = ["量化输出类型为INT32时，shape为[M]。", "其他类型时，shape与`x`一致。"]
     assert alternatives_rule(quantized, ctx, known, _resolve) is None
+
+
+def test_a_shape_whose_symbol_one_form_of_an_input_defines(corpus):
+    # aclnnMultilabelMarginLoss (ops-nn): out `shape为(N)或者()`, self `shape为(N,C)或者(C)，其中N表示batch
+    # size`: (N) holds where self has 2 dimensions (N its axis 0), () always; the row does not say
+    # which for which reduction (only the formula's prose does), so both are allowed
+    fn = _corpus_function(corpus, "aclnnMultilabelMarginLoss", "aclnnMultilabelMarginLoss")
+    out = next(p for p in fn.params if p.name == "out")
+    assert out.shape_rule is not None and out.shape_rule.kind == "one_of"
+    rule = plain_rule(out.shape_rule)
+    values = call_values(fn, fn.sample_call)
+    assert values is not None and values["out"].shape == (2,)  # self (2, 3), reduction 0
+    shapes = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    assert _shapes.output_shapes(rule, shapes, values) == ((2,), ())
+    assert _shapes.shape_allowed(rule, shapes, values, (3,)) == ((2,), ())
+    assert _shapes.allocation_shape(rule, shapes, values) is None  # two shapes: not allocated
+    # a 1-d self: (N) is unread there, so nothing is checked
+    flat = {**values, "self": TensorDesc((3,), "FLOAT")}
+    assert _shapes.output_shapes(rule, {**shapes, "self": (3,)}, flat) is None
+    # isTarget `(N，C)或者(C)`: C is in both of self's forms, not read
+    is_target = next(p for p in fn.params if p.name == "isTarget")
+    assert is_target.shape_rule is not None and not is_target.shape_rule.derived

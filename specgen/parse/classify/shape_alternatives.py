@@ -110,7 +110,7 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
         return None  # a shape that holds whatever the call does, unread: the rule would never check
     first = next(rule for _, rule in cases if rule.derived)
     alternatives = tuple(
-        rule.model_copy(update={"when": when, "line": rule.line or first.line}) for when, rule in cases
+        a.model_copy(update={"line": a.line or first.line}) for when, rule in cases for a in _in_form(when, rule)
     )
     reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
     return ShapeRule(
@@ -120,6 +120,24 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
         text=" ".join(said),
         line=first.line,
     )
+
+
+def _in_form(when: tuple[str, ...], rule: ShapeRule) -> list[ShapeRule]:
+    """A case's shape under its conditions; a shape whose symbols only one form of an input
+    defines (its `when`: aclnnMultilabelMarginLoss `(N)` where self is `(N,C)或者(C)`) holds in
+    that form, and is unread in the input's others."""
+    if not rule.when:
+        return [rule.model_copy(update={"when": when})]
+    other = ShapeRule(
+        kind="not_derivable",
+        reason=f"its sizes are defined only where {rule.when[0]} has {rule.when[2]} dimensions"
+        if rule.when[1] == "rank"
+        else f"its sizes are defined only in another form of {rule.when[0]}",
+        when=(*when, *_negated(rule.when)),
+        text=rule.text,
+        line=rule.line,
+    )
+    return [rule.model_copy(update={"when": (*when, *rule.when)}), other]
 
 
 def _cases(

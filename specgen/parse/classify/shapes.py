@@ -378,7 +378,11 @@ def _alternatives(
     def resolve(reading: Reading, sentence: str, when: tuple[str, ...]) -> ShapeRule:
         line = next((n for text, n in lines.items() if sentence in text), p.line)
         reading = _of_rank(reading, when, statements, ctx.params)  # `当logProbs为3维时`: its list of 3
-        return _from_reading(params, statements, reading, Statement(sentence, line), own=said)
+        rule = _from_reading(params, statements, reading, Statement(sentence, line), own=said)
+        if rule.derived or when or (form := _one_form(reading, statements, ctx)) is None:
+            return rule
+        formed = _from_reading(params, statements, form[0], Statement(sentence, line), own=said)
+        return formed.model_copy(update={"when": form[1]}) if formed.derived else rule
 
     texts = [s.text for s in _joined(said)]
     tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
@@ -649,6 +653,28 @@ def _first_case(
     return cases[0]
 
 
+def _one_form(
+    reading: Reading, statements: dict[str, list[Statement]], ctx: ShapeContext
+) -> tuple[Reading, tuple[str, ...]] | None:
+    """The reading with its symbols read from the one list of one input's alternative lists
+    that names them (aclnnMultilabelMarginLoss out `(N)`, self `(N,C)或者(C)`: N is self's axis
+    0 where self has 2 dimensions), with that rank as its condition: the first input's (target,
+    `(N，C)或者(C)` too, says the same); None when no list names them, or several of one input."""
+    for x in ctx.inputs:
+        ranks = {len(top_level_split(part.strip()[1:-1])) for part in _alternative_lists(statements.get(x, []))}
+        whens = [(x, "rank", str(rank), "true") for rank in sorted(ranks)]
+        found = [(read, when) for when in whens if (read := _of_rank(reading, when, statements, ctx.params)) != reading]
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+def _alternative_lists(said: Sequence[Statement]) -> list[str]:
+    return [
+        part for s in said for m in _ALTERNATIVE_LISTS.finditer(s.text) for part in re.split(r"或(?:者)?", m.group())
+    ]
+
+
 _ALTERNATIVE_LISTS = re.compile(r"[(（\[][^()（）\[\]]*[)）\]](?:\s*或(?:者)?\s*[(（\[][^()（）\[\]]*[)）\]])+")
 
 
@@ -662,12 +688,7 @@ def _of_rank(
     if when[1:2] != ("rank",) or not dims:
         return reading
     x, rank = when[0], int(when[2])
-    lists = [
-        top_level_split(part.strip()[1:-1])
-        for s in statements.get(x, [])
-        for m in _ALTERNATIVE_LISTS.finditer(s.text)
-        for part in re.split(r"或(?:者)?", m.group())
-    ]
+    lists = [top_level_split(part.strip()[1:-1]) for part in _alternative_lists(statements.get(x, []))]
     of_rank = [parts for parts in lists if len(parts) == rank]
     if len(of_rank) != 1:
         return reading
