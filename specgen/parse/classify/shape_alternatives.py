@@ -7,7 +7,8 @@ lists joined by 或 with no condition (`shape为(N)或者()`).
 `specgen.model.ShapeRule`): each alternative with its own conditions (`when`, four parts per
 condition, all of which must hold): an attribute's value or another, a bool's, an element of a
 bool array, an input's rank, an optional input null or given, a tensor's dtype, an axis that is
-a tensor's last, and an output's validity as the constraints section defines it. A condition it
+a tensor's last, and an output's validity as the constraints section defines it; `其他类型时`
+(`其余情况`) where none of the cases before it holds. A condition it
 cannot read makes the whole reading fail: a rule that left a case out would reject the calls of
 that case. A case whose shape it cannot read (or that names a symbol no input binds) stays in
 as not derivable: the output is unchecked, and not allocated, whenever that case holds. The

@@ -4,10 +4,12 @@ conditions.
 
 The phrase readers are a table of their own (`shape_phrases.SHAPE_PHRASES`); `output_rules`
 applies them in order of certainty: a relation the document states on the parameter
-(`shape与self相同`, `self与other broadcast后的shape`), a reading of its statements or of the
-document's formula (an explicit list `{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`, `[1]`,
+(`shape与self相同`, `self与other broadcast后的shape`), the shape given case by case with every
+case read (shape_alternatives: a `one_of` rule, `当reduction为0时…；否则…`), a reading of its
+statements or of the document's formula (an explicit list `{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`, `[1]`,
 a reduction, a loss by `reduction`, a matmul…; a shape column's bare `与self一致`), the
-constraints section's equations of the output (`rank(y) = rank(x) + 1`, `y.shape[-1] = 2`), a
+constraints section's equations of the output (`rank(y) = rank(x) + 1`, `y.shape[-1] = 2`), the
+cases with some left unread (unchecked in those) where a shape is said for one case only, else a
 shape said for every dtype but one or for one value of an attribute (then held to that
 condition, `ShapeRule.when`), an error condition that names the output with an input
 (`input和out的shape不一致`), an in-out tensor written in place; shapes given outside the
