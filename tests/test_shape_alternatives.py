@@ -18,7 +18,7 @@ from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, 
 from specgen.parse.classify.shape_phrases import Reading, ShapeContext
 
 
-def _resolve(reading: Reading, sentence: str) -> ShapeRule:
+def _resolve(reading: Reading, sentence: str, when: tuple[str, ...] = ()) -> ShapeRule:
     """A reading made a rule as is (symbols bound to the first input's first axes, when asked)."""
     kind, params, dims = reading
     return ShapeRule(kind=kind, params=params, dims=dims, text=sentence, line=1)
@@ -112,7 +112,7 @@ def test_an_unread_case_or_an_unread_shape_that_always_holds_gives_no_rule():
     # an unconditional shape that does not read: the rule would never check anything
     unread = ShapeRule(kind="not_derivable", reason="r", line=1)
     ctx = ShapeContext(("out", "self"), ("self",), "out", tensors=("out", "self"))
-    assert alternatives_rule(["shape为(N)或者()"], ctx, Known({"self": "tensor"}), lambda r, s: unread) is None
+    assert alternatives_rule(["shape为(N)或者()"], ctx, Known({"self": "tensor"}), lambda r, s, w: unread) is None
 
 
 ONE_OF = {
@@ -185,6 +185,13 @@ def _corpus_function(corpus: Path, stem: str, name: str, folder: str = "ops-nn")
         ("aclnnDequantSwigluQuantV2", "scaleOut", (2,)),  # x (2, 64), activateDim -1
         ("aclnnAddRmsNormDynamicQuant", "y1Out", (2, 8)),  # x1 (2, 8): both alternatives agree
         ("aclnnFlatQuant", "quantScale", (16,)),  # x (16, 16, 16), out INT32
+        # rules once held to one case, now every case (issue 23, fourth round)
+        ("aclnnCrossEntropyLoss", "lossOut", (1,)),  # input (2, 5), reductionOptional "mean": otherwise [1]
+        ("aclnnCtcLoss", "negLogLikelihoodOut", (4,)),  # logProbs (12, 4, 5): 3-d, (N) its axis 1
+        ("aclnnL1Loss", "out", ()),  # self and target (2, 2), reduction 1: 0-d
+        ("aclnnDynamicQuantV3", "scaleOut", (4,)),  # x (4, 2), quantMode "pertoken"
+        ("aclnnFlatQuant", "out", (16, 16, 2)),  # x (16, 16, 16), out INT32: the last dimension an eighth
+        ("aclnnAscendQuant", "y", (4, 2)),  # x (4, 2), y INT8: another dtype than INT32, x's shape
     ],
 )
 def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, stem, output, shape):
@@ -338,3 +345,159 @@ def test_a_valid_or_invalid_output_by_what_the_constraints_section_says():
     assert alternatives_rule([text], y1, Known(V2_KINDS, notes=[V2_NOTES[2]]), _resolve) is None
     # no constraints section: the state is not read
     assert alternatives_rule([text], ctx, Known(V2_KINDS), _resolve) is None
+
+
+def _values(x: tuple[int, ...], **more: object) -> dict[str, object]:
+    return {"x": TensorDesc(x, "FLOAT16"), **more}
+
+
+def test_the_other_dtypes_case_holds_where_no_case_before_it_does():
+    # aclnnAscendQuant (ops-nn), y's row: INT32 packs eight INT4 values
+    text = "数据类型为INT32时，shape的最后一维是x最后一维的1/8，其余维度和x一致；其他类型时，shape与x一致。"
+    names = ("y", "x")
+    ctx = ShapeContext(names, ("x",), "y", tensors=names)
+    known = Known(dict.fromkeys(names, "tensor"), {"y": ("INT8", "INT32"), "x": ("FLOAT16",)})
+    rule = alternatives_rule([text], ctx, known, _resolve)
+    assert rule is not None
+    assert [(a.kind, a.when) for a in rule.alternatives] == [
+        ("explicit", ("y", "dtype", "INT32", "true")),
+        ("same", ("y", "dtype", "INT32", "false")),
+    ]
+    packed = {**_values((4, 16)), "y": TensorDesc((), "INT32")}
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (4, 16)}, packed) == ((4, 2),)
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (4, 16)}, {**packed, "y": TensorDesc((), "INT8")}) == (
+        (4, 16),
+    )
+    # `其他类型时` with no case before it, or after a case of two conditions: not read
+    assert alternatives_rule(["其他类型时，shape与x一致。"], ctx, known, _resolve) is None
+    two = "当y的数据类型为INT32且x的shape为2维时，shape为(1,)；其他类型时，shape与x一致。"
+    assert alternatives_rule([two], ctx, known, _resolve) is None
+
+
+def test_a_dtype_of_an_input_said_as_its_type():
+    # aclnnAscendAntiQuant (ops-nn), y's row: the INT32 case's words are not read, the other is
+    text = "当输入x为INT32类型时，shape尾轴的大小为输入x的尾轴大小的8倍，其余情况shape与输入x一致。"
+    names = ("y", "x")
+    ctx = ShapeContext(names, ("x",), "y", tensors=names)
+    known = Known(dict.fromkeys(names, "tensor"), {"x": ("INT8", "INT32"), "y": ("FLOAT16",)})
+    rule = alternatives_rule([text], ctx, known, _resolve)
+    assert rule is not None
+    assert [(a.kind, a.when) for a in rule.alternatives] == [
+        ("not_derivable", ("x", "dtype", "INT32", "true")),
+        ("same", ("x", "dtype", "INT32", "false")),
+    ]
+    # a packed x: unchecked; another dtype: x's shape
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (4, 2)}, {"x": TensorDesc((4, 2), "INT32")}) is None
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (4, 2)}, {"x": TensorDesc((4, 2), "INT8")}) == ((4, 2),)
+    # a name that is no tensor's: not read
+    assert alternatives_rule([text.replace("输入x为", "输入z为")], ctx, known, _resolve) is None
+
+
+def test_a_0d_case_and_a_rank_case():
+    # aclnnL1Loss (ops-nn), out's row
+    text = (
+        "当reduction的值为0时，out的shape与self和targetbroadcast后的shape一致；当reduction的值不为0时，"
+        "out的shape只支持0维。"
+    )
+    rule = _read([text], ("self", "target"), {"reduction": "int"})
+    assert rule is not None
+    assert [(a.kind, a.dims, a.when) for a in rule.alternatives] == [
+        ("broadcast", (), ("reduction", "value", "0", "true")),
+        ("explicit", (), ("reduction", "value", "0", "false")),
+    ]
+    shapes = {"self": (2, 2), "target": (2, 2)}
+    assert _shapes.output_shapes(plain_rule(rule), shapes, {"reduction": 1}) == ((),)
+    # aclnnCtcLoss (ops-nn), negLogLikelihoodOut's row: a rank said without `的shape`
+    ctc = "当logProbs为3维时，negLogLikelihoodOut的shape为(N)的Tensor，否则negLogLikelihoodOut为0维Tensor。"
+    rule = _read([ctc], ("logProbs",), {}, subject="negLogLikelihoodOut")
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("N",), ("logProbs", "rank", "3", "true")),
+        ((), ("logProbs", "rank", "3", "false")),
+    ]
+    # a range of ranks is no 0-d shape: that case stays unread (unchecked)
+    ranks = _read(["当reduction的值为0时，shape与self一致；否则shape支持0-8维。"], ("self",), {"reduction": "int"})
+    assert ranks is not None and ranks.alternatives[1].kind == "not_derivable"
+
+
+def test_an_optional_input_present_or_not_and_an_axis_dropped():
+    # aclnnSwigluMxQuantWithDualAxis (ops-nn), mxscale2Out's row
+    texts = [
+        "当groupIndexOptional存在时，shape为[floor(M/64)+G, N, 2]。",
+        "当groupIndexOptional不存在时，shape为[ceil(M/64), N, 2]。",
+    ]
+    rule = _read(texts, ("x", "groupIndexOptional"), {}, subject="mxscale2Out")
+    assert rule is not None
+    assert [a.when for a in rule.alternatives] == [
+        ("groupIndexOptional", "given", "", "true"),
+        ("groupIndexOptional", "given", "", "false"),
+    ]
+    # a name that is no input's: not read
+    assert _read(texts, ("x",), {}, subject="mxscale2Out") is None
+    # aclnnDynamicQuantV3 (ops-nn), scaleOut's row: x's shape without the axis before its last
+    cases = [
+        "quantMode是pertoken时，shape为x的shape剔除最后一维。",
+        "quantMode是pertensor时，shape为(1,)。",
+        "quantMode是perchannel时，shape为x的shape剔除倒数第二维。",
+    ]
+    rule = _read(cases, ("x",), {"quantMode": "string"}, subject="scaleOut")
+    assert rule is not None
+    assert [a.dims for a in rule.alternatives] == [("*x.shape[:-1]",), ("1",), ("*x.shape[:-2]", "x.shape[-1]")]
+    per_channel = _values((4, 3, 2), quantMode="perchannel")
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (4, 3, 2)}, per_channel) == ((4, 2),)
+    # the axis dropped from a tensor that is no input: that case is not read
+    other = _read([*cases[:2], cases[2].replace("x的shape", "y的shape")], ("x",), {"quantMode": "string"}, "scaleOut")
+    assert other is not None and other.alternatives[2].kind == "not_derivable"
+
+
+def test_a_bool_that_chooses_the_shape_does_not_say_when_the_output_is_written():
+    from specgen.parse.classify.shapes import _chooses
+
+    # aclnnBidirectionLSTM (ops-nn), yOut's row: `shape支持三维（time_step, batch_size, hidden_size）或者当
+    # bidirection为True时（time_step, batch_size, 2 * hidden_size）`: the shape for either value
+    dims = ("time_step", "batch_size", "2 * hidden_size if bidirection else hidden_size")
+    lstm = ShapeRule(kind="explicit", dims=dims, line=1)
+    assert _chooses(lstm, ("bidirection", "", "true"))
+    # aclnnBatchNormReduceBackward (ops-nn), gradBias's row: `如果biasG为True则输出`: written or not
+    bias = ShapeRule(kind="explicit", dims=("input.shape[1]",), line=1)
+    assert not _chooses(bias, ("biasG", "", "true"))
+    # a name that is only part of another (`bidirectionMode`), or an element of an array: no choice
+    assert not _chooses(ShapeRule(kind="explicit", dims=("bidirectionMode",), line=1), ("bidirection", "", "true"))
+    assert not _chooses(ShapeRule(kind="explicit", dims=("mask[0]",), line=1), ("mask", "0", "true"))
+
+
+def test_an_unnamed_dtype_is_the_rows_own_and_the_other_dtypes_case_may_stand_alone():
+    # aclnnGroupQuant (ops-nn), y's row: two statements; groupIndex allows INT32 too
+    texts = ["类型为INT32时，shape的最后一维是`x`最后一维的1/8，其余维度和x一致。", "其他类型时，shape与`x`一致。"]
+    names = ("y", "x", "groupIndex")
+    ctx = ShapeContext(names, ("x", "groupIndex"), "y", tensors=names)
+    dtypes = {"y": ("INT8", "INT32", "INT4"), "x": ("FLOAT16",), "groupIndex": ("INT32", "INT64")}
+    known = Known(dict.fromkeys(names, "tensor"), dtypes)
+    rule = alternatives_rule(texts, ctx, known, _resolve)
+    assert rule is not None
+    assert [a.when for a in rule.alternatives] == [("y", "dtype", "INT32", "true"), ("y", "dtype", "INT32", "false")]
+    # `量化输出类型` speaks of another tensor than the row's: the one that allows the dtype, here two
+    quantized = ["量化输出类型为INT32时，shape为[M]。", "其他类型时，shape与`x`一致。"]
+    assert alternatives_rule(quantized, ctx, known, _resolve) is None
+
+
+def test_a_shape_whose_symbol_one_form_of_an_input_defines(corpus):
+    # aclnnMultilabelMarginLoss (ops-nn): out `shape为(N)或者()`, self `shape为(N,C)或者(C)，其中N表示batch
+    # size`: (N) holds where self has 2 dimensions (N its axis 0), () always; the row does not say
+    # which for which reduction (only the formula's prose does), so both are allowed
+    fn = _corpus_function(corpus, "aclnnMultilabelMarginLoss", "aclnnMultilabelMarginLoss")
+    out = next(p for p in fn.params if p.name == "out")
+    assert out.shape_rule is not None and out.shape_rule.kind == "one_of"
+    rule = plain_rule(out.shape_rule)
+    values = call_values(fn, fn.sample_call)
+    assert values is not None and values["out"].shape == (2,)  # self (2, 3), reduction 0
+    shapes = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    assert _shapes.output_shapes(rule, shapes, values) == ((2,), ())
+    assert _shapes.shape_allowed(rule, shapes, values, (3,)) == ((2,), ())
+    assert _shapes.allocation_shape(rule, shapes, values) is None  # two shapes: not allocated
+    # a 1-d self: (N) is unread there, so nothing is checked
+    flat = {**values, "self": TensorDesc((3,), "FLOAT")}
+    assert _shapes.output_shapes(rule, {**shapes, "self": (3,)}, flat) is None
+    # isTarget `(N，C)或者(C)`: C is in both of self's forms, not read
+    is_target = next(p for p in fn.params if p.name == "isTarget")
+    assert is_target.shape_rule is not None and not is_target.shape_rule.derived

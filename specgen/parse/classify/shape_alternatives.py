@@ -7,7 +7,8 @@ lists joined by 或 with no condition (`shape为(N)或者()`).
 `specgen.model.ShapeRule`): each alternative with its own conditions (`when`, four parts per
 condition, all of which must hold): an attribute's value or another, a bool's, an element of a
 bool array, an input's rank, an optional input null or given, a tensor's dtype, an axis that is
-a tensor's last, and an output's validity as the constraints section defines it. A condition it
+a tensor's last, and an output's validity as the constraints section defines it; `其他类型时`
+(`其余情况`) where none of the cases before it holds. A condition it
 cannot read makes the whole reading fail: a rule that left a case out would reject the calls of
 that case. A case whose shape it cannot read (or that names a symbol no input binds) stays in
 as not derivable: the output is unchecked, and not allocated, whenever that case holds. The
@@ -32,8 +33,11 @@ from specgen.parse.classify.shape_phrases import (
 )
 from specgen.vocab import DTYPES, dtype
 
-# A reading of one case's shape, with where it was read, made a rule (symbols bound).
-Resolve = Callable[[Reading, str], ShapeRule]
+# A reading of one case's shape, with where it was read, made a rule (symbols bound); the
+# case's conditions may bind them (`当logProbs为3维时`: logProbs's list of three dimensions).
+Resolve = Callable[[Reading, str, tuple[str, ...]], ShapeRule]
+# The same without conditions (a statement's shapes joined by 或者).
+ResolveOne = Callable[[Reading, str], ShapeRule]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +71,18 @@ _STATE = re.compile(
 # `outputMaskOptional[0]为True`: one element of a bool array; `outputMaskOptional为空`: null (or not)
 _ITEM = re.compile(rf"^{_NAME}\[(?P<i>\d+)\]\s*(?:为|是|=+)\s*(?P<value>True|False|true|false)$")
 _NULL = re.compile(rf"^{_NAME}\s*(?P<no>不)?为\s*(?:空|空指针|nullptr|None)$")
+# `groupIndexOptional存在`, `groupIndexOptional不存在`: an optional input given, or null
+_GIVEN = re.compile(rf"^{_NAME}\s*(?P<no>不)?(?:存在|传入)$")
 # `量化输出类型为INT4或INT32`, `y的数据类型为INT8`: a tensor's dtype (named, or the one allowing them)
 _DTYPE = re.compile(
-    r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?:量化)?(?:输出)?(?:数据)?类型\s*为\s*"
+    r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?P<other>量化)?(?:输出)?(?:数据)?类型\s*为\s*"
     r"(?P<dtypes>[A-Z][A-Z0-9_]*(?:\s*或\s*[A-Z][A-Z0-9_]*)*)$"
+    # `输入x为INT32类型` (aclnnAscendAntiQuant)
+    r"|^(?:输入|入参)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*为\s*(?P<dtype>[A-Z][A-Z0-9_]*)\s*类型$"
 )
-_RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*的shape\s*(?:为|是)\s*(?P<value>\d)\s*维(?:Tensor)?$")
+_RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*(?:的shape)?\s*(?:为|是)\s*(?P<value>\d)\s*维(?:Tensor)?$")
+# `其他类型时`, `其余情况下`: a case that holds where none of the statement's cases before it does
+_OTHERS = re.compile(r"^(?:其他|其余)(?:类型|情况|场景)下?$")
 # Where a condition stands: `当…时，`, `…时，` or `当…，` (then a shape), up to the clause's end.
 _CONDITION = re.compile(r"(?:(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]")
 _OTHERWISE = re.compile(r"[，,；;]?\s*(?:否则|其他情况下?|其余情况下?)\s*[，,]?")
@@ -90,7 +100,7 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
     cases: list[tuple[tuple[str, ...], ShapeRule]] = []
     said = []
     for text in texts:
-        found = _cases(text, ctx, known, resolve)
+        found = _cases(text, ctx, known, resolve, [when for when, _ in cases])
         if found is None:
             return None
         cases += found
@@ -101,7 +111,7 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
         return None  # a shape that holds whatever the call does, unread: the rule would never check
     first = next(rule for _, rule in cases if rule.derived)
     alternatives = tuple(
-        rule.model_copy(update={"when": when, "line": rule.line or first.line}) for when, rule in cases
+        a.model_copy(update={"line": a.line or first.line}) for when, rule in cases for a in _in_form(when, rule)
     )
     reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
     return ShapeRule(
@@ -113,18 +123,37 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
     )
 
 
+def _in_form(when: tuple[str, ...], rule: ShapeRule) -> list[ShapeRule]:
+    """A case's shape under its conditions; a shape whose symbols only one form of an input
+    defines (its `when`: aclnnMultilabelMarginLoss `(N)` where self is `(N,C)或者(C)`) holds in
+    that form, and is unread in the input's others."""
+    if not rule.when:
+        return [rule.model_copy(update={"when": when})]
+    other = ShapeRule(
+        kind="not_derivable",
+        reason=f"its sizes are defined only where {rule.when[0]} has {rule.when[2]} dimensions"
+        if rule.when[1] == "rank"
+        else f"its sizes are defined only in another form of {rule.when[0]}",
+        when=(*when, *_negated(rule.when)),
+        text=rule.text,
+        line=rule.line,
+    )
+    return [rule.model_copy(update={"when": (*when, *rule.when)}), other]
+
+
 def _cases(
-    text: str, ctx: ShapeContext, known: Known, resolve: Resolve
+    text: str, ctx: ShapeContext, known: Known, resolve: Resolve, earlier: list[tuple[str, ...]]
 ) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
     """The cases one statement gives ([] when it gives none); None when it gives one this
-    reader cannot read."""
+    reader cannot read. `earlier`: the conditions of the cases the output's statements before
+    it give (`其他类型时`, a statement of its own, turns them round)."""
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
     # `bidirection为false时，当参数packed为false，…；当…`: a condition standing alone leads every case after it
     outer: list[tuple[str, ...]] = []
     for sentence in re.split(r"[；;。](?!\s*否则)", text):
         if not sentence.strip():
             continue
-        found = _sentence_cases(sentence.strip(), ctx, known, resolve, outer)
+        found = _sentence_cases(sentence.strip(), ctx, known, resolve, outer, [*earlier, *(w for w, _ in out)])
         if found is None:
             return None
         out += found
@@ -132,17 +161,26 @@ def _cases(
 
 
 def _sentence_cases(
-    sentence: str, ctx: ShapeContext, known: Known, resolve: Resolve, outer: list[tuple[str, ...]]
+    sentence: str,
+    ctx: ShapeContext,
+    known: Known,
+    resolve: Resolve,
+    outer: list[tuple[str, ...]],
+    earlier: list[tuple[str, ...]],
 ) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
+    """The cases of one sentence (`earlier`: the conditions of the statement's cases before
+    it, which `其他类型时` turns round)."""
     if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
         parts = _OR.split(m.group("lists"))
-        return [((), rule) for part in parts for rule in _resolved(f"shape为{part}", sentence, ctx, resolve)]
+        return [((), rule) for part in parts for rule in _resolved(f"shape为{part}", sentence, ctx, resolve, ())]
     conditions = list(_CONDITION.finditer(sentence))
     if not conditions or "shape" not in sentence:  # `当yOut的数据类型为…时，yOut的最后一维需要是2的倍数`
         return []
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
     for i, m in enumerate(conditions):
-        whens = _condition(m.group("led") or m.group("bare"), ctx, known)
+        said_when = (m.group("led") or m.group("bare")).strip()
+        others = _OTHERS.match(said_when)
+        whens = _none_of([*earlier, *(w for w, _ in out)]) if others else _condition(said_when, ctx, known)
         if whens is None:
             return None
         end = conditions[i + 1].start() if i + 1 < len(conditions) else len(sentence)
@@ -154,14 +192,38 @@ def _sentence_cases(
             continue
         said, *otherwise = _OTHERWISE.split(shape_text, maxsplit=1)
         lead = outer[0] if outer else ()
-        out += [((*lead, *when), rule) for rule in _resolved(said, sentence, ctx, resolve) for when in whens]
+        out += _each(said, whens, lead, sentence, ctx, resolve)
         if otherwise and otherwise[0].strip():  # `否则为(1,)`: where the case does not hold
-            unless = _otherwise(m.group("led") or m.group("bare"), whens, ctx, known)
+            unless = _otherwise(said_when, whens, ctx, known)
             if unless is None:
                 return None
-            rules = _resolved(otherwise[0], sentence, ctx, resolve)
-            out += [((*lead, *when), rule) for rule in rules for when in unless]
+            out += _each(otherwise[0], unless, lead, sentence, ctx, resolve)
     return out
+
+
+def _each(
+    text: str,
+    whens: list[tuple[str, ...]],
+    lead: tuple[str, ...],
+    sentence: str,
+    ctx: ShapeContext,
+    resolve: Resolve,
+) -> list[tuple[tuple[str, ...], ShapeRule]]:
+    """The shapes a case's words give, under each of its conditions (read under each: a rank
+    binds symbols), shape by shape."""
+    rules = [_resolved(text, sentence, ctx, resolve, when) for when in whens]
+    if len({len(r) for r in rules}) != 1:
+        return [((*lead, *when), rule) for when, found in zip(whens, rules, strict=True) for rule in found]
+    return [((*lead, *when), found[i]) for i in range(len(rules[0])) for when, found in zip(whens, rules, strict=True)]
+
+
+def _none_of(earlier: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]] | None:
+    """Where none of the cases before holds (`类型为INT32时，…；其他类型时，shape与x一致`): each
+    of their conditions turned round, all at once; None when there are none before, or one of
+    them is several conditions (its negation would be several cases)."""
+    if not earlier or any(len(when) != 4 for when in earlier):
+        return None
+    return [tuple(part for when in dict.fromkeys(earlier) for part in _negated(when))]
 
 
 def _otherwise(
@@ -176,27 +238,47 @@ def _otherwise(
     return [_negated(whens[0][k : k + 4]) for k in range(0, len(whens[0]), 4)]
 
 
-def _resolved(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> list[ShapeRule]:
+def _resolved(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve, when: tuple[str, ...]) -> list[ShapeRule]:
     """The shapes a case's words give: one, or one or another (`…一致，或者与x1除了最后一维的
     乘积一致`), or a not-derivable alternative saying why."""
     text = _RANKED.sub("shape为", text.strip().rstrip("，,；;"))  # `shape支持三维（time_step, …）`
     if text.startswith("为"):  # `否则为(1,)`
         text = "shape" + text
-    if either := either_rule(text, ctx, lambda reading, _: resolve(reading, sentence)):
+    if either := either_rule(text, ctx, lambda reading, _: resolve(reading, sentence, when)):
         return list(either.alternatives)
-    return [_one(text, sentence, ctx, resolve)]
+    return [_one(text, sentence, ctx, resolve, when)]
 
 
-def _one(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule:
-    if _EMPTY.fullmatch(text):  # `()`: a 0-d tensor
+def _one(text: str, sentence: str, ctx: ShapeContext, resolve: Resolve, when: tuple[str, ...]) -> ShapeRule:
+    if _EMPTY.fullmatch(text) or _SCALAR.fullmatch(text):  # `()`, `只支持0维`: a 0-d tensor
         return ShapeRule(kind="explicit", text=sentence, line=0)
     readings = {r for p in SHAPE_PHRASES if p.trigger.search(text) and (r := p.read(text, ctx))}
-    if not readings and (reading := _broadcast_case(text, ctx) or _numbered(text, ctx)):
+    if not readings and (reading := _broadcast_case(text, ctx) or _numbered(text, ctx) or _dropped(text, ctx)):
         readings = {reading}
     if len(readings) != 1:
         reason = f"the case `{text}` gives " + ("no shape" if not readings else "several shapes")
         return ShapeRule(kind="not_derivable", reason=reason, text=sentence, line=0)
-    return resolve(readings.pop(), sentence)
+    return resolve(readings.pop(), sentence, when)
+
+
+# A 0-d output, said of the whole case (aclnnL1Loss `out的shape只支持0维`, aclnnMseLoss `out的shape
+# 支持0维`, aclnnCtcLoss `否则negLogLikelihoodOut为0维Tensor`, aclnnLpLoss `out 需为标量`)
+_SCALAR = re.compile(
+    r"(?:`?[A-Za-z_][A-Za-z0-9_]*`?\s*的?\s*)?(?:shape\s*)?(?:只|仅)?(?:支持|需|需要|必须)?\s*(?:为|是)?\s*"
+    r"(?:0维(?:的)?(?:Tensor|tensor|张量)?|标量(?:\s*shape)?|scalar)[。.]?"
+)
+# `shape为x的shape剔除倒数第二维` (aclnnDynamicQuantV3 scaleOut, perchannel): without the axis before the last
+_DROP_SECOND_LAST = re.compile(
+    r"^shape(?:维度)?为\s*(?:输入|入参)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的shape(?:剔除|去除|去掉)(?:掉)?倒数第二维$"
+)
+
+
+def _dropped(text: str, ctx: ShapeContext) -> Reading | None:
+    m = _DROP_SECOND_LAST.match(text)
+    if m is None or m.group("x") not in ctx.inputs:
+        return None
+    x = m.group("x")
+    return ("explicit", (), (f"*{x}.shape[:-2]", f"{x}.shape[-1]"))
 
 
 # `out的shape与self和targetbroadcast后的shape一致`; `out与self、target做broadcast后，再reduce 0轴
@@ -228,7 +310,7 @@ _PRODUCT = re.compile(
 )
 
 
-def either_rule(text: str, ctx: ShapeContext, resolve: Resolve) -> ShapeRule | None:
+def either_rule(text: str, ctx: ShapeContext, resolve: ResolveOne) -> ShapeRule | None:
     """A statement that gives a shape, then another after 或者: a `one_of` rule of the two,
     when both read (the second as the product of an input's leading dimensions, `与x1除了最后一维
     的乘积一致`, or that product with its last dimension, `或者是二维并且第一维等于x1除了最后一维的
@@ -314,15 +396,26 @@ def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] |
         return [(f"{m.group('name')}[{m.group('i')}]", "bool", m.group("value").lower(), "true")]
     if (m := _NULL.match(atom)) and m.group("name") in kinds:
         return [(m.group("name"), "given", "", "true" if m.group("no") else "false")]
+    if (m := _GIVEN.match(atom)) and m.group("name") in ctx.inputs:
+        return [(m.group("name"), "given", "", "false" if m.group("no") else "true")]
     if (m := _RANK.match(atom)) and m.group("name") in ctx.inputs:
         return [(m.group("name"), "rank", m.group("value"), "true")]
     if (m := _LAST.match(atom)) and kinds.get(m.group("name")) == "int" and m.group("x") in ctx.inputs:
         return [(m.group("name"), "last", m.group("x"), "false" if m.group("no") else "true")]
+    if (m := _DTYPE.match(atom)) and m.group("x"):
+        d = dtype(m.group("dtype")) or ""
+        return [(m.group("x"), "dtype", d, "true")] if d in DTYPES and m.group("x") in known.dtypes else None
     if m := _DTYPE.match(atom):
         named, dtypes = m.group("name"), [dtype(d) or "" for d in re.split(r"\s*或\s*", m.group("dtypes"))]
         if not all(d in DTYPES for d in dtypes):
             return None
-        name = named if named in known.dtypes else _allowing(dtypes, known) if named is None else None
+        name = (
+            named
+            if named in known.dtypes
+            else _unnamed(dtypes, ctx, known, m.group("other"))
+            if named is None
+            else None
+        )
         return [(name, "dtype", d, "true") for d in dtypes] if name else None
     m = _VALUE.match(atom)
     if m is None:
@@ -360,6 +453,15 @@ def _states(subject: str, ctx: ShapeContext, known: Known) -> dict[str, list[tup
             else:
                 found[m.group("state")] += whens
     return found if found["有效"] and found["无效"] else {}
+
+
+def _unnamed(dtypes: Sequence[str], ctx: ShapeContext, known: Known, other: str | None) -> str | None:
+    """The tensor an unnamed dtype speaks of: the row's own when it allows them (aclnnGroupQuant
+    y: `类型为INT32时`, though groupIndex allows INT32 too), unless the words name another
+    (`量化输出类型`, in quantScale's row: the quantized output's); else the one that allows them."""
+    if not other and set(dtypes) <= set(known.dtypes.get(ctx.subject, ())):
+        return ctx.subject
+    return _allowing(dtypes, known)
 
 
 def _allowing(dtypes: Sequence[str], known: Known) -> str | None:

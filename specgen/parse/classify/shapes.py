@@ -4,10 +4,12 @@ conditions.
 
 The phrase readers are a table of their own (`shape_phrases.SHAPE_PHRASES`); `output_rules`
 applies them in order of certainty: a relation the document states on the parameter
-(`shape与self相同`, `self与other broadcast后的shape`), a reading of its statements or of the
-document's formula (an explicit list `{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`, `[1]`,
+(`shape与self相同`, `self与other broadcast后的shape`), the shape given case by case with every
+case read (shape_alternatives: a `one_of` rule, `当reduction为0时…；否则…`), a reading of its
+statements or of the document's formula (an explicit list `{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`, `[1]`,
 a reduction, a loss by `reduction`, a matmul…; a shape column's bare `与self一致`), the
-constraints section's equations of the output (`rank(y) = rank(x) + 1`, `y.shape[-1] = 2`), a
+constraints section's equations of the output (`rank(y) = rank(x) + 1`, `y.shape[-1] = 2`), the
+cases with some left unread (unchecked in those) where a shape is said for one case only, else a
 shape said for every dtype but one or for one value of an attribute (then held to that
 condition, `ShapeRule.when`), an error condition that names the output with an input
 (`input和out的shape不一致`), an in-out tensor written in place; shapes given outside the
@@ -298,6 +300,10 @@ def shape_rule(
     cells = {name: [s.text for s in said if s.cell] for name, said in statements.items()}
     if rule := _either(p, params, statements, said, ctx):  # `shape需要与x1一致，或者是二维并且…`
         return rule
+    # `当…时，shape为…；否则…`: every case read wins over any one reading (a loss by reduction)
+    cases = _alternatives(p, params, statements, said, ctx, notes)
+    if cases and all(a.derived for a in cases.alternatives):
+        return cases
     found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
@@ -310,14 +316,8 @@ def shape_rule(
         return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula, notes=notes)
     if equated := _equations(p, notes, inputs, ctx.params):
         return _from_reading(params, statements, *equated)
-    if rule := _for_other_dtypes(p, said, inputs):
-        return rule
-    if situated := _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")]):
-        reading, statement, when = situated
-        reading = _of_rank(reading, when, statements, ctx.params)
-        rule = _from_reading(params, statements, reading, statement, own=said)
-        if rule.derived:
-            return rule.model_copy(update={"when": when})
+    if rule := _for_other_dtypes(p, said, inputs) or _situated(p, params, statements, said, ctx):
+        return cases or rule  # the cases, some unread, where a reading holds in one of them
     if rule := _by_input_shape(p, said, inputs, ctx.params):
         return rule
     if rule := _leading_by_examples(p, said, inputs):
@@ -342,13 +342,26 @@ def shape_rule(
         return rule
     if rule := dimensions_alike(p, said, params):  # aclnnDeepNorm: `shape维度和输入x的维度相同`
         return rule
-    if rule := _alternatives(p, params, statements, said, ctx, notes):  # `当…时，shape为…；否则…`
-        return rule
+    if cases:  # `当…时，shape为…；否则…`, some case unread
+        return cases
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
     reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def _situated(
+    p: Param, params: Sequence[Param], statements: dict[str, list[Statement]], said: list[Statement], ctx: ShapeContext
+) -> ShapeRule | None:
+    """The shape the output's statements give in one case (see `_first_case`), held to it."""
+    situated = _first_case(said, ctx, [q.name for q in params if q.kind in ("int", "string")])
+    if situated is None:
+        return None
+    reading, statement, when = situated
+    reading = _of_rank(reading, when, statements, ctx.params)
+    rule = _from_reading(params, statements, reading, statement, own=said)
+    return rule.model_copy(update={"when": when}) if rule.derived else None
 
 
 def _either(
@@ -377,9 +390,14 @@ def _alternatives(
     any reading's are (`notes`: the constraints section, which may say when the output is valid)."""
     lines = {s.text: s.line for s in said}
 
-    def resolve(reading: Reading, sentence: str) -> ShapeRule:
+    def resolve(reading: Reading, sentence: str, when: tuple[str, ...]) -> ShapeRule:
         line = next((n for text, n in lines.items() if sentence in text), p.line)
-        return _from_reading(params, statements, reading, Statement(sentence, line), own=said)
+        reading = _of_rank(reading, when, statements, ctx.params)  # `当logProbs为3维时`: its list of 3
+        rule = _from_reading(params, statements, reading, Statement(sentence, line), own=said)
+        if rule.derived or when or (form := _one_form(reading, statements, ctx)) is None:
+            return rule
+        formed = _from_reading(params, statements, form[0], Statement(sentence, line), own=said)
+        return formed.model_copy(update={"when": form[1]}) if formed.derived else rule
 
     texts = [s.text for s in _joined(said)]
     tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
@@ -659,6 +677,28 @@ def _first_case(
     return cases[0]
 
 
+def _one_form(
+    reading: Reading, statements: dict[str, list[Statement]], ctx: ShapeContext
+) -> tuple[Reading, tuple[str, ...]] | None:
+    """The reading with its symbols read from the one list of one input's alternative lists
+    that names them (aclnnMultilabelMarginLoss out `(N)`, self `(N,C)或者(C)`: N is self's axis
+    0 where self has 2 dimensions), with that rank as its condition: the first input's (target,
+    `(N，C)或者(C)` too, says the same); None when no list names them, or several of one input."""
+    for x in ctx.inputs:
+        ranks = {len(top_level_split(part.strip()[1:-1])) for part in _alternative_lists(statements.get(x, []))}
+        whens = [(x, "rank", str(rank), "true") for rank in sorted(ranks)]
+        found = [(read, when) for when in whens if (read := _of_rank(reading, when, statements, ctx.params)) != reading]
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+def _alternative_lists(said: Sequence[Statement]) -> list[str]:
+    return [
+        part for s in said for m in _ALTERNATIVE_LISTS.finditer(s.text) for part in re.split(r"或(?:者)?", m.group())
+    ]
+
+
 _ALTERNATIVE_LISTS = re.compile(r"[(（\[][^()（）\[\]]*[)）\]](?:\s*或(?:者)?\s*[(（\[][^()（）\[\]]*[)）\]])+")
 
 
@@ -672,12 +712,7 @@ def _of_rank(
     if when[1:2] != ("rank",) or not dims:
         return reading
     x, rank = when[0], int(when[2])
-    lists = [
-        top_level_split(part.strip()[1:-1])
-        for s in statements.get(x, [])
-        for m in _ALTERNATIVE_LISTS.finditer(s.text)
-        for part in re.split(r"或(?:者)?", m.group())
-    ]
+    lists = [top_level_split(part.strip()[1:-1]) for part in _alternative_lists(statements.get(x, []))]
     of_rank = [parts for parts in lists if len(parts) == rank]
     if len(of_rank) != 1:
         return reading
@@ -972,6 +1007,16 @@ def written_when(p: Param, params: Sequence[Param]) -> tuple[str, ...]:
     return found.pop() if len(found) == 1 and said in ("", *(f[0] for f in found)) else ()
 
 
+def _chooses(shape: ShapeRule, when: tuple[str, ...]) -> bool:
+    """Whether the bool a row names chooses the shape rather than whether the output is written
+    (aclnnBidirectionLSTM yOut: `shape支持三维（time_step, batch_size, hidden_size）或者当bidirection为
+    True时（time_step, batch_size, 2 * hidden_size）`, read as `2 * hidden_size if bidirection else
+    hidden_size`): the rule's sizes read it, so it holds whatever the bool."""
+    return bool(when) and any(
+        re.search(rf"(?<![A-Za-z0-9_.]){re.escape(when[0])}(?![A-Za-z0-9_\[])", d) for d in shape.dims
+    )
+
+
 def output_rules(
     params: Sequence[Param],
     errors: Sequence[ErrorRule],
@@ -990,7 +1035,7 @@ def output_rules(
             if not shape.derived and (named := co_named_rule(p, params, errors, derived)):
                 shape = named  # aclnnNanMedianDim: `valuesOut或indicesOut的shape与self除dim外的shape不一致`
             derived[p.name] = shape
-            if shape.derived and not shape.when and (when := written_when(p, params)):
+            if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
             rules = {
                 "shape_rule": shape,
