@@ -155,6 +155,14 @@ def test_value_dtypes():
     ]
 
 
+def test_a_dtype_name_is_an_aclnn_dtype_or_a_clear_type_error():
+    from specgen.codegen.runtime._tensor import dtype_name
+
+    assert [dtype_name(d) for d in ("INT8", "int8", "float32", np.float16)] == ["INT8", "INT8", "FLOAT", "FLOAT16"]
+    with pytest.raises(TypeError, match="'NOPE' has no aclnn equivalent"):
+        dtype_name("NOPE")  # NumPy's own message ("data type not understood") said nothing of aclnn
+
+
 def test_product_ids_are_the_vocabulary():
     from specgen.vocab import PRODUCT_NAMES
 

@@ -155,7 +155,10 @@ def dtype_name(dtype: object) -> str:
             return upper
     import numpy as np
 
-    name = np.dtype(dtype).name  # type: ignore[call-overload]
+    try:
+        name = np.dtype(dtype).name  # type: ignore[call-overload]
+    except TypeError:
+        name = ""
     if name in NUMPY_NAMES:
         return NUMPY_NAMES[name]
     raise TypeError(f"dtype {dtype!r} has no aclnn equivalent")
