@@ -43,6 +43,27 @@ def test_a_product_transposes_each_operand_its_parameter_says():
     assert _shapes.output_shape(rule, {"A": (3, 2), "B": (3, 4)}, {}) is None  # the flag not given
 
 
+def test_a_product_of_packed_int4_operands_holds_only_where_none_is_int32():
+    # aclnnQuantMatmulV3 (ops-nn): x1, x2 allow INT8、INT32、INT4, and `数据类型为INT32时，每个INT32
+    # 数据存放8个INT4数据，…在transposeX2为false时shape形如（k，n // 8）`
+    import numpy as np
+
+    from specgen.model import ShapeRule
+    from specgen.parse.classify.shapes import _unpacked
+
+    operands = [_tensor(n, "in", ["INT8", "INT32", "INT4"]) for n in ("x1", "x2")]
+    rule = ShapeRule(kind="matmul", params=("x1", "x2", "transposeX1", "transposeX2"), line=1)
+    plain = _unpacked(rule, operands).model_dump(mode="json", exclude={"text", "line", "reason"})
+    shapes = {"x1": (4, 64), "x2": (64, 2)}  # INT32 x2 holding (64, 16) INT4 values: out (4, 16)
+    flags = {"transposeX1": False, "transposeX2": False}
+    packed = {"x1": np.zeros((4, 64), np.int32), "x2": np.zeros((64, 2), np.int32), **flags}
+    assert _shapes.output_shape(plain, shapes, packed) is None  # not the tensors' product: unchecked
+    plain_int8 = {**packed, "x1": np.zeros((4, 64), np.int8), "x2": np.zeros((64, 2), np.int8)}
+    assert _shapes.output_shape(plain, shapes, plain_int8) == (4, 2)
+    # operands that are never INT32 keep the plain product
+    assert _unpacked(rule, [_tensor(n, "in", ["INT8", "INT4"]) for n in ("x1", "x2")]).when == ()
+
+
 def test_unsettled_rules_give_none():
     assert (
         _shapes.output_shape({"kind": "explicit", "dims": ["x.shape[-1] / 2"]}, {"x": (3,)}, {}) is None
