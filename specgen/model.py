@@ -212,7 +212,8 @@ DtypeRuleKind = Literal[
     "promote",  # params: the promoted dtype of these ("数据类型推导"): the output may be any dtype it
     # casts to, so wrappers allocate in it and validators do not enforce it
     "same_set",  # params: no rule stated, but the output allows exactly that input's dtypes:
-    # wrappers allocate in the input's dtype; validators do not enforce it
+    # wrappers allocate in the input's dtype; validators do not enforce it. values: the output
+    # allows fewer (the one input's that allows more): allocated so only when they hold it
     "given",  # params: the aclDataType parameter whose value the output's dtype is ("指定输出的数据类型"),
     # or the bool that chooses it: values, the dtype when true, then when false
     "not_derivable",  # reason

@@ -491,6 +491,26 @@ def test_an_integer_names_the_output_by_its_formula_name_or_spells_its_codes_out
     assert dtype_rule(y, [x, wrong, y], []).kind == "not_derivable"
 
 
+def test_an_elementwise_output_allowing_fewer_dtypes_is_allocated_in_its_inputs_where_it_can():
+    from specgen.model import ShapeRule
+    from specgen.parse.classify.shapes import dtype_rule
+
+    # aclnnErfinv (ops-nn): self FLOAT、FLOAT16、BFLOAT16、BOOL、INT8…INT64, out FLOAT、FLOAT16、BFLOAT16
+    # and `shape需要与self一致`; nothing relates the dtypes
+    x = _tensor("self", "in", ["FLOAT", "FLOAT16", "BFLOAT16", "BOOL", "INT8", "INT32", "INT64"])
+    out = _tensor("out", "out", ["FLOAT", "FLOAT16", "BFLOAT16"])
+    same = ShapeRule(kind="same", params=("self",), line=1)
+    rule = dtype_rule(out, [x, out], [], [], same)
+    assert (rule.kind, rule.params, rule.values) == ("same_set", ("self",), ("FLOAT", "FLOAT16", "BFLOAT16"))
+    plain = rule.model_dump(mode="json", exclude={"text", "line", "reason"})
+    assert _shapes.output_dtype(plain, {"self": "FLOAT16"}) == "FLOAT16"
+    assert _shapes.output_dtype(plain, {"self": "INT32"}) is None  # not guessed: the caller passes out
+    # not elementwise (no shape tie), or an index output's INT32/INT64: not read
+    assert dtype_rule(out, [x, out], []).kind == "not_derivable"
+    index = _tensor("countsOut", "out", ["INT32", "INT64"])
+    assert dtype_rule(index, [x, index], [], [], same).kind == "not_derivable"
+
+
 def test_a_bool_that_chooses_the_outputs_dtype():
     from specgen.model import Param
     from specgen.parse.classify.shapes import Statement, dtype_rule

@@ -496,7 +496,11 @@ def output_dtype(
     if kind == "promote":
         return promote(*(dtypes.get(n) for n in _items(rule, "params")))
     if kind in ("same", "same_set"):
-        return dtypes.get(_items(rule, "params")[0])
+        dtype = dtypes.get(_items(rule, "params")[0])
+        allowed = _items(
+            rule, "values"
+        )  # same_set: the output's fewer dtypes, when it has fewer
+        return dtype if not allowed or dtype in allowed else None
     if kind in ("fixed", "one_of"):
         return _items(rule, "values")[0]
     return None

@@ -939,8 +939,17 @@ _FLAG_DTYPE = re.compile(
 )
 
 
+def _elementwise_of(shape: ShapeRule | None, name: str) -> bool:
+    """Whether the output takes `name`'s shape, alone or broadcast with others."""
+    return shape is not None and shape.kind in ("same", "broadcast") and name in shape.params
+
+
 def dtype_rule(
-    p: Param, params: Sequence[Param], errors: Sequence[ErrorRule], notes: Sequence[Statement] = ()
+    p: Param,
+    params: Sequence[Param],
+    errors: Sequence[ErrorRule],
+    notes: Sequence[Statement] = (),
+    shape: ShapeRule | None = None,
 ) -> DtypeRule:
     """The dtype `p` is written in: the value of an aclDataType parameter (or a bool) that gives
     it, a documented same-dtype input, the one dtype it allows, an index output's integer types,
@@ -972,12 +981,16 @@ def dtype_rule(
     for c in p.of_kind("castable"):
         if (peers := tuple(n for n in c.params if n in readable)) and "推导" in c.text:
             return DtypeRule(kind="promote", params=peers, text=c.text, line=c.line)
-    twins = [
-        q for q in params if q.name in readable and q.kind == "tensor" and p.dtypes and set(q.dtypes) == set(p.dtypes)
-    ]
-    if twins:
+    tensors = [q for q in params if q.name in readable and q.kind == "tensor" and p.dtypes]
+    if twins := [q for q in tensors if set(q.dtypes) == set(p.dtypes)]:
         c = p.of_kind("dtypes")[0]
         return DtypeRule(kind="same_set", params=(twins[0].name,), text=c.text, line=c.line)
+    # aclnnErfinv: self FLOAT…INT64, out FLOAT、FLOAT16、BFLOAT16 and self's shape: out in self's dtype
+    # where it allows it (an elementwise output; an index output's INT32/INT64 is no data dtype)
+    wider = [q for q in tensors if set(q.dtypes) > set(p.dtypes) and _elementwise_of(shape, q.name)]
+    if len(wider) == 1 and not set(p.dtypes) <= set(_INDEX_DTYPES):
+        c = p.of_kind("dtypes")[0]
+        return DtypeRule(kind="same_set", params=(wider[0].name,), values=tuple(p.dtypes), text=c.text, line=c.line)
     reason = (
         "the document allows " + "、".join(p.dtypes) + " and relates the dtype to no input"
         if p.dtypes
@@ -1052,7 +1065,7 @@ def output_rules(
             shape = _unpacked(shape, params)
             rules = {
                 "shape_rule": shape,
-                "dtype_rule": dtype_rule(p, params, errors, notes),
+                "dtype_rule": dtype_rule(p, params, errors, notes, shape),
             }
             p = p.model_copy(update=rules)
         out.append(p)
