@@ -26,10 +26,10 @@ from specgen.parse.classify.shape_phrases import (
     SHAPE_PHRASES,
     Reading,
     ShapeContext,
-    _trailing_sizes,
     dim_expression,
     listed,
     substituted,
+    trailing_sizes,
 )
 from specgen.vocab import DTYPES, dtype
 
@@ -368,7 +368,7 @@ def _numbered(text: str, ctx: ShapeContext) -> Reading | None:
         if theirs is None or theirs[0] != run[0] or name not in ctx.inputs or len(own) == theirs[1]:
             continue
         trailing = own[theirs[1] :]
-        sizes = _trailing_sizes(name, trailing)
+        sizes = trailing_sizes(name, trailing)
         tail = [dim_expression(re.sub(r"(\d)\s*([A-Za-z_])", r"\1*\2", p), ctx.params) for p in parts[run[1] :]]
         if sizes is None or not all(tail):
             return None

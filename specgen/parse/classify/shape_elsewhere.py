@@ -27,8 +27,9 @@ from collections.abc import Mapping, Sequence
 from specgen.model import ErrorRule, Param, ShapeRule
 from specgen.parse.classify.shape_gradients import Said as Statement
 from specgen.parse.classify.shape_phrases import ShapeContext, read_matmul
+from specgen.parse.classify.text import IDENT
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_NAME = IDENT.pattern
 # a row naming the formula's symbol for its parameter: `公式中的输入input。`, `公式中的vec`,
 # `经处理能得到公式中的输入mat2。`
 FORMULA_NAME = re.compile(rf"公式中的(?:输入|输出)?\s*`?(?P<sym>{_NAME})`?")

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from specgen.model import Param, ShapeRule
+from specgen.parse.classify.text import IDENT
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_NAME = IDENT.pattern
 # `输入张量 $x$（对应函数原型中的input）`
 _CORRESPONDS = re.compile(rf"\$\s*(?P<sym>{_NAME})\s*\$\s*[（(]\s*对应函数原型中的\s*(?P<param>{_NAME})\s*[）)]")
 # `对于 $x$ 的梯度 $\frac{\partial L}{\partial x}$（对应函数原型中的gradInput参数）`

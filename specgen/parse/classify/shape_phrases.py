@@ -225,7 +225,7 @@ def substituted(dims: Sequence[str], sizes: dict[str, str]) -> tuple[str, ...]:
     return tuple(ast.unparse(e) for e in _Substitute(definitions).visit(tree).body.elts)
 
 
-def _trailing_sizes(name: str, parts: Sequence[str]) -> dict[str, str] | None:
+def trailing_sizes(name: str, parts: Sequence[str]) -> dict[str, str] | None:
     """What the symbols of a list's trailing dimensions are (`[..., 2H]`: H is
     x.shape[-1] / 2); None when one is no symbol or multiple of one."""
     sizes: dict[str, str] = {}
@@ -248,7 +248,7 @@ def read_prefix(statement: str, ctx: ShapeContext) -> Reading | None:
         return None
     for name, own in ctx.lists:
         lead = _ELLIPSIS.match(own[0]) if len(own) > 1 else None
-        sizes = _trailing_sizes(name, own[1:]) if lead and lead.group("lead") == head.group("lead") else None
+        sizes = trailing_sizes(name, own[1:]) if lead and lead.group("lead") == head.group("lead") else None
         if sizes is None or name not in ctx.inputs:
             continue
         tail = [dim_expression(re.sub(r"(\d)\s*([A-Za-z_])", r"\1*\2", p), ctx.params) for p in parts[1:]]

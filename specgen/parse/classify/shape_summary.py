@@ -23,8 +23,9 @@ from specgen.parse.classify.shape_elsewhere import formula_symbols
 from specgen.parse.classify.shape_formulas import holds_only_when
 from specgen.parse.classify.shape_gradients import Said, gradient_rule
 from specgen.parse.classify.shape_phrases import substituted
+from specgen.parse.classify.text import IDENT
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_NAME = IDENT.pattern
 # `offsets的shape为(bagOffsets)`, `output的shape为includeLastOffset ? (…) : (…)`
 _SHAPE_IS = re.compile(rf"(?<![A-Za-z0-9_])(?P<name>{_NAME})的shape为\s*(?P<expr>[^，。；;]*)")
 _LIST = re.compile(r"[(（](?P<items>[^()（）]*)[)）]")

@@ -28,8 +28,9 @@ from collections.abc import Iterable, Sequence
 from specgen.model import Param, ShapeRule, SymbolDim
 from specgen.parse.classify.shape_phrases import Reading, dim_expression, listed, substituted
 from specgen.parse.classify.statements import is_conditional
+from specgen.parse.classify.text import IDENT
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_NAME = IDENT.pattern
 # `其中，`num_layers`对应参数`numLayers``; `num_layers：对应参数numLayers`
 _PARAM_OF = re.compile(rf"`?(?P<sym>{_NAME})`?\s*[：:]?\s*对应参数\s*`?(?P<param>{_NAME})`?")
 # `bidirectional为True时`D = 2`，否则`D = 1``; aclnnLSTM: `bidirection=True时D=2，否则D=1`
