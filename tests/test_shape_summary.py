@@ -8,9 +8,10 @@ from __future__ import annotations
 from specgen.codegen.runtime import _shapes
 from specgen.model import Param
 from specgen.parse.classify.shape_gradients import gradient_rule
+from specgen.parse.classify.shape_halves import halves_rule
 from specgen.parse.classify.shape_summary import summary_rule
 from specgen.parse.classify.shapes import Statement
-from tests.param_kinds import OUT, TENSOR
+from tests.param_kinds import INT, OUT, TENSOR
 
 _ASSUMED = (
     "假设输入weight的shape为(numWeight, embeddingDim)，indices的shape为(bagIndices)，offsets的shape为(bagOffsets)。"
@@ -206,3 +207,42 @@ def test_the_gradient_of_the_input_a_word_names_has_that_inputs_shape():
     both = [*params[:1], Param(name="other", description="另一组logits。", **TENSOR), *params[1:]]
     assert gradient_rule(both[-1], both, []) is None
     assert gradient_rule(params[-1], params[1:], []) is None
+
+
+# aclnnSwiGlu's description, lines 33 and 35 (its rows say nothing of out's shape)
+_SWIGLU = [
+    Statement("out<sub>i</sub> = SwiGlu(x<sub>i</sub>)=Swish(A<sub>i</sub>)*B<sub>i</sub>", 33),
+    Statement(
+        "其中，A<sub>i</sub>表示x<sub>i</sub>按指定dim维度一分为二的前半部分张量，"
+        "B<sub>i</sub>表示x<sub>i</sub>按指定dim维度一分为二的后半部分张量。",
+        35,
+    ),
+]
+
+
+def _swiglu() -> list[Param]:
+    return [Param(name="x", **TENSOR), Param(name="dim", **INT), Param(name="out", **OUT)]
+
+
+def test_an_output_combining_the_two_halves_of_an_input_split_along_dim_has_that_axis_halved():
+    params = _swiglu()
+    rule = halves_rule(params[2], params, _SWIGLU)
+    assert rule is not None and rule.line == 33
+    # the sample: x {2, 32}, dim -1; out {2, 16}
+    assert _shapes.output_shape(rule.model_dump(mode="json"), {"x": (2, 32)}, {"dim": -1}) == (2, 16)
+    assert _shapes.output_shape(rule.model_dump(mode="json"), {"x": (8, 6, 4)}, {"dim": 0}) == (4, 6, 4)
+
+
+def test_halves_are_not_read_without_both_halves_of_one_split_or_from_other_operands():
+    params = _swiglu()
+    first_only = [
+        _SWIGLU[0],
+        Statement("其中，A<sub>i</sub>表示x<sub>i</sub>按指定dim维度一分为二的前半部分张量。", 35),
+    ]
+    assert halves_rule(params[2], params, first_only) is None
+    # the formula also takes x whole: not a combination of the halves alone
+    with_x = [Statement("out = Swish(A)*B + x", 33), _SWIGLU[1]]
+    assert halves_rule(params[2], params, with_x) is None
+    # the split is along something no integer parameter names
+    other_axis = [_SWIGLU[0], Statement(_SWIGLU[1].text.replace("dim", "axis"), 35)]
+    assert halves_rule(params[2], params, other_axis) is None

@@ -38,6 +38,7 @@ from specgen.parse.classify.shape_elsewhere import (
 )
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
+from specgen.parse.classify.shape_halves import halves_rule
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -332,6 +333,8 @@ def shape_rule(
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
     if not found and (rule := summary_rule(p, params, summary)):  # `对于 $x$ 的梯度…`, `output的shape为…`
+        return rule
+    if not found and (rule := halves_rule(p, params, summary)):  # `Swish(A)*B`, A and B x's halves along dim
         return rule
     if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
         return rule
