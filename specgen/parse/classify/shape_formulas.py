@@ -36,6 +36,7 @@ import re
 from collections.abc import Sequence
 
 from specgen.model import Param, ShapeRule
+from specgen.parse.classify.shape_elsewhere import formula_symbols
 from specgen.parse.classify.shape_phrases import ALLOWED_CALLS, substituted
 
 _SIZE = re.compile(r"\b([A-Z])_\{?(in|out)\}?")
@@ -502,7 +503,23 @@ def _unnamed(equations: dict[str, set[str]], params: Sequence[Param]) -> str:
     for expr in (e for exprs in equations.values() for e in exprs):
         found = _unknown(ast.parse(expr, mode="eval"), params, sizes).split(", ")
         unknown.update(n for n in found if n)
-    return f"the formulas name {', '.join(sorted(unknown))}, which no parameter gives" if unknown else ""
+    wholes = _named_whole(unknown, params)
+    unbound = sorted(unknown - {n for names in wholes.values() for n in names})
+    parts = [f"{', '.join(unbound)}, which no parameter gives"] if unbound else []
+    for (symbol, owner), names in sorted(wholes.items()):
+        parts.append(f"{', '.join(sorted(names))}, which the row of {owner} names only as a whole ({symbol})")
+    return f"the formulas name {'; '.join(parts)}" if parts else ""
+
+
+def _named_whole(unknown: set[str], params: Sequence[Param]) -> dict[tuple[str, str], set[str]]:
+    """The unknown names an integer array's row names as a whole (aclnnMaxPool's pads:
+    `对应公式中的padding_size`, for `padding_size_Htop` and three more), by (symbol, array)."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for symbol, owners in formula_symbols(params, ("int_array",)).items():
+        named = {n for n in unknown if n == symbol or n.startswith(f"{symbol}_")}
+        if named and len(owners) == 1:
+            found[(symbol, next(iter(owners)))] = named
+    return found
 
 
 def _unread(reason: str, line: int) -> ShapeRule:
