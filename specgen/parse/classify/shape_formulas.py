@@ -23,10 +23,11 @@ the floor, the plain one, holding while it is false; and the symbols a formula d
 output's list (`shape为[N, outC, outH, outW]`). A second output with an equation of its own,
 its sizes subscripted by its name (aclnnMaxPool2dWithMask's `[N, C, H_{indices}, W_{indices}] =
 [N, C, k_h \\times k_w, …H_{out}…]`), is read as the out is, over the out's sizes; formulas that
-cannot be read say which names no parameter gives, or that they are written in what the model
-does not read (C's `?:`). A matrix product written with `\\times` (`Y = X \\times W_{high} + …`)
-is read as a matmul of the two 2-d inputs the rows name, where the description says the function
-is a matrix product and the formula writes no `@`.
+cannot be read say which names no parameter gives (apart from those an array's row names only as
+a whole: aclnnMaxPool's pads `对应公式中的padding_size`, for `padding_size_{Htop}`…), or that they
+are written in what the model does not read (C's `?:`). A matrix product written with
+`\\times` (`Y = X \\times W_{high} + …`) is read as a matmul of the two 2-d inputs the rows
+name, where the description says the function is a matrix product and the formula writes no `@`.
 """
 
 from __future__ import annotations
@@ -496,7 +497,8 @@ def defined_by_formula(dims: tuple[str, ...], formula: str, names: Sequence[str]
 
 def _unnamed(equations: dict[str, set[str]], params: Sequence[Param]) -> str:
     """Why formulas that give a size two ways could not be read either way: the names they use
-    that no parameter gives (aclnnMaxPool: `k_h`, `s_h`, `padding_size_Htop`); "" when none."""
+    that no parameter gives (aclnnMaxPool: `k_h`, `s_h`), and those an array's row names only
+    as a whole (`padding_size_Htop`: pads); "" when none."""
     letters = [name[0] for name in equations]  # a convolution's `H` and `K_h` are its axis's sizes
     sizes = {*(f"{x}_in" for x in letters), *letters, *(f"K_{x.lower()}" for x in letters), *element_symbols(params)}
     unknown: set[str] = set()
