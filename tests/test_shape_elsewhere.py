@@ -8,6 +8,7 @@ from specgen.codegen.runtime import _shapes
 from specgen.model import Constraint, ErrorRule, Param, ShapeRule
 from specgen.parse.classify.shape_elsewhere import (
     co_named_rule,
+    compared_cases_rule,
     dimensions_alike,
     product_note_only,
     product_of_operands,
@@ -161,3 +162,58 @@ def test_a_shape_only_a_products_note_states_is_no_statement_of_the_function():
     # the same words said of every product are no note
     said = Param(name="yOut", constraints=(note.model_copy(update={"product": None}),), **OUT)
     assert product_note_only(said) == ""
+
+
+def _gather_nd() -> tuple[list[Param], list[Statement]]:
+    # aclnnGatherNd.md (ops-nn index/gather_nd), 功能说明 lines 26-30, abridged
+    params = [Param(name="self", **TENSOR), Param(name="indices", **TENSOR), Param(name="out", **OUT)]
+    summary = [
+        Statement(
+            "- 接口功能：对于维度为**r≥1**的输入张量`self`，和维度**q≥1**的输入张量`indices`，将数据切片收集到"
+            "维度为 **(q-1) + (r - indices_shape[-1])** 的输出张量out中。",
+            26,
+        ),
+        Statement("- 如果indices_shape[-1] > r，不合法场景。", 28),
+        Statement(
+            "- 如果indices_shape[-1] = r，则输出张量out的维度为q-1，即out的shape为 [indices_shape[0:q-1]]，"
+            "out中元素为self的索引对位置的元素。（见例1）",
+            29,
+        ),
+        Statement(
+            "- 如果indices_shape[-1] < r，则输出张量out的维度为(q-1) + (r - indices_shape[-1])，设c=indices_shape[-1]，"
+            "即out的shape为 [indices_shape[0:q-1],self_shape[c:r]]，`out`由`self`的索引对位置的切片组成。（见例2、例3、例4）",
+            30,
+        ),
+    ]
+    return params, summary
+
+
+def test_an_output_given_case_by_case_of_a_comparison_is_one_list_where_the_equal_case_drops_an_empty_slice():
+    params, summary = _gather_nd()
+    rule = compared_cases_rule(params[-1], params, summary)
+    assert rule is not None and rule.kind == "explicit" and rule.line == 30
+    assert rule.dims == ("*indices.shape[0:rank(indices) - 1]", "*self.shape[indices.shape[-1]:rank(self)]")
+    # the document's four worked examples (self_shape, indices_shape, out_shape), the first
+    # (indices_shape[-1] = r) and its sample call (self (2, 2), indices (2, 2), out (2))
+    examples = [
+        ((2, 2), (2, 2), (2,)),
+        ((2, 2), (2, 1), (2, 2)),
+        ((2, 2, 2), (2, 2), (2, 2)),
+        ((2, 2, 2), (2, 1, 2), (2, 1, 2)),
+    ]
+    for self_shape, indices_shape, out_shape in examples:
+        shapes = {"self": self_shape, "indices": indices_shape}
+        assert _shapes.output_shape(rule.model_dump(mode="json"), shapes, {}) == out_shape
+
+
+def test_cases_of_a_comparison_are_not_read_where_the_equal_case_is_no_empty_slice_of_the_other():
+    params, summary = _gather_nd()
+    out = params[-1]
+    # one case only: the output's shape is given under a condition
+    assert compared_cases_rule(out, params, summary[:3]) is None
+    # an equal case whose list is not the other's without the slice between the compared sizes
+    other = Statement("- 如果indices_shape[-1] = r，则即out的shape为 [indices_shape[0:q-1], 1]。", 29)
+    assert compared_cases_rule(out, params, [*summary[:2], other, summary[3]]) is None
+    # a rank the description does not name (q): the lists name what no parameter gives
+    unnamed = Statement("- 接口功能：对于维度为**r≥1**的输入张量`self`。", 26)
+    assert compared_cases_rule(out, params, [unnamed, *summary[1:]]) is None

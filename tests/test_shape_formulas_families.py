@@ -420,6 +420,38 @@ def test_symbols_an_arrays_row_names_are_left_unread_when_they_are_ambiguous():
     assert "kH" not in element_symbols(_avg_pool2d_params("长度为3(kH, kW)。"))
 
 
+def test_names_an_arrays_row_gives_only_as_a_whole_are_said_apart_from_those_no_row_gives():
+    # aclnnMaxPool.md: pads `沿着空间轴方向开始和结束的位置填充，对应公式中的padding_size。`, dilations
+    # `沿着核空间轴方向的膨胀值，对应公式中的dilation_size。`; kernelShape and strides name no symbol
+    floor = (
+        r"H_{out}=\lfloor{\frac{H_{in}+  padding\_size_{Htop} + padding\_size_{Hbottom} - {dilation\_size "
+        r"\times(k_h - 1) - 1}}{s_h}}\rfloor + 1"
+    )
+    formula = floor + "\n\n" + floor.replace(r"\lfloor", r"\lceil").replace(r"\rfloor", r"\rceil")
+    rows = {
+        "kernelShape": "最大池化的窗口大小。",
+        "strides": "窗口移动的步长。",
+        "pads": "沿着空间轴方向开始和结束的位置填充，对应公式中的padding_size。",
+        "dilations": "沿着核空间轴方向的膨胀值，对应公式中的dilation_size。",
+    }
+    params = [
+        Param(name="self", **TENSOR),
+        *(Param(name=n, description=d, **INT_ARRAY) for n, d in rows.items()),
+        Param(name="ceilMode", description="计算输出形状的取整模式。", **INT),
+        Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", line=1),
+    ]
+    rule = formula_rule(params[-1], params, formula, 1)
+    assert rule is not None and rule.reason == (
+        "a size formula: the formulas name k_h, s_h, which no parameter gives; dilation_size, which the row of "
+        "dilations names only as a whole (dilation_size); padding_size_Hbottom, padding_size_Htop, which the row "
+        "of pads names only as a whole (padding_size)"
+    )
+    # a symbol two arrays' rows name is no one array's
+    twice = [q.model_copy(update={"description": rows["pads"]}) if q.name == "strides" else q for q in params]
+    reason = formula_rule(params[-1], twice, formula, 1).reason  # type: ignore[union-attr]
+    assert "padding_size_Htop, s_h, which no parameter gives" in reason and "pads" not in reason
+
+
 def test_formulas_that_give_a_size_two_ways_say_which_names_no_parameter_gives():
     # aclnnMaxPool.md (ops-nn pooling/max_pool_v3): a floor and a ceil formula, chosen by an
     # int64 ceilMode, over names no parameter gives (k_h, s_h, padding_size_Htop…)

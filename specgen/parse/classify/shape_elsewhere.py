@@ -11,7 +11,13 @@
   the other's shape;
 - the document's own use of a word: aclnnDeepNorm says `维度` for sizes (gamma `shape维度和输入x后几维
   的维度相同`, gamma (4) for x (3, 1, 4); meanOut `前几维的维度和输入x前几维的维度相同…其余维度大小为1`),
-  so yOut's `shape维度和输入x的维度相同` is x's shape (its sample: yOut (3, 1, 4)).
+  so yOut's `shape维度和输入x的维度相同` is x's shape (its sample: yOut (3, 1, 4));
+- the description's cases of a comparison, each with the output's list, where the list of the
+  equal case is the other's without its slice between the compared sizes, empty when they are
+  equal: aclnnGatherNd `如果indices_shape[-1] = r，…out的shape为 [indices_shape[0:q-1]]` and
+  `如果indices_shape[-1] < r，…设c=indices_shape[-1]，即out的shape为
+  [indices_shape[0:q-1],self_shape[c:r]]`, r and q the ranks the description names
+  (`维度为**r≥1**的输入张量 self`), `self_shape` self's shape: one list for both cases.
 
 Where another part speaks of the shape in a form no reader takes (`elsewhere_reason`), the output
 stays not derivable and its reason names that line: a note of some products only (a product's
@@ -21,12 +27,13 @@ description (cases, a worked example, a size only).
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping, Sequence
 
 from specgen.model import ErrorRule, Param, ShapeRule
 from specgen.parse.classify.shape_gradients import Said as Statement
-from specgen.parse.classify.shape_phrases import ShapeContext, read_matmul
+from specgen.parse.classify.shape_phrases import ALLOWED_CALLS, ShapeContext, read_matmul, substituted, top_level_split
 from specgen.parse.classify.text import IDENT
 
 _NAME = IDENT.pattern
@@ -152,3 +159,105 @@ def product_note_only(p: Param) -> str:
     if said is None:
         return ""
     return f"only a note of some products ({said.product}) states its shape (line {said.line}: {said.text[:40]})"
+
+
+# aclnnGatherNd: `对于维度为**r≥1**的输入张量`self`，和维度**q≥1**的输入张量`indices``
+_RANK_SYMBOL = re.compile(
+    rf"维度为?\s*\**\s*(?P<sym>[A-Za-z])\s*(?:[≥>]=?\s*\d+)?\s*\**\s*的输入张量\s*`?(?P<t>{_NAME})`?"
+)
+# `设c=indices_shape[-1]`
+_LET = re.compile(r"设\s*(?P<sym>[A-Za-z]\w*)\s*=\s*(?P<expr>[^，,。；;]+)")
+# `如果indices_shape[-1] = r，则…`
+_CASE = re.compile(r"如果\s*(?P<lhs>[^，,=<>]+?)\s*(?P<op>=|<|>)\s*(?P<rhs>[^，,=<>]+?)\s*[，,](?P<then>.*)")
+
+
+def compared_cases_rule(p: Param, params: Sequence[Param], summary: Sequence[Statement]) -> ShapeRule | None:
+    """`p`'s shape where the description gives it case by case, `如果a = b` and `如果a < b`
+    (`a > b` invalid), and the equal case's list is the other's without the slice from a to b,
+    which is empty when a = b: the other case's list, for both. None when the description
+    gives no such pair, or a list it names with what no parameter gives."""
+    names = {q.name for q in params}
+    tensors = {q.name for q in params if q.kind == "tensor"}
+    symbols = _described_symbols(summary, tensors, names)
+    cases: dict[str, tuple[tuple[str, ...], tuple[str, str], Statement]] = {}
+    for s in summary:
+        m = _CASE.search(_shapes_named(s.text, tensors))
+        items = _case_list(m.group("then"), p.name) if m else None
+        if m is None or items is None:
+            continue
+        written = [_spliced(item) for item in items] + [m.group("lhs").strip(), m.group("rhs").strip()]
+        if not all(_known(d, names | set(symbols)) for d in written):
+            return None
+        *listed, low, high = _normal(substituted(written, symbols))
+        cases.setdefault(m.group("op"), (tuple(listed), (low, high), s))
+    if set(cases) != {"=", "<"} or cases["="][1] != cases["<"][1]:
+        return None
+    general, (low, high), said = cases["<"]
+    if tuple(d for d in general if not _slice_between(d, low, high)) != cases["="][0]:
+        return None
+    return ShapeRule(kind="explicit", dims=general, text=said.text.strip(" -*"), line=said.line)
+
+
+def _shapes_named(text: str, tensors: set[str]) -> str:
+    """`indices_shape[-1]` as `indices.shape[-1]`, for a tensor the function takes."""
+    return re.sub(
+        rf"(?<![A-Za-z0-9_])({_NAME})_shape(?=\[)",
+        lambda m: f"{m.group(1)}.shape" if m.group(1) in tensors else m.group(0),
+        text,
+    )
+
+
+def _described_symbols(summary: Sequence[Statement], tensors: set[str], names: set[str]) -> dict[str, str]:
+    """The ranks the description names (`维度为**r≥1**的输入张量`self``: r is rank(self)) and
+    the sizes it lets be (`设c=indices_shape[-1]`), each defined once; no parameter's name."""
+    found: dict[str, set[str]] = {}
+    for s in summary:
+        text = _shapes_named(s.text, tensors)
+        for m in _RANK_SYMBOL.finditer(text):
+            if m.group("t") in tensors:
+                found.setdefault(m.group("sym"), set()).add(f"rank({m.group('t')})")
+        for m in _LET.finditer(text):
+            found.setdefault(m.group("sym"), set()).add(m.group("expr").strip())
+    return {sym: exprs.pop() for sym, exprs in found.items() if len(exprs) == 1 and sym not in names}
+
+
+def _case_list(then: str, name: str) -> list[str] | None:
+    """The items of the list a case gives as `name`'s shape (`即out的shape为 [a,b]`)."""
+    head = re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}`?的shape为\s*\[", then)
+    if head is None:
+        return None
+    depth = 0
+    for i in range(head.end() - 1, len(then)):
+        depth += {"[": 1, "]": -1}.get(then[i], 0)
+        if depth == 0:
+            return top_level_split(then[head.end() : i])
+    return None
+
+
+def _spliced(item: str) -> str:
+    """A slice of a shape (`self.shape[c:r]`) spliced into the list; any other item as it is."""
+    return f"*{item}" if re.fullmatch(rf"{_NAME}\.shape\[[^\[\]]*:[^\[\]]*\]", item.strip()) else item.strip()
+
+
+def _known(expr: str, names: set[str]) -> bool:
+    """Whether `expr` parses and names only parameters and the evaluator's calls."""
+    try:
+        tree = ast.parse(f"[{expr}]", mode="eval")
+    except SyntaxError:
+        return False
+    return all(n.id in names | ALLOWED_CALLS for n in ast.walk(tree) if isinstance(n, ast.Name))
+
+
+def _slice_between(dim: str, low: str, high: str) -> bool:
+    """Whether `dim` splices a shape's slice from `low` to `high` (`*self.shape[c:r]`)."""
+    node = ast.parse(f"[{dim}]", mode="eval").body.elts[0]  # type: ignore[attr-defined]
+    if not (isinstance(node, ast.Starred) and isinstance(node.value, ast.Subscript)):
+        return False
+    bounds = node.value.slice
+    if not isinstance(bounds, ast.Slice) or bounds.lower is None or bounds.upper is None:
+        return False
+    return (ast.unparse(bounds.lower), ast.unparse(bounds.upper)) == (low, high)
+
+
+def _normal(exprs: Sequence[str]) -> list[str]:
+    return [ast.unparse(e) for e in ast.parse(f"[{', '.join(exprs)}]", mode="eval").body.elts]  # type: ignore[attr-defined]

@@ -23,10 +23,11 @@ the floor, the plain one, holding while it is false; and the symbols a formula d
 output's list (`shape为[N, outC, outH, outW]`). A second output with an equation of its own,
 its sizes subscripted by its name (aclnnMaxPool2dWithMask's `[N, C, H_{indices}, W_{indices}] =
 [N, C, k_h \\times k_w, …H_{out}…]`), is read as the out is, over the out's sizes; formulas that
-cannot be read say which names no parameter gives, or that they are written in what the model
-does not read (C's `?:`). A matrix product written with `\\times` (`Y = X \\times W_{high} + …`)
-is read as a matmul of the two 2-d inputs the rows name, where the description says the function
-is a matrix product and the formula writes no `@`.
+cannot be read say which names no parameter gives (apart from those an array's row names only as
+a whole: aclnnMaxPool's pads `对应公式中的padding_size`, for `padding_size_{Htop}`…), or that they
+are written in what the model does not read (C's `?:`). A matrix product written with
+`\\times` (`Y = X \\times W_{high} + …`) is read as a matmul of the two 2-d inputs the rows
+name, where the description says the function is a matrix product and the formula writes no `@`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import re
 from collections.abc import Sequence
 
 from specgen.model import Param, ShapeRule
+from specgen.parse.classify.shape_elsewhere import formula_symbols
 from specgen.parse.classify.shape_phrases import ALLOWED_CALLS, substituted
 
 _SIZE = re.compile(r"\b([A-Z])_\{?(in|out)\}?")
@@ -495,14 +497,31 @@ def defined_by_formula(dims: tuple[str, ...], formula: str, names: Sequence[str]
 
 def _unnamed(equations: dict[str, set[str]], params: Sequence[Param]) -> str:
     """Why formulas that give a size two ways could not be read either way: the names they use
-    that no parameter gives (aclnnMaxPool: `k_h`, `s_h`, `padding_size_Htop`); "" when none."""
+    that no parameter gives (aclnnMaxPool: `k_h`, `s_h`), and those an array's row names only
+    as a whole (`padding_size_Htop`: pads); "" when none."""
     letters = [name[0] for name in equations]  # a convolution's `H` and `K_h` are its axis's sizes
     sizes = {*(f"{x}_in" for x in letters), *letters, *(f"K_{x.lower()}" for x in letters), *element_symbols(params)}
     unknown: set[str] = set()
     for expr in (e for exprs in equations.values() for e in exprs):
         found = _unknown(ast.parse(expr, mode="eval"), params, sizes).split(", ")
         unknown.update(n for n in found if n)
-    return f"the formulas name {', '.join(sorted(unknown))}, which no parameter gives" if unknown else ""
+    wholes = _named_whole(unknown, params)
+    unbound = sorted(unknown - {n for names in wholes.values() for n in names})
+    parts = [f"{', '.join(unbound)}, which no parameter gives"] if unbound else []
+    for (symbol, owner), names in sorted(wholes.items()):
+        parts.append(f"{', '.join(sorted(names))}, which the row of {owner} names only as a whole ({symbol})")
+    return f"the formulas name {'; '.join(parts)}" if parts else ""
+
+
+def _named_whole(unknown: set[str], params: Sequence[Param]) -> dict[tuple[str, str], set[str]]:
+    """The unknown names an integer array's row names as a whole (aclnnMaxPool's pads:
+    `对应公式中的padding_size`, for `padding_size_Htop` and three more), by (symbol, array)."""
+    found: dict[tuple[str, str], set[str]] = {}
+    for symbol, owners in formula_symbols(params, ("int_array",)).items():
+        named = {n for n in unknown if n == symbol or n.startswith(f"{symbol}_")}
+        if named and len(owners) == 1:
+            found[(symbol, next(iter(owners)))] = named
+    return found
 
 
 def _unread(reason: str, line: int) -> ShapeRule:

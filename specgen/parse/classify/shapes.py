@@ -32,6 +32,7 @@ from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, 
 from specgen.parse.classify.shape_elsewhere import (
     FORMULA_NAME,
     co_named_rule,
+    compared_cases_rule,
     dimensions_alike,
     elsewhere_reason,
     product_of_operands,
@@ -335,6 +336,8 @@ def shape_rule(
     if not found and (rule := summary_rule(p, params, summary)):  # `对于 $x$ 的梯度…`, `output的shape为…`
         return rule
     if not found and (rule := halves_rule(p, params, summary)):  # `Swish(A)*B`, A and B x's halves along dim
+        return rule
+    if not found and (rule := compared_cases_rule(p, params, summary)):  # `如果a = b…；如果a < b…`
         return rule
     if not found and formula is not None and (rule := formula_rule(p, params, formula.text, formula.line)):
         return rule
