@@ -82,3 +82,21 @@ def test_corpus_foreach_outputs_sized_by_their_remarks(corpus, folder, function,
     assert call is not None
     by_name = dict(zip((p.name for p in doc.functions[0].params), call.args, strict=True))
     assert [i.shape for i in by_name["out"].items] == [i.shape for i in by_name[peer].items]
+
+
+def test_foreach_norm_out_is_not_settled(corpus):
+    """aclnnForeachNorm's out row says `shape size为1` (an element count, no rank) and, as the
+    other foreach rows, `shape size大于等于入参x的shape size`, which its own call breaks (out
+    items (1, 1) for x items (2, 3), (1, 3)); its one remark (`950：参数x、out支持的最大长度为256个`)
+    gives no size: no shape is read."""
+    path = corpus / "docs" / "ops-nn" / "foreach" / "foreach_norm" / "docs" / "aclnnForeachNorm.md"
+    (doc,) = parse_paths([path])
+    fn = doc.functions[0]
+    out = fn.param("out")
+    assert out is not None and out.shape_rule is not None and not out.shape_rule.derived
+    assert [sized_peers(r.text, "out") for r in fn.remarks] == [()] * len(fn.remarks) != []
+    call = fn.sample_call
+    assert call is not None
+    by_name = dict(zip((p.name for p in fn.params), call.args, strict=True))
+    assert [i.shape for i in by_name["out"].items] == [(1, 1), (1, 1)]
+    assert [i.shape for i in by_name["x"].items] == [(2, 3), (1, 3)]
