@@ -205,6 +205,11 @@ def test_an_allocated_output_takes_the_format_of_the_input_it_follows_when_allow
     for formats in (("ND",), ()):
         out = _shapes.allocate("dxOut", same, dtype, {"self": Tensor(x, "NCDHW")}, follows=("self", "ND", formats))
         assert isinstance(out, Tensor) and out.format == "NCDHW"
+    # a tensor list (aclnnForeachSqrt's out, `数据格式与入参x的数据格式一致`): item by item
+    at_least, like = {"kind": "at_least", "params": ["x"]}, {"kind": "same", "params": ["x"]}
+    given = {"x": [Tensor(x, "NCHW"), x[0]]}
+    items = _shapes.allocate("out", at_least, like, given, each=True, follows=("x", "ND", ("ND",)))
+    assert [(type(i).__name__, getattr(i, "format", "")) for i in items] == [("Tensor", "NCHW"), ("ndarray", "")]
     # another rank (a statistic of the input): a plain array
     reduced = {"kind": "explicit", "dims": ["*self.shape[:2]"]}
     follows = ("self", "ND", ("ND", "NCHW"))
