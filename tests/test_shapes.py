@@ -191,11 +191,25 @@ def test_an_allocated_output_takes_the_format_of_the_input_it_follows_when_allow
     # a plain array: the format it is sent in by default
     out = _shapes.allocate("out", same, dtype, {"self": x}, follows=("self", "NCHW", ("ND", "NCHW")))
     assert isinstance(out, Tensor) and out.format == "NCHW"
-    # a format the output does not allow, or ND: a plain array
-    assert isinstance(
-        _shapes.allocate("out", same, dtype, {"self": Tensor(x, "NHWC")}, follows=("self", "ND", ("ND", "NCHW"))),
-        np.ndarray,
-    )
+    # ND admits the plain layouts, as the validators read it: self NHWC, out NHWC (its error
+    # table wants self's format)
+    out = _shapes.allocate("out", same, dtype, {"self": Tensor(x, "NHWC")}, follows=("self", "ND", ("ND", "NCHW")))
+    assert isinstance(out, Tensor) and out.format == "NHWC"
+    # a format the output does not allow (no ND among its formats; a private layout), or ND:
+    # a plain array
+    for fmt, formats in (("NHWC", ("NCHW", "NCL")), ("NC1HWC0", ("ND", "NCHW")), ("NC1HWC0", ()), ("ND", ("ND",))):
+        given = {"self": Tensor(x, fmt)}
+        assert isinstance(_shapes.allocate("out", same, dtype, given, follows=("self", "ND", formats)), np.ndarray)
+    # aclnnRmsNormGrad (ops-nn): dxOut "shape与入参dy的shape保持一致", rows ND; its call passes
+    # dy and dxOut NCDHW. Rows that name no format: the plain layout given
+    for formats in (("ND",), ()):
+        out = _shapes.allocate("dxOut", same, dtype, {"self": Tensor(x, "NCDHW")}, follows=("self", "ND", formats))
+        assert isinstance(out, Tensor) and out.format == "NCDHW"
+    # a tensor list (aclnnForeachSqrt's out, `数据格式与入参x的数据格式一致`): item by item
+    at_least, like = {"kind": "at_least", "params": ["x"]}, {"kind": "same", "params": ["x"]}
+    given = {"x": [Tensor(x, "NCHW"), x[0]]}
+    items = _shapes.allocate("out", at_least, like, given, each=True, follows=("x", "ND", ("ND",)))
+    assert [(type(i).__name__, getattr(i, "format", "")) for i in items] == [("Tensor", "NCHW"), ("ndarray", "")]
     # another rank (a statistic of the input): a plain array
     reduced = {"kind": "explicit", "dims": ["*self.shape[:2]"]}
     follows = ("self", "ND", ("ND", "NCHW"))

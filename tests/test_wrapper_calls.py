@@ -78,6 +78,7 @@ def test_a_caller_chosen_output_dtype_named_makes_the_documents_call(gcc, corpus
 def test_a_0d_array_and_a_given_format_reach_the_library(gcc, tmp_path):
     docs = parse_paths([SPECS])
     root = build_recorder([fn for _, fn in chosen_functions(docs).values()], tmp_path / "cann")
+    package = generate_package(SPECS, tmp_path / "out")
 
     def tensor(shape, fmt=None):
         return {"array": [shape, "FLOAT"], "format": fmt}
@@ -88,8 +89,63 @@ def test_a_0d_array_and_a_given_format_reach_the_library(gcc, tmp_path):
         {"py": "lambd", "keyword": False, "value": 1},  # an int for a FLOAT-only aclScalar
     ]
     call = WrapperCall("aclnnHardshrinkBackward", "hardshrink_backward", args, [], "")
-    (result,) = run_calls(GENERATED / "python", root, [call])
+    (result,) = run_calls(package, root, [call])
     grad, x, lambd, grad_input = result["recorded"]
     assert (grad["shape"], x["shape"], x["format"]) == ([], [2, 3], ACL_FORMATS["NCHW"])
     assert lambd == {"k": "scalar", "dtype": ACL_DTYPES["FLOAT"], "value": 1.0}
-    assert (grad_input["shape"], grad_input["format"]) == ([2, 3], ACL_FORMATS["ND"])
+    # gradInput, documented ND, takes the shape of self broadcast with a 0-d gradOutput, and
+    # the plain layout its caller gave self (as aclnnLstmBackward's and aclnnRmsNormGrad's
+    # calls make their outputs in their inputs' NCL and NCDHW)
+    assert (grad_input["shape"], grad_input["format"]) == ([2, 3], ACL_FORMATS["NCHW"])
+
+
+def _allocations(path, function):
+    from specgen.codegen.lower import operator_code
+
+    (doc,) = parse_paths([path])
+    code = next(f for f in operator_code(doc, str(path)).functions if f.function.name == function)
+    return {a.name: a.allocation for a in code.wrapper if a.allocation is not None}
+
+
+def test_an_output_documented_nd_follows_the_layout_of_the_input_it_mirrors(corpus):
+    """aclnnRmsNormGrad and aclnnLstmBackward list ND for every tensor and call with NCDHW /
+    NCL ones: each allocated output follows the input whose shape it takes ("shape与入参dy的
+    shape保持一致"), or holds at the same axes ([D * num_layers, batch_size, hidden_size]:
+    batch_size dh's dimension 1, hidden_size its dimension 2); dparamsOut, a list, follows
+    params, a list."""
+    ops = corpus / "docs" / "ops-nn"
+    rms = _allocations(ops / "norm/rms_norm_grad/docs/aclnnRmsNormGrad.md", "aclnnRmsNormGrad")
+    assert {n: (a.follows, a.formats) for n, a in rms.items()} == {
+        "dxOut": ("dy", ("ND",)),
+        "dgammaOut": ("gamma", ("ND",)),
+    }
+    lstm = _allocations(ops / "rnn/single_layer_lstm_grad/docs/aclnnLstmBackward.md", "aclnnLstmBackward")
+    assert {n: a.follows for n, a in lstm.items()} == {
+        "dxOut": "input",
+        "dhPrevOut": "dh",
+        "dcPrevOut": "dh",
+        "dparamsOut": "params",
+    }
+
+
+def test_an_output_documented_in_one_other_layout_follows_nothing(corpus):
+    """aclnnQuantizedBatchNorm's output allows NCHW only: it is sent in NCHW whatever its
+    input's format, so it follows no input (the allocation stays plain)."""
+    path = corpus / "docs" / "ops-nn" / "norm" / "quantized_batch_norm" / "docs" / "aclnnQuantizedBatchNorm.md"
+    allocation = _allocations(path, "aclnnQuantizedBatchNorm")["output"]
+    assert allocation.shape and allocation.follows == ""
+
+
+def test_an_explicit_shape_follows_the_tensor_holding_its_dimensions_at_the_same_axes():
+    from specgen.codegen.lower import _followed
+    from specgen.model import ShapeRule, SymbolDim
+
+    def rule(*symbols):
+        return ShapeRule(kind="explicit", dims=("2 * L", "B", "H"), symbols=symbols, line=1)
+
+    in_place = rule(SymbolDim(symbol="B", param="hx", axis=1), SymbolDim(symbol="B", param="dh", axis=1))
+    assert _followed(in_place, {"dh"}) == "dh"  # hx, a tensor list, is not an output tensor's peer
+    assert _followed(rule(SymbolDim(symbol="H", param="dh", axis=-1)), {"dh"}) == "dh"
+    # B read from dh's dimension 0 is not where the output holds it: dh's layout says nothing
+    assert _followed(rule(SymbolDim(symbol="B", param="dh", axis=0)), {"dh"}) == ""
+    assert _followed(rule(SymbolDim(symbol="B", param="hx", axis=1)), {"dh"}) == ""

@@ -9,6 +9,7 @@ go through the escaping filters of `specgen.codegen.render`).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import replace
 
 from specgen.codegen.cases import cases_for, plain_rule
@@ -204,11 +205,29 @@ def _allocation(p: Param, params: tuple[ParamCode, ...]) -> Allocation:
         refusal += f"; or give its dtype as {keyword}"
     types = plain_rule(dtype) if dtype is not None and not keyword else None
     allocation = Allocation(shape=plain_rule(shape), dtype=types, refusal=refusal, dtype_keyword=keyword)
-    follows = next((c.param for c in params if c.name == _followed(shape)), None)
-    if follows is None or len(p.formats) < 2:
+    follows = _format_source(p, params)
+    if follows is None or _one_layout(p.formats):
         return allocation
     fmt = _default_format(follows)
     return replace(allocation, follows=follows.name, follows_format=fmt, formats=tuple(p.formats))
+
+
+def _one_layout(formats: list[str]) -> bool:
+    """An output documented in one layout other than ND is sent in it whatever its input's
+    (`_default_format`), so following that input's format could change nothing. One
+    documented ND admits the plain layouts (NCHW, NCL...: `format_allowed`), as the validators
+    read it: the output then takes the layout its caller gave the input it follows."""
+    return len(formats) == 1 and formats[0] != "ND"
+
+
+def _format_source(p: Param, params: tuple[ParamCode, ...]) -> Param | None:
+    """The tensor whose format an allocated output takes: the one its rows say it shares a
+    format with ("数据格式与入参x一致"), else the one whose shape it takes (`_followed`)."""
+    tensors = {c.name: c.param for c in params if c.param.kind in ("tensor", "tensor_list") and c.param is not p}
+    stated = (n for c in p.of_kind("same_format") for n in c.params)
+    named = next((n for n in stated if n in tensors), "")
+    alike = {n for n, q in tensors.items() if q.kind == p.kind}  # a list's items follow a list's
+    return tensors.get(named or _followed(p.shape_rule, alike))
 
 
 def _dtype_keyword(p: Param, params: tuple[ParamCode, ...]) -> str:
@@ -222,17 +241,29 @@ def _dtype_keyword(p: Param, params: tuple[ParamCode, ...]) -> str:
 _LEADING_SHAPE = re.compile(r"^\*?([A-Za-z_][A-Za-z0-9_]*)\.shape")
 
 
-def _followed(shape: ShapeRule) -> str:
+def _followed(shape: ShapeRule | None, tensors: Collection[str]) -> str:
     """The tensor whose shape the output takes, whole or as its leading part, or whose first
-    dimension it starts with (a convolution's N, `[N, Cout, Hout, Wout]`): its format is the
+    dimension it starts with (a convolution's N, `[N, Cout, Hout, Wout]`), or else the first
+    tensor one of whose dimensions it holds at the same axis (aclnnLstmBackward's dhPrevOut
+    `[D * num_layers, batch_size, hidden_size]`, batch_size dh's axis 1): its format is the
     output's, when allowed and the ranks agree."""
+    if shape is None:
+        return ""
     if shape.kind in ("same", "broadcast", "at_least") and shape.params:
         return shape.params[0]
     if shape.kind != "explicit" or not shape.dims:
         return ""
     if leading := _LEADING_SHAPE.match(shape.dims[0]):
         return leading.group(1)
-    return next((s.param for s in shape.symbols if s.symbol == shape.dims[0]), "")
+    first = next((s.param for s in shape.symbols if s.symbol == shape.dims[0]), "")
+    if first:
+        return first
+    in_place = (s.param for s in shape.symbols if s.param in tensors and _dim_at(shape.dims, s.axis) == s.symbol)
+    return next(in_place, "")
+
+
+def _dim_at(dims: tuple[str, ...], axis: int) -> str:
+    return dims[axis] if -len(dims) <= axis < len(dims) else ""
 
 
 def _because(rule: ShapeRule | DtypeRule | None) -> str:

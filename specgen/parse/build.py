@@ -28,6 +28,7 @@ from specgen.model import (
 from specgen.parse import classify as cons
 from specgen.parse import sections as sec
 from specgen.parse.classify.listed_shapes import shape_lists
+from specgen.parse.classify.shape_sizes import ProductStatement
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
 from specgen.parse.classify.string_sets import string_sets
@@ -376,6 +377,8 @@ def _function(
         other_phase={p.name for p in gws_proto},
     )
     error_rules = tuple(_error_rules(errors, params, diags))
+    remarks = [ProductStatement(note.products, st.text, st.line) for note in notes for st in note.statements]
+    supported = [p.id for p in read_products(doc)[0] if p.supported]
     return Function(
         name=name,
         line=gws.line,
@@ -386,6 +389,7 @@ def _function(
             _formula_statement(doc),
             _notes_statements(doc),
             _summary_statements(doc),
+            (remarks, supported),
         ),
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,

@@ -53,6 +53,7 @@ from specgen.parse.classify.shape_phrases import (
     substituted,
     top_level_split,
 )
+from specgen.parse.classify.shape_sizes import ProductStatement, size_rule
 from specgen.parse.classify.shape_summary import summary_rule
 from specgen.parse.classify.shape_symbols import (
     defined_by_statements,
@@ -1055,9 +1056,11 @@ def output_rules(
     formula: Statement | None = None,
     notes: Sequence[Statement] = (),
     summary: Sequence[Statement] = (),
+    remarks: tuple[Sequence[ProductStatement], Sequence[str]] = ((), ()),
 ) -> tuple[Param, ...]:
     """The parameters, each output and in-out tensor with its shape and dtype rule (`notes`:
-    the constraints section's lines; `summary`: the description's)."""
+    the constraints section's lines; `summary`: the description's; `remarks`: the parameter
+    section's per-product statements and the products supported, see shape_sizes)."""
     out: list[Param] = []
     derived: dict[str, ShapeRule] = {}
     for p in params:
@@ -1065,6 +1068,8 @@ def output_rules(
             shape = shape_rule(p, params, errors, statements, formula, notes, summary)
             if not shape.derived and (named := co_named_rule(p, params, errors, derived)):
                 shape = named  # aclnnNanMedianDim: `valuesOut或indicesOut的shape与self除dim外的shape不一致`
+            if not shape.derived and (sized := size_rule(p, params, *remarks)):
+                shape = sized  # aclnnForeachSqrt: `910b、A3：入参x的shape size小于等于出参out的shape size`
             derived[p.name] = shape
             if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
