@@ -597,7 +597,8 @@ def allocate(
     the other arguments (`args`: by C name); TypeError when they do not settle it. `each`: a
     tensor list, one array per element of the tensor lists the rules read. `follows`: (the
     input whose format the output takes, the format it is sent in by default, the output's
-    allowed formats): a Tensor in that format when it is not ND and allowed. `dtype`: the
+    documented formats): a Tensor in that format when it is not ND, the output's rows allow
+    it (`format_allowed`: ND admits the plain layouts) and the ranks agree. `dtype`: the
     dtype the caller chose, where the document leaves it to the caller."""
     if dtype is not None:
         from ._tensor import dtype_name
@@ -620,7 +621,7 @@ def _formatted(
     args: Mapping[str, object],
     follows: tuple[str, str, tuple[str, ...]] | None,
 ) -> Any:
-    from ._tensor import Tensor, describe
+    from ._tensor import Tensor, describe, format_allowed
 
     if follows is None:
         return array
@@ -628,7 +629,12 @@ def _formatted(
     value = args.get(name)
     fmt = value.format if isinstance(value, Tensor) else default
     read, written = _desc(describe, value), describe(array)
-    if fmt == "ND" or fmt not in formats or read is None or written is None:
+    if (
+        fmt == "ND"
+        or not format_allowed(fmt, formats)
+        or read is None
+        or written is None
+    ):
         return array
     if read.ndim != written.ndim:
         return array

@@ -103,6 +103,22 @@ ACL_FORMATS = {
     "NC": 35,
     "NCL": 47,
 }
+# Formats whose data the documents describe by their storage layout (blocks of 16, C0...).
+# Samples and example programs pass such data as ND tensors of the logical shape, so a rule
+# stated for the private layout says nothing about the rank or format of an ND tensor.
+ND_FAMILY = frozenset({"ND", "NCHW", "NHWC", "NCDHW", "NDHWC", "HWCN", "NC", "NCL"})
+PRIVATE_FORMATS = frozenset(
+    {"NC1HWC0", "NC1HWC0_C04", "FRACTAL_Z", "FRACTAL_NZ", "NDC1HWC0", "FRACTAL_Z_3D"}
+)
+
+
+def format_allowed(fmt: str, formats: Sequence[str]) -> bool:
+    """Whether a parameter documented in `formats` may be a tensor in `fmt`: one listed, or a
+    plain layout (NCHW, NCL...) where the rows list ND (plain ND data to the operator, as the
+    validators read it) or list no format at all."""
+    return fmt in formats or (fmt in ND_FAMILY and (not formats or "ND" in formats))
+
+
 # The aclDataType enumeration, for parameters of that C type (`DataType.FLOAT16`).
 DataType = enum.IntEnum("DataType", {d.name: d.acl for d in DTYPE_TABLE})  # type: ignore[misc]
 # Names users write for dtypes (not the documents' spellings: "INT" here is NumPy's, not INT32).

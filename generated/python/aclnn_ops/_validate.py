@@ -21,6 +21,8 @@ from typing import Any, Literal
 from ._shapes import dtype_allowed, output_dtype, shape_allowed
 from ._tensor import (
     ACL_DTYPES,
+    ND_FAMILY,
+    PRIVATE_FORMATS,
     AclnnError,
     DataType,
     Scalar,
@@ -39,13 +41,6 @@ Role = Literal[
 Direction = Literal["in", "out", "inout"]
 TENSOR_ROLES = ("tensor", "tensor_list")
 OUTPUTS = ("out", "inout")
-# Formats whose data the documents describe by their storage layout (blocks of 16, C0...).
-# Samples and example programs pass such data as ND tensors of the logical shape, so a rule
-# stated for the private layout says nothing about the rank or format of an ND tensor.
-ND_FAMILY = frozenset({"ND", "NCHW", "NHWC", "NCDHW", "NDHWC", "HWCN", "NC", "NCL"})
-PRIVATE_FORMATS = frozenset(
-    {"NC1HWC0", "NC1HWC0_C04", "FRACTAL_Z", "FRACTAL_NZ", "NDC1HWC0", "FRACTAL_Z_3D"}
-)
 # The product ids `product=` takes (the ids of the documents' npu="..." comments).
 PRODUCTS = ("950", "A3", "910b", "310b", "310p", "910")
 

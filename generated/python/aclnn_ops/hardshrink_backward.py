@@ -209,6 +209,7 @@ def hardshrink_backward(
                 "lambd": lambd,
                 "gradInput": grad_input,
             },
+            follows=("self", "ND", ("ND",)),
         )
     validate_hardshrink_backward(
         grad_output,

@@ -220,6 +220,7 @@ def soft_margin_loss_backward(
                 "reduction": reduction,
                 "gradInput": grad_input,
             },
+            follows=("gradOutput", "ND", ("ND",)),
         )
     validate_soft_margin_loss_backward(
         grad_output,

@@ -183,6 +183,7 @@ def tanh_backward(
                 "output": output,
                 "gradInput": grad_input,
             },
+            follows=("gradOutput", "ND", ("ND",)),
         )
     validate_tanh_backward(
         grad_output,
