@@ -38,6 +38,7 @@ from specgen.parse.classify.shape_elsewhere import (
 )
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
+from specgen.parse.classify.shape_matmul import unpacked
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -1030,18 +1031,6 @@ def _chooses(shape: ShapeRule, when: tuple[str, ...]) -> bool:
     )
 
 
-def _unpacked(rule: ShapeRule, params: Sequence[Param]) -> ShapeRule:
-    """A matrix product whose operand may be INT32 holding eight INT4 values (aclnnQuantMatmulV3:
-    `数据类型为INT32时，每个INT32数据存放8个INT4数据，…shape形如（k，n // 8）`) multiplies the
-    unpacked shapes, not the tensors': the rule holds, is checked and allocates by, only where
-    no such operand is INT32 (an operand allowing INT4 and INT32 alike)."""
-    allowed = {q.name: set(q.dtypes) for q in params}
-    packed = [n for n in rule.params if {"INT4", "INT32"} <= allowed.get(n, set())]
-    if rule.kind != "matmul" or not packed or rule.when:
-        return rule
-    return rule.model_copy(update={"when": tuple(x for n in packed for x in (n, "dtype", "INT32", "false"))})
-
-
 def output_rules(
     params: Sequence[Param],
     errors: Sequence[ErrorRule],
@@ -1062,7 +1051,7 @@ def output_rules(
             derived[p.name] = shape
             if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
-            shape = _unpacked(shape, params)
+            shape = unpacked(shape, params)
             rules = {
                 "shape_rule": shape,
                 "dtype_rule": dtype_rule(p, params, errors, notes, shape),
