@@ -596,7 +596,7 @@ _LAST_TWO = re.compile(
 _TRANSPOSER = re.compile(r"(?i)trans(?:pose)?_?(?P<operand>[A-Za-z0-9_]+)")
 
 
-def _transposers(a: str, b: str, ctx: ShapeContext) -> tuple[str, str] | None:
+def transposers(a: str, b: str, ctx: ShapeContext) -> tuple[str, str] | None:
     """The parameters that transpose a and b ("" for none); None when a parameter transposes
     something else, or several transpose one operand."""
     found: dict[str, str] = {}
@@ -662,7 +662,7 @@ def _transposed_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
     if not re.search(r"=[^=]*@", statement) or "维" in statement or len(pairs) != 1:
         return None
     [(a, b)] = pairs
-    flags = _transposers(a, b, ctx) if a in ctx.inputs and b in ctx.inputs else None
+    flags = transposers(a, b, ctx) if a in ctx.inputs and b in ctx.inputs else None
     if flags is None or flags == ("", ""):
         return None
     return ("matmul", (a, b, *flags), ())

@@ -38,7 +38,7 @@ from specgen.parse.classify.shape_elsewhere import (
 )
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
-from specgen.parse.classify.shape_matmul import unpacked
+from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -343,6 +343,8 @@ def shape_rule(
         return rule
     if rule := dimensions_alike(p, said, params):  # aclnnDeepNorm: `shape维度和输入x的维度相同`
         return rule
+    if rule := permuted_product_rule(p, params, summary) or lettered_product_rule(p, params, notes):
+        return rule  # aclnnTransposeBatchMatMul: permX1, permX2, permY; aclnnQuantMatmulV5: (batch，m，n)
     if cases:  # `当…时，shape为…；否则…`, some case unread
         return cases
     if p.direction == "inout":
