@@ -212,6 +212,10 @@ QMM_V5_NOTES = [
     Statement(
         "- out的shape支持2~6维，（batch，m，n），batch可不存在。数据类型支持FLOAT16、INT8、BFLOAT16、INT32。", 658
     ),
+    # x1's letters on a line that names x2 last: read as x2's, they must not unsettle x2's own
+    Statement(
+        "- 当数据类型为INT8时，且x2的数据类型为INT32时，transposeX1为false。维度为：（m，k），要求k为偶数。", 720
+    ),
 ]
 
 
@@ -246,6 +250,6 @@ def test_letters_are_not_read_as_a_product_where_they_do_not_settle_one():
     assert lettered_product_rule(out, params, [*QMM_V5_NOTES, bias]) is None
     # the output's leading letters differ from the operands'
     other = Statement("- out的shape支持2~6维，（g，m，n）。", 658)
-    assert lettered_product_rule(out, params, [*QMM_V5_NOTES[:3], other]) is None
+    assert lettered_product_rule(out, params, [*QMM_V5_NOTES[:3], other, QMM_V5_NOTES[4]]) is None
     # no output letters at all
-    assert lettered_product_rule(out, params, QMM_V5_NOTES[:3]) is None
+    assert lettered_product_rule(out, params, [*QMM_V5_NOTES[:3], QMM_V5_NOTES[4]]) is None

@@ -224,19 +224,16 @@ def lettered_product_rule(p: Param, params: Sequence[Param], notes: Sequence[Sai
     tensors = {q.name: q for q in params if q.kind == "tensor"}
     said = _letters_by_tensor(notes, list(tensors))
     inputs = [n for n, q in tensors.items() if q.direction == "in"]
-    found: set[tuple[str, str, str]] = set()
-    statement: dict[tuple[str, str, str], Said] = {}
+    found: dict[tuple[str, str, str, str, str], Said] = {}
     for letters, s in said.get(p.name, []):
-        for pair in _operands(letters, said, inputs):
-            found.add(pair)
-            statement.setdefault(pair, s)
+        for product in _operands(letters, said, inputs):
+            found.setdefault(product, s)
     if len(found) != 1:
         return None
-    [(a, b, reduced)] = found
-    flags = _documented_flags(a, b, reduced, said, params)
+    [((a, b, rows, reduced, cols), s)] = found.items()
+    flags = _documented_flags(a, b, ((rows, reduced), (reduced, cols)), said, params)
     if flags is None:
         return None
-    s = statement[(a, b, reduced)]
     return ShapeRule(kind="matmul", params=(a, b, *flags) if any(flags) else (a, b), text=s.text, line=s.line)
 
 
@@ -259,8 +256,8 @@ def _letters_by_tensor(notes: Sequence[Said], tensors: list[str]) -> dict[str, l
 
 def _operands(
     letters: tuple[str, ...], said: dict[str, list[tuple[tuple[str, ...], Said]]], inputs: list[str]
-) -> list[tuple[str, str, str]]:
-    """(a, b, reduced letter) for each pair of inputs whose lists multiply to `letters`."""
+) -> list[tuple[str, str, str, str, str]]:
+    """(a, b, rows, reduced, columns) for each pair of inputs whose lists multiply to `letters`."""
     if len(letters) < 2 or len(set(letters)) != len(letters):
         return []
     *batch, rows, cols = letters
@@ -268,25 +265,24 @@ def _operands(
         (n, ls[-1]) for n in inputs for ls, _ in said.get(n, []) if list(ls[:-2]) == batch and ls[-2:-1] == (rows,)
     }
     rights = {(n, ls[-2]) for n in inputs for ls, _ in said.get(n, []) if list(ls[:-2]) == batch and ls[-1] == cols}
-    return [(a, b, k) for a, k in lefts for b, k2 in rights if a != b and k == k2 and k not in (rows, cols)]
+    return [(a, b, rows, k, cols) for a, k in lefts for b, k2 in rights if a != b and k == k2 and k not in (rows, cols)]
 
 
 def _documented_flags(
     a: str,
     b: str,
-    reduced: str,
+    products: tuple[tuple[str, str], tuple[str, str]],
     said: dict[str, list[tuple[tuple[str, ...], Said]]],
     params: Sequence[Param],
 ) -> tuple[str, str] | None:
     """The parameters that transpose a and b ("" none), each read only where the document gives
-    its operand's letters swapped too; None when one is not."""
+    its operand's product letters (`products`: a's (m, k), b's (k, n)) swapped too; None when
+    one is not."""
     ctx = ShapeContext(tuple(q.name for q in params), tensors=tuple(q.name for q in params if q.kind == "tensor"))
     flags = transposers(a, b, ctx)
     if flags is None:
         return None
-    for name, flag in zip((a, b), flags, strict=True):
-        lists = {ls[-2:] for ls, _ in said.get(name, [])}
-        plain = next((ls for ls in lists if reduced in ls), None)
-        if flag and (plain is None or (plain[1], plain[0]) not in lists):
+    for name, flag, (first, second) in zip((a, b), flags, products, strict=True):
+        if flag and (second, first) not in {ls[-2:] for ls, _ in said.get(name, [])}:
             return None
     return flags
