@@ -253,3 +253,18 @@ def test_letters_are_not_read_as_a_product_where_they_do_not_settle_one():
     assert lettered_product_rule(out, params, [*QMM_V5_NOTES[:3], other, QMM_V5_NOTES[4]]) is None
     # no output letters at all
     assert lettered_product_rule(out, params, [*QMM_V5_NOTES[:3], QMM_V5_NOTES[4]]) is None
+
+
+def test_the_product_holds_on_every_product_the_weight_quant_document_names():
+    # aclnnWeightQuantBatchMatmulV2, Atlas 推理系列产品: x `(batch, m, k)`; weight ND `(batch, k, n)`,
+    # FRACTAL_NZ `(batch, n, k)`; y (in antiquantGroupSize's bullet) `(batch, m, n)…支持x与weight的batch
+    # 维度broadcast，输出batch与broadcast之后的batch一致，m与x的m一致，n与weight的n一致`
+    assert read_matmul(WQBMM_FORMULA, _ctx(WQBMM_INPUTS)) == ("matmul", ("x", "weight"), ())
+    rule = {"kind": "matmul", "params": ["x", "weight"]}
+    x = (2, 16, 32)
+    assert _shapes.output_shape(rule, {"x": x, "weight": (32, 8)}, {}) == (2, 16, 8)  # batch broadcast
+    assert _shapes.output_shape(rule, {"x": x, "weight": (1, 32, 8)}, {}) == (2, 16, 8)
+    # an NZ weight (batch, n, k): not a product of these shapes, so unchecked rather than wrong
+    assert _shapes.output_shape(rule, {"x": x, "weight": (2, 8, 32)}, {}) is None
+    # ... or, where n equals k, the same (m, n) as the library writes
+    assert _shapes.output_shape(rule, {"x": x, "weight": (2, 32, 32)}, {}) == (2, 16, 32)

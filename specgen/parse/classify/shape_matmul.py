@@ -1,4 +1,11 @@
-"""Matrix products the phrase readers do not take, and the cases where a matmul rule holds.
+"""Matrix products the phrase readers do not take, and the cases where a matmul rule holds
+(the formula's own `@`, an operand wrapped in a function it defines elementwise included, is
+`shape_phrases.read_matmul`'s).
+
+Shapes are the tensors' views: a FRACTAL_NZ operand whose document writes its stored shape
+(`(batch, n, k)`) either does not multiply (unchecked) or, where its sizes coincide, gives the
+same shape; what the documents leave unsettled (a packed operand's view, an operand only an
+NZ layout describes, a transposition no letters show) is not read.
 
 - Packed operands: an operand that may be a 32-bit tensor holding eight 4-bit values is
   multiplied as the values, not as the tensor (see `unpacked`).
