@@ -49,7 +49,7 @@ def test_a_product_of_packed_int4_operands_holds_only_where_none_is_int32():
     import numpy as np
 
     from specgen.model import ShapeRule
-    from specgen.parse.classify.shapes import _unpacked
+    from specgen.parse.classify.shape_matmul import unpacked as _unpacked
 
     operands = [_tensor(n, "in", ["INT8", "INT32", "INT4"]) for n in ("x1", "x2")]
     rule = ShapeRule(kind="matmul", params=("x1", "x2", "transposeX1", "transposeX2"), line=1)

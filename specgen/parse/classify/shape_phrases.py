@@ -596,7 +596,7 @@ _LAST_TWO = re.compile(
 _TRANSPOSER = re.compile(r"(?i)trans(?:pose)?_?(?P<operand>[A-Za-z0-9_]+)")
 
 
-def _transposers(a: str, b: str, ctx: ShapeContext) -> tuple[str, str] | None:
+def transposers(a: str, b: str, ctx: ShapeContext) -> tuple[str, str] | None:
     """The parameters that transpose a and b ("" for none); None when a parameter transposes
     something else, or several transpose one operand."""
     found: dict[str, str] = {}
@@ -609,12 +609,37 @@ def _transposers(a: str, b: str, ctx: ShapeContext) -> tuple[str, str] | None:
     return found.get(a, ""), found.get(b, "")
 
 
+# A function the formula defines elementwise on one operand: `ANTIQUANT(weight) = (weight +
+# antiquantOffset) * antiquantScale` (names, numbers, + - * / and parentheses only)
+_ELEMENTWISE_DEF = re.compile(
+    r"(?P<f>[A-Za-z_][A-Za-z0-9_]*)\s*\(\s*(?P<arg>[A-Za-z_][A-Za-z0-9_]*)\s*\)\s*=\s*(?P<rhs>[A-Za-z0-9_\s+\-*/().]+)$",
+    re.M,
+)
+
+
+_CALL = re.compile(r"[A-Za-z0-9_]\s*\(")  # a call inside the definition: not elementwise
+
+
+def unwrapped_operands(statement: str) -> str:
+    """The formula with each operand wrapped in a function it defines elementwise written bare:
+    `y = x @ ANTIQUANT(weight) + bias` with `ANTIQUANT(weight) = (weight + antiquantOffset) *
+    antiquantScale` (aclnnWeightQuantBatchMatmulV2) is `y = x @ weight + bias`, the function
+    keeping its operand's shape."""
+    for m in _ELEMENTWISE_DEF.finditer(statement):
+        f, arg = m.group("f"), m.group("arg")
+        rhs = m.group("rhs")
+        if re.search(rf"(?<![A-Za-z0-9_]){re.escape(arg)}(?![A-Za-z0-9_])", rhs) and not _CALL.search(rhs):
+            statement = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(f)}\s*\(\s*{re.escape(arg)}\s*\)", arg, statement)
+    return statement
+
+
 def read_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
     """The document's formula `out = self @ mat2`, `out = β self + α (mat1 @ mat2)`: the shape
     of the product, when every product the formula writes is of the same two inputs; with the
     parameters that transpose them (`out = x1@x2 * scale + offset` with transposeX1 and
     transposeX2: params (x1, x2, transposeX1, transposeX2)). A transposition the formula writes
     (`A^T @ B^T`) is read only with the parameters that decide it (aclnnGemm: transA, transB)."""
+    statement = unwrapped_operands(statement)
     if any("trans" in n.lower() for n in ctx.params) or "^T" in statement:
         return _transposed_matmul(statement, ctx)
     last_two = _LAST_TWO.search(statement)
@@ -637,7 +662,7 @@ def _transposed_matmul(statement: str, ctx: ShapeContext) -> Reading | None:
     if not re.search(r"=[^=]*@", statement) or "维" in statement or len(pairs) != 1:
         return None
     [(a, b)] = pairs
-    flags = _transposers(a, b, ctx) if a in ctx.inputs and b in ctx.inputs else None
+    flags = transposers(a, b, ctx) if a in ctx.inputs and b in ctx.inputs else None
     if flags is None or flags == ("", ""):
         return None
     return ("matmul", (a, b, *flags), ())
@@ -1252,6 +1277,18 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ),
             ShapeExample(  # a transposition of something else: not read
                 "out = x1@x2", "out", ("x1", "x2"), None, ("transposeX1", "transposeOut")
+            ),
+            ShapeExample(  # aclnnWeightQuantBatchMatmulV2: an operand in a function the formula defines elementwise
+                "y = x @ ANTIQUANT(weight) + bias\n\nANTIQUANT(weight) = (weight + antiquantOffset) * antiquantScale",
+                "y",
+                ("x", "weight", "antiquantScale", "antiquantOffsetOptional", "biasOptional"),
+                ("matmul", ("x", "weight"), ()),
+            ),
+            ShapeExample(  # the same, the function undefined or defined by a call: its shape unknown
+                "y = x @ ANTIQUANT(weight) + bias\n\nANTIQUANT(weight) = cast(weight) * antiquantScale",
+                "y",
+                ("x", "weight", "antiquantScale"),
+                None,
             ),
             ShapeExample(  # aclnnAddbmm: the product's last two dimensions
                 "shape要求与batch1@batch2的后两维shape保持一致。",

@@ -40,6 +40,7 @@ from specgen.parse.classify.shape_elsewhere import (
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
 from specgen.parse.classify.shape_halves import halves_rule
+from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -349,6 +350,8 @@ def shape_rule(
         return rule
     if rule := dimensions_alike(p, said, params):  # aclnnDeepNorm: `shape维度和输入x的维度相同`
         return rule
+    if rule := permuted_product_rule(p, params, summary) or lettered_product_rule(p, params, notes):
+        return rule  # aclnnTransposeBatchMatMul: permX1, permX2, permY; aclnnQuantMatmulV5: (batch，m，n)
     if cases:  # `当…时，shape为…；否则…`, some case unread
         return cases
     if p.direction == "inout":
@@ -1037,18 +1040,6 @@ def _chooses(shape: ShapeRule, when: tuple[str, ...]) -> bool:
     )
 
 
-def _unpacked(rule: ShapeRule, params: Sequence[Param]) -> ShapeRule:
-    """A matrix product whose operand may be INT32 holding eight INT4 values (aclnnQuantMatmulV3:
-    `数据类型为INT32时，每个INT32数据存放8个INT4数据，…shape形如（k，n // 8）`) multiplies the
-    unpacked shapes, not the tensors': the rule holds, is checked and allocates by, only where
-    no such operand is INT32 (an operand allowing INT4 and INT32 alike)."""
-    allowed = {q.name: set(q.dtypes) for q in params}
-    packed = [n for n in rule.params if {"INT4", "INT32"} <= allowed.get(n, set())]
-    if rule.kind != "matmul" or not packed or rule.when:
-        return rule
-    return rule.model_copy(update={"when": tuple(x for n in packed for x in (n, "dtype", "INT32", "false"))})
-
-
 def output_rules(
     params: Sequence[Param],
     errors: Sequence[ErrorRule],
@@ -1073,7 +1064,7 @@ def output_rules(
             derived[p.name] = shape
             if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
-            shape = _unpacked(shape, params)
+            shape = unpacked(shape, params)
             rules = {
                 "shape_rule": shape,
                 "dtype_rule": dtype_rule(p, params, errors, notes, shape),
