@@ -537,6 +537,8 @@ def _output_dtype(ctx: _Context, rule: Rule) -> str:
     peers = ", ".join(rule.params[1:])
     expected = output_dtype(rule.derive, _of_tensors(ctx, "dtype"), ctx.args)
     given = f" ({expected} for these arguments)" if expected else ""
+    if rule.derive.get("kind") == "cases":
+        return f"{rule.params[0]} has dtype {out.dtype}; the document's cases give {expected} where {peers} are as given"
     return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}{given}"
 
 
