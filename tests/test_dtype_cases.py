@@ -67,6 +67,8 @@ def test_a_statement_gives_the_dtype_by_an_inputs_presence():
     assert _dtype(rule, x=x, quantScaleOptional=None) == "FLOAT16"
     # a call that does not say whether the optional is given settles no case
     assert _dtype(rule, x=x) is None
+    # nor one whose case takes the dtype of an input it does not give as a tensor
+    assert _dtype(rule, x=None, quantScaleOptional=None) is None
 
 
 def test_a_statement_naming_no_parameter_or_no_dtype_gives_no_case():
