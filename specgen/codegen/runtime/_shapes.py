@@ -521,7 +521,9 @@ def _case_dtype(
     settled by the call, when no case holds, or when those that hold give several dtypes (a
     case of several, `FLOAT16/BFLOAT16`, is the caller's choice)."""
     found = case_dtypes(rule, dtypes, values)
-    return found[0] if found is not None and len(found) == 1 and found[0] != "?" else None
+    return (
+        found[0] if found is not None and len(found) == 1 and found[0] != "?" else None
+    )
 
 
 def case_dtypes(
