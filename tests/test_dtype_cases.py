@@ -212,3 +212,54 @@ def test_the_corpus_sample_calls_meet_their_cases(corpus):
     # the weight-quant samples pass no quantScaleOptional: y takes x's dtype, as the sample's y has
     for name in ("aclnnWeightQuantBatchMatmulV2", "aclnnWeightQuantBatchMatmulV3"):
         assert derived[name][0] == derived[name][1]
+
+
+def test_a_table_said_for_some_products_holds_on_them_where_the_product_is_known():
+    # aclnnAddRmsNormDynamicQuant (ops-nn), 约束说明: INT8 on Atlas A2/A3; INT8, HIFLOAT8… on 950
+    x1 = _tensor("x1", "in", ["FLOAT16", "BFLOAT16"])
+    y = _tensor("y1Out", "out", ["INT8", "HIFLOAT8"])
+    header = ("    | `x1`数据类型 | `y1Out`数据类型 |", "    | ----------- | -------------- |")
+    notes = _notes(
+        '  <!-- npu="A3,910b" id8 -->',
+        *(h.strip() for h in header),
+        "| FLOAT16     | INT8           |",
+        "  <!-- end id8 -->",
+        '  <!-- npu="950" id9 -->',
+        *(h.strip() for h in header),
+        "| FLOAT16     | INT8           |",
+        "| FLOAT16     | HIFLOAT8           |",
+        "  <!-- end id9 -->",
+    )
+    rule = case_rule(y, [x1, y], notes)
+    assert rule is not None and rule.params == ("x1",)
+    assert {c.when[:4] for c in rule.alternatives} == {
+        ("", "product", "A3,910b", "true"),
+        ("", "product", "950", "true"),
+    }
+    f16 = np.zeros(2, np.float16)
+    assert _dtype(rule, x1=f16) is None  # no product: INT8 or HIFLOAT8
+    assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "910b"}) == "INT8"
+    assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "950"}) is None
+    assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "310p"}) is None  # no table for it: unchecked
+
+
+def test_the_validator_holds_the_output_to_its_products_case():
+    from specgen.codegen.runtime._validate import ParamSpec, Rule, Spec, violations
+
+    derive = {
+        "kind": "cases",
+        "params": ["x1"],
+        "alternatives": [
+            {"kind": "fixed", "values": ["INT8"], "when": ["", "product", "A3,910b", "true"]},
+            {"kind": "one_of", "values": ["INT8", "HIFLOAT8"], "when": ["", "product", "950", "true"]},
+        ],
+    }
+    params = (ParamSpec("x1", "tensor", "in"), ParamSpec("y1Out", "tensor", "out"))
+    rule = Rule(161002, "output_dtype", ("y1Out", "x1"), "表", id="implied_output_dtype_y1Out", derive=derive)
+    spec = Spec(function="aclnnXGetWorkspaceSize", params=params, rules=(rule,))
+    args = {"x1": np.zeros(2, np.float16), "y1Out": np.zeros(2, np.float16)}
+    assert [(r.id, why) for r, why in violations(spec, args, "910b")] == [
+        ("implied_output_dtype_y1Out", "y1Out has dtype FLOAT16; the document's cases give INT8 for these x1")
+    ]
+    assert violations(spec, args, "950") == [] and violations(spec, args) == []
+    assert violations(spec, {**args, "y1Out": np.zeros(2, np.int8)}, "A3") == []

@@ -197,8 +197,19 @@ def _last_axis(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     return (axis in (-1, rank - 1)) == (wanted == "true")
 
 
-# The four-part conditions of `ShapeRule.when`, by their second part.
+# Where a validator given `product=` puts it among the values an output's dtype rule reads.
+PRODUCT_KEY = "@product"
+
+
+def _on_product(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """("", "product", "A3,910b", "true"): a case said for those products (an npu comment's
+    ids) holds on them; where the product is not known `_settled` passes over it."""
+    return (values.get(PRODUCT_KEY) in when[2].split(",")) == (when[3] == "true")
+
+
+# The four-part conditions of `ShapeRule.when` and `DtypeRule.when`, by their second part.
 _CONDITIONS = {
+    "product": _on_product,
     "value": _has_value,
     "dtype": _of_dtype,
     "bool": _bool_case,
@@ -551,6 +562,8 @@ def _settled(when: tuple[Any, ...], values: Mapping[str, object]) -> bool | None
     unsettled = False
     for i in range(0, len(when) - len(when) % 4, 4):
         part = when[i : i + 4]
+        if part[1] == "product" and values.get(PRODUCT_KEY) is None:
+            continue  # said for some products, on a call for no product: it may hold
         opposite = (*part[:3], "false" if part[3] == "true" else "true")
         held, against = (_CONDITIONS[part[1]](c, values) for c in (part, opposite))
         if part[1] == "dtype" and part[0] in values and values[part[0]] is None:

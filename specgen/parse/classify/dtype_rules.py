@@ -10,7 +10,9 @@ Two readings, both of what the document writes, never of an operator's name:
   Markdown tables with a column per parameter, `UINT64/INT64` for either, `null` for an absent
   optional), each row a case: the input cells its conditions, the output's cell its dtype.
 
-A case holds under four-part conditions (ShapeRule.when's); a cell or clause that cannot be read
+A case holds under four-part conditions (ShapeRule.when's), and on the products of the npu
+comment it lies under, if any (`("", "product", "A3,910b", "true")`: held whatever the
+inputs where the product is not known, as in wrappers); a cell or clause that cannot be read
 leaves that column without a condition (more rows then match: the output is derived only where
 they all agree), and an output cell that cannot be read leaves the table unread.
 """
@@ -65,7 +67,7 @@ def case_rule(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> Dtype
     cases = [*prose_cases(p, params, notes), *table_cases(p, params, notes)]
     if not cases:
         return None
-    read = (n for c in cases for n in (*c.params, *c.when[::4]))
+    read = (n for c in cases for n in (*c.params, *c.when[::4]) if n)
     return DtypeRule(
         kind="cases",
         params=tuple(dict.fromkeys(read)),
@@ -83,22 +85,24 @@ def prose_cases(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> lis
     """The cases of a statement about `p` (its row, or a constraints bullet it leads) whose
     every `当…存在时` clause gives a dtype: a fixed one (`数据类型为INT8`) or an input's
     (`与输入`x`的数据类型一致`); [] when a clause names no input or gives no dtype."""
-    said: list[Said] = [Statement(p.text, p.line)] if p.text else []
-    said += [s for s in notes if (m := _LEAD.match(s.text)) and m.group("name") == p.name]
+    said: list[tuple[Said, str]] = [(Statement(p.text, p.line), "")] if p.text else []
+    said += [(s, on) for s, on in _scoped(notes) if (m := _LEAD.match(s.text)) and m.group("name") == p.name]
     inputs = _inputs(params, p)
-    for s in said:
+    for s, products in said:
         clauses = list(_CLAUSE.finditer(s.text))
-        cases = [_clause_case(m, p, inputs, s) for m in clauses]
+        cases = [_clause_case(m, p, inputs, s, _on(products)) for m in clauses]
         if clauses and all(cases):
             return [c for c in cases if c is not None]
     return []
 
 
-def _clause_case(m: re.Match[str], p: Param, inputs: dict[str, Param], s: Said) -> DtypeRule | None:
+def _clause_case(
+    m: re.Match[str], p: Param, inputs: dict[str, Param], s: Said, on: tuple[str, ...] = ()
+) -> DtypeRule | None:
     name, then = m.group("name"), m.group("then")
     if name not in inputs:
         return None
-    when = (name, "given", "", _PRESENT[m.group("state")])
+    when = (*on, name, "given", "", _PRESENT[m.group("state")])
     if (same := _SAME.search(then)) and same.group("peer") in inputs:
         return DtypeRule(kind="same", params=(same.group("peer"),), when=when, text=m.group(0), line=s.line)
     fixed = _FIXED.search(then)
@@ -107,20 +111,45 @@ def _clause_case(m: re.Match[str], p: Param, inputs: dict[str, Param], s: Said) 
     return None
 
 
-def _tables(notes: Sequence[Said]) -> list[list[Said]]:
-    """The Markdown tables among the lines: runs of lines that start with `|`."""
-    tables: list[list[Said]] = []
+# `<!-- npu="A3,910b" id17 -->` … `<!-- end id17 -->`: what lies between holds on those products
+_NPU = re.compile(r'<!--\s*npu="(?P<products>[^"]+)"')
+_NPU_END = re.compile(r"<!--\s*end\b")
+
+
+def _scoped(notes: Sequence[Said]) -> list[tuple[Said, str]]:
+    """Each line with the products of the npu comment it lies under ("" outside one)."""
+    scope, out = "", []
+    for s in notes:
+        if m := _NPU.search(s.text):
+            scope = ",".join(t.strip() for t in m.group("products").split(","))
+        elif _NPU_END.search(s.text):
+            scope = ""
+        out.append((s, scope))
+    return out
+
+
+def _on(products: str) -> tuple[str, ...]:
+    """The condition of a case said for some products only (the validator's `product=`)."""
+    return ("", "product", products, "true") if products else ()
+
+
+def _tables(notes: Sequence[Said]) -> list[tuple[list[Said], str]]:
+    """The Markdown tables among the lines (runs of lines that start with `|`), each with the
+    products it is said for."""
+    tables: list[tuple[list[Said], str]] = []
     run: list[Said] = []
-    for s in [*notes, Statement("", 0)]:
+    scope = ""
+    for s, products in [*_scoped(notes), (Statement("", 0), "")]:
         if s.text.startswith("|"):
             if run and s.line != run[-1].line + 1:
-                tables.append(run)
+                tables.append((run, scope))
                 run = []
             run.append(s)
+            scope = products
         elif run:
-            tables.append(run)
+            tables.append((run, scope))
             run = []
-    return [t for t in tables if len(t) > 2]
+    return [t for t in tables if len(t[0]) > 2]
 
 
 def _cells(line: str) -> list[str]:
@@ -138,14 +167,14 @@ def table_cases(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> lis
     `与x一致` of an input."""
     inputs = _inputs(params, p)
     cases: list[DtypeRule] = []
-    for table in _tables(notes):
+    for table, products in _tables(notes):
         columns = [_column(h) for h in _cells(table[0].text)]
         if p.name not in columns or not inputs.keys() & set(columns):
             continue
         rows = [r for r in table[1:] if not set(r.text) <= set("|-: ")]
         # an optional's column that never says `null` leaves its absence open
         silent = {c for i, c in enumerate(columns) if not any("null" in _at(_cells(r.text), i) for r in rows)}
-        read = [_row_case(p, columns, _cells(r.text), inputs, r, silent) for r in rows]
+        read = [_row_case(p, columns, _cells(r.text), inputs, r, silent, _on(products)) for r in rows]
         if all(read):
             cases += [c for c in read if c is not None]
     return list(dict.fromkeys(cases))
@@ -156,12 +185,17 @@ def _at(cells: list[str], i: int) -> str:
 
 
 def _row_case(
-    p: Param, columns: list[str], cells: list[str], inputs: dict[str, Param], row: Said, silent: set[str]
+    p: Param,
+    columns: list[str],
+    cells: list[str],
+    inputs: dict[str, Param],
+    row: Said,
+    silent: set[str],
+    when: tuple[str, ...] = (),
 ) -> DtypeRule | None:
     if len(cells) != len(columns):
         return None
     by_column = dict(zip(columns, cells, strict=True))
-    when: tuple[str, ...] = ()
     for name, cell in by_column.items():
         if name in inputs:
             open_null = name in silent and inputs[name].optional
