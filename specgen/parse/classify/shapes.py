@@ -17,7 +17,9 @@ output's statements (shape_elsewhere: a formula's product of operands the row sa
 output the error table names only beside another). Any other statement that holds
 only in some situation is not read; whatever else is "not derivable", with the reason: a rule
 is never guessed. Dtypes: a documented same-dtype input, the one dtype allowed, an index
-output's integer types, a named promotion, an input allowing exactly the same dtypes.
+output's integer types, a named promotion, an input allowing exactly the same dtypes, or else
+the dtypes the document gives case by case (dtype_rules: by an input's presence, by the rows
+of a dtype-combination table).
 """
 
 from __future__ import annotations
