@@ -216,6 +216,10 @@ DtypeRuleKind = Literal[
     # allows fewer (the one input's that allows more): allocated so only when they hold it
     "given",  # params: the aclDataType parameter whose value the output's dtype is ("指定输出的数据类型"),
     # or the bool that chooses it: values, the dtype when true, then when false
+    "cases",  # alternatives: the dtypes the document gives case by case ("当quantScaleOptional存在时，
+    # 数据类型为INT8", a dtype-combination table's rows), each a fixed, same or one_of rule with its
+    # `when`; the output takes the one dtype every case the call meets gives, else the caller's
+    # choice (several dtypes, or a case the call cannot settle). params: every tensor they read
     "not_derivable",  # reason
 ]
 
@@ -266,6 +270,11 @@ class DtypeRule(Frozen):
     params: tuple[str, ...] = _sparse(())
     values: tuple[str, ...] = _sparse(())
     reason: str = _sparse("")
+    # an alternative of `cases`: the four-part conditions it holds under, as ShapeRule.when's
+    # (`(quantScaleOptional, "given", "", "true")`; a table cell `UINT64/INT64` or `null/INT32`
+    # is ("scale", "dtype", "UINT64/INT64", "true"), "null" naming an absent optional)
+    when: tuple[str, ...] = _sparse(())
+    alternatives: tuple[DtypeRule, ...] = _sparse(())  # cases: each with its `when`
     text: str = ""
     line: int
 

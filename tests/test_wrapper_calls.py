@@ -69,7 +69,10 @@ def test_a_caller_chosen_output_dtype_named_makes_the_documents_call(gcc, corpus
     root = build_recorder(functions, tmp_path / "cann")
     before = compare(resolved, left, run_calls(package, root, left))
     after = compare(resolved, named, run_calls(package, root, named))
-    refused = {f for f, diff in before.failures.items() if "gives no rule for its dtype" in " ".join(diff)}
+    # no rule, or cases that give several dtypes for the sample's inputs (QuantMatmulV3's table:
+    # INT8 operands, a UINT64 scale and no offset give FLOAT16 or INT8)
+    said = ("gives no rule for its dtype", "give its dtype by its _dtype keyword")
+    refused = {f for f, diff in before.failures.items() if any(s in " ".join(diff) for s in said)}
     assert len(refused) >= 15  # ops-nn: RmsNormQuant, DynamicQuant, QuantMatmulV3...
     assert refused.isdisjoint(after.failures), {f: after.failures[f] for f in refused & set(after.failures)}
     assert set(after.failures) <= set(before.failures)  # naming a dtype breaks no other call

@@ -325,7 +325,7 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
         # the dtype of an input, or the one an aclDataType or dtype-code argument names
         if (
             dtype is not None
-            and dtype.kind in ("same", "given")
+            and dtype.kind in ("same", "given", "cases")
             and set(dtype.params) <= names
             and p.name not in dtype.params
         ):

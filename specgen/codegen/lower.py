@@ -203,7 +203,9 @@ def _allocation(p: Param, params: tuple[ParamCode, ...]) -> Allocation:
         if not keyword:
             return Allocation(refusal=refusal)
         refusal += f"; or give its dtype as {keyword}"
-    types = plain_rule(dtype) if dtype is not None and not keyword else None
+    elif dtype.kind == "cases":  # several dtypes, or a case the call cannot settle: the caller's
+        keyword = _dtype_keyword(p, params)
+    types = plain_rule(dtype) if dtype is not None and dtype.derived else None
     allocation = Allocation(shape=plain_rule(shape), dtype=types, refusal=refusal, dtype_keyword=keyword)
     follows = _format_source(p, params)
     if follows is None or _one_layout(p.formats):

@@ -65,7 +65,7 @@ def _shape_disagreement(p: Param, passed: TensorDesc, shapes, values) -> list[Di
 
 def _dtype_disagreement(p: Param, passed: TensorDesc, dtypes, values) -> list[Disagreement]:
     rule = p.dtype_rule
-    if rule is not None and rule.kind == "given":  # the value of an aclDataType argument
+    if rule is not None and rule.kind in ("given", "cases"):  # an aclDataType argument's value, or by case
         derived = output_dtype(plain_rule(rule), dtypes, values)
         if derived is None or derived == passed.dtype:
             return []

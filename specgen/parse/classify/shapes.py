@@ -17,7 +17,9 @@ output's statements (shape_elsewhere: a formula's product of operands the row sa
 output the error table names only beside another). Any other statement that holds
 only in some situation is not read; whatever else is "not derivable", with the reason: a rule
 is never guessed. Dtypes: a documented same-dtype input, the one dtype allowed, an index
-output's integer types, a named promotion, an input allowing exactly the same dtypes.
+output's integer types, a named promotion, an input allowing exactly the same dtypes, or else
+the dtypes the document gives case by case (dtype_rules: by an input's presence, by the rows
+of a dtype-combination table).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
+from specgen.parse.classify.dtype_rules import case_rule
 from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
 from specgen.parse.classify.shape_elsewhere import (
     FORMULA_NAME,
@@ -1001,6 +1004,8 @@ def dtype_rule(
     if len(wider) == 1 and not set(p.dtypes) <= set(_INDEX_DTYPES):
         c = p.of_kind("dtypes")[0]
         return DtypeRule(kind="same_set", params=(wider[0].name,), values=tuple(p.dtypes), text=c.text, line=c.line)
+    if cases := case_rule(p, params, notes):
+        return cases  # aclnnWeightQuantBatchMatmulV2 y: `当quantScaleOptional存在时，数据类型为INT8；…`
     reason = (
         "the document allows " + "、".join(p.dtypes) + " and relates the dtype to no input"
         if p.dtypes

@@ -1,0 +1,265 @@
+"""Output dtypes the document gives case by case (`DtypeRule` kind "cases"): the readers on
+the documents' own sentences and tables, the allocation and the validator's check, and the
+corpus documents' sample calls against the cases read from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from specgen.codegen import cases
+from specgen.codegen.runtime import _shapes
+from specgen.codegen.runtime._tensor import TensorDesc, describe
+from specgen.model import Constraint, Param
+from specgen.parse.classify.dtype_rules import case_rule
+from specgen.parse.classify.shapes import dtype_rule
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    line: int
+
+
+def _tensor(name, direction, dtypes, optional=False):
+    constraints = (Constraint(kind="dtypes", text="、".join(dtypes), line=1, values=tuple(dtypes)),)
+    c_type = "aclTensor*" if direction == "out" else "const aclTensor*"
+    kind = dict(constraints=constraints, optional=optional, line=1)
+    return Param(name=name, c_type=c_type, kind="tensor", direction=direction, **kind)
+
+
+def _notes(*texts):
+    return [Line(t, 400 + i) for i, t in enumerate(texts)]
+
+
+# aclnnWeightQuantBatchMatmulV2 (ops-nn), 约束说明, line 386: the output's own bullet
+WQBMM_Y = (
+    "  - `y`（aclTensor *,计算输出）：维度支持2维，shape支持(m, n)。数据类型支持FLOAT16、BFLOAT16、INT8。"
+    "当`quantScaleOptional`存在时，数据类型为INT8；当`quantScaleOptional`不存在时，数据类型支持FLOAT16、"
+    "BFLOAT16，且与输入`x`的数据类型一致。"
+)
+
+
+def _wqbmm(y_text=WQBMM_Y):
+    x = _tensor("x", "in", ["FLOAT16", "BFLOAT16"])
+    quant = _tensor("quantScaleOptional", "in", ["UINT64"], optional=True)
+    y = _tensor("y", "out", ["FLOAT16", "BFLOAT16", "INT8"])
+    return [x, quant, y], _notes("  - `x`（aclTensor *,计算输入）：矩阵为非转置时…", y_text)
+
+
+def _dtype(rule, **args):
+    dtypes = {n: describe(v).dtype if isinstance(v, np.ndarray) else None for n, v in args.items()}
+    return _shapes.output_dtype(cases.plain_rule(rule), dtypes, args)
+
+
+def test_a_statement_gives_the_dtype_by_an_inputs_presence():
+    params, notes = _wqbmm()
+    rule = dtype_rule(params[2], params, [], notes)
+    assert rule.kind == "cases" and rule.line == 401
+    assert [(c.kind, c.values, c.params, c.when) for c in rule.alternatives] == [
+        ("fixed", ("INT8",), (), ("quantScaleOptional", "given", "", "true")),
+        ("same", (), ("x",), ("quantScaleOptional", "given", "", "false")),
+    ]
+    x = np.zeros((2, 3), np.float16)
+    assert _dtype(rule, x=x, quantScaleOptional=np.zeros(1, np.uint64)) == "INT8"
+    assert _dtype(rule, x=x, quantScaleOptional=None) == "FLOAT16"
+    # a call that does not say whether the optional is given settles no case
+    assert _dtype(rule, x=x) is None
+    # nor one whose case takes the dtype of an input it does not give as a tensor
+    assert _dtype(rule, x=None, quantScaleOptional=None) is None
+
+
+def test_a_statement_naming_no_parameter_or_no_dtype_gives_no_case():
+    # the clause names a parameter the function does not have
+    params, notes = _wqbmm(WQBMM_Y.replace("当`quantScaleOptional`不存在时", "当`quantScale`不存在时"))
+    assert dtype_rule(params[2], params, [], notes).kind == "not_derivable"
+    # a clause that gives no dtype (`数据类型支持FLOAT16、BFLOAT16` alone) leaves the statement unread
+    params, notes = _wqbmm(WQBMM_Y.replace("，且与输入`x`的数据类型一致", ""))
+    assert dtype_rule(params[2], params, [], notes).kind == "not_derivable"
+    # another parameter's bullet says nothing of y
+    params, notes = _wqbmm(WQBMM_Y.replace("`y`（", "`x`（"))
+    assert case_rule(params[2], params, notes) is None
+
+
+# aclnnQuantMatmulV3 (ops-nn), 约束说明: the Atlas A2/A3 table of dtype combinations
+QMM_TABLE = (
+    "| x1 | x2 | scale | offset | bias | out |",
+    "| ------- | ------- | ------ | ------ | ------- | ------- |",
+    "| INT8 | INT8 | UINT64/INT64 | null | null/INT32  |  FLOAT16 |",
+    "| INT8 | INT8 | UINT64/INT64 | null/FLOAT32 | null/INT32  |  INT8 |",
+    "| INT8 | INT8 | FLOAT32/BFLOAT16 | null | null/INT32/BFLOAT16/FLOAT32  |  BFLOAT16 |",
+    "| INT4/INT32 | INT4/INT32 | UINT64/INT64 | null | null/INT32  |  FLOAT16 |",
+    "| INT8 | INT8 | FLOAT32/BFLOAT16 | null | null/INT32  | INT32 |",
+)
+
+
+def _qmm():
+    x1, x2 = (_tensor(n, "in", ["INT8", "INT4", "INT32"]) for n in ("x1", "x2"))
+    scale = _tensor("scale", "in", ["UINT64", "INT64", "FLOAT", "BFLOAT16"])
+    offset = _tensor("offset", "in", ["FLOAT"], optional=True)
+    bias = _tensor("bias", "in", ["INT32", "BFLOAT16", "FLOAT"], optional=True)
+    out = _tensor("out", "out", ["FLOAT16", "INT8", "BFLOAT16", "INT32"])
+    return [x1, x2, scale, offset, bias, out]
+
+
+def test_a_combination_table_gives_the_dtype_where_every_matching_row_agrees():
+    params = _qmm()
+    rule = dtype_rule(params[-1], params, [], _notes(*QMM_TABLE))
+    assert rule.kind == "cases" and len(rule.alternatives) == 5
+    assert rule.alternatives[0].when[:8] == ("x1", "dtype", "INT8", "true", "x2", "dtype", "INT8", "true")
+    i4, i8 = np.zeros((2, 2), np.int32), np.zeros((2, 2), np.int8)
+    u64, f32 = np.zeros(2, np.uint64), np.zeros(2, np.float32)
+    # INT32-packed INT4 operands: one row, FLOAT16
+    assert _dtype(rule, x1=i4, x2=i4, scale=u64, offset=None, bias=None) == "FLOAT16"
+    # INT8 with a UINT64 scale and no offset: FLOAT16 or INT8 — the caller's, never guessed
+    assert _dtype(rule, x1=i8, x2=i8, scale=u64, offset=None, bias=None) is None
+    # an offset given leaves the INT8 row alone
+    assert _dtype(rule, x1=i8, x2=i8, scale=u64, offset=f32, bias=None) == "INT8"
+    # a FLOAT scale: BFLOAT16 or INT32
+    assert _dtype(rule, x1=i8, x2=i8, scale=f32, offset=None, bias=None) is None
+    # dtypes no row lists: no case holds, the dtype stays the caller's
+    assert _dtype(rule, x1=i8, x2=i4, scale=u64, offset=None, bias=None) is None
+
+
+def test_a_table_whose_output_cell_is_not_a_dtype_gives_no_case():
+    params = _qmm()
+    rows = (*QMM_TABLE[:-1], "| INT8 | INT8 | FLOAT32/BFLOAT16 | null | null/INT32  | 见说明 |")
+    assert case_rule(params[-1], params, _notes(*rows)) is None
+    # a table without the output's column, or without an input's, speaks of other things
+    assert case_rule(params[-1], params, _notes(*(r.rsplit("|", 2)[0] + "|" for r in QMM_TABLE))) is None
+    # a row whose output dtype the output does not allow
+    rows = (*QMM_TABLE[:-1], "| INT8 | INT8 | FLOAT32/BFLOAT16 | null | null/INT32  | DOUBLE |")
+    assert case_rule(params[-1], params, _notes(*rows)) is None
+
+
+def test_an_optional_column_that_never_says_null_leaves_its_absence_open():
+    # aclnnAddRmsNormQuant (ops-nn): scales2Optional's column lists dtypes only
+    x1 = _tensor("x1", "in", ["FLOAT16", "BFLOAT16"])
+    scales2 = _tensor("scales2Optional", "in", ["FLOAT", "BFLOAT16"], optional=True)
+    y = _tensor("y1Out", "out", ["INT8", "HIFLOAT8"])
+    table = (
+        "| x1数据类型 | scales2Optional数据类型 | y1Out数据类型 |",
+        "| --- | --- | --- |",
+        "| FLOAT16 | FLOAT | INT8 |",
+        "| BFLOAT16 | BFLOAT16 | INT8 |",
+    )
+    rule = case_rule(y, [x1, scales2, y], _notes(*table))
+    assert rule is not None
+    f16 = np.zeros(2, np.float16)
+    assert _dtype(rule, x1=f16, scales2Optional=None) == "INT8"
+    assert _dtype(rule, x1=f16, scales2Optional=np.zeros(2, np.float32)) == "INT8"
+
+
+def test_allocation_takes_the_cases_dtype_or_the_callers():
+    params, notes = _wqbmm()
+    rule = cases.plain_rule(dtype_rule(params[2], params, [], notes))
+    shape = {"kind": "same", "params": ["x"]}
+    x = np.zeros((2, 3), np.float16)
+    assert _shapes.allocate("y", shape, rule, {"x": x, "quantScaleOptional": None}).dtype == np.float16
+    quant = np.zeros(1, np.uint64)
+    assert _shapes.allocate("y", shape, rule, {"x": x, "quantScaleOptional": quant}).dtype == np.int8
+    qmm = cases.plain_rule(dtype_rule(_qmm()[-1], _qmm(), [], _notes(*QMM_TABLE)))
+    i8, u64 = np.zeros((2, 2), np.int8), np.zeros(2, np.uint64)
+    args = {"x1": i8, "x2": i8, "scale": u64, "offset": None, "bias": None}
+    with pytest.raises(TypeError, match="the document.s cases give FLOAT16 or INT8; give its dtype"):
+        _shapes.allocate("out", {"kind": "same", "params": ["x1"]}, qmm, args)
+    chosen = _shapes.allocate("out", {"kind": "same", "params": ["x1"]}, qmm, args, dtype="INT8")
+    assert chosen.dtype == np.int8
+
+
+def test_the_check_holds_an_output_to_its_case_only_where_one_dtype_applies():
+    qmm = cases.plain_rule(dtype_rule(_qmm()[-1], _qmm(), [], _notes(*QMM_TABLE)))
+    i4, i8, u64 = np.zeros((2, 2), np.int32), np.zeros((2, 2), np.int8), np.zeros(2, np.uint64)
+    one = {"x1": i4, "x2": i4, "scale": u64, "offset": None, "bias": None}
+    dtypes = {n: describe(v).dtype if v is not None else None for n, v in one.items()}
+    assert _shapes.dtype_allowed(qmm, dtypes, "FLOAT16", one) is True
+    assert _shapes.dtype_allowed(qmm, dtypes, "INT8", one) is False
+    several = {**one, "x1": i8, "x2": i8}
+    dtypes = {n: describe(v).dtype if v is not None else None for n, v in several.items()}
+    assert _shapes.dtype_allowed(qmm, dtypes, "INT32", several) is None  # lenient: unchecked
+
+
+# the corpus functions whose output dtype is read by case (two by prose, the others by table)
+CASED = {
+    "aclnnWeightQuantBatchMatmulV2": "y",
+    "aclnnWeightQuantBatchMatmulV3": "y",
+    "aclnnQuantMatmulV3": "out",
+    "aclnnQuantMatmulV4": "out",
+    "aclnnRmsNormQuant": "y",
+}
+
+
+def test_the_corpus_sample_calls_meet_their_cases(corpus):
+    from specgen.parse import parse_paths
+    from specgen.review.lint_outputs import call_values, disagreements
+
+    docs = parse_paths([corpus / "docs" / "ops-nn"])
+    functions = {f.name: f for d in docs for f in d.functions if f.name in CASED}
+    assert set(functions) == set(CASED)
+    derived = {}
+    for name, out in CASED.items():
+        fn = functions[name]
+        assert next(p for p in fn.params if p.name == out).dtype_rule.kind == "cases"
+        values = call_values(fn, fn.sample_call) if fn.sample_call else None
+        if values is None:
+            continue
+        assert [d for d in disagreements(fn, values) if d.what == "dtype"] == []
+        rule = next(p for p in fn.params if p.name == out).dtype_rule
+        dtypes = {n: v.dtype if isinstance(v, TensorDesc) else None for n, v in values.items()}
+        derived[name] = (_shapes.output_dtype(cases.plain_rule(rule), dtypes, values), values[out].dtype)
+    # the weight-quant samples pass no quantScaleOptional: y takes x's dtype, as the sample's y has
+    for name in ("aclnnWeightQuantBatchMatmulV2", "aclnnWeightQuantBatchMatmulV3"):
+        assert derived[name][0] == derived[name][1]
+
+
+def test_a_table_said_for_some_products_holds_on_them_where_the_product_is_known():
+    # aclnnAddRmsNormDynamicQuant (ops-nn), 约束说明: INT8 on Atlas A2/A3; INT8, HIFLOAT8… on 950
+    x1 = _tensor("x1", "in", ["FLOAT16", "BFLOAT16"])
+    y = _tensor("y1Out", "out", ["INT8", "HIFLOAT8"])
+    header = ("    | `x1`数据类型 | `y1Out`数据类型 |", "    | ----------- | -------------- |")
+    notes = _notes(
+        '  <!-- npu="A3,910b" id8 -->',
+        *(h.strip() for h in header),
+        "| FLOAT16     | INT8           |",
+        "  <!-- end id8 -->",
+        '  <!-- npu="950" id9 -->',
+        *(h.strip() for h in header),
+        "| FLOAT16     | INT8           |",
+        "| FLOAT16     | HIFLOAT8           |",
+        "  <!-- end id9 -->",
+    )
+    rule = case_rule(y, [x1, y], notes)
+    assert rule is not None and rule.params == ("x1",)
+    assert {c.when[:4] for c in rule.alternatives} == {
+        ("", "product", "A3,910b", "true"),
+        ("", "product", "950", "true"),
+    }
+    f16 = np.zeros(2, np.float16)
+    assert _dtype(rule, x1=f16) is None  # no product: INT8 or HIFLOAT8
+    assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "910b"}) == "INT8"
+    assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "950"}) is None
+    assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "310p"}) is None  # no table for it: unchecked
+
+
+def test_the_validator_holds_the_output_to_its_products_case():
+    from specgen.codegen.runtime._validate import ParamSpec, Rule, Spec, violations
+
+    derive = {
+        "kind": "cases",
+        "params": ["x1"],
+        "alternatives": [
+            {"kind": "fixed", "values": ["INT8"], "when": ["", "product", "A3,910b", "true"]},
+            {"kind": "one_of", "values": ["INT8", "HIFLOAT8"], "when": ["", "product", "950", "true"]},
+        ],
+    }
+    params = (ParamSpec("x1", "tensor", "in"), ParamSpec("y1Out", "tensor", "out"))
+    rule = Rule(161002, "output_dtype", ("y1Out", "x1"), "表", id="implied_output_dtype_y1Out", derive=derive)
+    spec = Spec(function="aclnnXGetWorkspaceSize", params=params, rules=(rule,))
+    args = {"x1": np.zeros(2, np.float16), "y1Out": np.zeros(2, np.float16)}
+    assert [(r.id, why) for r, why in violations(spec, args, "910b")] == [
+        ("implied_output_dtype_y1Out", "y1Out has dtype FLOAT16; the document's cases give INT8 for these x1")
+    ]
+    assert violations(spec, args, "950") == [] and violations(spec, args) == []
+    assert violations(spec, {**args, "y1Out": np.zeros(2, np.int8)}, "A3") == []
