@@ -140,12 +140,16 @@ def _has_value(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
 
 
 def _of_dtype(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
-    """(name, "dtype", dtype, "true"/"false"): the tensor has that dtype, or has another."""
+    """(name, "dtype", dtype, "true"/"false"): the tensor has that dtype, or has another; a
+    table cell's dtypes `UINT64/INT64` any of them, `null` among them an absent optional."""
     from ._tensor import describe
 
     name, _, dtype, wanted = when
-    desc = _desc(describe, values.get(name))
-    return desc is not None and (desc.dtype == dtype) == (wanted == "true")
+    value = values.get(name)
+    if value is None:  # `null` among a table cell's dtypes names an absent optional
+        return name in values and "null" in dtype.split("/") and wanted == "true"
+    desc = _desc(describe, value)
+    return desc is not None and (desc.dtype in dtype.split("/")) == (wanted == "true")
 
 
 def _bool_case(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
@@ -193,8 +197,19 @@ def _last_axis(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     return (axis in (-1, rank - 1)) == (wanted == "true")
 
 
-# The four-part conditions of `ShapeRule.when`, by their second part.
+# Where a validator given `product=` puts it among the values an output's dtype rule reads.
+PRODUCT_KEY = "@product"
+
+
+def _on_product(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """("", "product", "A3,910b", "true"): a case said for those products (an npu comment's
+    ids) holds on them; where the product is not known `_settled` passes over it."""
+    return (values.get(PRODUCT_KEY) in when[2].split(",")) == (when[3] == "true")
+
+
+# The four-part conditions of `ShapeRule.when` and `DtypeRule.when`, by their second part.
 _CONDITIONS = {
+    "product": _on_product,
     "value": _has_value,
     "dtype": _of_dtype,
     "bool": _bool_case,
@@ -503,7 +518,63 @@ def output_dtype(
         return dtype if not allowed or dtype in allowed else None
     if kind in ("fixed", "one_of"):
         return _items(rule, "values")[0]
+    if kind == "cases":
+        return _case_dtype(rule, dtypes, values or {})
     return None
+
+
+def _case_dtype(
+    rule: Mapping[str, object],
+    dtypes: Mapping[str, str | None],
+    values: Mapping[str, object],
+) -> str | None:
+    """The one dtype every case the call meets gives; None when a case's condition is not
+    settled by the call, when no case holds, or when those that hold give several dtypes (a
+    case of several, `FLOAT16/BFLOAT16`, is the caller's choice)."""
+    found = case_dtypes(rule, dtypes, values)
+    return (
+        found[0] if found is not None and len(found) == 1 and found[0] != "?" else None
+    )
+
+
+def case_dtypes(
+    rule: Mapping[str, object],
+    dtypes: Mapping[str, str | None],
+    values: Mapping[str, object],
+) -> tuple[str, ...] | None:
+    """The dtypes the cases the call meets give (a case of an unknown input's dtype: "?"),
+    in the document's order; None when the call does not settle a case's condition."""
+    found: dict[str, None] = {}
+    for case in _items(rule, "alternatives"):
+        held = _settled(tuple(_items(case, "when")), values)
+        if held is None:
+            return None
+        if held and case.get("kind") == "one_of":
+            found.update(dict.fromkeys(_items(case, "values")))
+        elif held:
+            found[output_dtype(case, dtypes, values) or "?"] = None
+    return tuple(found)
+
+
+def _settled(when: tuple[Any, ...], values: Mapping[str, object]) -> bool | None:
+    """Whether the four-part conditions all hold (True), one fails (False), or the call does
+    not settle one that could decide it (None: neither it nor its opposite holds)."""
+    unsettled = False
+    for i in range(0, len(when) - len(when) % 4, 4):
+        part = when[i : i + 4]
+        if part[1] == "product" and values.get(PRODUCT_KEY) is None:
+            continue  # said for some products, on a call for no product: it may hold
+        opposite = (*part[:3], "false" if part[3] == "true" else "true")
+        held, against = (_CONDITIONS[part[1]](c, values) for c in (part, opposite))
+        if part[1] == "dtype" and part[0] in values and values[part[0]] is None:
+            against = (
+                not held
+            )  # an absent optional: a cell of dtypes without `null` fails
+        if held == against:
+            unsettled = True
+        elif not held:
+            return False
+    return None if unsettled else True
 
 
 def _given(value: object) -> str | None:
@@ -689,10 +760,29 @@ def _allocate_one(
         why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
         if shape is None and shape_rule.get("kind") == "one_of":
             why = "the document gives it several shapes, or none it can settle, for these arguments"
+        if dtype is None and dtype_rule.get("kind") == "cases":
+            why = _unsettled_cases(dtype_rule, descs, args)
         raise TypeError(
             f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
         )
     return empty(shape, dtype)
+
+
+def _unsettled_cases(
+    rule: Mapping[str, object], descs: Mapping[str, Any], args: Mapping[str, object]
+) -> str:
+    """Why the document's cases leave an output's dtype to the caller, for these arguments."""
+    found = case_dtypes(
+        rule, {n: d.dtype if d else None for n, d in descs.items()}, args
+    )
+    said = (
+        "the document's cases do not settle it"
+        if found is None
+        else "no case of the document's holds"
+        if not found
+        else "the document's cases give " + " or ".join(found)
+    )
+    return said + "; give its dtype by its _dtype keyword"
 
 
 def _desc(describe: Any, value: object) -> Any:

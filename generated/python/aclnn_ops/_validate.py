@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from ._shapes import dtype_allowed, output_dtype, shape_allowed
+from ._shapes import PRODUCT_KEY, dtype_allowed, output_dtype, shape_allowed
 from ._tensor import (
     ACL_DTYPES,
     ND_FAMILY,
@@ -525,18 +525,22 @@ def _output_shape(ctx: _Context, rule: Rule) -> str:
 
 
 def _output_dtype(ctx: _Context, rule: Rule) -> str:
-    """An output has the dtype of the input the document names."""
+    """An output has the dtype of the input the document names, or its case's (on the
+    product given, where a case is said for some products)."""
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
+    args = {**ctx.args, PRODUCT_KEY: ctx.product} if ctx.product else ctx.args
     if (
-        dtype_allowed(rule.derive, _of_tensors(ctx, "dtype"), out.dtype, ctx.args)
+        dtype_allowed(rule.derive, _of_tensors(ctx, "dtype"), out.dtype, args)
         is not False
     ):
         return ""
     peers = ", ".join(rule.params[1:])
-    expected = output_dtype(rule.derive, _of_tensors(ctx, "dtype"), ctx.args)
+    expected = output_dtype(rule.derive, _of_tensors(ctx, "dtype"), args)
     given = f" ({expected} for these arguments)" if expected else ""
+    if rule.derive.get("kind") == "cases":
+        return f"{rule.params[0]} has dtype {out.dtype}; the document's cases give {expected} for these {peers}"
     return f"{rule.params[0]} has dtype {out.dtype}; the document gives it the dtype of {peers}{given}"
 
 
