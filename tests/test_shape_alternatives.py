@@ -14,7 +14,7 @@ from specgen.codegen.runtime import _shapes
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import ShapeRule
 from specgen.parse import parse_paths
-from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule, presence
 from specgen.parse.classify.shape_phrases import Reading, ShapeContext
 
 
@@ -501,3 +501,20 @@ def test_a_shape_whose_symbol_one_form_of_an_input_defines(corpus):
     # isTarget `(N，C)或者(C)`: C is in both of self's forms, not read
     is_target = next(p for p in fn.params if p.name == "isTarget")
     assert is_target.shape_rule is not None and not is_target.shape_rule.derived
+
+
+def test_presence_reads_optionals_given_or_null_in_every_wording_the_documents_use():
+    names = {"quantScaleOptional", "x1Scale", "x2Scale", "scale"}
+    # aclnnWeightQuantBatchMatmulV2 `当`quantScaleOptional`存在时`; aclnnTransposeQuantBatchMatMul
+    # `x1Scale和x2Scale不为None`; aclnnTransposeBatchMatMul `scale为None`
+    assert presence("`quantScaleOptional`存在", names) == ("quantScaleOptional", "given", "", "true")
+    assert presence("quantScaleOptional不存在", names) == ("quantScaleOptional", "given", "", "false")
+    assert presence("x1Scale和x2Scale不为None", names) == (
+        *("x1Scale", "given", "", "true"),
+        *("x2Scale", "given", "", "true"),
+    )
+    assert presence("scale为None", names) == ("scale", "given", "", "false")
+    assert presence("scale非空", names) == ("scale", "given", "", "true")
+    # a name the caller does not know, or a condition on something else, is not a presence
+    assert presence("x1Scale和offset不为None", names) is None
+    assert presence("scale为INT8", names) is None

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from specgen.model import DtypeRule, Param
-from specgen.vocab import dtype
+from specgen.parse.classify.shape_alternatives import presence
+from specgen.vocab import PRODUCT_NAMES, dtype
 
 
 class Said(Protocol):
@@ -49,12 +50,7 @@ _TENSORS = ("tensor", "tensor_list")
 # `- `y`（aclTensor *,计算输出）：…`: a constraints bullet about one parameter
 _LEAD = re.compile(r"^\s*[-*]?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:（[^）]*）|\([^)]*\))?\s*[:：]")
 # `当`quantScaleOptional`存在时，<what follows>`: one clause, up to its `；`
-_CLAUSE = re.compile(
-    r"当\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?P<state>不存在|存在|不为空|为空|非空|为空指针|不为空指针)时\s*[，,]?"
-    r"\s*(?P<then>[^；;。]*)"
-)
-_PRESENT = {"存在": "true", "不为空": "true", "非空": "true", "不为空指针": "true", "不存在": "false", "为空": "false"}
-_PRESENT["为空指针"] = "false"
+_CLAUSE = re.compile(r"当\s*(?P<cond>[^，,；;。]+?)\s*时\s*[，,]?\s*(?P<then>[^；;。]*)")
 _SAME = re.compile(
     r"与(?:输入|入参)?\s*`?(?P<peer>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?(?:数据类型)?\s*(?:保持)?(?:一致|相同)"
 )
@@ -99,10 +95,10 @@ def prose_cases(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> lis
 def _clause_case(
     m: re.Match[str], p: Param, inputs: dict[str, Param], s: Said, on: tuple[str, ...] = ()
 ) -> DtypeRule | None:
-    name, then = m.group("name"), m.group("then")
-    if name not in inputs:
+    then, given = m.group("then"), presence(m.group("cond"), inputs)
+    if given is None:
         return None
-    when = (*on, name, "given", "", _PRESENT[m.group("state")])
+    when = (*on, *given)
     if (same := _SAME.search(then)) and same.group("peer") in inputs:
         return DtypeRule(kind="same", params=(same.group("peer"),), when=when, text=m.group(0), line=s.line)
     fixed = _FIXED.search(then)
@@ -121,7 +117,10 @@ def _scoped(notes: Sequence[Said]) -> list[tuple[Said, str]]:
     scope, out = "", []
     for s in notes:
         if m := _NPU.search(s.text):
-            scope = ",".join(t.strip() for t in m.group("products").split(","))
+            # ids the validator knows only (a document's comment is untrusted text); none known: no product's
+            scope = (
+                ",".join(t for t in (t.strip() for t in m.group("products").split(",")) if t in PRODUCT_NAMES) or "-"
+            )
         elif _NPU_END.search(s.text):
             scope = ""
         out.append((s, scope))

@@ -18,7 +18,7 @@ otherwise case (`否则`) holds where any one of the case's conditions fails.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from specgen.model import ShapeRule
@@ -70,9 +70,11 @@ _STATE = re.compile(
 )
 # `outputMaskOptional[0]为True`: one element of a bool array; `outputMaskOptional为空`: null (or not)
 _ITEM = re.compile(rf"^{_NAME}\[(?P<i>\d+)\]\s*(?:为|是|=+)\s*(?P<value>True|False|true|false)$")
-_NULL = re.compile(rf"^{_NAME}\s*(?P<no>不)?为\s*(?:空|空指针|nullptr|None)$")
-# `groupIndexOptional存在`, `groupIndexOptional不存在`: an optional input given, or null
-_GIVEN = re.compile(rf"^{_NAME}\s*(?P<no>不)?(?:存在|传入)$")
+# Optional parameters given or null: `groupIndexOptional存在`, `…不存在`, `x非空`,
+# `outputMaskOptional为空`, `x1Scale和x2Scale不为None`
+_NAMES = r"(?P<names>`?[A-Za-z_][A-Za-z0-9_]*`?(?:\s*[和、]\s*`?[A-Za-z_][A-Za-z0-9_]*`?)*)"
+_NULL = re.compile(rf"^{_NAMES}\s*(?P<no>不)?为\s*(?:空|空指针|nullptr|None)$")
+_GIVEN = re.compile(rf"^{_NAMES}\s*(?:(?P<no>不)?(?:存在|传入)|非空)$")
 # `量化输出类型为INT4或INT32`, `y的数据类型为INT8`: a tensor's dtype (named, or the one allowing them)
 _DTYPE = re.compile(
     r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?P<other>量化)?(?:输出)?(?:数据)?类型\s*为\s*"
@@ -394,10 +396,8 @@ def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] |
         return _states(ctx.subject, ctx, known).get(m.group("state"))
     if (m := _ITEM.match(atom)) and kinds.get(m.group("name")) == "bool_array":
         return [(f"{m.group('name')}[{m.group('i')}]", "bool", m.group("value").lower(), "true")]
-    if (m := _NULL.match(atom)) and m.group("name") in kinds:
-        return [(m.group("name"), "given", "", "true" if m.group("no") else "false")]
-    if (m := _GIVEN.match(atom)) and m.group("name") in ctx.inputs:
-        return [(m.group("name"), "given", "", "false" if m.group("no") else "true")]
+    if (given := presence(atom, kinds)) is not None:
+        return [given]
     if (m := _RANK.match(atom)) and m.group("name") in ctx.inputs:
         return [(m.group("name"), "rank", m.group("value"), "true")]
     if (m := _LAST.match(atom)) and kinds.get(m.group("name")) == "int" and m.group("x") in ctx.inputs:
@@ -426,6 +426,19 @@ def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] |
     if kinds.get(name) in ("int", "string") and value.lower() not in _BOOLS:
         return [(name, "value", value, held)]
     return None
+
+
+def presence(atom: str, names: Collection[str]) -> tuple[str, ...] | None:
+    """`atom` as the conditions that optional parameters among `names` are given or null (four
+    parts each: `(x, "given", "", "true")`); None when it says something else or names another."""
+    m = _NULL.match(atom) or _GIVEN.match(atom)
+    if m is None:
+        return None
+    named = [n.strip("`") for n in re.split(r"\s*[和、]\s*", m.group("names"))]
+    if not all(n in names for n in named):
+        return None
+    given = (m.re is _GIVEN) != bool(m.group("no"))
+    return tuple(x for n in named for x in (n, "given", "", "true" if given else "false"))
 
 
 def _subject(name: str | None, ctx: ShapeContext) -> bool:

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 
 from specgen.model import Param, ShapeRule
+from specgen.parse.classify.shape_alternatives import presence
 from specgen.parse.classify.shape_gradients import Said
 from specgen.parse.classify.shape_phrases import ShapeContext, substituted, top_level_split, transposers
 from specgen.parse.classify.text import IDENT
@@ -65,7 +66,6 @@ _CASE = re.compile(
 )
 _PERM_VALUE = re.compile(r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]")
 # a case's conditions: `scale为None`, `x1Scale和x2Scale不为None`, `batchSplitFactor等于1`, `…大于1`
-_NULL = re.compile(rf"^(?P<names>{_N}(?:\s*[和、]\s*{_N})*)\s*(?P<not>不)?为\s*(?:None|nullptr|空)$")
 _EQUALS = re.compile(rf"^(?P<name>{_N})\s*(?P<op>等于|大于)\s*(?P<v>\d+)$")
 
 
@@ -191,12 +191,10 @@ def _conditions(text: str, by_name: dict[str, Param]) -> tuple[str, ...] | None:
     """A case's conditions as `ShapeRule.when` parts; None when one is not read. `大于v` is read
     as `不等于v` only where the integer's row bounds it below by v (`取值范围为[1, B]`)."""
     when: list[str] = []
+    tensors = [n for n, q in by_name.items() if q.kind == "tensor"]
     for clause in (c.strip() for c in re.split(r"[，,]", text) if c.strip()):
-        if (m := _NULL.match(clause)) and all(
-            by_name.get(n) and by_name[n].kind == "tensor" for n in re.split(r"\s*[和、]\s*", m.group("names"))
-        ):
-            for n in re.split(r"\s*[和、]\s*", m.group("names")):
-                when += (n, "given", "", "true" if m.group("not") else "false")
+        if (given := presence(clause, tensors)) is not None:
+            when += given
         elif (m := _EQUALS.match(clause)) and (q := by_name.get(m.group("name"))) and q.kind == "int":
             v = m.group("v")
             if m.group("op") == "大于" and not re.search(rf"取值范围为\s*\[\s*{v}\s*,", q.description + q.text):
