@@ -241,6 +241,13 @@ def test_a_table_said_for_some_products_holds_on_them_where_the_product_is_known
     assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "910b"}) == "INT8"
     assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "950"}) is None
     assert _dtype(rule, x1=f16, **{_shapes.PRODUCT_KEY: "310p"}) is None  # no table for it: unchecked
+    # a wrapper given the product allocates y1Out in the one dtype the product's table gives
+    plain, shape = cases.plain_rule(rule), {"kind": "same", "params": ["x1"]}
+    assert _shapes.allocate("y1Out", shape, plain, {"x1": f16}, product="910B").dtype == np.int8
+    with pytest.raises(TypeError, match="give its dtype"):
+        _shapes.allocate("y1Out", shape, plain, {"x1": f16}, product="950")
+    with pytest.raises(ValueError, match="unknown product 'Atlas910'; the known products are 950, A3"):
+        _shapes.allocate("y1Out", shape, plain, {"x1": f16}, product="Atlas910")
 
 
 def test_the_validator_holds_the_output_to_its_products_case():

@@ -45,6 +45,13 @@ def test_unknown_product_is_refused_with_the_known_ones(aclnn_ops):
     with pytest.raises(ValueError, match="'Atlas910'.*910b"):
         validate(X, X, X, 1, grad_input=X, product="Atlas910")
     validate(X, X, X, 1, grad_input=X, product="910B")  # ids in any case
+    # the wrapper takes it too, before it allocates an output or calls the library
+    wrapper = aclnn_ops.soft_margin_loss_backward.soft_margin_loss_backward
+    with pytest.raises(ValueError, match="'Atlas910'.*910b"):
+        wrapper(X, X, X, 1, product="Atlas910")
+    with pytest.raises(ValueError, match="'Atlas910'.*910b"):
+        wrapper(X, X, X, 1, grad_input=X, product="Atlas910")
+    assert wrapper(X, X, X, 1, product="910b").shape == X.shape
 
 
 def test_missing_required_argument_by_name(aclnn_ops):

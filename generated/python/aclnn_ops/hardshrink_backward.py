@@ -190,6 +190,7 @@ def hardshrink_backward(
     lambd: rt.ScalarLike,
     *,
     grad_input: rt.TensorArg | None = None,
+    product: str | None = None,
 ) -> rt.Array:
     """aclnnHardshrinkBackward on NumPy arrays; returns grad_input.
 
@@ -197,6 +198,7 @@ def hardshrink_backward(
     self: in const aclTensor*, FLOAT16/FLOAT. 公式中的输入x
     lambd: in const aclScalar*, FLOAT. 公式中的输入λ
     grad_input: out aclTensor*, FLOAT16/FLOAT. 公式中的gradInput
+    product: one of aclnn_ops.PRODUCTS: the document's per-product rules apply, to the outputs allocated too.
     """
     if grad_input is None:
         grad_input = _shapes.allocate(
@@ -210,12 +212,10 @@ def hardshrink_backward(
                 "gradInput": grad_input,
             },
             follows=("self", "ND", ("ND",)),
+            product=product,
         )
     validate_hardshrink_backward(
-        grad_output,
-        self,
-        lambd,
-        grad_input=grad_input,
+        grad_output, self, lambd, grad_input=grad_input, product=product
     )
     _run_hardshrink_backward(
         grad_output,

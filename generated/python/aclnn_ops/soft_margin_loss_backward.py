@@ -199,6 +199,7 @@ def soft_margin_loss_backward(
     reduction: int,
     *,
     grad_input: rt.TensorArg | None = None,
+    product: str | None = None,
 ) -> rt.Array:
     """aclnnSoftMarginLossBackward on NumPy arrays; returns grad_input.
 
@@ -207,6 +208,7 @@ def soft_margin_loss_backward(
     target: in const aclTensor*, FLOAT/FLOAT16.
     reduction: in int64_t. 指定要应用到输出的缩减.
     grad_input: out aclTensor*, FLOAT/FLOAT16.
+    product: one of aclnn_ops.PRODUCTS: the document's per-product rules apply, to the outputs allocated too.
     """
     if grad_input is None:
         grad_input = _shapes.allocate(
@@ -221,13 +223,10 @@ def soft_margin_loss_backward(
                 "gradInput": grad_input,
             },
             follows=("gradOutput", "ND", ("ND",)),
+            product=product,
         )
     validate_soft_margin_loss_backward(
-        grad_output,
-        self,
-        target,
-        reduction,
-        grad_input=grad_input,
+        grad_output, self, target, reduction, grad_input=grad_input, product=product
     )
     _run_soft_margin_loss_backward(
         grad_output,

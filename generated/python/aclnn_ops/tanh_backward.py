@@ -166,12 +166,14 @@ def tanh_backward(
     output: rt.TensorArg,
     *,
     grad_input: rt.TensorArg | None = None,
+    product: str | None = None,
 ) -> rt.Array:
     """aclnnTanhBackward on NumPy arrays; returns grad_input.
 
     grad_output: in const aclTensor*, FLOAT/FLOAT16/DOUBLE/BFLOAT16. Device侧的aclTensor
     output: in const aclTensor*, FLOAT/FLOAT16/DOUBLE/BFLOAT16. Device侧的aclTensor
     grad_input: out aclTensor*, FLOAT/FLOAT16/DOUBLE/BFLOAT16. Device侧的aclTensor
+    product: one of aclnn_ops.PRODUCTS: the document's per-product rules apply, to the outputs allocated too.
     """
     if grad_input is None:
         grad_input = _shapes.allocate(
@@ -184,12 +186,9 @@ def tanh_backward(
                 "gradInput": grad_input,
             },
             follows=("gradOutput", "ND", ("ND",)),
+            product=product,
         )
-    validate_tanh_backward(
-        grad_output,
-        output,
-        grad_input=grad_input,
-    )
+    validate_tanh_backward(grad_output, output, grad_input=grad_input, product=product)
     _run_tanh_backward(
         grad_output,
         output,

@@ -663,6 +663,7 @@ def allocate(
     each: bool = False,
     follows: tuple[str, str, tuple[str, ...]] | None = None,
     dtype: object = None,
+    product: str | None = None,
 ) -> Any:
     """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
     the other arguments (`args`: by C name); TypeError when they do not settle it. `each`: a
@@ -670,7 +671,12 @@ def allocate(
     input whose format the output takes, the format it is sent in by default, the output's
     documented formats): a Tensor in that format when it is not ND, the output's rows allow
     it (`format_allowed`: ND admits the plain layouts) and the ranks agree. `dtype`: the
-    dtype the caller chose, where the document leaves it to the caller."""
+    dtype the caller chose, where the document leaves it to the caller. `product`: the rules
+    said for some products hold there (ValueError for an unknown product)."""
+    if product is not None:
+        from ._validate import product_id
+
+        args = {**args, PRODUCT_KEY: product_id(product)}
     if dtype is not None:
         from ._tensor import dtype_name
 
