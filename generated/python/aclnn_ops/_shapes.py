@@ -766,7 +766,7 @@ def _allocate_one(
         why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
         if shape is None and shape_rule.get("kind") == "one_of":
             why = "the document gives it several shapes, or none it can settle, for these arguments"
-        if dtype is None and dtype_rule.get("kind") == "cases":
+        if shape is not None and dtype_rule.get("kind") == "cases":
             why = _unsettled_cases(dtype_rule, descs, args)
         raise TypeError(
             f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
