@@ -79,4 +79,6 @@ def test_stats_report_classification_coverage(capsys):
     assert stats["conditions"]["total"] == 13 == stats["conditions"]["checked"]
     assert stats["constraints"]["by_kind"]["dtypes"] >= 10
     assert main(["parse", str(SPECS), "--stats"]) == 0
-    assert "error-rule conditions: 13, with a typed check 13 (100.0%)" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "error-rule conditions: 13, with a typed check 13 (100.0%)" in text
+    assert "  dtype rules by kind: same_set 2, same 1\n" in text

@@ -123,9 +123,11 @@ def _outputs(cov: Coverage) -> str:
     shapes = total - cov.output_shapes["not_derivable"]
     dtypes = total - cov.output_dtypes["not_derivable"]
     kinds = ", ".join(f"{k} {n}" for k, n in cov.output_shapes.most_common())
+    # `cases` counts as derived, though the cases may leave the dtype to the caller for a call
+    dtype_kinds = ", ".join(f"{k} {n}" for k, n in cov.output_dtypes.most_common())
     return (
         f"outputs and in-out tensors: {total}; shape derived {shapes} ({_percent(shapes, total)}), dtype derived "
-        f"{dtypes} ({_percent(dtypes, total)})\n  shape rules by kind: {kinds}"
+        f"{dtypes} ({_percent(dtypes, total)})\n  shape rules by kind: {kinds}\n  dtype rules by kind: {dtype_kinds}"
     )
 
 
