@@ -163,8 +163,8 @@ def test_allocation_takes_the_cases_dtype_or_the_callers():
     qmm = cases.plain_rule(dtype_rule(_qmm()[-1], _qmm(), [], _notes(*QMM_TABLE)))
     i8, u64 = np.zeros((2, 2), np.int8), np.zeros(2, np.uint64)
     args = {"x1": i8, "x2": i8, "scale": u64, "offset": None, "bias": None}
-    with pytest.raises(TypeError, match="the document.s cases give FLOAT16 or INT8; give its dtype"):
-        _shapes.allocate("out", {"kind": "same", "params": ["x1"]}, qmm, args)
+    with pytest.raises(TypeError, match="the document.s cases give FLOAT16 or INT8; give its dtype as out_dtype"):
+        _shapes.allocate("out", {"kind": "same", "params": ["x1"]}, qmm, args, keyword="out_dtype")
     chosen = _shapes.allocate("out", {"kind": "same", "params": ["x1"]}, qmm, args, dtype="INT8")
     assert chosen.dtype == np.int8
 
@@ -244,8 +244,8 @@ def test_a_table_said_for_some_products_holds_on_them_where_the_product_is_known
     # a wrapper given the product allocates y1Out in the one dtype the product's table gives
     plain, shape = cases.plain_rule(rule), {"kind": "same", "params": ["x1"]}
     assert _shapes.allocate("y1Out", shape, plain, {"x1": f16}, product="910B").dtype == np.int8
-    with pytest.raises(TypeError, match="give its dtype"):
-        _shapes.allocate("y1Out", shape, plain, {"x1": f16}, product="950")
+    with pytest.raises(TypeError, match="give INT8 or HIFLOAT8; give its dtype as y1_out_dtype"):
+        _shapes.allocate("y1Out", shape, plain, {"x1": f16}, product="950", keyword="y1_out_dtype")
     with pytest.raises(ValueError, match="unknown product 'Atlas910'; the known products are 950, A3"):
         _shapes.allocate("y1Out", shape, plain, {"x1": f16}, product="Atlas910")
 

@@ -664,6 +664,7 @@ def allocate(
     follows: tuple[str, str, tuple[str, ...]] | None = None,
     dtype: object = None,
     product: str | None = None,
+    keyword: str = "",
 ) -> Any:
     """A zeroed NumPy array for output `name`, shaped and typed by the document's rules from
     the other arguments (`args`: by C name); TypeError when they do not settle it. `each`: a
@@ -671,8 +672,9 @@ def allocate(
     input whose format the output takes, the format it is sent in by default, the output's
     documented formats): a Tensor in that format when it is not ND, the output's rows allow
     it (`format_allowed`: ND admits the plain layouts) and the ranks agree. `dtype`: the
-    dtype the caller chose, where the document leaves it to the caller. `product`: the rules
-    said for some products hold there (ValueError for an unknown product)."""
+    dtype the caller chose, where the document leaves it to the caller (by the wrapper's
+    `keyword`). `product`: the rules said for some products hold there (ValueError for an
+    unknown product)."""
     if product is not None:
         from ._validate import product_id
 
@@ -684,13 +686,15 @@ def allocate(
     if each:
         return [
             _formatted(
-                _allocate_one(f"{name}[{i}]", shape_rule, dtype_rule, item),
+                _allocate_one(f"{name}[{i}]", shape_rule, dtype_rule, item, keyword),
                 item,
                 follows,
             )
             for i, item in enumerate(_items_of(name, shape_rule, dtype_rule, args))
         ]
-    return _formatted(_allocate_one(name, shape_rule, dtype_rule, args), args, follows)
+    return _formatted(
+        _allocate_one(name, shape_rule, dtype_rule, args, keyword), args, follows
+    )
 
 
 def _formatted(
@@ -747,6 +751,7 @@ def _allocate_one(
     shape_rule: Mapping[str, object],
     dtype_rule: Mapping[str, object],
     args: Mapping[str, object],
+    keyword: str = "",
 ) -> Any:
     from ._runtime import empty
     from ._tensor import TensorDesc, describe
@@ -768,6 +773,7 @@ def _allocate_one(
             why = "the document gives it several shapes, or none it can settle, for these arguments"
         if shape is not None and dtype_rule.get("kind") == "cases":
             why = _unsettled_cases(dtype_rule, descs, args)
+            why += f"; give its dtype as {keyword}" if keyword else ""
         raise TypeError(
             f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
         )
@@ -788,7 +794,7 @@ def _unsettled_cases(
         if not found
         else "the document's cases give " + " or ".join(found)
     )
-    return said + "; give its dtype by its _dtype keyword"
+    return said
 
 
 def _desc(describe: Any, value: object) -> Any:
