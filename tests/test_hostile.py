@@ -157,7 +157,7 @@ def test_keywords_and_the_generated_codes_own_names_are_renamed(injected):
     binding = ast.parse((injected / "python/aclnn_ops/injection.py").read_text(encoding="utf-8"))
     wrapper = next(f for f in binding.body if isinstance(f, ast.FunctionDef) and f.name == "injection")
     names = [a.arg for a in (*wrapper.args.args, *wrapper.args.kwonlyargs)]
-    assert names == ["x", "x_shape", "lambda_", "check_", "mode", "np_", "out"]
+    assert names == ["x", "x_shape", "lambda_", "check_", "mode", "np_", "out", "product"]
     sample = c_code((injected / "samples/injection.cpp").read_text(encoding="utf-8"))
     assert "DeviceTensor xShape_;" in sample  # `xShape` would clash with x's shape vector
     assert "const Scalar Check_(" in sample  # `Check` is the sample's status checker

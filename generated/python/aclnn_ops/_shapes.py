@@ -199,6 +199,19 @@ def _last_axis(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
 
 # Where a validator given `product=` puts it among the values an output's dtype rule reads.
 PRODUCT_KEY = "@product"
+PRODUCTS = ("950", "A3", "910b", "310b", "310p", "910")
+
+
+def product_id(product: str | None) -> str | None:
+    """A product id as `PRODUCTS` spells it (any case); ValueError for an unknown one."""
+    if product is None:
+        return None
+    found = {p.lower(): p for p in PRODUCTS}.get(str(product).lower())
+    if found is None:
+        raise ValueError(
+            f"unknown product {product!r}; the known products are {', '.join(PRODUCTS)}"
+        )
+    return found
 
 
 def _on_product(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
@@ -676,8 +689,6 @@ def allocate(
     `keyword`). `product`: the rules said for some products hold there (ValueError for an
     unknown product)."""
     if product is not None:
-        from ._validate import product_id
-
         args = {**args, PRODUCT_KEY: product_id(product)}
     if dtype is not None:
         from ._tensor import dtype_name

@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from ._shapes import PRODUCT_KEY, dtype_allowed, output_dtype, shape_allowed
+from ._shapes import (
+    PRODUCT_KEY,
+    dtype_allowed,
+    output_dtype,
+    product_id,
+    shape_allowed,
+)
 from ._tensor import (
     ACL_DTYPES,
     ND_FAMILY,
@@ -41,10 +47,9 @@ Role = Literal[
 Direction = Literal["in", "out", "inout"]
 TENSOR_ROLES = ("tensor", "tensor_list")
 OUTPUTS = ("out", "inout")
+
+
 # The product ids `product=` takes (the ids of the documents' npu="..." comments).
-PRODUCTS = ("950", "A3", "910b", "310b", "310p", "910")
-
-
 @dataclass(frozen=True)
 class ParamSpec:
     """What the document allows for one parameter."""
@@ -151,18 +156,6 @@ def first_violation(
 ) -> tuple[Rule, str] | None:
     """The rule `check` raises for, with the problem; None when the arguments break none."""
     return next(_broken(spec, args, product), None)
-
-
-def product_id(product: str | None) -> str | None:
-    """A product id as `PRODUCTS` spells it (any case); ValueError for an unknown one."""
-    if product is None:
-        return None
-    found = {p.lower(): p for p in PRODUCTS}.get(str(product).lower())
-    if found is None:
-        raise ValueError(
-            f"unknown product {product!r}; the known products are {', '.join(PRODUCTS)}"
-        )
-    return found
 
 
 def _broken(

@@ -19,8 +19,8 @@ from pathlib import Path as _Path
 from types import ModuleType as _ModuleType
 
 from ._runtime import LibraryNotFoundError, available, load
+from ._shapes import PRODUCTS
 from ._tensor import AclnnError, DataType, Scalar, Tensor, TensorDesc
-from ._validate import PRODUCTS
 from ._validate import Spec as _Spec
 from ._validate import check as _check
 
