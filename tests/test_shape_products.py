@@ -102,10 +102,13 @@ def test_dequant_swiglu_quant_yout_on_950(corpus):
     # a wrapper given product='950' allocates the 950 shape; with none it refuses
     int8 = {"kind": "fixed", "values": ["INT8"]}
     assert _shapes.allocate("yOut", derive, int8, {"x": x}, product="950").shape == (2, 16)
-    with pytest.raises(TypeError, match="pass yOut: its shape does not follow"):
+    with pytest.raises(TypeError, match="pass yOut: .*states its shape for 950 only: give product="):
         _shapes.allocate("yOut", derive, int8, {"x": x})
-    with pytest.raises(TypeError, match="pass yOut: its shape does not follow"):
+    with pytest.raises(TypeError, match="pass yOut: .*states its shape for 950 only, not 910b"):
         _shapes.allocate("yOut", derive, int8, {"x": x}, product="910b")
+    # on 950 without x, the case holds but its shape does not follow: not blamed on the product
+    with pytest.raises(TypeError, match="several shapes, or none it can settle"):
+        _shapes.allocate("yOut", derive, int8, {"x": None}, product="950")
     # scaleOut's 950 remark relates it to yOut in a form no reader takes: named, with its line
     scale = fn.param("scaleOut")
     assert scale is not None and scale.shape_rule is not None and not scale.shape_rule.derived
@@ -121,3 +124,35 @@ def test_ctc_loss_log_alpha_names_its_product_remark(corpus):
     assert out is not None and out.shape_rule is not None and not out.shape_rule.derived
     assert "a remark of some products (910b, A3)" in out.shape_rule.reason
     assert "line 212: shape为($N, T, (2*max(targetLengths)+8)/8*8$)" in out.shape_rule.reason
+
+
+def test_the_wrapper_given_950_makes_the_documents_call(corpus, tmp_path):
+    """aclnnDequantSwigluQuant's generated wrapper, called with its document's sample arguments
+    (x (2, 32)), scaleOut passed and yOut left to it: with product='950' it allocates yOut (2, 16) and makes the
+    document's call; with no product it refuses, the 950 remark holding on 950 only."""
+    import dataclasses
+    import shutil
+
+    from tests.oracle import generate_package
+    from tests.wrapper_calls import build_recorder, differences, document_wrapper_calls, run_calls
+
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not available")
+    source = corpus / "docs" / "ops-nn" / "quant" / "dequant_swiglu_quant" / "docs" / "aclnnDequantSwigluQuant.md"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(source, docs)
+    parsed = parse_paths([docs])
+    _, (call,) = document_wrapper_calls(parsed, allocate=True)
+    _, (passed,) = document_wrapper_calls(parsed)
+    assert [a["value"] for a in call.args if a["py"] == "y_out"] == [None]  # left to the wrapper
+    # scaleOut's 950 remark is read by no reader: passed as the sample's array
+    args = [b if a["py"] == "scale_out" else a for a, b in zip(call.args, passed.args, strict=True)]
+    call = dataclasses.replace(call, args=args)
+    on_950 = dataclasses.replace(call, args=[*call.args, {"py": "product", "keyword": True, "value": "950"}])
+    package = generate_package(docs, tmp_path / "out")
+    root = build_recorder([parsed[0].functions[0]], tmp_path / "cann")
+    given, unknown = run_calls(package, root, [on_950, call])
+    assert differences(on_950, given) == []
+    assert "pass yOut: its shape does not follow" in unknown.get("error", "")
+    assert "states its shape for 950 only: give product=" in unknown.get("error", "")
