@@ -109,6 +109,18 @@ def test_dequant_swiglu_quant_yout_on_950(corpus):
     # on 950 without x, the case holds but its shape does not follow: not blamed on the product
     with pytest.raises(TypeError, match="several shapes, or none it can settle"):
         _shapes.allocate("yOut", derive, int8, {"x": None}, product="950")
+    # the validator given product='950' holds yOut to it; with no product, or 910b, it does not
+    from specgen.codegen.runtime._validate import ParamSpec, Rule, Spec, violations
+
+    specs = (ParamSpec("x", "tensor", "in"), ParamSpec("yOut", "tensor", "out"))
+    rule = Rule(161002, "output_shape", ("yOut", "x"), YOUT_950, id="implied_output_shape_yOut", derive=derive)
+    spec = Spec(function="aclnnDequantSwigluQuantGetWorkspaceSize", params=specs, rules=(rule,))
+    wrong = {"x": x, "yOut": np.zeros((2, 32), np.int8)}
+    assert [why for _, why in violations(spec, wrong, "950")] == [
+        "yOut has shape (2, 32); the document's rule gives (2, 16)"
+    ]
+    assert violations(spec, wrong) == [] and violations(spec, wrong, "910b") == []
+    assert violations(spec, {**wrong, "yOut": np.zeros((2, 16), np.int8)}, "950") == []
     # scaleOut's 950 remark relates it to yOut in a form no reader takes: named, with its line
     scale = fn.param("scaleOut")
     assert scale is not None and scale.shape_rule is not None and not scale.shape_rule.derived
