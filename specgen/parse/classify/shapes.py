@@ -57,6 +57,7 @@ from specgen.parse.classify.shape_phrases import (
     substituted,
     top_level_split,
 )
+from specgen.parse.classify.shape_products import per_product_rule, statements_for
 from specgen.parse.classify.shape_sizes import ProductStatement, size_rule
 from specgen.parse.classify.shape_summary import summary_rule
 from specgen.parse.classify.shape_symbols import (
@@ -1045,6 +1046,25 @@ def _chooses(shape: ShapeRule, when: tuple[str, ...]) -> bool:
     )
 
 
+def _by_product(
+    p: Param, params: Sequence[Param], statements: dict[str, list[Statement]], remarks: Sequence[ProductStatement]
+) -> ShapeRule | None:
+    """`p`'s shape as per-product statements give it (see shape_products), each read alone as
+    the output's own row, with no other source of the shape."""
+
+    def read(q: Param, s: ProductStatement) -> ShapeRule:
+        own = {**statements, q.name: [Statement(s.text, s.line)]}
+        rule = shape_rule(q.model_copy(update={"constraints": (), "direction": "out"}), params, (), own)
+        return rule if rule.kind != "in_place" else ShapeRule(kind="not_derivable", line=s.line)
+
+    def given(q: Param) -> bool:  # another output whose shape its own statements give
+        return q.name != p.name and shape_rule(q, params, (), statements).derived
+
+    written = [q for q in params if q.direction in WRITTEN and q.kind in TENSORS]
+    alone = bool(remarks) and sum(not given(q) for q in written) == 1
+    return per_product_rule(p, params, statements_for(p, params, remarks, alone), read)
+
+
 def output_rules(
     params: Sequence[Param],
     errors: Sequence[ErrorRule],
@@ -1066,6 +1086,8 @@ def output_rules(
                 shape = named  # aclnnNanMedianDim: `valuesOut或indicesOut的shape与self除dim外的shape不一致`
             if not shape.derived and (sized := size_rule(p, params, *remarks)):
                 shape = sized  # aclnnForeachSqrt: `910b、A3：入参x的shape size小于等于出参out的shape size`
+            if not shape.derived and (by := _by_product(p, params, statements, remarks[0])):
+                shape = by  # aclnnCtcLoss logAlphaOut: `950：shape为($N, T, (2*max(targetLengths)+1)$)`
             derived[p.name] = shape
             if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
