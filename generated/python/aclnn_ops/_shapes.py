@@ -781,7 +781,9 @@ def _allocate_one(
         missing = "shape" if shape is None else "dtype"
         why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
         if shape is None and shape_rule.get("kind") == "one_of":
-            why = "the document gives it several shapes, or none it can settle, for these arguments"
+            why = _products_only(shape_rule, args) or (
+                "the document gives it several shapes, or none it can settle, for these arguments"
+            )
         if shape is not None and dtype_rule.get("kind") == "cases":
             why = _unsettled_cases(dtype_rule, descs, args)
             why += f"; give its dtype as {keyword}" if keyword else ""
@@ -789,6 +791,22 @@ def _allocate_one(
             f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
         )
     return empty(shape, dtype)
+
+
+def _products_only(rule: Mapping[str, object], args: Mapping[str, object]) -> str:
+    """Why a shape the document states for some products only is not settled: no product
+    given, or one it says nothing for; "" when some case holds on no product, or on the one given."""
+    named: list[str] = []
+    for case in _items(rule, "alternatives"):
+        when = _items(case, "when")
+        if len(when) < 4 or when[1] != "product" or when[3] != "true":
+            return ""
+        named += [pid for pid in when[2].split(",") if pid not in named]
+    given = args.get(PRODUCT_KEY)
+    if not named or given in named:  # the product's case holds, its shape unsettled
+        return ""
+    said = f"the document states its shape for {', '.join(named)} only"
+    return f"{said}, not {given}" if given else f"{said}: give product="
 
 
 def _unsettled_cases(

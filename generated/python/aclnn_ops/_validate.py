@@ -505,12 +505,19 @@ def _of_tensors(ctx: _Context, fact: str) -> dict[str, Any]:
     }
 
 
+def _on_product(ctx: _Context) -> Mapping[str, object]:
+    """The arguments the rules read, with the product given (a case said for some products)."""
+    return {**ctx.args, PRODUCT_KEY: ctx.product} if ctx.product else ctx.args
+
+
 def _output_shape(ctx: _Context, rule: Rule) -> str:
     """An output has the shape the document's rule gives it (when the arguments settle it)."""
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
-    allowed = shape_allowed(rule.derive, _of_tensors(ctx, "shape"), ctx.args, out.shape)
+    allowed = shape_allowed(
+        rule.derive, _of_tensors(ctx, "shape"), _on_product(ctx), out.shape
+    )
     if allowed is None:
         return ""
     expected = " or ".join(_shape(s) for s in allowed)
@@ -523,7 +530,7 @@ def _output_dtype(ctx: _Context, rule: Rule) -> str:
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
-    args = {**ctx.args, PRODUCT_KEY: ctx.product} if ctx.product else ctx.args
+    args = _on_product(ctx)
     if (
         dtype_allowed(rule.derive, _of_tensors(ctx, "dtype"), out.dtype, args)
         is not False
