@@ -197,8 +197,9 @@ def _last_axis(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     return (axis in (-1, rank - 1)) == (wanted == "true")
 
 
-# Where a validator given `product=` puts it among the values an output's dtype rule reads.
+# Where a validator or wrapper given `product=` puts it among the values the rules read.
 PRODUCT_KEY = "@product"
+# The product ids `product=` takes (the ids of the documents' npu="..." comments).
 PRODUCTS = ("950", "A3", "910b", "310b", "310p", "910")
 
 

@@ -49,7 +49,6 @@ TENSOR_ROLES = ("tensor", "tensor_list")
 OUTPUTS = ("out", "inout")
 
 
-# The product ids `product=` takes (the ids of the documents' npu="..." comments).
 @dataclass(frozen=True)
 class ParamSpec:
     """What the document allows for one parameter."""

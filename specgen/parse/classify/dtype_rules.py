@@ -21,29 +21,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
 
 from specgen.model import DtypeRule, Param
 from specgen.parse.classify.shape_alternatives import presence
+from specgen.parse.classify.shape_gradients import Said
+from specgen.parse.classify.text import Statement
 from specgen.vocab import PRODUCT_NAMES, dtype
-
-
-class Said(Protocol):
-    """A located statement (shapes.Statement): its text and line."""
-
-    @property
-    def text(self) -> str: ...
-
-    @property
-    def line(self) -> int: ...
-
-
-@dataclass(frozen=True)
-class Statement:
-    text: str
-    line: int
-
 
 _TENSORS = ("tensor", "tensor_list")
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule
@@ -68,6 +67,7 @@ from specgen.parse.classify.shape_symbols import (
     worded_reading,
 )
 from specgen.parse.classify.statements import clauses, is_conditional
+from specgen.parse.classify.text import Statement
 from specgen.text import value_condition
 from specgen.vocab import DTYPES, dtype
 
@@ -77,13 +77,6 @@ WRITTEN = ("out", "inout")
 _INDEX_NAME = re.compile(r"(?i)ind(?:ices|ex)|argmax|argmin|position")
 _INDEX_DTYPES = ("INT64", "INT32")
 _CONDITION = re.compile(r"当|若|如果|时[，,\s]|场景|模式下|情况下|或|否则")
-
-
-@dataclass(frozen=True, slots=True)
-class Statement:
-    text: str
-    line: int
-    cell: bool = False  # the parameter table's shape column (`与self一致` there speaks of the shape)
 
 
 def _conditional(text: str) -> bool:

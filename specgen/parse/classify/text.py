@@ -12,6 +12,17 @@ from specgen import vocab
 from specgen.model import Constraint
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """A located statement the shape and dtype readers take: its text and line."""
+
+    text: str
+    line: int
+    cell: bool = False  # the parameter table's shape column (`与self一致` there speaks of the shape)
+
+
 # Entries of each cache of a pure function of a clause (`functools.lru_cache`): clauses recur
 # from parameter to parameter and from document to document (`支持空Tensor`); a corpus has a
 # few thousand distinct ones.
