@@ -86,7 +86,10 @@ _RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*(?:的shape)?\s*(?:
 # `其他类型时`, `其余情况下`: a case that holds where none of the statement's cases before it does
 _OTHERS = re.compile(r"^(?:其他|其余)(?:类型|情况|场景)下?$")
 # Where a condition stands: `当…时，`, `…时，` or `当…，` (then a shape), up to the clause's end.
-_CONDITION = re.compile(r"(?:(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]")
+# (not an aside in brackets: `scale与offset(若不为nullptr)单维shape大小的最大值` is one case's shape)
+_CONDITION = re.compile(
+    r"(?:(?<![(（])(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]"
+)
 _OTHERWISE = re.compile(r"[，,；;]?\s*(?:否则|其他情况下?|其余情况下?)\s*[，,]?")
 _LIST = r"[(（\[][^()（）\[\]]*[)）\]]"
 _LISTS = re.compile(rf"shape\s*(?:为|是|支持)\s*(?P<lists>{_LIST}(?:\s*或(?:者)?\s*{_LIST})+)")
