@@ -75,6 +75,8 @@ _ITEM = re.compile(rf"^{_NAME}\[(?P<i>\d+)\]\s*(?:为|是|=+)\s*(?P<value>True|F
 _NAMES = r"(?P<names>`?[A-Za-z_][A-Za-z0-9_]*`?(?:\s*[和、]\s*`?[A-Za-z_][A-Za-z0-9_]*`?)*)"
 _NULL = re.compile(rf"^{_NAMES}\s*(?P<no>不)?为\s*(?:空|空指针|nullptr|None)$")
 _GIVEN = re.compile(rf"^{_NAMES}\s*(?:(?P<no>不)?(?:存在|传入)|非空)$")
+# `有offset`, `无offset` (aclnnTransQuantParamV2's constraints)
+_HAS = re.compile(rf"^(?:(?P<no>无|没有)|有)\s*{_NAMES}$")
 # `量化输出类型为INT4或INT32`, `y的数据类型为INT8`: a tensor's dtype (named, or the one allowing them)
 _DTYPE = re.compile(
     r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?P<other>量化)?(?:输出)?(?:数据)?类型\s*为\s*"
@@ -433,14 +435,15 @@ def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] |
 
 def presence(atom: str, names: Collection[str]) -> tuple[str, ...] | None:
     """`atom` as the conditions that optional parameters among `names` are given or null (four
-    parts each: `(x, "given", "", "true")`); None when it says something else or names another."""
-    m = _NULL.match(atom) or _GIVEN.match(atom)
+    parts each: `(x, "given", "", "true")`; `有x`, `无x` too); None when it says something else or
+    names another."""
+    m = _NULL.match(atom) or _GIVEN.match(atom) or _HAS.match(atom)
     if m is None:
         return None
     named = [n.strip("`") for n in re.split(r"\s*[和、]\s*", m.group("names"))]
     if not all(n in names for n in named):
         return None
-    given = (m.re is _GIVEN) != bool(m.group("no"))
+    given = (m.re is not _NULL) != bool(m.group("no"))
     return tuple(x for n in named for x in (n, "given", "", "true" if given else "false"))
 
 

@@ -309,7 +309,7 @@ _NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
 _SAME_AS = re.compile(
     r"[Ss]hape\s*\S{0,10}?\s*(?:与|和|同|跟)\s*"
     + _NAME
-    + r"\s*(?:的\s*shape\s*)?(?:(?:保持|完全)?(?:一致|相同|一样|相等)|(?<=[A-Za-z0-9_])\s*[。；;]?$)"
+    + r"\s*(?:的?\s*shape\s*)?(?:(?:保持|完全)?(?:一致|相同|一样|相等)|(?<=[A-Za-z0-9_])\s*[。；;]?$)"
 )
 # `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
 _SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")

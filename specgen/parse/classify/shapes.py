@@ -42,6 +42,7 @@ from specgen.parse.classify.shape_elsewhere import (
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
 from specgen.parse.classify.shape_halves import halves_rule
+from specgen.parse.classify.shape_listed import listed_cases
 from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
@@ -351,6 +352,9 @@ def shape_rule(
         return rule  # aclnnTransposeBatchMatMul: permX1, permX2, permY; aclnnQuantMatmulV5: (batch，m，n)
     if cases:  # `当…时，shape为…；否则…`, some case unread
         return cases
+    listed = _alternatives(p, params, statements, listed_cases(p, notes), ctx, notes)
+    if listed and all(a.derived for a in listed.alternatives):  # `关于scale、offset、out的shape说明如下：`
+        return listed
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
