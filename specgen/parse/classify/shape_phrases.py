@@ -296,7 +296,13 @@ def _explicit_reading(dims: tuple[str, ...] | None) -> Reading | None:
     return ("explicit", (), dims) if dims is not None else None
 
 
+# a list's contents written as inline LaTeX (aclnnCtcLoss: `shape为($N, T, (2*max(targetLengths)+1)$)`)
+_INLINE_MATH = re.compile(r"\$([^$]+)\$")
+
+
 def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
+    if (latex := _INLINE_MATH.fullmatch(inner.strip())) is not None:  # `($N, T, 2*S+1$)`
+        inner = latex.group(1)
     parts = top_level_split(inner)
     if parts and parts[-1] == "":  # `(n, )`
         parts = parts[:-1]
@@ -843,6 +849,14 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "shape为[M, 2N]", "y1Out", ("x",), None
             ),  # aclnnSwigluBackwardMxQuantWithDualAxis: 2N is no expression
             ShapeExample("shape固定为[1]", "amax", ("x",), ("explicit", (), ("1",))),  # aclnnQuantMax
+            ShapeExample(  # aclnnCtcLoss logAlphaOut (910b, A3): the list's contents as inline LaTeX
+                "shape为($N, T, (2*max(targetLengths)+8)/8*8$)。",
+                "logAlphaOut",
+                ("logProbs", "targets"),
+                ("explicit", (), ("N", "T", "(2 * max(targetLengths) + 8) // 8 * 8")),
+                ("targetLengths",),
+                arrays=("targetLengths",),
+            ),
             ShapeExample(  # aclnnFusedLinearOnlineMaxSum: C's rounding idiom, an integer division
                 "shape为[(input.size(0) + 7) / 8]。",
                 "targetMaskOut",
