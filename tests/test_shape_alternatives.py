@@ -192,6 +192,7 @@ def _corpus_function(corpus: Path, stem: str, name: str, folder: str = "ops-nn")
         ("aclnnDynamicQuantV3", "scaleOut", (4,)),  # x (4, 2), quantMode "pertoken"
         ("aclnnFlatQuant", "out", (16, 16, 2)),  # x (16, 16, 16), out INT32: the last dimension an eighth
         ("aclnnAscendQuant", "y", (4, 2)),  # x (4, 2), y INT8: another dtype than INT32, x's shape
+        ("aclnnTransQuantParamV3", "out", (3,)),  # scale and offset (3,): 1-d, the larger size
     ],
 )
 def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, stem, output, shape):
@@ -518,3 +519,27 @@ def test_presence_reads_optionals_given_or_null_in_every_wording_the_documents_u
     # a name the caller does not know, or a condition on something else, is not a presence
     assert presence("x1Scale和offset不为None", names) is None
     assert presence("scale为INT8", names) is None
+
+
+def test_an_aside_in_brackets_is_no_case_and_a_size_is_the_larger_of_two():
+    # aclnnTransQuantParamV3 (ops-nn), out's row: `(若不为nullptr)` qualifies offset, it opens no case
+    text = (
+        "当输入scale的shape为1维时，out的shape也为1维，该维度的shape大小为scale与offset(若不为nullptr)单维shape大小"
+        "的最大值，当输入scale的shape为2维时，out的shape与输入scale的shape维度和大小完全一致。"
+    )
+    rule = _read([text], ("scale", "offset"), {"roundMode": "int"})
+    assert rule is not None and rule.kind == "one_of"
+    assert [(a.kind, a.params, a.dims, a.when) for a in rule.alternatives] == [
+        ("explicit", (), ("max(scale.shape[0], offset.shape[0])",), ("scale", "rank", "1", "true")),
+        ("same", ("scale",), (), ("scale", "rank", "2", "true")),
+    ]
+    plain = plain_rule(rule)
+    one, two = TensorDesc((1,), "FLOAT"), TensorDesc((5,), "FLOAT")
+    assert _shapes.output_shapes(plain, {"scale": (1,), "offset": (5,)}, {"scale": one, "offset": two}) == ((5,),)
+    assert _shapes.output_shapes(plain, {"scale": (5,), "offset": (1,)}, {"scale": two, "offset": one}) == ((5,),)
+    wide = TensorDesc((1, 5), "FLOAT")
+    assert _shapes.output_shapes(plain, {"scale": (1, 5), "offset": None}, {"scale": wide, "offset": None}) == ((1, 5),)
+    # offset null with a 1-d scale: the size is not settled, so the output is neither checked nor allocated
+    values = {"scale": two, "offset": None}
+    assert _shapes.shape_allowed(plain, {"scale": (5,), "offset": None}, values, (9,)) is None
+    assert _shapes.allocation_shape(plain, {"scale": (5,), "offset": None}, values) is None

@@ -8,6 +8,7 @@ import pytest
 
 from specgen.codegen import cases
 from specgen.codegen.runtime import _shapes
+from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Constraint, Param, ShapeRule
 from specgen.parse import parse_paths
 from specgen.parse.classify.shape_products import per_product_rule, statements_for
@@ -127,15 +128,34 @@ def test_dequant_swiglu_quant_yout_on_950(corpus):
     assert "(950)" in scale.shape_rule.reason and "line 250: shape为[N,...]" in scale.shape_rule.reason
 
 
-def test_ctc_loss_log_alpha_names_its_product_remark(corpus):
-    """logAlphaOut's shape is stated only under its bullet after the table, per product, with
-    symbols N and T whose binding depends on logProbs's rank: not read, but the reason names
-    the remark instead of saying the document states no rule."""
+def test_ctc_loss_log_alpha_holds_per_product_where_logprobs_binds_its_symbols(corpus):
+    """logAlphaOut's shape is stated only under its bullet after the table, per product, as
+    inline LaTeX with symbols N and T that only logProbs's 3-d form `(T,N,C)` binds (its 2-d
+    form `(T,C)` has no N): each product's case holds on that product where logProbs is 3-d."""
     fn = _doc(corpus, "loss", "ctc_loss_v2", "docs", "aclnnCtcLoss.md")
     out = fn.param("logAlphaOut")
-    assert out is not None and out.shape_rule is not None and not out.shape_rule.derived
-    assert "a remark of some products (910b, A3)" in out.shape_rule.reason
-    assert "line 212: shape为($N, T, (2*max(targetLengths)+8)/8*8$)" in out.shape_rule.reason
+    assert out is not None and out.shape_rule is not None and out.shape_rule.kind == "one_of"
+    assert [(a.dims[2], a.when, a.line) for a in out.shape_rule.alternatives] == [
+        (
+            "(2 * max(targetLengths) + 8) // 8 * 8",
+            ("", "product", "910b,A3", "true", "logProbs", "rank", "3", "true"),
+            212,
+        ),
+        ("2 * max(targetLengths) + 1", ("", "product", "950", "true", "logProbs", "rank", "3", "true"), 215),
+    ]
+    assert {a.dims[:2] for a in out.shape_rule.alternatives} == {("logProbs.shape[1]", "logProbs.shape[0]")}
+    # the document's two samples: logProbs (12, 4, 5), targetLengths {2, 3, 1, 5}; logAlphaOut
+    # {4, 12, 16} in the A3/910b sample, {4, 12, 11} in the 950 one
+    derive = cases.plain_rule(out.shape_rule)
+    logprobs = TensorDesc((12, 4, 5), "FLOAT")
+    values = {"logProbs": logprobs, "targetLengths": [2, 3, 1, 5]}
+    shapes = {"logProbs": (12, 4, 5)}
+    assert _shapes.output_shapes(derive, shapes, {**values, _shapes.PRODUCT_KEY: "910b"}) == ((4, 12, 16),)
+    assert _shapes.output_shapes(derive, shapes, {**values, _shapes.PRODUCT_KEY: "950"}) == ((4, 12, 11),)
+    # no product, or a 2-d logProbs (N is 1 there by another row's words): unchecked
+    assert _shapes.shape_allowed(derive, shapes, values, (9, 9, 9)) is None
+    flat = {"logProbs": TensorDesc((12, 5), "FLOAT"), "targetLengths": [5], _shapes.PRODUCT_KEY: "950"}
+    assert _shapes.shape_allowed(derive, {"logProbs": (12, 5)}, flat, (9, 9, 9)) is None
 
 
 def test_the_wrapper_given_950_makes_the_documents_call(corpus, tmp_path):

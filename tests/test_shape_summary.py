@@ -145,8 +145,23 @@ def test_a_gradient_output_has_the_shape_of_the_input_the_description_ties_its_s
     grad_weight = gradient_rule(by_name["gradWeight"], params, _CONVOLUTION_BACKWARD)
     assert grad_weight is not None and grad_weight.params == ("weight",)
     # the sample agrees: inputShape {2, 2, 7, 7} is gradInput's, weightShape {2, 2, 1, 1} gradWeight's
-    # $b$ is tied to no parameter (biasSizes' row says `偏差(bias)的shape`, another word): unread
+    # $b$ is tied to no parameter: biasSizes' row silent, unread
     assert gradient_rule(by_name["gradBias"], params, _CONVOLUTION_BACKWARD) is None
+
+
+def test_the_gradient_of_a_tensor_an_array_gives_the_shape_of_has_the_arrays_values():
+    # aclnnConvolutionBackward.md: `偏置 $b$` (line 42) and biasSizes `卷积正向过程中偏差(bias)的shape。`,
+    # one word for bias; the sample: biasSize {2} is both biasSizes' values and gradBias's shape
+    params = _convolution_backward()
+    params[3] = params[3].model_copy(update={"description": "卷积正向过程中偏差(bias)的shape。"})
+    rule = gradient_rule(params[-1], params, _CONVOLUTION_BACKWARD)
+    assert rule is not None and rule.kind == "explicit" and rule.dims == ("*biasSizes",) and rule.line == 60
+    assert _shapes.output_shape(rule.model_dump(), {}, {"biasSizes": [2]}) == (2,)
+    # the array of another tensor's shape, or two arrays of the bias's: unread
+    other = [*params[:3], params[3].model_copy(update={"description": "卷积正向过程中权重的shape。"}), *params[4:]]
+    assert gradient_rule(other[-1], other, _CONVOLUTION_BACKWARD) is None
+    twice = [*params, params[3].model_copy(update={"name": "otherSizes"})]
+    assert gradient_rule(params[-1], twice, _CONVOLUTION_BACKWARD) is None
 
 
 def test_a_gradient_output_is_not_read_from_names_or_rows_that_tie_nothing():
@@ -164,6 +179,30 @@ def test_a_gradient_output_is_not_read_from_names_or_rows_that_tie_nothing():
         Param(name="gradInput", description="输出的tensor，公式中的out。", **OUT),
     ]
     assert gradient_rule(pool[-1], pool, []) is None
+
+
+def test_the_forward_passs_input_gradient_has_the_forward_inputs_shape():
+    # aclnnAvgPool2dBackward.md (ops-nn pooling/avg_pool3_d_grad), line 28; the sample: selfShape
+    # {1, 16, 4, 4}, gradInputShape {1, 16, 4, 4} (aclnnAvgPool3dBackward's output row says
+    # `shape与入参self相同` of the same description and the same self row)
+    said = [Statement("接口功能：二维平均池化的反向传播，计算二维平均池化正向传播的输入梯度。", 28)]
+    pool = [
+        Param(name="gradOutput", description="表示输入梯度。", **TENSOR),
+        Param(name="self", description="正向过程中的输入。", **TENSOR),
+        Param(name="gradInput", description="输出的tensor，公式中的out。", **OUT),
+    ]
+    rule = gradient_rule(pool[-1], pool, said)
+    assert rule is not None and rule.kind == "same" and rule.params == ("self",) and rule.line == 28
+    # two outputs: which one is the gradient is not said
+    two = [*pool, Param(name="other", **OUT)]
+    assert gradient_rule(two[2], two, said) is None
+    # two inputs that are the forward pass's, or none: which input is not said
+    both = [Param(name="x", description="正向的输入数据。", **TENSOR), *pool]
+    assert gradient_rule(both[-1], both, said) is None
+    assert gradient_rule(pool[-1], [pool[0], pool[2]], said) is None
+    # a description of the forward pass's output gradient says nothing of the input's
+    output = [Statement("计算正向传播的输出梯度。", 28)]
+    assert gradient_rule(pool[-1], pool, output) is None
 
 
 def test_the_gradient_of_the_leaf_node_has_the_leafs_shape():

@@ -31,6 +31,18 @@ def test_explicit_rules_evaluate_symbols_shapes_and_splices():
     ) == (2, 3, 4)
 
 
+def test_an_element_count_and_the_larger_of_sizes_evaluate():
+    # aclnnUnique2's valueOut `shape仅支持1维度，元素个数与self相同`: self (2, 4) gives (8,)
+    assert _shapes.output_shape({"kind": "explicit", "dims": ["prod(self.shape)"]}, {"self": (2, 4)}, {}) == (8,)
+    larger = {"kind": "explicit", "dims": ["max(scale.shape[0], offset.shape[0])"]}
+    assert _shapes.output_shape(larger, {"scale": (1,), "offset": (6,)}, {}) == (6,)
+    assert _shapes.output_shape(larger, {"scale": (1,), "offset": None}, {}) is None  # offset null: unsettled
+    # an integer array's largest value (aclnnCtcLoss's `max(targetLengths)`)
+    largest = {"kind": "explicit", "dims": ["2 * max(targetLengths) + 1"]}
+    assert _shapes.output_shape(largest, {}, {"targetLengths": [3, 7, 2]}) == (15,)
+    assert _shapes.output_shape(largest, {}, {"targetLengths": []}) is None
+
+
 def test_a_product_transposes_each_operand_its_parameter_says():
     # aclnnQuantMatmulV5 (ops-nn): its call passes x1 (5, 64), x2 (8, 64), transposeX2 true, out (5, 8)
     rule = {"kind": "matmul", "params": ["x1", "x2", "transposeX1", "transposeX2"]}

@@ -428,7 +428,11 @@ def _notes_statements(doc: Document) -> list[ShapeStatement]:
     if section is None:
         return []
     lines = range(section.start, min(section.end, len(doc.lines)))
-    return [ShapeStatement(doc.lines[i].strip(), i + 1) for i in lines if doc.lines[i].strip() and not doc.in_fence(i)]
+    return [
+        ShapeStatement(text.strip(), i + 1, indent=len(text) - len(text.lstrip()))
+        for i in lines
+        if (text := doc.lines[i]).strip() and not doc.in_fence(i)
+    ]
 
 
 def _shape_statements(facts: list[ParamFacts]) -> dict[str, list[ShapeStatement]]:

@@ -75,6 +75,8 @@ _ITEM = re.compile(rf"^{_NAME}\[(?P<i>\d+)\]\s*(?:为|是|=+)\s*(?P<value>True|F
 _NAMES = r"(?P<names>`?[A-Za-z_][A-Za-z0-9_]*`?(?:\s*[和、]\s*`?[A-Za-z_][A-Za-z0-9_]*`?)*)"
 _NULL = re.compile(rf"^{_NAMES}\s*(?P<no>不)?为\s*(?:空|空指针|nullptr|None)$")
 _GIVEN = re.compile(rf"^{_NAMES}\s*(?:(?P<no>不)?(?:存在|传入)|非空)$")
+# `有offset`, `无offset` (aclnnTransQuantParamV2's constraints)
+_HAS = re.compile(rf"^(?:(?P<no>无|没有)|有)\s*{_NAMES}$")
 # `量化输出类型为INT4或INT32`, `y的数据类型为INT8`: a tensor's dtype (named, or the one allowing them)
 _DTYPE = re.compile(
     r"^(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*的)?\s*(?P<other>量化)?(?:输出)?(?:数据)?类型\s*为\s*"
@@ -86,7 +88,10 @@ _RANK = re.compile(rf"^(?:参数|输入|入参)?\s*{_NAME}\s*(?:的shape)?\s*(?:
 # `其他类型时`, `其余情况下`: a case that holds where none of the statement's cases before it does
 _OTHERS = re.compile(r"^(?:其他|其余)(?:类型|情况|场景)下?$")
 # Where a condition stands: `当…时，`, `…时，` or `当…，` (then a shape), up to the clause's end.
-_CONDITION = re.compile(r"(?:(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]")
+# (not an aside in brackets: `scale与offset(若不为nullptr)单维shape大小的最大值` is one case's shape)
+_CONDITION = re.compile(
+    r"(?:(?<![(（])(?:当|若|如果)(?P<led>[^，,；;。]+?)(?:时)?|(?P<bare>[^，,；;。当若]+?)时)\s*[，,]"
+)
 _OTHERWISE = re.compile(r"[，,；;]?\s*(?:否则|其他情况下?|其余情况下?)\s*[，,]?")
 _LIST = r"[(（\[][^()（）\[\]]*[)）\]]"
 _LISTS = re.compile(rf"shape\s*(?:为|是|支持)\s*(?P<lists>{_LIST}(?:\s*或(?:者)?\s*{_LIST})+)")
@@ -430,14 +435,15 @@ def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] |
 
 def presence(atom: str, names: Collection[str]) -> tuple[str, ...] | None:
     """`atom` as the conditions that optional parameters among `names` are given or null (four
-    parts each: `(x, "given", "", "true")`); None when it says something else or names another."""
-    m = _NULL.match(atom) or _GIVEN.match(atom)
+    parts each: `(x, "given", "", "true")`; `有x`, `无x` too); None when it says something else or
+    names another."""
+    m = _NULL.match(atom) or _GIVEN.match(atom) or _HAS.match(atom)
     if m is None:
         return None
     named = [n.strip("`") for n in re.split(r"\s*[和、]\s*", m.group("names"))]
     if not all(n in names for n in named):
         return None
-    given = (m.re is _GIVEN) != bool(m.group("no"))
+    given = (m.re is not _NULL) != bool(m.group("no"))
     return tuple(x for n in named for x in (n, "given", "", "true" if given else "false"))
 
 

@@ -84,7 +84,7 @@ _LIST_HEAD = re.compile(
 )
 DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
-ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones", "broadcast", "prod"})
+ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones", "broadcast", "prod", "max"})
 
 
 def _bracketed(text: str, start: int) -> str | None:
@@ -296,7 +296,13 @@ def _explicit_reading(dims: tuple[str, ...] | None) -> Reading | None:
     return ("explicit", (), dims) if dims is not None else None
 
 
+# a list's contents written as inline LaTeX (aclnnCtcLoss: `shape为($N, T, (2*max(targetLengths)+1)$)`)
+_INLINE_MATH = re.compile(r"\$([^$]+)\$")
+
+
 def _dims(inner: str, params: Sequence[str]) -> tuple[str, ...] | None:
+    if (latex := _INLINE_MATH.fullmatch(inner.strip())) is not None:  # `($N, T, 2*S+1$)`
+        inner = latex.group(1)
     parts = top_level_split(inner)
     if parts and parts[-1] == "":  # `(n, )`
         parts = parts[:-1]
@@ -309,7 +315,7 @@ _NAME = r"(?:输入|入参|计算输入)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
 _SAME_AS = re.compile(
     r"[Ss]hape\s*\S{0,10}?\s*(?:与|和|同|跟)\s*"
     + _NAME
-    + r"\s*(?:的\s*shape\s*)?(?:(?:保持|完全)?(?:一致|相同|一样|相等)|(?<=[A-Za-z0-9_])\s*[。；;]?$)"
+    + r"\s*(?:的?\s*shape\s*)?(?:(?:保持|完全)?(?:一致|相同|一样|相等)|(?<=[A-Za-z0-9_])\s*[。；;]?$)"
 )
 # `输出shape与输入shape一致`, `shape需要与输入的shape相同`: the one input, unnamed
 _SAME_AS_INPUT = re.compile(r"shape[^与和，。]{0,12}(?:与|和)输入的?(?:数据类型、)?shape[^，。]{0,12}?(?:一致|相同)")
@@ -318,6 +324,11 @@ _SAME_DIMS = re.compile(r"^shape的?维度与(?:输入|入参)?\s*(?P<name>[A-Za
 # `\`out\` shape 必须等于 \`self\` shape` (aclnnFmodTensor, ops-math)
 _EQUALS = re.compile(
     r"shape\s*(?:必须|需要)?等于\s*`?(?:输入|入参)?\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?\s*shape"
+)
+# `out的shape与输入scale的shape维度和大小完全一致` (aclnnTransQuantParamV3): its rank and its sizes
+_RANK_AND_SIZES = re.compile(
+    r"shape\s*(?:与|和|同)\s*(?:输入|入参)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*的\s*shape\s*"
+    r"(?:维度|维数)(?:和|与|及)(?:大小|size)(?:都|均)?(?:完全)?(?:一致|相同)"
 )
 _ONE_ELEMENT = re.compile(r"一维包含一个元素的Tensor|shape为\[1\]的一维Tensor|shape\s*size为1(?![0-9])")
 _PARTIAL = re.compile(r"维|轴|前|除|size|长度|个数|broadcast|广播|或|乘|积|@")
@@ -340,6 +351,8 @@ def read_same(statement: str, ctx: ShapeContext) -> Reading | None:
         return ("same", (m.group("name"),), ())
     if (m := LISTS_THEN_SAME.match(statement.strip())) and ctx.is_tensor(m.group("name")):
         return ("same", (m.group("name"),), ()) if m.group("name") != ctx.subject else None
+    if (m := _RANK_AND_SIZES.search(statement)) and ctx.is_tensor(name := ctx.resolve(m.group("name"))):
+        return ("same", (name,), ()) if name != ctx.subject else None
     if _PARTIAL.search(statement):
         return None
     if (m := _SAME_AS.search(statement)) and (name := ctx.resolve(m.group("name"))) != ctx.subject:
@@ -710,6 +723,45 @@ def read_value_size(statement: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), (f"*{x}.shape[:{axis}]", f"{r} * {x}.shape[{axis}]", f"*{x}.shape[{axis} + 1:]"))
 
 
+# `shape仅支持1维度，元素个数与self相同`: one dimension, as many elements as the tensor has
+_ONE_DIM = re.compile(r"(?:shape)?\s*(?:仅支持|只支持|为|是)\s*(?:1|一)\s*维(?:度)?(?:Tensor)?\s*[，,]")
+_AS_MANY = re.compile(
+    r"元素个数(?:与|和)\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的元素个数)?\s*(?:相同|一致|相等)"
+)
+
+
+def read_element_count(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`shape仅支持1维度，元素个数与self相同` (aclnnUnique2's valueOut): a 1-d output with as many
+    elements as the input tensor has; the one dimension said in the statement or by the rank
+    column. Not an element count alone (`元素个数与x中Tensor的个数相等` counts a list's tensors)."""
+    m = _AS_MANY.search(statement)
+    if m is None or m.group("name") not in ctx.inputs or not ctx.is_tensor(m.group("name")):
+        return None
+    said_one = (one := _ONE_DIM.search(statement)) is not None and one.start() < m.start()
+    if not said_one and ctx.rank != (1, 1):
+        return None
+    return ("explicit", (), (f"prod({m.group('name')}.shape)",))
+
+
+# `out的shape也为1维，该维度的shape大小为scale与offset(若不为nullptr)单维shape大小的最大值`: one
+# dimension, the larger of two 1-d tensors' sizes
+_LARGER_OF = re.compile(
+    r"(?:shape)?\s*(?:也|均)?\s*为\s*(?:1|一)\s*维\s*[，,]\s*(?:且|该维度的)?\s*(?:shape)?\s*大小为\s*"
+    r"`?(?P<a>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:与|和)\s*`?(?P<b>[A-Za-z_][A-Za-z0-9_]*)`?\s*"
+    r"(?:[(（]若不为\s*(?:nullptr|空指针|空)[)）])?\s*(?:的)?\s*单维\s*(?:shape)?\s*大小的最大值"
+)
+
+
+def read_larger_of(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`out的shape也为1维，该维度的shape大小为scale与offset(若不为nullptr)单维shape大小的最大值`
+    (aclnnTransQuantParamV3): one dimension, the larger of the two tensors' one sizes. Where
+    the optional one is null the rule cannot be evaluated: that call's output stays unchecked."""
+    m = _LARGER_OF.search(statement)
+    if m is None or not {m.group("a"), m.group("b")} <= set(ctx.inputs):
+        return None
+    return ("explicit", (), (f"max({m.group('a')}.shape[0], {m.group('b')}.shape[0])",))
+
+
 _POOLED = re.compile(
     r"(?:Shape|shape)由(?P<x>[A-Za-z_][A-Za-z0-9_]*)和(?P<size>[A-Za-z_][A-Za-z0-9_]*)共同指定"
     r"|shape需要与(?P<x2>[A-Za-z_][A-Za-z0-9_]*)的shape和(?P<size2>[A-Za-z_][A-Za-z0-9_]*)推导出的shape结果一致"
@@ -797,6 +849,14 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "shape为[M, 2N]", "y1Out", ("x",), None
             ),  # aclnnSwigluBackwardMxQuantWithDualAxis: 2N is no expression
             ShapeExample("shape固定为[1]", "amax", ("x",), ("explicit", (), ("1",))),  # aclnnQuantMax
+            ShapeExample(  # aclnnCtcLoss logAlphaOut (910b, A3): the list's contents as inline LaTeX
+                "shape为($N, T, (2*max(targetLengths)+8)/8*8$)。",
+                "logAlphaOut",
+                ("logProbs", "targets"),
+                ("explicit", (), ("N", "T", "(2 * max(targetLengths) + 8) // 8 * 8")),
+                ("targetLengths",),
+                arrays=("targetLengths",),
+            ),
             ShapeExample(  # aclnnFusedLinearOnlineMaxSum: C's rounding idiom, an integer division
                 "shape为[(input.size(0) + 7) / 8]。",
                 "targetMaskOut",
@@ -858,6 +918,10 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
         read_same,
         (
             ShapeExample("shape需要与self一样", "gradInput", ("self",), ("same", ("self",), ())),  # aclnnGeGluBackward
+            # aclnnTransQuantParamV3 out (the case where scale is 2-d)
+            ShapeExample(
+                "out的shape与输入scale的shape维度和大小完全一致", "out", ("scale", "offset"), ("same", ("scale",), ())
+            ),
             # aclnnAddRmsNormDynamicQuant: another output
             ShapeExample("shape需要与scale1Out一致", "scale2Out", ("scale1Out",), ("same", ("scale1Out",), ())),
             ShapeExample(
@@ -1170,6 +1234,53 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("self",),
                 ("explicit", (), ("*self.shape[:dim % rank(self)]", "1", "*self.shape[dim % rank(self) + 1:]")),
                 ("dim",),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "element_count",
+        re.compile(r"元素个数(?:与|和)"),
+        read_element_count,
+        (
+            # aclnnUnique2
+            ShapeExample(
+                "第一个输出张量，保存输入张量中的唯一元素，shape仅支持1维度，元素个数与self相同。",
+                "valueOut",
+                ("self",),
+                ("explicit", (), ("prod(self.shape)",)),
+                ("sorted", "returnInverse", "returnCounts"),
+            ),
+            # a 1-d output by its rank column
+            ShapeExample("元素个数与x一致。", "y", ("x",), ("explicit", (), ("prod(x.shape)",)), rank=(1, 1)),
+            # the rank unsaid: any shape of that element count
+            ShapeExample("元素个数与x一致。", "y", ("x",), None),
+            # aclnnForeachAddScalarList's scalars: a list's tensors, not a tensor's elements
+            ShapeExample("元素个数与`x`中Tensor的个数相等。", "scalars", ("x",), None, rank=(1, 1)),
+        ),
+    ),
+    ShapePhrase(
+        "larger_of",
+        re.compile(r"最大值"),
+        read_larger_of,
+        (
+            # aclnnTransQuantParamV3 out (the case where scale is 1-d)
+            ShapeExample(
+                "out的shape也为1维，该维度的shape大小为scale与offset(若不为nullptr)单维shape大小的最大值",
+                "out",
+                ("scale", "offset"),
+                ("explicit", (), ("max(scale.shape[0], offset.shape[0])",)),
+                ("roundMode",),
+            ),
+            # aclnnTransQuantParamV2's constraints
+            ShapeExample(
+                "out的shape也为1维，且shape大小为scale与offset单维shape大小的最大值",
+                "out",
+                ("scale", "offset"),
+                ("explicit", (), ("max(scale.shape[0], offset.shape[0])",)),
+            ),
+            # aclnnAdvanceStep: a bound, not a size
+            ShapeExample(
+                "shape第一维长度与numSeqs一致，第二维大于（seqLens中的最大值）/blockSize。", "x", ("seqLens",), None
             ),
         ),
     ),

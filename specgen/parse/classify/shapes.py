@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule
@@ -42,6 +42,7 @@ from specgen.parse.classify.shape_elsewhere import (
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
 from specgen.parse.classify.shape_halves import halves_rule
+from specgen.parse.classify.shape_listed import listed_cases
 from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
@@ -310,6 +311,8 @@ def shape_rule(
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
         rule = _from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
+        if not rule.derived and (formed := _in_one_form(params, statements, found, ctx)):
+            return formed  # aclnnCtcLoss logAlphaOut `($N, T, …$)`: logProbs `(T,N,C)或(T,C)`, 3-d
         if rule.derived or formula is None:  # `[M, N]` unbound: `Y = X \times W_{high} + …`, `…矩阵乘法`
             return rule
         return product_rule(p, params, formula.text, [s.text for s in summary], formula.line) or rule
@@ -351,6 +354,9 @@ def shape_rule(
         return rule  # aclnnTransposeBatchMatMul: permX1, permX2, permY; aclnnQuantMatmulV5: (batch，m，n)
     if cases:  # `当…时，shape为…；否则…`, some case unread
         return cases
+    listed = _alternatives(p, params, statements, listed_cases(p, notes), ctx, notes)
+    if listed and all(a.derived for a in listed.alternatives):  # `关于scale、offset、out的shape说明如下：`
+        return listed
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
@@ -685,19 +691,43 @@ def _first_case(
 
 
 def _one_form(
-    reading: Reading, statements: dict[str, list[Statement]], ctx: ShapeContext
+    reading: Reading,
+    statements: dict[str, list[Statement]],
+    ctx: ShapeContext,
+    binds: Callable[[Reading], bool] = lambda _: True,
 ) -> tuple[Reading, tuple[str, ...]] | None:
     """The reading with its symbols read from the one list of one input's alternative lists
     that names them (aclnnMultilabelMarginLoss out `(N)`, self `(N,C)或者(C)`: N is self's axis
     0 where self has 2 dimensions), with that rank as its condition: the first input's (target,
-    `(N，C)或者(C)` too, says the same); None when no list names them, or several of one input."""
+    `(N，C)或者(C)` too, says the same); None when no list names them, or several of one input.
+    `binds`: whether a form's reading counts (aclnnCtcLoss logProbs `(T,N,C)或(T,C)`: the 2-d
+    form binds T but not N)."""
     for x in ctx.inputs:
         ranks = {len(top_level_split(part.strip()[1:-1])) for part in _alternative_lists(statements.get(x, []))}
         whens = [(x, "rank", str(rank), "true") for rank in sorted(ranks)]
-        found = [(read, when) for when in whens if (read := _of_rank(reading, when, statements, ctx.params)) != reading]
+        found = [
+            (read, when)
+            for when in whens
+            if (read := _of_rank(reading, when, statements, ctx.params)) != reading and binds(read)
+        ]
         if found:
             return found[0] if len(found) == 1 else None
     return None
+
+
+def _in_one_form(
+    params: Sequence[Param], statements: dict[str, list[Statement]], found: tuple[Reading, Statement], ctx: ShapeContext
+) -> ShapeRule | None:
+    """The list whose symbols only one form of an input binds (see `_one_form`), held to that
+    form: elsewhere the output is neither checked nor allocated."""
+    def binds(reading: Reading) -> bool:
+        return _from_reading(params, statements, reading, found[1]).derived
+
+    form = _one_form(found[0], statements, ctx, binds)
+    if form is None:
+        return None
+    rule = _from_reading(params, statements, form[0], found[1])
+    return rule.model_copy(update={"when": form[1]})
 
 
 def _alternative_lists(said: Sequence[Statement]) -> list[str]:

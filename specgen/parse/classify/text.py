@@ -21,6 +21,7 @@ class Statement:
     text: str
     line: int
     cell: bool = False  # the parameter table's shape column (`与self一致` there speaks of the shape)
+    indent: int = 0  # the constraints section's lines: how deep in a list (the line's leading spaces)
 
 
 # Entries of each cache of a pure function of a clause (`functools.lru_cache`): clauses recur
