@@ -724,3 +724,28 @@ def test_a_symbol_spelled_as_an_integer_parameter_in_other_case_is_that_paramete
     assert _respelled({"level0Blocksize", "N"}, [block]) == {"level0Blocksize": "level0BlockSize"}
     twin = block.model_copy(update={"name": "level0blocksize"})
     assert _respelled({"level0Blocksize"}, [block, twin]) == {}  # two spelled so: neither
+
+
+def test_an_output_listed_as_one_inputs_list_has_that_inputs_shape():
+    from specgen.parse.classify.shape_phrases import ShapeContext
+    from specgen.parse.classify.shapes import _twin
+
+    # aclnnConvTbcBackward (ops-nn): gradInput `shape为(N,Cin,Hin)` as input's row says; its sample
+    # passes input (5, 1, 2) and weight (1, 2, 2), so weight's `(Cout,Cin,K)` binds Cin two ways
+    # (the table's layout contradicts the formula's (K, Cin, Cout)), yet gradInput is input's shape
+    lists = (("self", ("N", "Cout", "Hout")), ("input", ("N", "Cin", "Hin")), ("weight", ("Cout", "Cin", "K")))
+    ctx = ShapeContext(("self", "input", "weight", "pad", "gradInput"), ("self", "input", "weight"), lists=lists)
+    assert _twin(("explicit", (), ("N", "Cin", "Hin")), ctx) == "input"
+    assert _twin(("explicit", (), ("Cout", "Cin", "K")), ctx) == "weight"
+    # another order, a size in the list, a parameter's name, or two inputs listed alike: no twin
+    assert _twin(("explicit", (), ("Cin", "N", "Hin")), ctx) is None
+    assert _twin(("explicit", (), ("N", "Cin", "Hin + 2 * pad")), ctx) is None
+    assert (
+        _twin(
+            ("explicit", (), ("N", "Cin", "pad")),
+            ctx.__class__(ctx.params, ctx.inputs, lists=(("x", ("N", "Cin", "pad")),)),
+        )
+        is None
+    )
+    two = ShapeContext(ctx.params, ctx.inputs, lists=(*lists, ("self", ("N", "Cin", "Hin"))))
+    assert _twin(("explicit", (), ("N", "Cin", "Hin")), two) is None

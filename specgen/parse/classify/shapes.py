@@ -306,6 +306,8 @@ def shape_rule(
     if cases and all(a.derived for a in cases.alternatives):
         return cases
     found = explicit_dims(said, ctx, cells)
+    if not isinstance(found, str) and (twin := _twin(found[0], ctx)):
+        return ShapeRule(kind="same", params=(twin,), text=found[1].text, line=found[1].line)
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
@@ -356,6 +358,18 @@ def shape_rule(
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
     reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def _twin(reading: Reading, ctx: ShapeContext) -> str | None:
+    """The one input whose own list is the output's, symbol for symbol: the output has its shape
+    whatever the symbols are (aclnnConvTbcBackward gradInput `(N,Cin,Hin)` beside input's
+    `(N,Cin,Hin)`, though its sample binds Cin two ways through weight); None for a list with a
+    size in it (`[M, 2N]`) or that several inputs share."""
+    kind, _, dims = reading
+    if kind != "explicit" or not dims or not all(DIM_WORD.fullmatch(d) and d not in ctx.params for d in dims):
+        return None
+    twins = [name for name, own in ctx.lists if own == dims]
+    return twins[0] if len(twins) == 1 else None
 
 
 def _situated(
