@@ -192,6 +192,7 @@ def _corpus_function(corpus: Path, stem: str, name: str, folder: str = "ops-nn")
         ("aclnnDynamicQuantV3", "scaleOut", (4,)),  # x (4, 2), quantMode "pertoken"
         ("aclnnFlatQuant", "out", (16, 16, 2)),  # x (16, 16, 16), out INT32: the last dimension an eighth
         ("aclnnAscendQuant", "y", (4, 2)),  # x (4, 2), y INT8: another dtype than INT32, x's shape
+        ("aclnnDequantSituQuant", "yScaleOut", (16,)),  # x (16, 64) INT8: `INT8: shape为x.shape[:-1]`
     ],
 )
 def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, stem, output, shape):
@@ -518,3 +519,29 @@ def test_presence_reads_optionals_given_or_null_in_every_wording_the_documents_u
     # a name the caller does not know, or a condition on something else, is not a presence
     assert presence("x1Scale和offset不为None", names) is None
     assert presence("scale为INT8", names) is None
+
+
+def test_cases_keyed_by_a_dtype_are_the_dtype_of_the_tensor_that_allows_it_and_others():
+    # aclnnDequantSituQuant (ops-nn), yScaleOut's row: yScaleOut is FLOAT and yOut INT8 alone; x
+    # allows INT8, INT32, BF16 and FLOAT16, so `INT8:` is x's dtype; M is bound by no input
+    text = "INT8: shape为x.shape[:-1]；其他: shape为[M]。"
+    names = ("yScaleOut", "x", "yOut")
+    ctx = ShapeContext(names, ("x",), "yScaleOut", tensors=names)
+    dtypes = {"x": ("INT8", "INT32", "BFLOAT16", "FLOAT16"), "yOut": ("INT8",), "yScaleOut": ("FLOAT",)}
+    known = Known(dict.fromkeys(names, "tensor"), dtypes)
+    rule = alternatives_rule([text], ctx, known, _resolve)
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("*x.shape[:-1]",), ("x", "dtype", "INT8", "true")),
+        (("M",), ("x", "dtype", "INT8", "false")),
+    ]
+    int8 = {"x": TensorDesc((16, 64), "INT8")}
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (16, 64)}, int8) == ((16,),)
+    # two tensors that allow INT8 and more, or only one that allows INT8 alone: no key, not read
+    both = Known(known.kinds, {**dtypes, "yOut": ("INT8", "INT32")})
+    assert alternatives_rule([text], ctx, both, _resolve) is None
+    alone = Known(known.kinds, {**dtypes, "x": ("INT8",)})
+    assert alternatives_rule([text], ctx, alone, _resolve) is None
+    # a key that is no dtype (a layout), or `其他:` with no case before it: not read
+    assert alternatives_rule(["ND: shape为x.shape[:-1]；其他: shape为[M]。"], ctx, known, _resolve) is None
+    assert alternatives_rule(["其他: shape为[M]。"], ctx, known, _resolve) is None

@@ -312,6 +312,8 @@ def shape_rule(
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
         rule = _from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
+        if not rule.derived and cases:  # aclnnDequantSituQuant yScaleOut: `INT8: …；其他: shape为[M]`, M unbound
+            return cases
         if rule.derived or formula is None:  # `[M, N]` unbound: `Y = X \times W_{high} + …`, `…矩阵乘法`
             return rule
         return product_rule(p, params, formula.text, [s.text for s in summary], formula.line) or rule
