@@ -96,6 +96,51 @@ def test_lists_joined_by_or_are_alternatives_with_no_condition():
     assert [(a.kind, a.dims, a.when) for a in rule.alternatives] == [("explicit", ("N",), ()), ("explicit", (), ())]
 
 
+def test_a_losss_list_or_0d_shape_is_unreduced_or_reduced_by_its_reduction_attribute():
+    # aclnnMultilabelMarginLoss (ops-nn): out `(N)或者()`, reduction `支持0(none)|1(mean)|2(sum)`;
+    # its formula: none gives {l_1, …, l_N}, mean and sum add them up
+    names = ("out", "self", "reduction")
+    ctx = ShapeContext(names, ("self",), "out", tensors=("out", "self"))
+    known = Known({"self": "tensor", "reduction": "int"}, reduction="reduction")
+    rule = alternatives_rule(["shape为(N)或者()"], ctx, known, _resolve)
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("N",), ("reduction", "value", "0", "true")),
+        ((), ("reduction", "value", "0", "false")),
+    ]
+    # its call: reduction 0 (self (2, 3)) gives (N) alone; mean gives () alone
+    bound = plain_rule(
+        rule.model_copy(
+            update={
+                "alternatives": (
+                    rule.alternatives[0].model_copy(update={"dims": ("self.shape[0]",)}),
+                    rule.alternatives[1],
+                )
+            }
+        )
+    )
+    assert _shapes.output_shapes(bound, {"self": (2, 3)}, {"reduction": 0}) == ((2,),)
+    assert _shapes.output_shapes(bound, {"self": (2, 3)}, {"reduction": 1}) == ((),)
+    # two lists neither of them 0-d, or no reduction documented so: no condition
+    two = alternatives_rule(["shape为(N)或者(1)"], ctx, known, _resolve)
+    assert two is not None and all(not a.when for a in two.alternatives)
+    plain = alternatives_rule(["shape为(N)或者()"], ctx, Known(known.kinds), _resolve)
+    assert plain is not None and all(not a.when for a in plain.alternatives)
+
+
+def test_a_reduction_is_the_integer_documented_with_none_at_0():
+    from specgen.model import Param
+    from specgen.parse.classify.shapes import _reduction
+
+    def _int(name: str, text: str) -> Param:
+        return Param(name=name, c_type="int64_t", kind="int", direction="in", text=text, line=1)
+
+    assert _reduction([_int("reduction", "支持0(none)|1(mean)|2(sum)。")]) == "reduction"
+    assert _reduction([_int("reduction", "支持0（'none'）、1（'mean'）")]) == "reduction"
+    assert _reduction([_int("reduction", "支持1(mean)|2(sum)|10(none)")]) == ""  # none is not 0
+    assert _reduction([_int("mode", "支持0(none)"), _int("reduction", "0(none)")]) == ""  # two: neither
+
+
 def test_an_unread_case_or_an_unread_shape_that_always_holds_gives_no_rule():
     values = {"reduction": "int"}
     # a condition this reader does not know (a dtype of the output): the case is not read,
@@ -484,8 +529,8 @@ def test_an_unnamed_dtype_is_the_rows_own_and_the_other_dtypes_case_may_stand_al
 
 def test_a_shape_whose_symbol_one_form_of_an_input_defines(corpus):
     # aclnnMultilabelMarginLoss (ops-nn): out `shape为(N)或者()`, self `shape为(N,C)或者(C)，其中N表示batch
-    # size`: (N) holds where self has 2 dimensions (N its axis 0), () always; the row does not say
-    # which for which reduction (only the formula's prose does), so both are allowed
+    # size`: (N) holds where self has 2 dimensions (N its axis 0); reduction `支持0(none)|1(mean)|2(sum)`
+    # keys the two (the formula: none gives {l_1, …, l_N}, mean and sum add them up)
     fn = _corpus_function(corpus, "aclnnMultilabelMarginLoss", "aclnnMultilabelMarginLoss")
     out = next(p for p in fn.params if p.name == "out")
     assert out.shape_rule is not None and out.shape_rule.kind == "one_of"
@@ -493,9 +538,11 @@ def test_a_shape_whose_symbol_one_form_of_an_input_defines(corpus):
     values = call_values(fn, fn.sample_call)
     assert values is not None and values["out"].shape == (2,)  # self (2, 3), reduction 0
     shapes = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
-    assert _shapes.output_shapes(rule, shapes, values) == ((2,), ())
-    assert _shapes.shape_allowed(rule, shapes, values, (3,)) == ((2,), ())
-    assert _shapes.allocation_shape(rule, shapes, values) is None  # two shapes: not allocated
+    assert _shapes.output_shapes(rule, shapes, values) == ((2,),)
+    assert _shapes.shape_allowed(rule, shapes, values, (3,)) == ((2,),)
+    assert _shapes.allocation_shape(rule, shapes, values) == (2,)
+    summed = {**values, "reduction": 2}
+    assert _shapes.output_shapes(rule, shapes, summed) == ((),)
     # a 1-d self: (N) is unread there, so nothing is checked
     flat = {**values, "self": TensorDesc((3,), "FLOAT")}
     assert _shapes.output_shapes(rule, {**shapes, "self": (3,)}, flat) is None

@@ -52,6 +52,8 @@ class Known:
     # the constraints section's statements of when outputs are valid (`当outputMaskOptional[0]为
     # True时，y1Out和scale1Out为有效输出`)
     notes: Sequence[str] = ()
+    # the integer attribute that chooses a reduction, 0 being none (`支持0(none)|1(mean)|2(sum)`)
+    reduction: str = ""
 
 
 _NAME = r"`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
@@ -175,7 +177,12 @@ def _sentence_cases(
     it, which `其他类型时` turns round)."""
     if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
         parts = _OR.split(m.group("lists"))
-        return [((), rule) for part in parts for rule in _resolved(f"shape为{part}", sentence, ctx, resolve, ())]
+        whens = _by_reduction(parts, known)
+        return [
+            (when, rule)
+            for part, when in zip(parts, whens, strict=True)
+            for rule in _resolved(f"shape为{part}", sentence, ctx, resolve, ())
+        ]
     if keyed := _KEYED.match(sentence):
         return _keyed(keyed, sentence, ctx, known, resolve, earlier)
     conditions = list(_CONDITION.finditer(sentence))
@@ -211,6 +218,16 @@ def _sentence_cases(
 _KEYED = re.compile(
     r"^(?P<key>[A-Z][A-Z0-9_]*(?:\s*[/、或]\s*[A-Z][A-Z0-9_]*)*|其他|其余)(?:类型|情况)?\s*[:：]\s*(?P<shape>shape.+)$"
 )
+
+
+def _by_reduction(parts: Sequence[str], known: Known) -> list[tuple[str, ...]]:
+    """The condition each of a loss's lists holds under: `shape为(N)或者()` (aclnnMultilabelMarginLoss
+    out) where a reduction attribute is documented as `0(none)|1(mean)|2(sum)`: the list unreduced
+    (0, none), the 0-d shape reduced (mean and sum add the losses up); no condition otherwise."""
+    empty = [bool(_EMPTY.fullmatch(f"shape为{part.strip()}")) for part in parts]
+    if not known.reduction or len(parts) != 2 or sum(empty) != 1:
+        return [()] * len(parts)
+    return [(known.reduction, "value", "0", "false" if is_empty else "true") for is_empty in empty]
 
 
 def _keyed(

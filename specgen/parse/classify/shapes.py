@@ -424,8 +424,18 @@ def _alternatives(
 
     texts = [s.text for s in _joined(said)]
     tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
-    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes])
+    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes], _reduction(params))
     return alternatives_rule(texts, ctx, known, resolve)
+
+
+_NONE_AT_ZERO = re.compile(r"(?<!\d)0\s*[(（]\s*['\"“]?none")
+
+
+def _reduction(params: Sequence[Param]) -> str:
+    """The one integer attribute documented as a reduction whose 0 is none (`支持0(none)|1(mean)|
+    2(sum)`), or ""."""
+    found = [q.name for q in params if q.kind == "int" and _NONE_AT_ZERO.search(q.text)]
+    return found[0] if len(found) == 1 else ""
 
 
 _BROADCASTS_WITH = re.compile(r"shape需要?与\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*满足\s*(?:broadcast|广播)关系")
