@@ -177,10 +177,10 @@ def _sentence_cases(
     it, which `其他类型时` turns round)."""
     if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
         parts = _OR.split(m.group("lists"))
-        whens = _by_reduction(parts, known)
+        keys = _by_reduction(parts, known)
         return [
             (when, rule)
-            for part, when in zip(parts, whens, strict=True)
+            for part, when in zip(parts, keys, strict=True)
             for rule in _resolved(f"shape为{part}", sentence, ctx, resolve, ())
         ]
     if keyed := _KEYED.match(sentence):
