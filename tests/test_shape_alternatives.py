@@ -546,9 +546,32 @@ def test_a_shape_whose_symbol_one_form_of_an_input_defines(corpus):
     # a 1-d self: (N) is unread there, so nothing is checked
     flat = {**values, "self": TensorDesc((3,), "FLOAT")}
     assert _shapes.output_shapes(rule, {**shapes, "self": (3,)}, flat) is None
-    # isTarget `(N，C)或者(C)`: C is in both of self's forms, not read
+    # isTarget `(N，C)或者(C)`: the lists self and target both give, 或 for 或: either's shape,
+    # allocated where they agree (self 2-d beside target 1-d leaves the words undecided)
     is_target = next(p for p in fn.params if p.name == "isTarget")
-    assert is_target.shape_rule is not None and not is_target.shape_rule.derived
+    assert is_target.shape_rule is not None and is_target.shape_rule.kind == "one_of"
+    mask = plain_rule(is_target.shape_rule)
+    assert _shapes.allocation_shape(mask, shapes, values) == (2, 3)
+    assert _shapes.allocation_shape(mask, {**shapes, "target": (3,)}, values) is None
+    assert _shapes.shape_allowed(mask, {**shapes, "target": (3,)}, values, (3,)) is None  # target's
+    assert _shapes.shape_allowed(mask, shapes, values, (3,)) == ((2, 3),)
+
+
+def test_an_output_listing_an_inputs_shapes_or_for_or_has_its_shape_and_no_other_statement_does():
+    from specgen.parse.classify.shapes import Statement, _listed_alike
+
+    # aclnnMultilabelMarginLoss (ops-nn): isTarget's row and self's
+    said = [Statement("shape为(N，C)或者(C)", 1)]
+    statements = {"self": [Statement("shape为(N,C)或者(C)，其中N表示batch size，C表示类别数。", 2)]}
+    rule = _listed_alike(said, statements, ("self", "target"))
+    assert rule is not None and (rule.kind, rule.params) == ("same", ("self",))
+    # another order, one list alone, or words beside the lists (aclnnAdaLayerNormBackward
+    # gradScaleOut `shape与scale的shape相等，为[B…, H]或[B…, 1, H]`): not this reader's
+    assert _listed_alike([Statement("shape为(C)或者(N，C)", 1)], statements, ("self",)) is None
+    assert _listed_alike([Statement("shape为(N，C)", 1)], statements, ("self",)) is None
+    scale = {"scale": [Statement("shape为[B…, H]或[B…, 1, H]。", 2)]}
+    worded = [Statement("shape与scale的shape相等，为[B…, H]或[B…, 1, H]。", 1)]
+    assert _listed_alike(worded, scale, ("scale",)) is None
 
 
 def test_presence_reads_optionals_given_or_null_in_every_wording_the_documents_use():

@@ -305,6 +305,8 @@ def shape_rule(
     cases = _alternatives(p, params, statements, said, ctx, notes)
     if cases and all(a.derived for a in cases.alternatives):
         return cases
+    if alike := _listed_alike(said, statements, inputs):  # aclnnMultilabelMarginLoss isTarget `(N，C)或者(C)`
+        return alike
     found = explicit_dims(said, ctx, cells)
     if not isinstance(found, str) and (twin := _twin(found[0], ctx)):
         return ShapeRule(kind="same", params=(twin,), text=found[1].text, line=found[1].line)
@@ -372,6 +374,32 @@ def _twin(reading: Reading, ctx: ShapeContext) -> str | None:
         return None
     twins = [name for name, own in ctx.lists if own == dims]
     return twins[0] if len(twins) == 1 else None
+
+
+def _listed_alike(
+    said: Sequence[Statement], statements: dict[str, list[Statement]], inputs: Sequence[str]
+) -> ShapeRule | None:
+    """An output whose statement lists the very shapes an input's lists, 或 for 或
+    (aclnnMultilabelMarginLoss isTarget `(N，C)或者(C)`, as self's and target's `(N,C)或者(C)`):
+    that input's shape, whichever form it takes; where several inputs list them, any of theirs
+    (allocated where they agree: self 2-d beside target 1-d leaves the words undecided)."""
+    for s in said:
+        own = _alike(_alternative_lists([s]))
+        if len(own) < 2 or not _ONLY_LISTS.fullmatch(s.text.strip()):  # `shape与scale的shape相等，为…或…`
+            continue
+        twins = [x for x in inputs if _alike(_alternative_lists(statements.get(x, []))) == own]
+        same = [ShapeRule(kind="same", params=(x,), text=s.text, line=s.line) for x in twins]
+        if len(same) == 1:
+            return same[0]
+        if same:
+            return ShapeRule(kind="one_of", params=tuple(twins), alternatives=tuple(same), text=s.text, line=s.line)
+    return None
+
+
+def _alike(lists: Sequence[str]) -> tuple[str, ...]:
+    """Lists as written, but for full-width commas and brackets and spaces."""
+    table = str.maketrans({"，": ",", "（": "(", "）": ")", "[": "(", "]": ")", " ": ""})
+    return tuple(part.strip().translate(table) for part in lists)
 
 
 def _situated(
@@ -733,6 +761,8 @@ def _alternative_lists(said: Sequence[Statement]) -> list[str]:
 
 
 _ALTERNATIVE_LISTS = re.compile(r"[(（\[][^()（）\[\]]*[)）\]](?:\s*或(?:者)?\s*[(（\[][^()（）\[\]]*[)）\]])+")
+# a statement that is such lists alone (`shape为(N，C)或者(C)`)
+_ONLY_LISTS = re.compile(r"(?:shape\s*(?:为|是)\s*)?" + _ALTERNATIVE_LISTS.pattern + r"\s*[。.]?")
 
 
 def _of_rank(
