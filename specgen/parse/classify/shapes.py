@@ -217,16 +217,23 @@ def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -
     one the call gives: an input may be null, or 0-d in some mode)."""
     names = tuple(q.name for q in params)
     bound: dict[str, list[SymbolDim]] = {}
-    for p in params:
-        if p.kind not in TENSORS or p.direction != "in":
-            continue
-        found = explicit_dims(statements.get(p.name, []), ShapeContext(names, subject=p.name))
-        if isinstance(found, str) or found[0][0] != "explicit":
-            continue
-        for axis, dim in enumerate(found[0][2]):
+    for name, dims in _read_lists(params, statements):
+        for axis, dim in enumerate(dims):
             if DIM_WORD.fullmatch(dim) and dim not in names:
-                bound.setdefault(dim, []).append(SymbolDim(symbol=dim, param=p.name, axis=axis))
+                bound.setdefault(dim, []).append(SymbolDim(symbol=dim, param=name, axis=axis))
     return bound
+
+
+def _read_lists(params: Sequence[Param], statements: dict[str, list[Statement]]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each input tensor's list, where its statements give one without a condition."""
+    names = tuple(q.name for q in params)
+    out = []
+    for p in params:
+        if p.kind in TENSORS and p.direction == "in":
+            found = explicit_dims(statements.get(p.name, []), ShapeContext(names, subject=p.name))
+            if not isinstance(found, str) and found[0][0] == "explicit":
+                out.append((p.name, found[0][2]))
+    return out
 
 
 # ---------------------------------------------------------------- the rules of one output
@@ -308,7 +315,7 @@ def shape_rule(
     if alike := _listed_alike(said, statements, inputs):  # aclnnMultilabelMarginLoss isTarget `(N，C)或者(C)`
         return alike
     found = explicit_dims(said, ctx, cells)
-    if not isinstance(found, str) and (twin := _twin(found[0], ctx)):
+    if not isinstance(found, str) and (twin := _twin(found[0], ctx.params, _read_lists(params, statements))):
         return ShapeRule(kind="same", params=(twin,), text=found[1].text, line=found[1].line)
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
@@ -364,15 +371,15 @@ def shape_rule(
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
-def _twin(reading: Reading, ctx: ShapeContext) -> str | None:
+def _twin(reading: Reading, names: Sequence[str], lists: Sequence[tuple[str, tuple[str, ...]]]) -> str | None:
     """The one input whose own list is the output's, symbol for symbol: the output has its shape
     whatever the symbols are (aclnnConvTbcBackward gradInput `(N,Cin,Hin)` beside input's
     `(N,Cin,Hin)`, though its sample binds Cin two ways through weight); None for a list with a
     size in it (`[M, 2N]`) or that several inputs share."""
     kind, _, dims = reading
-    if kind != "explicit" or not dims or not all(DIM_WORD.fullmatch(d) and d not in ctx.params for d in dims):
+    if kind != "explicit" or not dims or not all(DIM_WORD.fullmatch(d) and d not in names for d in dims):
         return None
-    twins = [name for name, own in ctx.lists if own == dims]
+    twins = [name for name, own in lists if own == dims]
     return twins[0] if len(twins) == 1 else None
 
 
