@@ -96,6 +96,51 @@ def test_lists_joined_by_or_are_alternatives_with_no_condition():
     assert [(a.kind, a.dims, a.when) for a in rule.alternatives] == [("explicit", ("N",), ()), ("explicit", (), ())]
 
 
+def test_a_losss_list_or_0d_shape_is_unreduced_or_reduced_by_its_reduction_attribute():
+    # aclnnMultilabelMarginLoss (ops-nn): out `(N)或者()`, reduction `支持0(none)|1(mean)|2(sum)`;
+    # its formula: none gives {l_1, …, l_N}, mean and sum add them up
+    names = ("out", "self", "reduction")
+    ctx = ShapeContext(names, ("self",), "out", tensors=("out", "self"))
+    known = Known({"self": "tensor", "reduction": "int"}, reduction="reduction")
+    rule = alternatives_rule(["shape为(N)或者()"], ctx, known, _resolve)
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("N",), ("reduction", "value", "0", "true")),
+        ((), ("reduction", "value", "0", "false")),
+    ]
+    # its call: reduction 0 (self (2, 3)) gives (N) alone; mean gives () alone
+    bound = plain_rule(
+        rule.model_copy(
+            update={
+                "alternatives": (
+                    rule.alternatives[0].model_copy(update={"dims": ("self.shape[0]",)}),
+                    rule.alternatives[1],
+                )
+            }
+        )
+    )
+    assert _shapes.output_shapes(bound, {"self": (2, 3)}, {"reduction": 0}) == ((2,),)
+    assert _shapes.output_shapes(bound, {"self": (2, 3)}, {"reduction": 1}) == ((),)
+    # two lists neither of them 0-d, or no reduction documented so: no condition
+    two = alternatives_rule(["shape为(N)或者(1)"], ctx, known, _resolve)
+    assert two is not None and all(not a.when for a in two.alternatives)
+    plain = alternatives_rule(["shape为(N)或者()"], ctx, Known(known.kinds), _resolve)
+    assert plain is not None and all(not a.when for a in plain.alternatives)
+
+
+def test_a_reduction_is_the_integer_documented_with_none_at_0():
+    from specgen.model import Param
+    from specgen.parse.classify.shapes import _reduction
+
+    def _int(name: str, text: str) -> Param:
+        return Param(name=name, c_type="int64_t", kind="int", direction="in", text=text, line=1)
+
+    assert _reduction([_int("reduction", "支持0(none)|1(mean)|2(sum)。")]) == "reduction"
+    assert _reduction([_int("reduction", "支持0（'none'）、1（'mean'）")]) == "reduction"
+    assert _reduction([_int("reduction", "支持1(mean)|2(sum)|10(none)")]) == ""  # none is not 0
+    assert _reduction([_int("mode", "支持0(none)"), _int("reduction", "0(none)")]) == ""  # two: neither
+
+
 def test_an_unread_case_or_an_unread_shape_that_always_holds_gives_no_rule():
     values = {"reduction": "int"}
     # a condition this reader does not know (a dtype of the output): the case is not read,
@@ -193,6 +238,7 @@ def _corpus_function(corpus: Path, stem: str, name: str, folder: str = "ops-nn")
         ("aclnnFlatQuant", "out", (16, 16, 2)),  # x (16, 16, 16), out INT32: the last dimension an eighth
         ("aclnnAscendQuant", "y", (4, 2)),  # x (4, 2), y INT8: another dtype than INT32, x's shape
         ("aclnnTransQuantParamV3", "out", (3,)),  # scale and offset (3,): 1-d, the larger size
+        ("aclnnDequantSituQuant", "yScaleOut", (16,)),  # x (16, 64) INT8: `INT8: shape为x.shape[:-1]`
     ],
 )
 def test_the_documents_own_calls_get_the_shapes_the_alternatives_give(corpus, stem, output, shape):
@@ -484,8 +530,8 @@ def test_an_unnamed_dtype_is_the_rows_own_and_the_other_dtypes_case_may_stand_al
 
 def test_a_shape_whose_symbol_one_form_of_an_input_defines(corpus):
     # aclnnMultilabelMarginLoss (ops-nn): out `shape为(N)或者()`, self `shape为(N,C)或者(C)，其中N表示batch
-    # size`: (N) holds where self has 2 dimensions (N its axis 0), () always; the row does not say
-    # which for which reduction (only the formula's prose does), so both are allowed
+    # size`: (N) holds where self has 2 dimensions (N its axis 0); reduction `支持0(none)|1(mean)|2(sum)`
+    # keys the two (the formula: none gives {l_1, …, l_N}, mean and sum add them up)
     fn = _corpus_function(corpus, "aclnnMultilabelMarginLoss", "aclnnMultilabelMarginLoss")
     out = next(p for p in fn.params if p.name == "out")
     assert out.shape_rule is not None and out.shape_rule.kind == "one_of"
@@ -493,15 +539,40 @@ def test_a_shape_whose_symbol_one_form_of_an_input_defines(corpus):
     values = call_values(fn, fn.sample_call)
     assert values is not None and values["out"].shape == (2,)  # self (2, 3), reduction 0
     shapes = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in values.items()}
-    assert _shapes.output_shapes(rule, shapes, values) == ((2,), ())
-    assert _shapes.shape_allowed(rule, shapes, values, (3,)) == ((2,), ())
-    assert _shapes.allocation_shape(rule, shapes, values) is None  # two shapes: not allocated
+    assert _shapes.output_shapes(rule, shapes, values) == ((2,),)
+    assert _shapes.shape_allowed(rule, shapes, values, (3,)) == ((2,),)
+    assert _shapes.allocation_shape(rule, shapes, values) == (2,)
+    summed = {**values, "reduction": 2}
+    assert _shapes.output_shapes(rule, shapes, summed) == ((),)
     # a 1-d self: (N) is unread there, so nothing is checked
     flat = {**values, "self": TensorDesc((3,), "FLOAT")}
     assert _shapes.output_shapes(rule, {**shapes, "self": (3,)}, flat) is None
-    # isTarget `(N，C)或者(C)`: C is in both of self's forms, not read
+    # isTarget `(N，C)或者(C)`: the lists self and target both give, 或 for 或: either's shape,
+    # allocated where they agree (self 2-d beside target 1-d leaves the words undecided)
     is_target = next(p for p in fn.params if p.name == "isTarget")
-    assert is_target.shape_rule is not None and not is_target.shape_rule.derived
+    assert is_target.shape_rule is not None and is_target.shape_rule.kind == "one_of"
+    mask = plain_rule(is_target.shape_rule)
+    assert _shapes.allocation_shape(mask, shapes, values) == (2, 3)
+    assert _shapes.allocation_shape(mask, {**shapes, "target": (3,)}, values) is None
+    assert _shapes.shape_allowed(mask, {**shapes, "target": (3,)}, values, (3,)) is None  # target's
+    assert _shapes.shape_allowed(mask, shapes, values, (3,)) == ((2, 3),)
+
+
+def test_an_output_listing_an_inputs_shapes_or_for_or_has_its_shape_and_no_other_statement_does():
+    from specgen.parse.classify.shapes import Statement, _listed_alike
+
+    # aclnnMultilabelMarginLoss (ops-nn): isTarget's row and self's
+    said = [Statement("shape为(N，C)或者(C)", 1)]
+    statements = {"self": [Statement("shape为(N,C)或者(C)，其中N表示batch size，C表示类别数。", 2)]}
+    rule = _listed_alike(said, statements, ("self", "target"))
+    assert rule is not None and (rule.kind, rule.params) == ("same", ("self",))
+    # another order, one list alone, or words beside the lists (aclnnAdaLayerNormBackward
+    # gradScaleOut `shape与scale的shape相等，为[B…, H]或[B…, 1, H]`): not this reader's
+    assert _listed_alike([Statement("shape为(C)或者(N，C)", 1)], statements, ("self",)) is None
+    assert _listed_alike([Statement("shape为(N，C)", 1)], statements, ("self",)) is None
+    scale = {"scale": [Statement("shape为[B…, H]或[B…, 1, H]。", 2)]}
+    worded = [Statement("shape与scale的shape相等，为[B…, H]或[B…, 1, H]。", 1)]
+    assert _listed_alike(worded, scale, ("scale",)) is None
 
 
 def test_presence_reads_optionals_given_or_null_in_every_wording_the_documents_use():
@@ -543,3 +614,29 @@ def test_an_aside_in_brackets_is_no_case_and_a_size_is_the_larger_of_two():
     values = {"scale": two, "offset": None}
     assert _shapes.shape_allowed(plain, {"scale": (5,), "offset": None}, values, (9,)) is None
     assert _shapes.allocation_shape(plain, {"scale": (5,), "offset": None}, values) is None
+
+
+def test_cases_keyed_by_a_dtype_are_the_dtype_of_the_tensor_that_allows_it_and_others():
+    # aclnnDequantSituQuant (ops-nn), yScaleOut's row: yScaleOut is FLOAT and yOut INT8 alone; x
+    # allows INT8, INT32, BF16 and FLOAT16, so `INT8:` is x's dtype; M is bound by no input
+    text = "INT8: shape为x.shape[:-1]；其他: shape为[M]。"
+    names = ("yScaleOut", "x", "yOut")
+    ctx = ShapeContext(names, ("x",), "yScaleOut", tensors=names)
+    dtypes = {"x": ("INT8", "INT32", "BFLOAT16", "FLOAT16"), "yOut": ("INT8",), "yScaleOut": ("FLOAT",)}
+    known = Known(dict.fromkeys(names, "tensor"), dtypes)
+    rule = alternatives_rule([text], ctx, known, _resolve)
+    assert rule is not None
+    assert [(a.dims, a.when) for a in rule.alternatives] == [
+        (("*x.shape[:-1]",), ("x", "dtype", "INT8", "true")),
+        (("M",), ("x", "dtype", "INT8", "false")),
+    ]
+    int8 = {"x": TensorDesc((16, 64), "INT8")}
+    assert _shapes.output_shapes(plain_rule(rule), {"x": (16, 64)}, int8) == ((16,),)
+    # two tensors that allow INT8 and more, or only one that allows INT8 alone: no key, not read
+    both = Known(known.kinds, {**dtypes, "yOut": ("INT8", "INT32")})
+    assert alternatives_rule([text], ctx, both, _resolve) is None
+    alone = Known(known.kinds, {**dtypes, "x": ("INT8",)})
+    assert alternatives_rule([text], ctx, alone, _resolve) is None
+    # a key that is no dtype (a layout), or `其他:` with no case before it: not read
+    assert alternatives_rule(["ND: shape为x.shape[:-1]；其他: shape为[M]。"], ctx, known, _resolve) is None
+    assert alternatives_rule(["其他: shape为[M]。"], ctx, known, _resolve) is None

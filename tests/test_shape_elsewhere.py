@@ -143,7 +143,9 @@ def test_a_shape_spoken_of_elsewhere_in_a_form_no_reader_takes_is_named_with_its
         Statement("- out的shape大小满足yGrad的axis轴ReduceSum后的shape大小。", 244),
     ]
     reason = unread_statement(out, notes, [])
-    assert reason.startswith("the constraints section speaks of its shape") and "line 244" in reason
+    assert reason.startswith("the constraints section states only its element count") and "line 244" in reason
+    shaped = [Statement("- out的shape满足yGrad的axis轴ReduceSum后的shape。", 244)]  # a shape, in words unread
+    assert unread_statement(out, shaped, []).startswith("the constraints section speaks of its shape")
     # aclnnTransposeQuantBatchMatMul.md 功能说明: a worked example under some perms
     summary = [Statement("假设x1的shape是(M, B, K)，x2的shape是(B, K, N)，…，计算输出out的shape是(M, B, N)。", 31)]
     assert "the description" in unread_statement(out, [], summary) and "line 31" in unread_statement(out, [], summary)

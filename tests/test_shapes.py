@@ -736,3 +736,27 @@ def test_a_symbol_spelled_as_an_integer_parameter_in_other_case_is_that_paramete
     assert _respelled({"level0Blocksize", "N"}, [block]) == {"level0Blocksize": "level0BlockSize"}
     twin = block.model_copy(update={"name": "level0blocksize"})
     assert _respelled({"level0Blocksize"}, [block, twin]) == {}  # two spelled so: neither
+
+
+def test_an_output_listed_as_one_inputs_list_has_that_inputs_shape():
+    from specgen.parse.classify.shapes import Statement, _read_lists, _twin
+
+    # aclnnConvTbcBackward (ops-nn): gradInput `shape为(N,Cin,Hin)` as input's row says; its sample
+    # passes input (5, 1, 2) and weight (1, 2, 2), so weight's `(Cout,Cin,K)` binds Cin two ways
+    # (the table's layout contradicts the formula's (K, Cin, Cout)), yet gradInput is input's shape
+    names = ("self", "input", "weight", "pad", "gradInput")
+    lists = [("self", ("N", "Cout", "Hout")), ("input", ("N", "Cin", "Hin")), ("weight", ("Cout", "Cin", "K"))]
+    assert _twin(("explicit", (), ("N", "Cin", "Hin")), names, lists) == "input"
+    assert _twin(("explicit", (), ("Cout", "Cin", "K")), names, lists) == "weight"
+    # another order, a size in the list, a parameter's name, or two inputs listed alike: no twin
+    assert _twin(("explicit", (), ("Cin", "N", "Hin")), names, lists) is None
+    assert _twin(("explicit", (), ("N", "Cin", "Hin + 2 * pad")), names, lists) is None
+    assert _twin(("explicit", (), ("N", "Cin", "pad")), names, [("x", ("N", "Cin", "pad"))]) is None
+    assert _twin(("explicit", (), ("N", "Cin", "Hin")), names, [*lists, ("self", ("N", "Cin", "Hin"))]) is None
+    # the inputs' lists are those their rows give without a condition
+    params = [_tensor("input", "in", ["FLOAT"]), _tensor("x", "in", ["FLOAT"])]
+    statements = {
+        "input": [Statement("shape为(N,Cin,Hin)。", 1)],
+        "x": [Statement("当mode为1时，shape为(N,Cin,Hin)。", 2)],
+    }
+    assert _read_lists(params, statements) == [("input", ("N", "Cin", "Hin"))]

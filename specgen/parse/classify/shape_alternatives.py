@@ -1,6 +1,7 @@
 """An output's shape given as several alternatives: case by case under conditions the call
 settles (`当reduction为0（none）且self的shape为2维时，out shape为(N,),否则为(1,)`;
-`bidirection为false时，当参数packed为false，shape支持三维（…）；当参数packed为true，…`), or as
+`bidirection为false时，当参数packed为false，shape支持三维（…）；当参数packed为true，…`; keyed by a
+dtype, `INT8: shape为x.shape[:-1]；其他: shape为[M]`), or as
 lists joined by 或 with no condition (`shape为(N)或者()`).
 
 `alternatives_rule` reads every case of the output's statements into one `one_of` rule (see
@@ -51,6 +52,8 @@ class Known:
     # the constraints section's statements of when outputs are valid (`当outputMaskOptional[0]为
     # True时，y1Out和scale1Out为有效输出`)
     notes: Sequence[str] = ()
+    # the integer attribute that chooses a reduction, 0 being none (`支持0(none)|1(mean)|2(sum)`)
+    reduction: str = ""
 
 
 _NAME = r"`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
@@ -179,7 +182,14 @@ def _sentence_cases(
     it, which `其他类型时` turns round)."""
     if (m := _LISTS.search(sentence)) and not _CONDITION.search(sentence):
         parts = _OR.split(m.group("lists"))
-        return [((), rule) for part in parts for rule in _resolved(f"shape为{part}", sentence, ctx, resolve, ())]
+        keys = _by_reduction(parts, known)
+        return [
+            (when, rule)
+            for part, when in zip(parts, keys, strict=True)
+            for rule in _resolved(f"shape为{part}", sentence, ctx, resolve, ())
+        ]
+    if keyed := _KEYED.match(sentence):
+        return _keyed(keyed, sentence, ctx, known, resolve, earlier)
     conditions = list(_CONDITION.finditer(sentence))
     if not conditions or "shape" not in sentence:  # `当yOut的数据类型为…时，yOut的最后一维需要是2的倍数`
         return []
@@ -206,6 +216,54 @@ def _sentence_cases(
                 return None
             out += _each(otherwise[0], unless, lead, sentence, ctx, resolve)
     return out
+
+
+# `INT8: shape为x.shape[:-1]+[H]；其他: shape为[M, H]` (aclnnDequantSituQuant yOut): a case keyed
+# by a dtype (or several, `INT32/BF16`), then the others
+_KEYED = re.compile(
+    r"^(?P<key>[A-Z][A-Z0-9_]*(?:\s*[/、或]\s*[A-Z][A-Z0-9_]*)*|其他|其余)(?:类型|情况)?\s*[:：]\s*(?P<shape>shape.+)$"
+)
+
+
+def _by_reduction(parts: Sequence[str], known: Known) -> list[tuple[str, ...]]:
+    """The condition each of a loss's lists holds under: `shape为(N)或者()` (aclnnMultilabelMarginLoss
+    out) where a reduction attribute is documented as `0(none)|1(mean)|2(sum)`: the list unreduced
+    (0, none), the 0-d shape reduced (mean and sum add the losses up); no condition otherwise."""
+    empty = [bool(_EMPTY.fullmatch(f"shape为{part.strip()}")) for part in parts]
+    if not known.reduction or len(parts) != 2 or sum(empty) != 1:
+        return [()] * len(parts)
+    return [(known.reduction, "value", "0", "false" if is_empty else "true") for is_empty in empty]
+
+
+def _keyed(
+    m: re.Match[str],
+    sentence: str,
+    ctx: ShapeContext,
+    known: Known,
+    resolve: Resolve,
+    earlier: list[tuple[str, ...]],
+) -> list[tuple[tuple[str, ...], ShapeRule]] | None:
+    """The case a dtype keys (`INT8: shape为…`), held to the dtype of the tensor it speaks of;
+    `其他: …` where none of the cases before holds. None when the key is no dtype or names no
+    one tensor."""
+    key = m.group("key")
+    if key in ("其他", "其余"):
+        whens = _none_of(earlier)
+    else:
+        dtypes = [dtype(d) or "" for d in re.split(r"\s*[/、或]\s*", key)]
+        name = _keyed_tensor(dtypes, ctx, known) if all(d in DTYPES for d in dtypes) else None
+        whens = [(name, "dtype", d, "true") for d in dtypes] if name else None
+    return None if whens is None else _each(m.group("shape"), whens, (), sentence, ctx, resolve)
+
+
+def _keyed_tensor(dtypes: Sequence[str], ctx: ShapeContext, known: Known) -> str | None:
+    """The tensor whose dtype keys the cases: one that allows these dtypes and others (a key
+    that is all a tensor allows tells its calls nothing apart: aclnnDequantSituQuant's yOut is
+    INT8 alone, its `INT8:` is x's), the row's own first, else the only one."""
+    keyed = [name for name, allowed in known.dtypes.items() if set(dtypes) < set(allowed)]
+    if ctx.subject in keyed:
+        return ctx.subject
+    return keyed[0] if len(keyed) == 1 else None
 
 
 def _each(

@@ -146,8 +146,15 @@ def unread_statement(p: Param, notes: Sequence[Statement], summary: Sequence[Sta
     for where, lines in (("the constraints section", notes), ("the description", summary)):
         if said := next((s for s in lines if subject.search(s.text)), None):
             text = said.text.strip(" -*")
+            if _SIZE_ONLY.search(text):
+                return f"{where} states only its element count, whatever its rank (line {said.line}: {text[:60]})"
             return f"{where} speaks of its shape in a form no reader takes (line {said.line}: {text[:60]})"
     return ""
+
+
+# `out的shape大小满足yGrad的axis轴ReduceSum后的shape大小` (aclnnRepeatInterleaveGrad, whose example
+# goes on `out的shape可以为[32]、[2, 16]、[2, 4, 4]等，只需满足out的shape大小为32即可`): an element count
+_SIZE_ONLY = re.compile(r"shape\s*(?:大小|size)\s*(?:满足|为|等于|与)")
 
 
 def product_note_only(p: Param) -> str:

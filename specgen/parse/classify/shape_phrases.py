@@ -263,17 +263,19 @@ _LEGEND = re.compile(r"^[，,；;。\s]*(?:其中)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(
 
 
 _SPLICED = re.compile(
-    r"shape\s*(?:为|=)\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*\.shape\[[^\]]*\])\s*\+\s*(?P<tail>\[[^\]]*\])"
+    r"shape\s*(?:为|=)\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*\.shape\[[^\]]*\])`?"
+    r"(?:\s*\+\s*(?P<tail>\[[^\]]*\])|\s*(?=[；;。]|$))"
 )
 
 
 def read_spliced(statement: str, ctx: ShapeContext) -> Reading | None:
-    """`shape为x.shape[:-1]+[ceil(H/64), 2]`: a part of a tensor's shape, then a list."""
+    """`shape为x.shape[:-1]+[ceil(H/64), 2]`: a part of a tensor's shape, then a list; or
+    the part alone (`shape为x.shape[:-1]`)."""
     m = _SPLICED.search(statement)
     if m is None:
         return None
     head = dim_expression(m.group("x"), ctx.params)
-    tail = _dims(m.group("tail")[1:-1], ctx.params)
+    tail = _dims(m.group("tail")[1:-1], ctx.params) if m.group("tail") else ()
     if head is None or tail is None or ":" not in head:
         return None
     return ("explicit", (), (f"*{head}", *tail))
@@ -870,7 +872,7 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "spliced",
-        re.compile(r"\.shape\[[^\]]*\]\s*\+\s*\["),
+        re.compile(r"\.shape\[[^\]]*\]`?\s*(?:\+\s*\[|[；;。]|$)"),
         read_spliced,
         (
             # aclnnSituMxQuant (H is defined in the same statement: see shapes.py)
@@ -886,6 +888,9 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("x",),
                 ("explicit", (), ("*x.shape[:-1]", "ceil(H / 64)", "2")),
             ),
+            # aclnnDequantSituQuant yScaleOut's INT8 case (`INT8: shape为x.shape[:-1]；其他: …`)
+            ShapeExample("shape为x.shape[:-1]", "yScaleOut", ("x",), ("explicit", (), ("*x.shape[:-1]",))),
+            ShapeExample("shape为x.shape[0]。", "out", ("x",), None),  # one size, not a part of the shape
         ),
     ),
     ShapePhrase(

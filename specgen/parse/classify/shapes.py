@@ -218,16 +218,23 @@ def _bindings(params: Sequence[Param], statements: dict[str, list[Statement]]) -
     one the call gives: an input may be null, or 0-d in some mode)."""
     names = tuple(q.name for q in params)
     bound: dict[str, list[SymbolDim]] = {}
-    for p in params:
-        if p.kind not in TENSORS or p.direction != "in":
-            continue
-        found = explicit_dims(statements.get(p.name, []), ShapeContext(names, subject=p.name))
-        if isinstance(found, str) or found[0][0] != "explicit":
-            continue
-        for axis, dim in enumerate(found[0][2]):
+    for name, dims in _read_lists(params, statements):
+        for axis, dim in enumerate(dims):
             if DIM_WORD.fullmatch(dim) and dim not in names:
-                bound.setdefault(dim, []).append(SymbolDim(symbol=dim, param=p.name, axis=axis))
+                bound.setdefault(dim, []).append(SymbolDim(symbol=dim, param=name, axis=axis))
     return bound
+
+
+def _read_lists(params: Sequence[Param], statements: dict[str, list[Statement]]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each input tensor's list, where its statements give one without a condition."""
+    names = tuple(q.name for q in params)
+    out = []
+    for p in params:
+        if p.kind in TENSORS and p.direction == "in":
+            found = explicit_dims(statements.get(p.name, []), ShapeContext(names, subject=p.name))
+            if not isinstance(found, str) and found[0][0] == "explicit":
+                out.append((p.name, found[0][2]))
+    return out
 
 
 # ---------------------------------------------------------------- the rules of one output
@@ -306,13 +313,19 @@ def shape_rule(
     cases = _alternatives(p, params, statements, said, ctx, notes)
     if cases and all(a.derived for a in cases.alternatives):
         return cases
+    if alike := _listed_alike(said, statements, inputs):  # aclnnMultilabelMarginLoss isTarget `(N，C)或者(C)`
+        return alike
     found = explicit_dims(said, ctx, cells)
+    if not isinstance(found, str) and (twin := _twin(found[0], ctx.params, _read_lists(params, statements))):
+        return ShapeRule(kind="same", params=(twin,), text=found[1].text, line=found[1].line)
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
         rule = _from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
         if not rule.derived and (formed := _in_one_form(params, statements, found, ctx)):
             return formed  # aclnnCtcLoss logAlphaOut `($N, T, …$)`: logProbs `(T,N,C)或(T,C)`, 3-d
+        if not rule.derived and cases:  # aclnnDequantSituQuant yScaleOut: `INT8: …；其他: shape为[M]`, M unbound
+            return cases
         if rule.derived or formula is None:  # `[M, N]` unbound: `Y = X \times W_{high} + …`, `…矩阵乘法`
             return rule
         return product_rule(p, params, formula.text, [s.text for s in summary], formula.line) or rule
@@ -362,6 +375,44 @@ def shape_rule(
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
     reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
+
+
+def _twin(reading: Reading, names: Sequence[str], lists: Sequence[tuple[str, tuple[str, ...]]]) -> str | None:
+    """The one input whose own list is the output's, symbol for symbol: the output has its shape
+    whatever the symbols are (aclnnConvTbcBackward gradInput `(N,Cin,Hin)` beside input's
+    `(N,Cin,Hin)`, though its sample binds Cin two ways through weight); None for a list with a
+    size in it (`[M, 2N]`) or that several inputs share."""
+    kind, _, dims = reading
+    if kind != "explicit" or not dims or not all(DIM_WORD.fullmatch(d) and d not in names for d in dims):
+        return None
+    twins = [name for name, own in lists if own == dims]
+    return twins[0] if len(twins) == 1 else None
+
+
+def _listed_alike(
+    said: Sequence[Statement], statements: dict[str, list[Statement]], inputs: Sequence[str]
+) -> ShapeRule | None:
+    """An output whose statement lists the very shapes an input's lists, 或 for 或
+    (aclnnMultilabelMarginLoss isTarget `(N，C)或者(C)`, as self's and target's `(N,C)或者(C)`):
+    that input's shape, whichever form it takes; where several inputs list them, any of theirs
+    (allocated where they agree: self 2-d beside target 1-d leaves the words undecided)."""
+    for s in said:
+        own = _alike(_alternative_lists([s]))
+        if len(own) < 2 or not _ONLY_LISTS.fullmatch(s.text.strip()):  # `shape与scale的shape相等，为…或…`
+            continue
+        twins = [x for x in inputs if _alike(_alternative_lists(statements.get(x, []))) == own]
+        same = [ShapeRule(kind="same", params=(x,), text=s.text, line=s.line) for x in twins]
+        if len(same) == 1:
+            return same[0]
+        if same:
+            return ShapeRule(kind="one_of", params=tuple(twins), alternatives=tuple(same), text=s.text, line=s.line)
+    return None
+
+
+def _alike(lists: Sequence[str]) -> tuple[str, ...]:
+    """Lists as written, but for full-width commas and brackets and spaces."""
+    table = str.maketrans({"，": ",", "（": "(", "）": ")", "[": "(", "]": ")", " ": ""})
+    return tuple(part.strip().translate(table) for part in lists)
 
 
 def _situated(
@@ -414,8 +465,18 @@ def _alternatives(
 
     texts = [s.text for s in _joined(said)]
     tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
-    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes])
+    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes], _reduction(params))
     return alternatives_rule(texts, ctx, known, resolve)
+
+
+_NONE_AT_ZERO = re.compile(r"(?<!\d)0\s*[(（]\s*['\"“]?none")
+
+
+def _reduction(params: Sequence[Param]) -> str:
+    """The one integer attribute documented as a reduction whose 0 is none (`支持0(none)|1(mean)|
+    2(sum)`), or ""."""
+    found = [q.name for q in params if q.kind == "int" and _NONE_AT_ZERO.search(q.text)]
+    return found[0] if len(found) == 1 else ""
 
 
 _BROADCASTS_WITH = re.compile(r"shape需要?与\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*满足\s*(?:broadcast|广播)关系")
@@ -720,6 +781,7 @@ def _in_one_form(
 ) -> ShapeRule | None:
     """The list whose symbols only one form of an input binds (see `_one_form`), held to that
     form: elsewhere the output is neither checked nor allocated."""
+
     def binds(reading: Reading) -> bool:
         return _from_reading(params, statements, reading, found[1]).derived
 
@@ -737,6 +799,8 @@ def _alternative_lists(said: Sequence[Statement]) -> list[str]:
 
 
 _ALTERNATIVE_LISTS = re.compile(r"[(（\[][^()（）\[\]]*[)）\]](?:\s*或(?:者)?\s*[(（\[][^()（）\[\]]*[)）\]])+")
+# a statement that is such lists alone (`shape为(N，C)或者(C)`)
+_ONLY_LISTS = re.compile(r"(?:shape\s*(?:为|是)\s*)?" + _ALTERNATIVE_LISTS.pattern + r"\s*[。.]?")
 
 
 def _of_rank(
