@@ -115,23 +115,46 @@ def _on(products: str) -> tuple[str, ...]:
     return ("", "product", products, "true") if products else ()
 
 
-def _tables(notes: Sequence[Said]) -> list[tuple[list[Said], str]]:
+def _tables(notes: Sequence[Said]) -> list[tuple[list[Said], str, int]]:
     """The Markdown tables among the lines (runs of lines that start with `|`), each with the
-    products it is said for."""
-    tables: list[tuple[list[Said], str]] = []
+    products it is said for and the index in `notes` of the line after it."""
+    tables: list[tuple[list[Said], str, int]] = []
     run: list[Said] = []
     scope = ""
-    for s, products in [*_scoped(notes), (Statement("", 0), "")]:
+    for i, (s, products) in enumerate([*_scoped(notes), (Statement("", 0), "")]):
         if s.text.startswith("|"):
             if run and s.line != run[-1].line + 1:
-                tables.append((run, scope))
+                tables.append((run, scope, i))
                 run = []
             run.append(s)
             scope = products
         elif run:
-            tables.append((run, scope))
+            tables.append((run, scope, i))
             run = []
     return [t for t in tables if len(t[0]) > 2]
+
+
+# where what follows a table stops speaking of it: a folded block's bounds, a heading, an npu comment
+_BLOCK_END = re.compile(r"^(?:</?details|<summary|#|<!--\s*(?:npu=|end\b))")
+# `T-CG量化模式下，out和x2Scale的数据类型需要一致。`: the whole bullet, led at most by its scenario
+_SAME_PAIR = re.compile(
+    r"^[-*]?\s*(?:[^，,。；;]*?(?:模式|场景)下\s*[，,]\s*)?`?(?P<a>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:和|与)\s*"
+    r"`?(?P<b>[A-Za-z_][A-Za-z0-9_]*)`?\s*的\s*数据类型\s*(?:需要|必须|需|要|应)?\s*(?:保持)?\s*(?:一致|相同)\s*[。.]?$"
+)
+
+
+def _peer(p: Param, notes: Sequence[Said], after: int, columns: list[str]) -> str:
+    """The input column whose dtype the bullets after a table (up to its block's end or the next
+    table of `p`) say `p` shares (aclnnQuantMatmulV5, T-CG: `out和x2Scale的数据类型需要一致`); ""."""
+    for s in notes[after:]:
+        text = s.text.strip()
+        if _BLOCK_END.match(text) or (text.startswith("|") and p.name in map(_column, _cells(text))):
+            return ""
+        if (m := _SAME_PAIR.match(text)) and p.name in (m["a"], m["b"]):
+            peer = m["b"] if m["a"] == p.name else m["a"]
+            if peer in columns and peer != p.name:
+                return peer
+    return ""
 
 
 def _cells(line: str) -> list[str]:
@@ -149,14 +172,15 @@ def table_cases(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> lis
     `与x一致` of an input."""
     inputs = _inputs(params, p)
     cases: list[DtypeRule] = []
-    for table, products in _tables(notes):
+    for table, products, after in _tables(notes):
         columns = [_column(h) for h in _cells(table[0].text)]
         if p.name not in columns or not inputs.keys() & set(columns):
             continue
         rows = [r for r in table[1:] if not set(r.text) <= set("|-: ")]
         # an optional's column that never says `null` leaves its absence open
         silent = {c for i, c in enumerate(columns) if not any("null" in _at(_cells(r.text), i) for r in rows)}
-        read = [_row_case(p, columns, _cells(r.text), inputs, r, silent, _on(products)) for r in rows]
+        peer = _peer(p, notes, after, columns)
+        read = [_row_case(p, columns, _cells(r.text), inputs, r, silent, _on(products), peer) for r in rows]
         if all(read):
             cases += [c for c in read if c is not None]
     return list(dict.fromkeys(cases))
@@ -174,6 +198,7 @@ def _row_case(
     row: Said,
     silent: set[str],
     when: tuple[str, ...] = (),
+    peer: str = "",
 ) -> DtypeRule | None:
     if len(cells) != len(columns):
         return None
@@ -182,7 +207,18 @@ def _row_case(
         if name in inputs:
             open_null = name in silent and inputs[name].optional
             when += _cell_condition(name, cell + "/null" if open_null else cell, inputs[name])
-    return _dtype_cell(by_column[p.name], p, inputs, when, row)
+    case = _dtype_cell(by_column[p.name], p, inputs, when, row)
+    return _shared(case, peer, by_column.get(peer, "")) if case is not None and peer in inputs else case
+
+
+def _shared(case: DtypeRule, peer: str, cell: str) -> DtypeRule:
+    """A row whose output cell lists several dtypes (`BFLOAT16/FLOAT16`) where the table's
+    bullets say the output shares `peer`'s dtype: `peer`'s, when its cell lists only dtypes the
+    output's does; else the row as it reads."""
+    named = [dtype(t.strip()) for t in re.split(r"[/、]", cell)]
+    if case.kind != "one_of" or not all(named) or not set(map(str, named)) <= set(case.values):
+        return case
+    return case.model_copy(update={"kind": "same", "params": (peer,)})
 
 
 def _cell_condition(name: str, cell: str, q: Param) -> tuple[str, ...]:
@@ -208,3 +244,29 @@ def _dtype_cell(cell: str, p: Param, inputs: dict[str, Param], when: tuple[str, 
     return DtypeRule(
         kind="fixed" if len(values) == 1 else "one_of", values=values, when=when, text=row.text, line=row.line
     )
+
+
+def product_case_rule(p: Param) -> DtypeRule | None:
+    """The one dtype the per-product remarks allow `p` on some products (aclnnAdaLayerNormQuant
+    `out`, after its table: `<term>Atlas A3…</term>、<term>Atlas A2…</term>：输出`out`的数据类型仅支持
+    INT8`): a case fixed to it there, and on every other product (or none named) the caller's
+    choice among the documented dtypes; None when no product narrows `p` to one dtype."""
+    single: dict[str, list[str]] = {}
+    for product, allowed in p.product_dtypes.items():
+        if len(allowed) == 1 and product in PRODUCT_NAMES:
+            single.setdefault(allowed[0], []).append(product)
+    said = [c for c in p.of_kind("dtypes") if c.product in {q for ps in single.values() for q in ps}]
+    if not single or len(p.dtypes) < 2 or not said:
+        return None
+    cases = [
+        DtypeRule(
+            kind="fixed", values=(d,), when=("", "product", ",".join(on), "true"), text=said[0].text, line=said[0].line
+        )
+        for d, on in single.items()
+    ]
+    others = ("", "product", ",".join(q for on in single.values() for q in on), "false")
+    general = [c for c in p.of_kind("dtypes") if c.product is None] or p.of_kind("dtypes")
+    cases.append(
+        DtypeRule(kind="one_of", values=tuple(p.dtypes), when=others, text=general[0].text, line=general[0].line)
+    )
+    return DtypeRule(kind="cases", alternatives=tuple(cases), text=said[0].text, line=said[0].line)
