@@ -188,6 +188,9 @@ CASED = {
     "aclnnQuantMatmulV3": "out",
     "aclnnQuantMatmulV4": "out",
     "aclnnRmsNormQuant": "y",
+    "aclnnQuantMatmulV5": "out",  # its T-CG table's tie to x2Scale
+    "aclnnAdaLayerNormQuant": "out",  # INT8 on Atlas A2/A3 only
+    "aclnnDynamicQuant": "yOut",  # INT8 on Atlas 推理/训练 only
 }
 
 
@@ -212,6 +215,10 @@ def test_the_corpus_sample_calls_meet_their_cases(corpus):
     # the weight-quant samples pass no quantScaleOptional: y takes x's dtype, as the sample's y has
     for name in ("aclnnWeightQuantBatchMatmulV2", "aclnnWeightQuantBatchMatmulV3"):
         assert derived[name][0] == derived[name][1]
+    # QuantMatmulV5's sample (T-CG: FLOAT8_E4M3FN x1, FLOAT4_E2M1 x2) gives x2Scale BFLOAT16: out BFLOAT16
+    assert derived["aclnnQuantMatmulV5"] == ("BFLOAT16", "BFLOAT16")
+    # on no product named, the per-product remarks leave the dtype to the caller (the samples' INT8)
+    assert derived["aclnnAdaLayerNormQuant"][0] is None and derived["aclnnDynamicQuant"][0] is None
 
 
 def test_a_table_said_for_some_products_holds_on_them_where_the_product_is_known():

@@ -1,14 +1,19 @@
 """Output dtypes the document gives case by case: a `cases` DtypeRule, read where no other
 dtype rule is (see shapes.dtype_rule).
 
-Two readings, both of what the document writes, never of an operator's name:
+Three readings, all of what the document writes, never of an operator's name:
 
 - the output's own statement, clause by clause, each led by an input's presence
   (aclnnWeightQuantBatchMatmulV2 `y`: "当`quantScaleOptional`存在时，数据类型为INT8；当
   `quantScaleOptional`不存在时，数据类型支持FLOAT16、BFLOAT16，且与输入`x`的数据类型一致");
 - the dtype-combination tables of the constraints section ("输入和输出支持以下数据类型组合":
   Markdown tables with a column per parameter, `UINT64/INT64` for either, `null` for an absent
-  optional), each row a case: the input cells its conditions, the output's cell its dtype.
+  optional), each row a case: the input cells its conditions, the output's cell its dtype; a
+  bullet after the table that ties the output to an input (aclnnQuantMatmulV5, T-CG:
+  "out和x2Scale的数据类型需要一致") makes a row's several dtypes that input's;
+- where neither gives a case, the per-product remarks that leave the output one dtype on some
+  products (aclnnAdaLayerNormQuant: "输出`out`的数据类型仅支持INT8" on Atlas A2/A3): fixed there,
+  the caller's choice elsewhere.
 
 A case holds under four-part conditions (ShapeRule.when's), and on the products of the npu
 comment it lies under, if any (`("", "product", "A3,910b", "true")`: held whatever the
