@@ -217,6 +217,13 @@ def test_the_corpus_sample_calls_meet_their_cases(corpus):
         assert derived[name][0] == derived[name][1]
     # QuantMatmulV5's sample (T-CG: FLOAT8_E4M3FN x1, FLOAT4_E2M1 x2) gives x2Scale BFLOAT16: out BFLOAT16
     assert derived["aclnnQuantMatmulV5"] == ("BFLOAT16", "BFLOAT16")
+    fn = functions["aclnnQuantMatmulV5"]
+    values = call_values(fn, fn.sample_call)
+    rule = cases.plain_rule(next(p for p in fn.params if p.name == "out").dtype_rule)
+    dtypes = {n: v.dtype if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    # the validator holds the sample's out to x2Scale's dtype: FLOAT16, the row's other dtype, breaks it
+    assert _shapes.dtype_allowed(rule, dtypes, "BFLOAT16", values) is True
+    assert _shapes.dtype_allowed(rule, dtypes, "FLOAT16", values) is False
     # on no product named, the per-product remarks leave the dtype to the caller (the samples' INT8)
     assert derived["aclnnAdaLayerNormQuant"][0] is None and derived["aclnnDynamicQuant"][0] is None
 
