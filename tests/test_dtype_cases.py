@@ -425,3 +425,60 @@ def test_a_shape_that_waits_on_the_callers_dtype_asks_for_the_dtype():
     other = {**shape, "alternatives": [{**a, "when": ["x", "rank", "3", "true"]} for a in shape["alternatives"]]}
     with pytest.raises(TypeError, match="pass yOut: its shape does not follow"):
         _shapes.allocate("yOut", other, derive, args, keyword="y_out_dtype")
+
+
+# aclnnQuantMatmulV5 (ops-nn), 约束说明, the MX block (lines 913-938): a table of two scenarios,
+# and a bullet of the 伪量化 one tying bias, when given, to the output
+QMM5_MX = (
+    "<summary><strong>MX量化场景约束：</strong></summary>",
+    "|量化类型| x1 | x2 | x1Scale | x2Scale | x2Offset | yScale | bias | out |",
+    "|-------| -- | -- | -- | -- | -- | -- | -- | -- |",
+    "|MX全量化| FLOAT8_E4M3FN | FLOAT8_E4M3FN | null | FLOAT | null | null | null/FLOAT32 | FLOAT16/BFLOAT16/FLOAT32 |",
+    "|MX伪量化| FLOAT8_E4M3FN | FLOAT4_E2M1 | null | FLOAT | null | null | null/BFLOAT16/FLOAT16 | BFLOAT16/FLOAT16 |",
+    "- MX伪量化场景下，bias为可选参数。数据类型支持BFLOAT16或FLOAT16，数据类型要求与输出类型保持一致。数据格式支持ND。",
+    "</details>",
+)
+
+
+def _mx_out(params, bias):
+    rule = cases.plain_rule(case_rule(params[-1], params, _notes(*QMM5_MX)))
+    args = {
+        "x1": TensorDesc((2, 2), "FLOAT8_E4M3FN"),
+        "x2": TensorDesc((2, 2), "FLOAT4_E2M1"),
+        "x1Scale": None,
+        "x2Scale": TensorDesc((2,), "FLOAT"),
+        "x2Offset": None,
+        "yScale": None,
+        "bias": None if bias is None else TensorDesc((1, 2), bias),
+    }
+    dtypes = {n: v.dtype if v is not None else None for n, v in args.items()}
+    return _shapes.output_dtype(rule, dtypes, args)
+
+
+def test_an_inputs_bullet_ties_the_rows_of_its_scenario_to_the_output_when_given():
+    params = _qmm5()
+    params[6] = _tensor("bias", "in", ["INT32", "FLOAT", "BFLOAT16", "FLOAT16"], optional=True)
+    params[-1] = _tensor("out", "out", ["FLOAT16", "BFLOAT16", "FLOAT"])
+    rule = case_rule(params[-1], params, _notes(*QMM5_MX))
+    assert [(c.kind, c.params) for c in rule.alternatives] == [("one_of", ()), ("same", ("bias",)), ("one_of", ())]
+    assert _mx_out(params, "FLOAT16") == "FLOAT16"
+    assert _mx_out(params, "BFLOAT16") == "BFLOAT16"
+    assert _mx_out(params, None) is None  # no bias: BFLOAT16 or FLOAT16, the caller's
+    # the 全量化 row's FLOAT32 bias is not tied: FLOAT16, BFLOAT16 or FLOAT32, the caller's
+    args = dict(x1="FLOAT8_E4M3FN", x2="FLOAT8_E4M3FN", x2Scale="FLOAT", bias="FLOAT")
+    plain = cases.plain_rule(rule)
+    descs = {n: TensorDesc((2,), d) for n, d in args.items()} | {"x1Scale": None, "x2Offset": None, "yScale": None}
+    assert _shapes.output_dtype(plain, {**args, "x1Scale": None}, descs) is None
+    # a bullet tying the output when another output could be meant is not read
+    second = _tensor("rstd", "out", ["FLOAT"])
+    assert [c.kind for c in case_rule(params[-1], [*params, second], _notes(*QMM5_MX)).alternatives] == [
+        "one_of",
+        "one_of",
+    ]
+
+
+def test_a_tie_said_for_a_scenario_the_block_does_not_name_is_not_read():
+    params = _qmm5()
+    other = (QMM5_TCG[0].replace("T-CG", "K-G"), *QMM5_TCG[1:])
+    rule = case_rule(params[-1], params, _notes(*other))
+    assert [c.kind for c in rule.alternatives] == ["one_of"]

@@ -141,25 +141,61 @@ def _tables(notes: Sequence[Said]) -> list[tuple[list[Said], str, int]]:
 
 # where what follows a table stops speaking of it: a folded block's bounds, a heading, an npu comment
 _BLOCK_END = re.compile(r"^(?:</?details|<summary|#|<!--\s*(?:npu=|end\b))")
-# `T-CG量化模式下，out和x2Scale的数据类型需要一致。`: the whole bullet, led at most by its scenario
+# a bullet's lead naming the scenario it speaks of: `T-CG量化模式下，`, `MX伪量化场景下，`
+_SCENARIO = r"^[-*]?\s*(?:(?P<scenario>[^，,。；;]*?)(?:模式|场景)下\s*[，,]\s*)?"
+_NAME = r"`?(?P<{}>[A-Za-z_][A-Za-z0-9_]*)`?"
+# `T-CG量化模式下，out和x2Scale的数据类型需要一致。`: the whole bullet
 _SAME_PAIR = re.compile(
-    r"^[-*]?\s*(?:[^，,。；;]*?(?:模式|场景)下\s*[，,]\s*)?`?(?P<a>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:和|与)\s*"
-    r"`?(?P<b>[A-Za-z_][A-Za-z0-9_]*)`?\s*的\s*数据类型\s*(?:需要|必须|需|要|应)?\s*(?:保持)?\s*(?:一致|相同)\s*[。.]?$"
+    _SCENARIO
+    + _NAME.format("a")
+    + r"\s*(?:和|与)\s*"
+    + _NAME.format("b")
+    + r"\s*的\s*数据类型\s*(?:需要|必须|需|要|应)?\s*(?:保持)?\s*(?:一致|相同)\s*[。.]?$"
+)
+# `MX伪量化场景下，bias为可选参数。数据类型支持BFLOAT16或FLOAT16，数据类型要求与输出类型保持一致。`:
+# an input's bullet tying it to the one output
+_TO_OUTPUT = re.compile(
+    _SCENARIO + _NAME.format("a") + r"(?![A-Za-z0-9_]).*?数据类型\s*(?:要求|需要|需|必须|应)?\s*(?:与|和)\s*"
+    r"输出(?:的)?(?:数据)?类型\s*(?:保持)?\s*(?:一致|相同)"
 )
 
 
-def _peer(p: Param, notes: Sequence[Said], after: int, columns: list[str]) -> str:
+def _tie(p: Param, notes: Sequence[Said], after: int, columns: list[str], sole: bool) -> tuple[str, str]:
     """The input column whose dtype the bullets after a table (up to its block's end or the next
-    table of `p`) say `p` shares (aclnnQuantMatmulV5, T-CG: `out和x2Scale的数据类型需要一致`); ""."""
+    table of `p`) say `p` shares, and the scenario the bullet names ("" for none): aclnnQuantMatmulV5
+    T-CG `out和x2Scale的数据类型需要一致`, MX `bias…数据类型要求与输出类型保持一致` (`sole`: `p` the
+    one output); ("", "") when none does."""
     for s in notes[after:]:
         text = s.text.strip()
         if _BLOCK_END.match(text) or (text.startswith("|") and p.name in map(_column, _cells(text))):
-            return ""
+            break
         if (m := _SAME_PAIR.match(text)) and p.name in (m["a"], m["b"]):
             peer = m["b"] if m["a"] == p.name else m["a"]
-            if peer in columns and peer != p.name:
-                return peer
+        elif sole and (m := _TO_OUTPUT.match(text)):
+            peer = m["a"]
+        else:
+            continue
+        if peer in columns and peer != p.name:
+            return peer, (m["scenario"] or "").strip()
+    return "", ""
+
+
+def _summary(notes: Sequence[Said], first: int) -> str:
+    """The `<summary>` line of the folded block a table opens with (`T-CG量化场景约束`); ""."""
+    for s in reversed(notes[:first]):
+        if _BLOCK_END.match(s.text.strip()):
+            return s.text if s.text.strip().startswith("<summary") else ""
     return ""
+
+
+def _tied_rows(rows: list[list[str]], scenario: str, summary: str) -> list[bool]:
+    """The rows a tie said for `scenario` holds for: those that name it in a cell (a table of
+    several scenarios, `|MX伪量化| …`), else all where the block's summary names it; all for a
+    tie said for no scenario."""
+    if not scenario:
+        return [True] * len(rows)
+    named = [scenario in cells for cells in rows]
+    return named if any(named) else [scenario in summary] * len(rows)
 
 
 def _cells(line: str) -> list[str]:
@@ -176,6 +212,7 @@ def table_cases(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> lis
     input tensor; [] from a table whose `p` cell of some row is not a dtype, dtypes or
     `与x一致` of an input."""
     inputs = _inputs(params, p)
+    sole = [q.name for q in params if q.kind in _TENSORS and q.direction == "out"] == [p.name]
     cases: list[DtypeRule] = []
     for table, products, after in _tables(notes):
         columns = [_column(h) for h in _cells(table[0].text)]
@@ -184,10 +221,14 @@ def table_cases(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> lis
         rows = [r for r in table[1:] if not set(r.text) <= set("|-: ")]
         # an optional's column that never says `null` leaves its absence open
         silent = {c for i, c in enumerate(columns) if not any("null" in _at(_cells(r.text), i) for r in rows)}
-        peer = _peer(p, notes, after, columns)
-        read = [_row_case(p, columns, _cells(r.text), inputs, r, silent, _on(products), peer) for r in rows]
+        peer, scenario = _tie(p, notes, after, columns, sole)
+        tied = _tied_rows([_cells(r.text) for r in rows], scenario, _summary(notes, after - len(table)))
+        read = [
+            _row_case(p, columns, _cells(r.text), inputs, r, silent, _on(products), peer if t else "")
+            for r, t in zip(rows, tied, strict=True)
+        ]
         if all(read):
-            cases += [c for c in read if c is not None]
+            cases += [c for row in read if row is not None for c in row]
     return list(dict.fromkeys(cases))
 
 
@@ -204,7 +245,7 @@ def _row_case(
     silent: set[str],
     when: tuple[str, ...] = (),
     peer: str = "",
-) -> DtypeRule | None:
+) -> list[DtypeRule] | None:
     if len(cells) != len(columns):
         return None
     by_column = dict(zip(columns, cells, strict=True))
@@ -213,17 +254,26 @@ def _row_case(
             open_null = name in silent and inputs[name].optional
             when += _cell_condition(name, cell + "/null" if open_null else cell, inputs[name])
     case = _dtype_cell(by_column[p.name], p, inputs, when, row)
-    return _shared(case, peer, by_column.get(peer, "")) if case is not None and peer in inputs else case
+    if case is None:
+        return None
+    return _shared(case, peer, by_column.get(peer, "")) if peer in inputs else [case]
 
 
-def _shared(case: DtypeRule, peer: str, cell: str) -> DtypeRule:
+def _shared(case: DtypeRule, peer: str, cell: str) -> list[DtypeRule]:
     """A row whose output cell lists several dtypes (`BFLOAT16/FLOAT16`) where the table's
     bullets say the output shares `peer`'s dtype: `peer`'s, when its cell lists only dtypes the
-    output's does; else the row as it reads."""
-    named = [dtype(t.strip()) for t in re.split(r"[/、]", cell)]
-    if case.kind != "one_of" or not all(named) or not set(map(str, named)) <= set(case.values):
-        return case
-    return case.model_copy(update={"kind": "same", "params": (peer,)})
+    output's does (and where `null` is among them, the row as it reads when `peer` is absent);
+    else the row as it reads."""
+    tokens = [t.strip() for t in re.split(r"[/、]", cell)]
+    named = [dtype(t) for t in tokens if t != "null"]
+    if case.kind != "one_of" or not named or not all(named) or not set(map(str, named)) <= set(case.values):
+        return [case]
+    same = case.model_copy(update={"kind": "same", "params": (peer,)})
+    if "null" not in tokens:
+        return [same]
+    given = (peer, "given", "", "true")
+    absent = case.model_copy(update={"when": (*case.when, peer, "given", "", "false")})
+    return [same.model_copy(update={"when": (*case.when, *given)}), absent]
 
 
 def _cell_condition(name: str, cell: str, q: Param) -> tuple[str, ...]:
