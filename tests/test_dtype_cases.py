@@ -482,3 +482,19 @@ def test_a_tie_said_for_a_scenario_the_block_does_not_name_is_not_read():
     other = (QMM5_TCG[0].replace("T-CG", "K-G"), *QMM5_TCG[1:])
     rule = case_rule(params[-1], params, _notes(*other))
     assert [c.kind for c in rule.alternatives] == ["one_of"]
+
+
+def test_the_error_case_of_a_settled_case_rule_keeps_the_nulls_its_row_needs(corpus):
+    from specgen.codegen.lower import operator_code
+    from specgen.codegen.views import NullArg
+    from specgen.parse import parse_paths
+
+    path = corpus / "docs" / "ops-nn" / "matmul" / "quant_batch_matmul_v4" / "docs" / "aclnnQuantMatmulV5.md"
+    (doc,) = parse_paths([path])
+    (fn,) = operator_code(doc, doc.source).functions
+    (case,) = [c for c in fn.cases.cases if c.rule == "implied_output_dtype_out"]
+    # the T-CG row holds only while x1Scale and bias are null: given tensors, no case would hold
+    # and the changed out dtype could break nothing
+    assert not case.skip
+    assert isinstance(case.args["x1Scale"], NullArg) and isinstance(case.args["bias"], NullArg)
+    assert case.args["out"].dtype == "FLOAT16"
