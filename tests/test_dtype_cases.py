@@ -188,6 +188,9 @@ CASED = {
     "aclnnQuantMatmulV3": "out",
     "aclnnQuantMatmulV4": "out",
     "aclnnRmsNormQuant": "y",
+    "aclnnQuantMatmulV5": "out",  # its T-CG table's tie to x2Scale
+    "aclnnAdaLayerNormQuant": "out",  # INT8 on Atlas A2/A3 only
+    "aclnnDynamicQuant": "yOut",  # INT8 on Atlas 推理/训练 only
 }
 
 
@@ -212,6 +215,17 @@ def test_the_corpus_sample_calls_meet_their_cases(corpus):
     # the weight-quant samples pass no quantScaleOptional: y takes x's dtype, as the sample's y has
     for name in ("aclnnWeightQuantBatchMatmulV2", "aclnnWeightQuantBatchMatmulV3"):
         assert derived[name][0] == derived[name][1]
+    # QuantMatmulV5's sample (T-CG: FLOAT8_E4M3FN x1, FLOAT4_E2M1 x2) gives x2Scale BFLOAT16: out BFLOAT16
+    assert derived["aclnnQuantMatmulV5"] == ("BFLOAT16", "BFLOAT16")
+    fn = functions["aclnnQuantMatmulV5"]
+    values = call_values(fn, fn.sample_call)
+    rule = cases.plain_rule(next(p for p in fn.params if p.name == "out").dtype_rule)
+    dtypes = {n: v.dtype if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    # the validator holds the sample's out to x2Scale's dtype: FLOAT16, the row's other dtype, breaks it
+    assert _shapes.dtype_allowed(rule, dtypes, "BFLOAT16", values) is True
+    assert _shapes.dtype_allowed(rule, dtypes, "FLOAT16", values) is False
+    # on no product named, the per-product remarks leave the dtype to the caller (the samples' INT8)
+    assert derived["aclnnAdaLayerNormQuant"][0] is None and derived["aclnnDynamicQuant"][0] is None
 
 
 def test_a_table_said_for_some_products_holds_on_them_where_the_product_is_known():
@@ -270,3 +284,217 @@ def test_the_validator_holds_the_output_to_its_products_case():
     ]
     assert violations(spec, args, "950") == [] and violations(spec, args) == []
     assert violations(spec, {**args, "y1Out": np.zeros(2, np.int8)}, "A3") == []
+
+
+# aclnnQuantMatmulV5 (ops-nn), 约束说明, the T-CG block (lines 950-964): the table gives the
+# output BFLOAT16/FLOAT16, and a bullet after it ties the choice to x2Scale
+QMM5_TCG = (
+    "<summary><strong>T-CG量化场景约束：</strong></summary>",
+    "- 输入和输出支持以下数据类型组合：",
+    "| x1 | x2 | x1Scale | x2Scale | x2Offset | yScale | bias | out |",
+    "| -- | -- | -- | -- | -- | -- | -- | -- |",
+    "| FLOAT8_E4M3FN | FLOAT4_E2M1 | null | BFLOAT16/FLOAT16 | null | INT64/UINT64 | null | BFLOAT16/FLOAT16 |",
+    "- x1、x2、x1Scale、x2Scale和groupSize的取值关系：",
+    "|量化类型|x1 shape|x2 shape|x1Scale shape|x2Scale shape|yScale shape|[gsM，gsN，gsK]|groupSize|",
+    "|-------|--------|--------|-------------|-------------|------------|---------------|--|",
+    "|T-CG量化|(m, k)|(n, k)|null|(n, ceil(k / 32))|(1, n)|[0, 0, 32]/[1, 1, 32]|32/4295032864|",
+    "- T-CG量化模式下，bias是预留参数，当前版本不支持，需要传入nullptr。",
+    "- T-CG量化模式下，out和x2Scale的数据类型需要一致。",
+    "</details>",
+)
+
+
+def _qmm5():
+    x1 = _tensor("x1", "in", ["INT8", "FLOAT8_E4M3FN"])
+    x2 = _tensor("x2", "in", ["INT8", "FLOAT4_E2M1"])
+    x1_scale = _tensor("x1Scale", "in", ["FLOAT"], optional=True)
+    x2_scale = _tensor("x2Scale", "in", ["FLOAT", "BFLOAT16", "FLOAT16"])
+    x2_offset = _tensor("x2Offset", "in", ["FLOAT", "FLOAT16"], optional=True)
+    y_scale = _tensor("yScale", "in", ["INT64", "UINT64"], optional=True)
+    bias = _tensor("bias", "in", ["INT32", "FLOAT"], optional=True)
+    out = _tensor("out", "out", ["FLOAT16", "BFLOAT16", "INT8"])
+    return [x1, x2, x1_scale, x2_scale, x2_offset, y_scale, bias, out]
+
+
+def test_a_bullet_after_a_table_ties_a_rows_choice_to_an_inputs_dtype():
+    params = _qmm5()
+    rule = case_rule(params[-1], params, _notes(*QMM5_TCG))
+    assert rule is not None and len(rule.alternatives) == 1
+    case = rule.alternatives[0]
+    assert (case.kind, case.params, case.values) == ("same", ("x2Scale",), ("BFLOAT16", "FLOAT16"))
+    dtypes = {"x1": "FLOAT8_E4M3FN", "x2": "FLOAT4_E2M1", "x2Scale": "BFLOAT16", "yScale": "UINT64"}
+    values = {"x1Scale": None, "x2Offset": None, "bias": None}
+    plain = cases.plain_rule(rule)
+    # the descriptions the runtime reads: TensorDescs for the tensors, None for the absent optionals
+    args = {**{n: TensorDesc((2, 2), d) for n, d in dtypes.items()}, **values}
+    assert _shapes.output_dtype(plain, dtypes, args) == "BFLOAT16"
+    f16 = {**dtypes, "x2Scale": "FLOAT16"}
+    assert _shapes.output_dtype(plain, f16, {**args, "x2Scale": TensorDesc((2, 2), "FLOAT16")}) == "FLOAT16"
+    # a dtype the output's cell does not list: no dtype, never x2Scale's
+    f32 = {**dtypes, "x2Scale": "FLOAT"}
+    assert _shapes.output_dtype(plain, f32, {**args, "x2Scale": TensorDesc((2, 2), "FLOAT")}) is None
+
+
+def test_a_tie_said_elsewhere_or_under_a_condition_leaves_the_choice_to_the_caller():
+    params = _qmm5()
+
+    def kinds(*notes):
+        rule = case_rule(params[-1], params, _notes(*notes))
+        return [c.kind for c in rule.alternatives] if rule else None
+
+    # the block ends before the bullet: it speaks of another scenario's table
+    assert kinds(*QMM5_TCG[:-2], "</details>", "<details>", QMM5_TCG[-2]) == ["one_of"]
+    # a bullet under a condition of its own is not the table's tie
+    conditional = "- 当bias不为空时，out和x2Scale的数据类型需要一致。"
+    assert kinds(*QMM5_TCG[:-2], conditional, "</details>") == ["one_of"]
+    # a tie to a column whose cell lists dtypes the output's does not: the row as it reads
+    wider = QMM5_TCG[4].replace("| BFLOAT16/FLOAT16 | null | INT64", "| BFLOAT16/FLOAT | null | INT64")
+    assert kinds(*QMM5_TCG[:4], wider, *QMM5_TCG[5:]) == ["one_of"]
+
+
+def _product_narrowed(remark_products=("A3", "910b")):
+    # aclnnAdaLayerNormQuant (ops-nn), line 253, after the parameter table:
+    # `<term>Atlas A3…</term>、<term>Atlas A2…</term>：输出`out`的数据类型仅支持INT8。`
+    general = ("INT8", "FLOAT8_E4M3FN", "FLOAT8_E5M2", "HIFLOAT8")
+    said = [Constraint(kind="dtypes", text="、".join(general), line=200, values=general)]
+    remark = "输出`out`的数据类型仅支持INT8。"
+    said += [Constraint(kind="dtypes", text=remark, line=253, values=("INT8",), product=pid) for pid in remark_products]
+    return Param(name="out", c_type="aclTensor*", kind="tensor", direction="out", constraints=tuple(said), line=1)
+
+
+def test_a_product_remark_that_leaves_one_dtype_fixes_it_on_that_product_only():
+    out = _product_narrowed()
+    x = _tensor("x", "in", ["FLOAT16", "BFLOAT16"])
+    rule = dtype_rule(out, [x, out], [], [])
+    assert rule.kind == "cases" and rule.line == 253
+    plain, shape = cases.plain_rule(rule), {"kind": "same", "params": ["x"]}
+    args = {"x": np.zeros((2, 8), np.float16)}
+    assert _shapes.allocate("out", shape, plain, args, product="A3").dtype == np.int8
+    assert _shapes.allocate("out", shape, plain, args, product="910b").dtype == np.int8
+    # on 950 the remark says nothing: any of the four, the caller's; so with no product named
+    for product in ("950", None):
+        with pytest.raises(TypeError, match="cases give INT8 or FLOAT8_E4M3FN or FLOAT8_E5M2 or HIFLOAT8"):
+            _shapes.allocate("out", shape, plain, args, product=product, keyword="out_dtype")
+    # the caller's choice still wins where the document leaves one
+    assert _shapes.allocate("out", shape, plain, args, product="950", dtype="INT8").dtype == np.int8
+
+
+def test_a_product_remark_of_several_dtypes_or_an_unknown_product_fixes_nothing():
+    x = _tensor("x", "in", ["FLOAT16"])
+    several = _product_narrowed().model_copy(
+        update={
+            "constraints": tuple(
+                c.model_copy(update={"values": ("INT8", "HIFLOAT8")}) if c.product else c
+                for c in _product_narrowed().constraints
+            )
+        }
+    )
+    assert dtype_rule(several, [x, several], [], []).kind == "not_derivable"
+    unknown = _product_narrowed(remark_products=("Atlas910",))
+    assert dtype_rule(unknown, [x, unknown], [], []).kind == "not_derivable"
+
+
+def test_a_shape_that_waits_on_the_callers_dtype_asks_for_the_dtype():
+    # aclnnDynamicQuant (ops-nn) yOut: `类型为INT32时，shape的最后一维是x最后一维的1/8…其他类型时，shape与x一致`;
+    # INT8 only on Atlas 推理/训练 (line 174), several dtypes elsewhere
+    shape = {
+        "kind": "one_of",
+        "params": ["x"],
+        "alternatives": [
+            {
+                "kind": "explicit",
+                "dims": ["*x.shape[:-1]", "x.shape[-1] / 8"],
+                "when": ["yOut", "dtype", "INT32", "true"],
+            },
+            {"kind": "same", "params": ["x"], "when": ["yOut", "dtype", "INT32", "false"]},
+        ],
+    }
+    derive = {
+        "kind": "cases",
+        "alternatives": [
+            {"kind": "fixed", "values": ["INT8"], "when": ["", "product", "310p,910", "true"]},
+            {"kind": "one_of", "values": ["INT4", "INT8", "INT32"], "when": ["", "product", "310p,910", "false"]},
+        ],
+    }
+    args = {"x": np.zeros((2, 16), np.float16), "smoothScalesOptional": None}
+    with pytest.raises(TypeError, match="pass yOut: its dtype does not follow .*give its dtype as y_out_dtype"):
+        _shapes.allocate("yOut", shape, derive, args, keyword="y_out_dtype")
+    assert _shapes.allocate("yOut", shape, derive, args, product="310p").shape == (2, 16)
+    assert _shapes.allocate("yOut", shape, derive, args, dtype="INT32").shape == (2, 2)
+    # a shape unsettled for another reason is still the shape's refusal
+    other = {**shape, "alternatives": [{**a, "when": ["x", "rank", "3", "true"]} for a in shape["alternatives"]]}
+    with pytest.raises(TypeError, match="pass yOut: its shape does not follow"):
+        _shapes.allocate("yOut", other, derive, args, keyword="y_out_dtype")
+
+
+# aclnnQuantMatmulV5 (ops-nn), 约束说明, the MX block (lines 913-938): a table of two scenarios,
+# and a bullet of the 伪量化 one tying bias, when given, to the output
+QMM5_MX = (
+    "<summary><strong>MX量化场景约束：</strong></summary>",
+    "|量化类型| x1 | x2 | x1Scale | x2Scale | x2Offset | yScale | bias | out |",
+    "|-------| -- | -- | -- | -- | -- | -- | -- | -- |",
+    "|MX全量化| FLOAT8_E4M3FN | FLOAT8_E4M3FN | null | FLOAT | null | null | null/FLOAT32 | FLOAT16/BFLOAT16/FLOAT32 |",
+    "|MX伪量化| FLOAT8_E4M3FN | FLOAT4_E2M1 | null | FLOAT | null | null | null/BFLOAT16/FLOAT16 | BFLOAT16/FLOAT16 |",
+    "- MX伪量化场景下，bias为可选参数。数据类型支持BFLOAT16或FLOAT16，数据类型要求与输出类型保持一致。数据格式支持ND。",
+    "</details>",
+)
+
+
+def _mx_out(params, bias):
+    rule = cases.plain_rule(case_rule(params[-1], params, _notes(*QMM5_MX)))
+    args = {
+        "x1": TensorDesc((2, 2), "FLOAT8_E4M3FN"),
+        "x2": TensorDesc((2, 2), "FLOAT4_E2M1"),
+        "x1Scale": None,
+        "x2Scale": TensorDesc((2,), "FLOAT"),
+        "x2Offset": None,
+        "yScale": None,
+        "bias": None if bias is None else TensorDesc((1, 2), bias),
+    }
+    dtypes = {n: v.dtype if v is not None else None for n, v in args.items()}
+    return _shapes.output_dtype(rule, dtypes, args)
+
+
+def test_an_inputs_bullet_ties_the_rows_of_its_scenario_to_the_output_when_given():
+    params = _qmm5()
+    params[6] = _tensor("bias", "in", ["INT32", "FLOAT", "BFLOAT16", "FLOAT16"], optional=True)
+    params[-1] = _tensor("out", "out", ["FLOAT16", "BFLOAT16", "FLOAT"])
+    rule = case_rule(params[-1], params, _notes(*QMM5_MX))
+    assert [(c.kind, c.params) for c in rule.alternatives] == [("one_of", ()), ("same", ("bias",)), ("one_of", ())]
+    assert _mx_out(params, "FLOAT16") == "FLOAT16"
+    assert _mx_out(params, "BFLOAT16") == "BFLOAT16"
+    assert _mx_out(params, None) is None  # no bias: BFLOAT16 or FLOAT16, the caller's
+    # the 全量化 row's FLOAT32 bias is not tied: FLOAT16, BFLOAT16 or FLOAT32, the caller's
+    args = dict(x1="FLOAT8_E4M3FN", x2="FLOAT8_E4M3FN", x2Scale="FLOAT", bias="FLOAT")
+    plain = cases.plain_rule(rule)
+    descs = {n: TensorDesc((2,), d) for n, d in args.items()} | {"x1Scale": None, "x2Offset": None, "yScale": None}
+    assert _shapes.output_dtype(plain, {**args, "x1Scale": None}, descs) is None
+    # a bullet tying the output when another output could be meant is not read
+    second = _tensor("rstd", "out", ["FLOAT"])
+    assert [c.kind for c in case_rule(params[-1], [*params, second], _notes(*QMM5_MX)).alternatives] == [
+        "one_of",
+        "one_of",
+    ]
+
+
+def test_a_tie_said_for_a_scenario_the_block_does_not_name_is_not_read():
+    params = _qmm5()
+    other = (QMM5_TCG[0].replace("T-CG", "K-G"), *QMM5_TCG[1:])
+    rule = case_rule(params[-1], params, _notes(*other))
+    assert [c.kind for c in rule.alternatives] == ["one_of"]
+
+
+def test_the_error_case_of_a_settled_case_rule_keeps_the_nulls_its_row_needs(corpus):
+    from specgen.codegen.lower import operator_code
+    from specgen.codegen.views import NullArg
+    from specgen.parse import parse_paths
+
+    path = corpus / "docs" / "ops-nn" / "matmul" / "quant_batch_matmul_v4" / "docs" / "aclnnQuantMatmulV5.md"
+    (doc,) = parse_paths([path])
+    (fn,) = operator_code(doc, doc.source).functions
+    (case,) = [c for c in fn.cases.cases if c.rule == "implied_output_dtype_out"]
+    # the T-CG row holds only while x1Scale and bias are null: given tensors, no case would hold
+    # and the changed out dtype could break nothing
+    assert not case.skip
+    assert isinstance(case.args["x1Scale"], NullArg) and isinstance(case.args["bias"], NullArg)
+    assert case.args["out"].dtype == "FLOAT16"

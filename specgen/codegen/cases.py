@@ -475,7 +475,7 @@ def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: Ru
     if valid.skip:
         return skipped("no valid call to start from")
     by_name = {p.name: p for p in params}
-    start = _filled(valid.args, rule, by_name, spec) if rule.kind != "not_null" else valid.args
+    start = _filled(valid.args, rule, by_name, spec) if _fills(rule, valid.args) else valid.args
     made = _MUTATIONS[rule.kind](start, rule, by_name)
     if not made:
         return skipped(_unbreakable(rule, start, by_name))
@@ -591,6 +591,20 @@ def _mend_broadcast_result(
         if n not in changed and n != leader:
             args = _change(args, n, shape=shape)
     return args
+
+
+def _fills(rule: Rule, args: Args) -> bool:
+    """Whether a case for `rule` starts from the valid call with its null optionals given
+    (`_filled`): not for a null check, nor for an output dtype given case by case that the valid
+    call already settles (the nulls are conditions of its case: QuantMatmulV5's T-CG row holds
+    only while x1Scale is null)."""
+    if rule.kind == "not_null":
+        return False
+    if rule.kind != "output_dtype" or rule.derive is None or rule.derive.get("kind") != "cases":
+        return True
+    values = host_values(args)
+    dtypes = {n: v.dtype if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    return output_dtype(rule.derive, dtypes, values) is None
 
 
 def _filled(args: Args, rule: Rule, params: dict[str, Param], spec: validator.Spec) -> Args:

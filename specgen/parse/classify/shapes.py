@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
-from specgen.parse.classify.dtype_rules import case_rule
+from specgen.parse.classify.dtype_rules import case_rule, product_case_rule
 from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
 from specgen.parse.classify.shape_elsewhere import (
     FORMULA_NAME,
@@ -1092,7 +1092,7 @@ def dtype_rule(
     if len(wider) == 1 and not set(p.dtypes) <= set(_INDEX_DTYPES):
         c = p.of_kind("dtypes")[0]
         return DtypeRule(kind="same_set", params=(wider[0].name,), values=tuple(p.dtypes), text=c.text, line=c.line)
-    if cases := case_rule(p, params, notes):
+    if cases := case_rule(p, params, notes) or product_case_rule(p):
         return cases  # aclnnWeightQuantBatchMatmulV2 y: `当quantScaleOptional存在时，数据类型为INT8；…`
     reason = (
         "the document allows " + "、".join(p.dtypes) + " and relates the dtype to no input"
