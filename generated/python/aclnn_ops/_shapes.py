@@ -448,7 +448,7 @@ def _call(
     name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
 ) -> int:
     """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole);
-    prod(a shape or part of one)."""
+    prod(a shape or part of one); max(a, b, ...) or max(an integer array)."""
     if name == "len" and len(args) == 1 and isinstance(args[0], ast.Name):
         return env[f"len({args[0].id})"]
     if name == "rank" and len(args) == 1 and isinstance(args[0], ast.Name):
@@ -460,6 +460,12 @@ def _call(
         name == "prod" and len(args) == 1
     ):  # `prod(x1.shape[:-1])`: the product of dimensions
         return math.prod(_shape_part(args[0], env, shapes))
+    if (
+        name == "max" and len(args) == 1
+    ):  # `max(targetLengths)`: an integer array's largest
+        return max(_shape_part(args[0], env, shapes))
+    if name == "max" and len(args) > 1:  # `max(scale.shape[0], offset.shape[0])`
+        return max(_evaluate(x, env, shapes) for x in args)
     if name == "ceildiv" and len(args) == 2:
         a, b = (_evaluate(x, env, shapes) for x in args)
         return -(-a // b)
@@ -779,19 +785,35 @@ def _allocate_one(
         shape_rule, {n: d.shape if d else None for n, d in descs.items()}, planned
     )
     if shape is None or dtype is None:
-        missing = "shape" if shape is None else "dtype"
+        # a shape that waits on the dtype the caller chooses (`类型为INT32时，shape的最后一维是x
+        # 最后一维的1/8`): the dtype is what to name
+        waits = dtype is None and bool(keyword) and _reads_own_dtype(name, shape_rule)
+        missing = "shape" if shape is None and not waits else "dtype"
         why = shape_rule.get("reason") if shape is None else dtype_rule.get("reason")
         if shape is None and shape_rule.get("kind") == "one_of":
             why = _products_only(shape_rule, args) or (
                 "the document gives it several shapes, or none it can settle, for these arguments"
             )
-        if shape is not None and dtype_rule.get("kind") == "cases":
+        if missing == "dtype" and dtype_rule.get("kind") == "cases":
             why = _unsettled_cases(dtype_rule, descs, args)
             why += f"; give its dtype as {keyword}" if keyword else ""
         raise TypeError(
             f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
         )
     return empty(shape, dtype)
+
+
+def _reads_own_dtype(name: str, rule: Mapping[str, object]) -> bool:
+    """Whether a case of the shape rule holds on the output's own dtype (`(name, "dtype", …)`)."""
+    whens = [
+        _items(rule, "when"),
+        *(_items(c, "when") for c in _items(rule, "alternatives")),
+    ]
+    return any(
+        w[i] == name and w[i + 1] == "dtype"
+        for w in whens
+        for i in range(0, len(w) - 3, 4)
+    )
 
 
 def _products_only(rule: Mapping[str, object], args: Mapping[str, object]) -> str:
