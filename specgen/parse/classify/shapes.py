@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule
 from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_einsum import einsum_rule
 from specgen.parse.classify.shape_elsewhere import (
     FORMULA_NAME,
     co_named_rule,
@@ -336,6 +337,8 @@ def shape_rule(
             return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
         return rule
     if not found and (rule := summary_rule(p, params, summary)):  # `对于 $x$ 的梯度…`, `output的shape为…`
+        return rule
+    if not found and (rule := einsum_rule(p, params, summary)):  # `爱因斯坦求和约定…形式为“term1, term2 -> …”`
         return rule
     if not found and (rule := halves_rule(p, params, summary)):  # `Swish(A)*B`, A and B x's halves along dim
         return rule
@@ -720,6 +723,7 @@ def _in_one_form(
 ) -> ShapeRule | None:
     """The list whose symbols only one form of an input binds (see `_one_form`), held to that
     form: elsewhere the output is neither checked nor allocated."""
+
     def binds(reading: Reading) -> bool:
         return _from_reading(params, statements, reading, found[1]).derived
 
