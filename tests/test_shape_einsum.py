@@ -4,6 +4,9 @@ read only where the description, the equation's row and the tensor list's row al
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from specgen.codegen.runtime import _shapes
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Param
@@ -63,3 +66,17 @@ def test_einsum_is_not_read_without_the_convention_the_equation_row_or_the_terms
     assert einsum_rule(unrowed[2], unrowed, [_DESCRIPTION]) is None
     unbound = _params(tensors="包含两个tensor。")
     assert einsum_rule(unbound[2], unbound, [_DESCRIPTION]) is None
+
+
+def test_a_wrapper_allocates_the_einsum_output_in_the_lists_common_dtype():
+    # the sample's arguments (lines 309-311: INT32 {1, 2, 3, 4} and {1, 2, 3, 5, 4}); the dtype
+    # rule the error rows under each registered equation give (`…output三者数据类型需保持一致`)
+    shape = {"kind": "einsum", "params": ["tensors", "equation"]}
+    dtype = {"kind": "same", "params": ["tensors"]}
+    listed = [np.zeros((1, 2, 3, 4), np.int32), np.zeros((1, 2, 3, 5, 4), np.int32)]
+    out = _shapes.allocate("output", shape, dtype, {"tensors": listed, "equation": "abcd,abced->abce"})
+    assert out.shape == (1, 2, 3, 5) and out.dtype == np.int32
+    # elements of two dtypes settle no one dtype: the wrapper refuses rather than choose
+    mixed = [listed[0], np.zeros((1, 2, 3, 5, 4), np.float32)]
+    with pytest.raises(TypeError, match="dtype"):
+        _shapes.allocate("output", shape, dtype, {"tensors": mixed, "equation": "abcd,abced->abce"})

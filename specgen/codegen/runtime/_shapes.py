@@ -808,7 +808,7 @@ def _allocate_one(
 
     descs = {n: _desc(describe, v) for n, v in args.items()}
     dtype = output_dtype(
-        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}, args
+        dtype_rule, {n: _dtype_of(describe, v) for n, v in args.items()}, args
     )
     planned = (
         {**args, name: TensorDesc((), dtype)} if dtype else args
@@ -863,6 +863,16 @@ def _unsettled_cases(
         else "the document's cases give " + " or ".join(found)
     )
     return said
+
+
+def _dtype_of(describe: Any, value: object) -> str | None:
+    """A tensor's dtype, or the one dtype every tensor of a list has (a rule may name the
+    list: `tensors[0] 、tensors[1]、output三者数据类型需保持一致`); None otherwise."""
+    if not isinstance(value, list | tuple):
+        desc = _desc(describe, value)
+        return desc.dtype if desc else None
+    found = {getattr(_desc(describe, v), "dtype", None) for v in value}
+    return found.pop() if len(found) == 1 and None not in found else None
 
 
 def _desc(describe: Any, value: object) -> Any:
