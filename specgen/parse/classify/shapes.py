@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule
 from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_dtype_notes import dtype_case_rule
 from specgen.parse.classify.shape_einsum import einsum_rule
 from specgen.parse.classify.shape_elsewhere import (
     FORMULA_NAME,
@@ -360,6 +361,8 @@ def shape_rule(
     listed = _alternatives(p, params, statements, listed_cases(p, notes), ctx, notes)
     if listed and all(a.derived for a in listed.alternatives):  # `关于scale、offset、out的shape说明如下：`
         return listed
+    if rule := dtype_case_rule(p, params, notes):  # `当yOut的输出类型为int32时，y的shape必须为(M, N//8)`
+        return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
