@@ -195,6 +195,8 @@ ShapeRuleKind = Literal[
     "explicit",  # dims: one expression per dimension (`{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`)
     "matmul",  # params: (a, b[, a's transposer, b's ("" none)]): the shape of a @ b (the formula)
     "reduce",  # params: (tensor, axes, keepdim): the tensor reduced over the axes a value gives
+    "einsum",  # params: (tensor list, equation string): the Einstein summation's output term
+    # (`abcd,abced->abce`), each letter sized as in the input terms; other forms unchecked
     "reduction",  # params: (reduction, tensors...): their broadcast when reduction is 0/"none", else dims
     "in_place",  # an in-out tensor with no other rule: the library writes it in its own shape
     "at_least",  # params: the one tensor whose element count the output's must reach ("shape size大于等于"):

@@ -476,6 +476,20 @@ CONDITIONS = [
         ("self", "mask", "out"),
         [("shape", ("out", "self", "mask"))],
     ),
+    # ops-nn/matmul/batch_mat_mul_v3/docs/aclnnEinsum.md: a list's elements and the output agree
+    (
+        "tensors[0] 、tensors[1]、output三者数据类型需保持一致",
+        ("tensors", "equation", "output"),
+        ("tensors", "output"),
+        [("same_dtype", ("tensors", "output"))],
+    ),
+    # the same words of their shapes relate no dtypes (nor, unread, anything)
+    (
+        "tensors[0] 、tensors[1]、output三者shape需保持一致",
+        ("tensors", "equation", "output"),
+        ("tensors", "output"),
+        [],
+    ),
 ]
 
 

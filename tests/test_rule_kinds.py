@@ -13,6 +13,7 @@ from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Constraint, Param
 from specgen.parse import parse_document
 from specgen.parse.classify.listed_shapes import listed_ranks, shape_lists
+from specgen.parse.classify.statements import clauses
 from specgen.parse.classify.string_sets import string_sets
 from specgen.parse.classify.value_statements import value_statements
 from tests.conftest import SPECS
@@ -91,7 +92,10 @@ def _text(statement: str) -> Constraint:
          {"round", "hybrid", "rint"}),
         (['融合模式取值必须是""（表示不做融合）、"add"、"mul"'], {"", "add", "mul"}),  # aclnnFusedMatmul
         (["建议值NCHW"], set()),  # advice, not a set: nothing enforced
-        (["Host侧表达式字符串", '当前取值只支持"abcd'], set()),  # aclnnEinsum's equation, cut at its commas
+        # aclnnEinsum's equation: quoted equations are values, commas and arrows included
+        (["Host侧表达式字符串", '当前取值只支持"abcd,abced->abce"、"a,b->ab"'], {"abcd,abced->abce", "a,b->ab"}),
+        (["Host侧表达式字符串", '当前取值只支持"abcd'], set()),  # an unclosed quote quotes nothing
+        (['取值为"a b"或"a;b"'], set()),  # nor do quotes around other text
     ],
 )  # fmt: skip
 def test_string_sets_are_read_from_the_documents_statements(statements, values):
@@ -233,3 +237,13 @@ def test_a_multiple_of_another_parameter_is_checked_against_its_value():
 def _spec_of(rule: _validate.Rule, roles: dict[str, str]) -> _validate.Spec:
     specs = tuple(_validate.ParamSpec(name=n, role=r, direction="in") for n, r in roles.items())  # type: ignore[arg-type]
     return _validate.Spec(function="aclnnXGetWorkspaceSize", params=specs, rules=(rule,))
+
+
+def test_a_quoted_value_is_one_clause_commas_and_all():
+    """aclnnEinsum's equation row (line 90): `"abcd,abced->abce"` is a value, not three clauses;
+    commas outside quotes still split, and an unclosed quote holds nothing together."""
+    assert clauses('当前取值只支持"abcd,abced->abce"、"a,b->ab"。Host侧表达式字符串') == [
+        '当前取值只支持"abcd,abced->abce"、"a,b->ab"',
+        "Host侧表达式字符串",
+    ]
+    assert clauses('当前取值只支持"abcd,abced->abce') == ['当前取值只支持"abcd', "abced->abce"]

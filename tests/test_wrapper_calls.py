@@ -74,7 +74,11 @@ def test_a_caller_chosen_output_dtype_named_makes_the_documents_call(gcc, corpus
     said = ("gives no rule for its dtype", "its dtype does not follow from these arguments")
     refused = {f for f, diff in before.failures.items() if any(s in " ".join(diff) for s in said)}
     assert len(refused) >= 15  # ops-nn: RmsNormQuant, DynamicQuant, QuantMatmulV3...
-    assert refused.isdisjoint(after.failures), {f: after.failures[f] for f in refused & set(after.failures)}
+    # a shape stated for some products only needs the product named too (aclnnRotateQuant yOut:
+    # INT8 and INT32 lines under A3/910b only): the wrapper asks for it rather than guess
+    products = {f for f, diff in after.failures.items() if all("give product=" in d for d in diff)}
+    left = refused - products
+    assert left.isdisjoint(after.failures), {f: after.failures[f] for f in left & set(after.failures)}
     assert set(after.failures) <= set(before.failures)  # naming a dtype breaks no other call
 
 

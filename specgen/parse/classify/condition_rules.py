@@ -185,6 +185,8 @@ def _same_shape(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] 
 _DTYPE_MISMATCH = re.compile(
     r"(?:数据类型|dtype|类型).{0,16}?(?:不一致|不相同|不同|不相等|不匹配|不一样)"
     r"|(?:数据类型|dtype).{0,10}?(?:需要|需|要|必须)?(?:与|和).{0,30}?(?:一致|相同)"
+    # the tensors named before agree (`tensors[0] 、tensors[1]、output三者数据类型需保持一致`)
+    r"|(?:二者|两者|三者|四者)的?(?:数据类型|dtype)(?:需要|需|要|必须)?(?:保持)?(?:一致|相同)"
 )
 _DTYPE_BAD = re.compile(
     r"(?:数据类型|dtype).{0,24}?(?:不在|不支持|非法|不满足|不属于|不为|不是|不符合|不合法|不受支持)|不是支持的数据类型"
@@ -490,6 +492,8 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ConditionExample("x和y数据类型不一致", ("x", "y")),  # aclnnGeluV2
             ConditionExample("out的数据类型与x不匹配", ("x", "out")),  # aclnnSituGlu
             ConditionExample("x中的Tensor的数据类型不一致", ("x",)),  # aclnnForeachLogInplace: within the list
+            # aclnnEinsum, under each equation it registers: a list's elements and the output
+            ConditionExample("tensors[0] 、tensors[1]、output三者数据类型需保持一致", ("tensors", "output")),
         ),
     ),
     ConditionRule(

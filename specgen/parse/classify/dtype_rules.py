@@ -70,7 +70,7 @@ def prose_cases(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> lis
     every `当…存在时` clause gives a dtype: a fixed one (`数据类型为INT8`) or an input's
     (`与输入`x`的数据类型一致`); [] when a clause names no input or gives no dtype."""
     said: list[tuple[Said, str]] = [(Statement(p.text, p.line), "")] if p.text else []
-    said += [(s, on) for s, on in _scoped(notes) if (m := _LEAD.match(s.text)) and m.group("name") == p.name]
+    said += [(s, on) for s, on in scoped(notes) if (m := _LEAD.match(s.text)) and m.group("name") == p.name]
     inputs = _inputs(params, p)
     for s, products in said:
         clauses = list(_CLAUSE.finditer(s.text))
@@ -100,7 +100,7 @@ _NPU = re.compile(r'<!--\s*npu="(?P<products>[^"]+)"')
 _NPU_END = re.compile(r"<!--\s*end\b")
 
 
-def _scoped(notes: Sequence[Said]) -> list[tuple[Said, str]]:
+def scoped(notes: Sequence[Said]) -> list[tuple[Said, str]]:
     """Each line with the products of the npu comment it lies under ("" outside one)."""
     scope, out = "", []
     for s in notes:
@@ -126,7 +126,7 @@ def _tables(notes: Sequence[Said]) -> list[tuple[list[Said], str, int]]:
     tables: list[tuple[list[Said], str, int]] = []
     run: list[Said] = []
     scope = ""
-    for i, (s, products) in enumerate([*_scoped(notes), (Statement("", 0), "")]):
+    for i, (s, products) in enumerate([*scoped(notes), (Statement("", 0), "")]):
         if s.text.startswith("|"):
             if run and s.line != run[-1].line + 1:
                 tables.append((run, scope, i))

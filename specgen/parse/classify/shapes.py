@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule, product_case_rule
 from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_dtype_notes import dtype_case_rule
+from specgen.parse.classify.shape_einsum import einsum_rule
 from specgen.parse.classify.shape_elsewhere import (
     FORMULA_NAME,
     co_named_rule,
@@ -350,6 +352,8 @@ def shape_rule(
         return rule
     if not found and (rule := summary_rule(p, params, summary)):  # `对于 $x$ 的梯度…`, `output的shape为…`
         return rule
+    if not found and (rule := einsum_rule(p, params, summary)):  # `爱因斯坦求和约定…形式为“term1, term2 -> …”`
+        return rule
     if not found and (rule := halves_rule(p, params, summary)):  # `Swish(A)*B`, A and B x's halves along dim
         return rule
     if not found and (rule := compared_cases_rule(p, params, summary)):  # `如果a = b…；如果a < b…`
@@ -370,6 +374,8 @@ def shape_rule(
     listed = _alternatives(p, params, statements, listed_cases(p, notes), ctx, notes)
     if listed and all(a.derived for a in listed.alternatives):  # `关于scale、offset、out的shape说明如下：`
         return listed
+    if rule := dtype_case_rule(p, params, notes):  # `当yOut的输出类型为int32时，y的shape必须为(M, N//8)`
+        return rule
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)

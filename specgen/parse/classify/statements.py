@@ -23,9 +23,14 @@ _OPEN, _CLOSE = "([（【{", ")]）】}"
 _NAME_LIST_RUN = re.compile(r"(?<![A-Za-z0-9_])[a-z_][A-Za-z0-9_]*(?:\s*[,，]\s*[a-z_][A-Za-z0-9_]*){2,}")
 
 
+# a quoted value is one value, commas and all (an einsum equation: `"a,b->ab"`)
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+
+
 def _split_top_level(text: str) -> list[str]:
     """Split at clause punctuation outside brackets (`[-1, 8)` is one value) and name lists."""
     listed = {i for m in _NAME_LIST_RUN.finditer(text) for i in range(*m.span())}
+    listed |= {i for m in _QUOTED.finditer(text) for i in range(*m.span())}  # `"abcd,abced->abce"`
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch in _OPEN:

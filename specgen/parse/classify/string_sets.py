@@ -12,7 +12,8 @@ import re
 
 from specgen.model import Constraint
 
-_QUOTED = re.compile(r"[\"“”'‘’]([A-Za-z0-9_]{0,32})[\"“”'‘’]")
+# a quoted value: a word, or an einsum equation (`"abcd,abced->abce"`, `"a,b->ab"`)
+_QUOTED = re.compile(r"[\"“”'‘’]([A-Za-z0-9_]{0,32}|[A-Za-z]+(?:,[A-Za-z]+)*->[A-Za-z]*)[\"“”'‘’]")
 # `支持 none、sum、mean`, `支持取值round/ceil/trunc/floor`, `支持NHWC或NCHW`
 _BARE_LIST = re.compile(
     r"(?:支持|取值)[^A-Za-z0-9_\"“'‘]{0,4}"
