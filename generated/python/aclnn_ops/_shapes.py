@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -64,6 +65,8 @@ def output_shape(
         return _reduce(
             shapes.get(params[0]), values.get(params[1]), values.get(params[2])
         )
+    if kind == "einsum" and len(params) == 2:
+        return einsum(values.get(params[0]), values.get(params[1]))
     if kind == "reduction" and len(params) >= 2:
         reduction = values.get(params[0])
         if reduction in (0, "none"):
@@ -246,6 +249,35 @@ def matmul(a: Shape | None, b: Shape | None) -> Shape | None:
     rows = () if len(a) == 1 else (left[-2],)
     cols = () if len(b) == 1 else (right[-1],)
     return (*batch, *rows, *cols)
+
+
+def einsum(tensors: object, equation: object) -> Shape | None:
+    """The output shape of a plain Einstein summation (`abcd,abced->abce`): each letter of the
+    output term has the size it has in the input terms, one term per tensor of the list. None
+    for any other form (an ellipsis, a term without `->`, a letter sized two ways or absent
+    from the inputs, a term whose length is not its tensor's rank): left unchecked."""
+    if not isinstance(equation, str) or not isinstance(tensors, list | tuple):
+        return None
+    m = re.fullmatch(
+        r"\s*([a-zA-Z]+(?:\s*,\s*[a-zA-Z]+)*)\s*->\s*([a-zA-Z]*)\s*", equation
+    )
+    if m is None:
+        return None
+    terms = [t.strip() for t in m.group(1).split(",")]
+    shapes = [getattr(t, "shape", None) for t in tensors]
+    if len(terms) != len(shapes):
+        return None
+    sizes: dict[str, int] = {}
+    for term, shape in zip(terms, shapes, strict=True):
+        if shape is None or len(shape) != len(term):
+            return None
+        for letter, size in zip(term, shape, strict=True):
+            if sizes.setdefault(letter, int(size)) != int(size):
+                return None
+    out = m.group(2)
+    if len(set(out)) != len(out) or any(letter not in sizes for letter in out):
+        return None
+    return tuple(sizes[letter] for letter in out)
 
 
 def _transposed_matmul(
@@ -776,7 +808,7 @@ def _allocate_one(
 
     descs = {n: _desc(describe, v) for n, v in args.items()}
     dtype = output_dtype(
-        dtype_rule, {n: d.dtype if d else None for n, d in descs.items()}, args
+        dtype_rule, {n: _dtype_of(describe, v) for n, v in args.items()}, args
     )
     planned = (
         {**args, name: TensorDesc((), dtype)} if dtype else args
@@ -847,6 +879,16 @@ def _unsettled_cases(
         else "the document's cases give " + " or ".join(found)
     )
     return said
+
+
+def _dtype_of(describe: Any, value: object) -> str | None:
+    """A tensor's dtype, or the one dtype every tensor of a list has (a rule may name the
+    list: `tensors[0] 、tensors[1]、output三者数据类型需保持一致`); None otherwise."""
+    if not isinstance(value, list | tuple):
+        desc = _desc(describe, value)
+        return desc.dtype if desc else None
+    found = {getattr(_desc(describe, v), "dtype", None) for v in value}
+    return found.pop() if len(found) == 1 and None not in found else None
 
 
 def _desc(describe: Any, value: object) -> Any:
