@@ -77,7 +77,8 @@ WRITTEN = ("out", "inout")
 # Index outputs: the library writes either integer type (the caller chooses by the tensor it passes).
 _INDEX_NAME = re.compile(r"(?i)ind(?:ices|ex)|argmax|argmin|position")
 _INDEX_DTYPES = ("INT64", "INT32")
-_CONDITION = re.compile(r"当|若|如果|时[，,\s]|场景|模式下|情况下|或|否则")
+# (`其他数据类型时shape和x保持一致`: the other dtypes' case, with no comma before its shape)
+_CONDITION = re.compile(r"当|若|如果|时[，,\s]|其[他余](?:数据)?类型时|场景|模式下|情况下|或|否则")
 
 
 def _conditional(text: str) -> bool:
@@ -656,7 +657,7 @@ def _equations(
 # (aclnnAscendQuant: INT32 packs eight INT4), `当输入x为INT32类型时，…，其余情况shape与输入x一致`
 _PACKED = re.compile(
     r"(?:当\s*)?(?:输入|入参)?\s*`?(?P<who>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?(?:数据)?(?:类型)?为\s*(?P<dtype>[A-Z][A-Z0-9_]*)\s*"
-    r"(?:类型)?时[，,][^；;。]*[；;。，,]\s*(?:其他类型时|其余情况)[，,]?\s*shape\s*(?:与|和)\s*(?:输入|入参)?\s*"
+    r"(?:类型)?时[，,][^；;。]*[；;。，,]\s*(?:(?:其他|其余)(?:数据)?类型时|其余情况)[，,]?\s*shape\s*(?:与|和)\s*(?:输入|入参)?\s*"
     r"`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持)?一致"
 )
 
@@ -666,7 +667,9 @@ def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]
     rule holds when that tensor's dtype is another (`when`: (tensor, "dtype", dtype,
     "false")); in the one dtype the shape is left unchecked, and a wrapper allocates only for
     the others."""
-    text = "".join(s.text.strip() for s in said)
+    # statements apart (aclnnDynamicQuantV3's `数据类型为INT32时，最后一维是x最后一维的1/8` and
+    # `其他数据类型时shape和x保持一致`, two items of a cell) end where they end
+    text = "".join(s.text.strip().rstrip("。") + "。" for s in said)
     m = _PACKED.search(text)
     if m is None or m.group("x") not in inputs:
         return None
