@@ -651,8 +651,8 @@ def test_a_shape_said_for_every_dtype_but_one_holds_for_the_others():
 
 
 def test_the_other_dtypes_case_of_its_own_item_holds_only_for_them(corpus):
-    from specgen.parse import parse_paths
     from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse import parse_paths
     from specgen.parse.classify.shapes import Statement, _conditional, _for_other_dtypes
 
     # aclnnDynamicQuantV3 (ops-nn), yOut's cell: three items; the INT32 one says only the last
