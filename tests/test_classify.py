@@ -484,6 +484,38 @@ def test_condition_reading(condition, names, tensors, expected):
     assert checks(condition, names, tensors) == expected
 
 
+# (condition, the function's required inputs, its required outputs, the null check read)
+NULL_SIDES = [
+    # ops-nn quant/dynamic_quant aclnnDynamicQuantV3: x, then every output (offsetOut, optional, is none)
+    ("传入的x或输出参数是空指针", ("x", "smoothScalesOptional"), ("yOut", "scaleOut"), ("x", "yOut", "scaleOut")),
+    # ops-nn experimental/optim aclnnApplyAdamD: both sides, then two named
+    (
+        "传入的计算输入/输出参数、workspaceSize 或 executor 是空指针",
+        ("var", "grad"),
+        ("varOut",),
+        ("workspaceSize", "executor", "var", "grad", "varOut"),
+    ),
+    # outputs that name their own (aclnnHeaviside `输出参数out`, aclnnFlatQuant `必选输出（out、quantScale）`)
+    (
+        "传入的输入参数（input，values）或输出参数out是空指针",
+        ("input", "values"),
+        ("out", "extraOut"),
+        ("input", "values", "out"),
+    ),
+    ("必选输入（x）、必选输出（out）是空指针", ("x",), ("out", "extraOut"), ("x", "out")),
+]
+
+
+@pytest.mark.parametrize(("condition", "inputs", "outputs", "expected"), NULL_SIDES)
+def test_a_null_condition_naming_a_side_as_a_whole_checks_every_required_one_of_it(
+    condition, inputs, outputs, expected
+):
+    names = (*inputs, *outputs, "workspaceSize", "executor")
+    named = tuple(names_in(condition, names))
+    found = condition_checks(condition, named, (*inputs, *outputs), (*inputs, *outputs), (inputs, outputs))
+    assert [_check(c) for c in found] == [("not_null", expected)]
+
+
 # ---- every rule of the tables reads the phrases it carries (quoted from documents)
 
 # CONDITIONAL_RULES shares two records with PARAM_RULES: each rule once.
