@@ -92,12 +92,25 @@ def _text(statement: str) -> Constraint:
         (['融合模式取值必须是""（表示不做融合）、"add"、"mul"'], {"", "add", "mul"}),  # aclnnFusedMatmul
         (["建议值NCHW"], set()),  # advice, not a set: nothing enforced
         (["Host侧表达式字符串", '当前取值只支持"abcd'], set()),  # aclnnEinsum's equation, cut at its commas
+        # aclnnDynamicQuantV3: values leading a rule on another parameter set nothing (the second stays text)
+        (['当前支持"pertoken"、"pertensor"和"perchannel"', '当quantMode取"pertensor"或"perchannel"时，'
+          "groupIndexOptional必须是nullptr"], {"pertoken", "pertensor", "perchannel"}),
     ],
 )  # fmt: skip
 def test_string_sets_are_read_from_the_documents_statements(statements, values):
     read = string_sets([_text(s) for s in statements])
     assert {v for c in read if c.kind == "enum" for v in c.values} == values
     assert len(read) == len(statements)  # each statement kept, as enum or as text
+    assert all(c.kind == "text" for c in read if "必须是nullptr" in c.text)
+
+
+def test_values_leading_a_rule_on_another_parameter_are_no_set_but_a_set_under_a_condition_is():
+    # aclnnDynamicQuantV3 quantMode: the values are the condition; what it requires is of groupIndexOptional
+    null = '当quantMode取"pertensor"或"perchannel"时，groupIndexOptional必须是nullptr'
+    assert [c.kind for c in string_sets([_text('当前支持"pertoken"'), _text(null)])] == ["enum", "text"]
+    # aclnnGroupedQuantMax's form: the condition quotes nothing, the rule quotes the values
+    widened = string_sets([_text('当dstType取值为35时，roundMode支持"rint"')])
+    assert [(c.kind, c.values) for c in widened] == [("enum", ("rint",))]
 
 
 def test_a_layout_outside_the_set_is_rejected_and_the_documented_ones_pass():
