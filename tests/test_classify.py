@@ -107,6 +107,12 @@ CONSTRAINTS = [
     ("groups取值范围为[1,65535]", "groups", ("input", "groups"), [("range", 1.0, 65535.0, True, True)]),
     # ops-nn/quant/... clipRatio
     ("输入数据范围为(0, 1]", "clipRatio", ("x", "clipRatio"), [("range", 0.0, 1.0, False, True)]),
+    # ops-nn/optim/advance_step/docs/aclnnAdvanceStep.md (numSeqs): a positive integer is at least 1
+    ("取值范围是小于200000000的正整数", "numSeqs", ("x", "numSeqs"), [("range", 1.0, 2e8, True, False)]),
+    # a bound with no positive integer keeps its one side
+    ("取值范围是小于200000000的整数", "numSeqs", ("x", "numSeqs"), [("range", None, 2e8, True, False)]),
+    # ops-nn/index/top_k_top_p_sample/docs/aclnnTopKTopPSample.md (topKGuess)
+    ("必须为正整数", "topKGuess", ("logits", "topKGuess"), [("range", 1.0, None, True, True)]),
     # review (a description, not a rule): "diagonal > 0表示主对角线之上"
     ("diagonal > 0表示主对角线之上", "diagonal", ("self", "diagonal"), UNTYPED),
     # a description with a condition (legacy/MoeInitRoutingV2 style, activeNum)
