@@ -450,6 +450,8 @@ CONDITIONS = [
         ("logits", "p", "k", "out"),
         [("not_null", ("logits", "out"))],
     ),
+    # ops-nn/quant/swiglu_group_grad/docs/aclnnSwigluGroupGrad.md: the bound it must meet, as written
+    ("clampLimit不满足≥0（包括NaN）", ("gradY", "x", "clampLimit"), ("gradY", "x"), [("range", ("clampLimit",))]),
     # a limit no tensor can have is no rank limit (and no crash): "维度大于99"
     ("x的维度大于99", ("x", "out"), ("x", "out"), [("rank", ("x",))]),
     # ops-nn/conv/deformable_conv2d/docs/aclnnDeformableConv2d.md

@@ -32,6 +32,21 @@ def _broken(spec: _validate.Spec, **args: object) -> str:
     return found[1] if found else ""
 
 
+def test_nan_is_inside_no_range_and_infinity_only_in_an_unbounded_side():
+    # aclnnSwigluGroupGrad: `clampLimit不满足≥0（包括NaN）`; NaN compares false with any bound
+    rule = _validate.Rule(
+        161002, "range", ("clampLimit",), "clampLimit不满足≥0（包括NaN）", id="r", bounds=(0.0, None, True, True)
+    )
+    spec = _validate.Spec(
+        function="aclnnXGetWorkspaceSize",
+        params=(_validate.ParamSpec(name="clampLimit", role="value", direction="in"),),
+        rules=(rule,),
+    )
+    assert "outside" in _broken(spec, clampLimit=float("nan"))
+    assert "outside" in _broken(spec, clampLimit=-1.0)
+    assert _broken(spec, clampLimit=0.0) == "" and _broken(spec, clampLimit=float("inf")) == ""
+
+
 def test_a_one_way_broadcast_rejects_the_other_way():
     spec = _spec("broadcast_to", ("src", "selfRef"), {"src": "tensor", "selfRef": "tensor"})
     assert _broken(spec, src=TensorDesc((3,), "FLOAT"), selfRef=TensorDesc((2, 3), "FLOAT")) == ""

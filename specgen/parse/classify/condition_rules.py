@@ -338,6 +338,9 @@ _BELOW = re.compile(r"(?<!不)(?:小于|<)(?!=|等于)\s*" + _NUM)  # allowed: >
 _BELOW_OR_AT = re.compile(r"(?:小于等于|<=|不大于|不满足\s*>(?!=)\s*)" + _NUM)  # allowed: > N
 _ABOVE = re.compile(r"(?<!不)(?:大于|>)(?!=|等于)\s*" + _NUM)  # allowed: <= N
 _ABOVE_OR_AT = re.compile(r"(?:大于等于|>=|不小于|不满足\s*<(?!=)\s*)" + _NUM)  # allowed: < N
+# `clampLimit不满足≥0（包括NaN）` (aclnnSwigluGroupGrad): the bound the value must meet, as written
+_UNMET_AT_LEAST = re.compile(r"不满足\s*(?:≥|>=)\s*" + _NUM)  # allowed: >= N
+_UNMET_AT_MOST = re.compile(r"不满足\s*(?:≤|<=)\s*" + _NUM)  # allowed: <= N
 _OUTSIDE = re.compile(
     r"不在\s*[\[［]?\s*" + _NUM + r"\s*(?:~|～|-|,|，|到|至)\s*" + _NUM + r"\s*[\]］]?\s*(?:的?范围|之间|内)"
 )
@@ -355,7 +358,8 @@ def _bounds(text: str) -> list[tuple[str, float]]:
     """Each comparison in the text as (the allowed side, the number): `ge`, `gt`, `le`, `lt`;
     a comparison with `等于` read first, and its words not read again."""
     found = []
-    for pattern, kind in ((_BELOW_OR_AT, "gt"), (_ABOVE_OR_AT, "lt"), (_BELOW, "ge"), (_ABOVE, "le")):
+    ordered = ((_UNMET_AT_LEAST, "ge"), (_UNMET_AT_MOST, "le"), (_BELOW_OR_AT, "gt"), (_ABOVE_OR_AT, "lt"))
+    for pattern, kind in (*ordered, (_BELOW, "ge"), (_ABOVE, "le")):
         for m in pattern.finditer(text):
             found.append((kind, float(m.group(1))))
         text = pattern.sub(" ", text)
@@ -596,9 +600,11 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
     ConditionRule(
         "value_bound",
         "value",
-        re.compile(r"小于|大于|[<>]|不在|不等于|不为|!=|非|负数"),
+        re.compile(r"小于|大于|[<>≥≤]|不在|不等于|不为|!=|非|负数"),
         _value_bound,
         (
+            # aclnnSwigluGroupGrad: the bound as the value must meet it
+            ConditionExample("clampLimit不满足≥0（包括NaN）", ("gradY", "x", "gradXOut"), ("clampLimit",)),
             ConditionExample(
                 "lambda小于0", ("gradOutput", "self", "gradInput"), ("lambda",)
             ),  # aclnnSoftshrinkBackward
