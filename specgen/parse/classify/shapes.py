@@ -401,13 +401,19 @@ def _listed_alike(
         own = _alike(_alternative_lists([s]))
         if len(own) < 2 or not _ONLY_LISTS.fullmatch(s.text.strip()):  # `shape与scale的shape相等，为…或…`
             continue
-        twins = [x for x in inputs if _alike(_alternative_lists(statements.get(x, []))) == own]
+        twins = [x for x in inputs if _lists_alike(statements.get(x, []), own)]
         same = [ShapeRule(kind="same", params=(x,), text=s.text, line=s.line) for x in twins]
         if len(same) == 1:
             return same[0]
         if same:
             return ShapeRule(kind="one_of", params=tuple(twins), alternatives=tuple(same), text=s.text, line=s.line)
     return None
+
+
+def _lists_alike(said: Sequence[Statement], own: tuple[str, ...]) -> bool:
+    """An input's statements list `own`: all of them together, or one (aclnnSwigluGroupGrad
+    weightOptional's `shape=[T, 1]或[B, S, 1]`, its rank cell `2或3 ([T, 1]或[B, S, 1])` repeating it)."""
+    return _alike(_alternative_lists(said)) == own or any(_alike(_alternative_lists([s])) == own for s in said)
 
 
 def _alike(lists: Sequence[str]) -> tuple[str, ...]:
@@ -802,8 +808,8 @@ def _alternative_lists(said: Sequence[Statement]) -> list[str]:
 
 
 _ALTERNATIVE_LISTS = re.compile(r"[(（\[][^()（）\[\]]*[)）\]](?:\s*或(?:者)?\s*[(（\[][^()（）\[\]]*[)）\]])+")
-# a statement that is such lists alone (`shape为(N，C)或者(C)`)
-_ONLY_LISTS = re.compile(r"(?:shape\s*(?:为|是)\s*)?" + _ALTERNATIVE_LISTS.pattern + r"\s*[。.]?")
+# a statement that is such lists alone (`shape为(N，C)或者(C)`, aclnnSwigluGroupGrad `shape=[T, 1]或[B, S, 1]`)
+_ONLY_LISTS = re.compile(r"(?:shape\s*(?:为|是|=)\s*)?" + _ALTERNATIVE_LISTS.pattern + r"\s*[。.]?")
 
 
 def _of_rank(
