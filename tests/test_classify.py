@@ -107,6 +107,12 @@ CONSTRAINTS = [
     ("groups取值范围为[1,65535]", "groups", ("input", "groups"), [("range", 1.0, 65535.0, True, True)]),
     # ops-nn/quant/... clipRatio
     ("输入数据范围为(0, 1]", "clipRatio", ("x", "clipRatio"), [("range", 0.0, 1.0, False, True)]),
+    # ops-nn/optim/advance_step/docs/aclnnAdvanceStep.md (numSeqs): a positive integer is at least 1
+    ("取值范围是小于200000000的正整数", "numSeqs", ("x", "numSeqs"), [("range", 1.0, 2e8, True, False)]),
+    # a bound with no positive integer keeps its one side
+    ("取值范围是小于200000000的整数", "numSeqs", ("x", "numSeqs"), [("range", None, 2e8, True, False)]),
+    # ops-nn/index/top_k_top_p_sample/docs/aclnnTopKTopPSample.md (topKGuess)
+    ("必须为正整数", "topKGuess", ("logits", "topKGuess"), [("range", 1.0, None, True, True)]),
     # review (a description, not a rule): "diagonal > 0表示主对角线之上"
     ("diagonal > 0表示主对角线之上", "diagonal", ("self", "diagonal"), UNTYPED),
     # a description with a condition (legacy/MoeInitRoutingV2 style, activeNum)
@@ -444,6 +450,8 @@ CONDITIONS = [
         ("logits", "p", "k", "out"),
         [("not_null", ("logits", "out"))],
     ),
+    # ops-nn/quant/swiglu_group_grad/docs/aclnnSwigluGroupGrad.md: the bound it must meet, as written
+    ("clampLimit不满足≥0（包括NaN）", ("gradY", "x", "clampLimit"), ("gradY", "x"), [("range", ("clampLimit",))]),
     # a limit no tensor can have is no rank limit (and no crash): "维度大于99"
     ("x的维度大于99", ("x", "out"), ("x", "out"), [("rank", ("x",))]),
     # ops-nn/conv/deformable_conv2d/docs/aclnnDeformableConv2d.md
@@ -496,6 +504,38 @@ CONDITIONS = [
 @pytest.mark.parametrize(("condition", "names", "tensors", "expected"), CONDITIONS)
 def test_condition_reading(condition, names, tensors, expected):
     assert checks(condition, names, tensors) == expected
+
+
+# (condition, the function's required inputs, its required outputs, the null check read)
+NULL_SIDES = [
+    # ops-nn quant/dynamic_quant aclnnDynamicQuantV3: x, then every output (offsetOut, optional, is none)
+    ("传入的x或输出参数是空指针", ("x", "smoothScalesOptional"), ("yOut", "scaleOut"), ("x", "yOut", "scaleOut")),
+    # ops-nn experimental/optim aclnnApplyAdamD: both sides, then two named
+    (
+        "传入的计算输入/输出参数、workspaceSize 或 executor 是空指针",
+        ("var", "grad"),
+        ("varOut",),
+        ("workspaceSize", "executor", "var", "grad", "varOut"),
+    ),
+    # outputs that name their own (aclnnHeaviside `输出参数out`, aclnnFlatQuant `必选输出（out、quantScale）`)
+    (
+        "传入的输入参数（input，values）或输出参数out是空指针",
+        ("input", "values"),
+        ("out", "extraOut"),
+        ("input", "values", "out"),
+    ),
+    ("必选输入（x）、必选输出（out）是空指针", ("x",), ("out", "extraOut"), ("x", "out")),
+]
+
+
+@pytest.mark.parametrize(("condition", "inputs", "outputs", "expected"), NULL_SIDES)
+def test_a_null_condition_naming_a_side_as_a_whole_checks_every_required_one_of_it(
+    condition, inputs, outputs, expected
+):
+    names = (*inputs, *outputs, "workspaceSize", "executor")
+    named = tuple(names_in(condition, names))
+    found = condition_checks(condition, named, (*inputs, *outputs), (*inputs, *outputs), (inputs, outputs))
+    assert [_check(c) for c in found] == [("not_null", expected)]
 
 
 # ---- every rule of the tables reads the phrases it carries (quoted from documents)

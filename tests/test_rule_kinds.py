@@ -33,6 +33,21 @@ def _broken(spec: _validate.Spec, **args: object) -> str:
     return found[1] if found else ""
 
 
+def test_nan_is_inside_no_range_and_infinity_only_in_an_unbounded_side():
+    # aclnnSwigluGroupGrad: `clampLimit不满足≥0（包括NaN）`; NaN compares false with any bound
+    rule = _validate.Rule(
+        161002, "range", ("clampLimit",), "clampLimit不满足≥0（包括NaN）", id="r", bounds=(0.0, None, True, True)
+    )
+    spec = _validate.Spec(
+        function="aclnnXGetWorkspaceSize",
+        params=(_validate.ParamSpec(name="clampLimit", role="value", direction="in"),),
+        rules=(rule,),
+    )
+    assert "outside" in _broken(spec, clampLimit=float("nan"))
+    assert "outside" in _broken(spec, clampLimit=-1.0)
+    assert _broken(spec, clampLimit=0.0) == "" and _broken(spec, clampLimit=float("inf")) == ""
+
+
 def test_a_one_way_broadcast_rejects_the_other_way():
     spec = _spec("broadcast_to", ("src", "selfRef"), {"src": "tensor", "selfRef": "tensor"})
     assert _broken(spec, src=TensorDesc((3,), "FLOAT"), selfRef=TensorDesc((2, 3), "FLOAT")) == ""
@@ -96,12 +111,25 @@ def _text(statement: str) -> Constraint:
         (["Host侧表达式字符串", '当前取值只支持"abcd,abced->abce"、"a,b->ab"'], {"abcd,abced->abce", "a,b->ab"}),
         (["Host侧表达式字符串", '当前取值只支持"abcd'], set()),  # an unclosed quote quotes nothing
         (['取值为"a b"或"a;b"'], set()),  # nor do quotes around other text
+        # aclnnDynamicQuantV3: values leading a rule on another parameter set nothing (the second stays text)
+        (['当前支持"pertoken"、"pertensor"和"perchannel"', '当quantMode取"pertensor"或"perchannel"时，'
+          "groupIndexOptional必须是nullptr"], {"pertoken", "pertensor", "perchannel"}),
     ],
 )  # fmt: skip
 def test_string_sets_are_read_from_the_documents_statements(statements, values):
     read = string_sets([_text(s) for s in statements])
     assert {v for c in read if c.kind == "enum" for v in c.values} == values
     assert len(read) == len(statements)  # each statement kept, as enum or as text
+    assert all(c.kind == "text" for c in read if "必须是nullptr" in c.text)
+
+
+def test_values_leading_a_rule_on_another_parameter_are_no_set_but_a_set_under_a_condition_is():
+    # aclnnDynamicQuantV3 quantMode: the values are the condition; what it requires is of groupIndexOptional
+    null = '当quantMode取"pertensor"或"perchannel"时，groupIndexOptional必须是nullptr'
+    assert [c.kind for c in string_sets([_text('当前支持"pertoken"'), _text(null)])] == ["enum", "text"]
+    # aclnnGroupedQuantMax's form: the condition quotes nothing, the rule quotes the values
+    widened = string_sets([_text('当dstType取值为35时，roundMode支持"rint"')])
+    assert [(c.kind, c.values) for c in widened] == [("enum", ("rint",))]
 
 
 def test_a_layout_outside_the_set_is_rejected_and_the_documented_ones_pass():

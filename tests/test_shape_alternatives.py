@@ -573,6 +573,14 @@ def test_an_output_listing_an_inputs_shapes_or_for_or_has_its_shape_and_no_other
     scale = {"scale": [Statement("shape为[B…, H]或[B…, 1, H]。", 2)]}
     worded = [Statement("shape与scale的shape相等，为[B…, H]或[B…, 1, H]。", 1)]
     assert _listed_alike(worded, scale, ("scale",)) is None
+    # aclnnSwigluGroupGrad (ops-nn): gradWeightOutOptional `shape=[T, 1]或[B, S, 1]`, as weightOptional's
+    # own statement says, which its rank cell `2或3 ([T, 1]或[B, S, 1])` repeats; gradY lists [T, H]
+    weight = [Statement("shape=[T, 1]或[B, S, 1]。", 2), Statement("2或3 ([T, 1]或[B, S, 1])", 2)]
+    grad = [Statement("shape=[T, H]或[B, S, H]。", 3), Statement("2或3 ([T, H]或[B, S, H])", 3)]
+    inputs = {"gradY": grad, "weightOptional": weight}
+    rule = _listed_alike([Statement("shape=[T, 1]或[B, S, 1]。", 1)], inputs, ("gradY", "weightOptional"))
+    assert rule is not None and (rule.kind, rule.params) == ("same", ("weightOptional",))
+    assert _listed_alike([Statement("shape=[T, 2]或[B, S, 2]。", 1)], inputs, ("gradY", "weightOptional")) is None
 
 
 def test_presence_reads_optionals_given_or_null_in_every_wording_the_documents_use():

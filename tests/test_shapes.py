@@ -650,6 +650,36 @@ def test_a_shape_said_for_every_dtype_but_one_holds_for_the_others():
         _shapes.allocate("y", plain, {"kind": "fixed", "values": ["INT32"]}, {"x": array, "y": None})
 
 
+def test_the_other_dtypes_case_of_its_own_item_holds_only_for_them(corpus):
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse import parse_paths
+    from specgen.parse.classify.shapes import Statement, _conditional, _for_other_dtypes
+
+    # aclnnDynamicQuantV3 (ops-nn), yOut's cell: three items; the INT32 one says only the last
+    # dimension, the third (no comma after 时) holds for the other dtypes, not for INT32
+    y = _tensor("yOut", "out", ["INT4", "INT8", "INT32"])
+    said = [
+        Statement("数据类型为INT4时，最后一维的大小必须能被2整除", 1),
+        Statement("数据类型为INT32时，最后一维是x最后一维的1/8", 1),
+        Statement("其他数据类型时shape和x保持一致", 1),
+    ]
+    rule = _for_other_dtypes(y, said, ("x",))
+    assert rule is not None and (rule.params, rule.when) == (("x",), ("yOut", "dtype", "INT32", "false"))
+    assert _conditional("其他数据类型时shape和x保持一致")
+    # an optional's own presence (`存在时shape为[outC]`, aclnnDeformableConv2d biasOptional) still binds
+    assert not _conditional("存在时shape为[outC]")
+    # with no case before it, the other dtypes' item reads nothing
+    assert _for_other_dtypes(y, said[2:], ("x",)) is None
+    [path] = (corpus / "docs" / "ops-nn").glob("**/dynamic_quant/docs/aclnnDynamicQuantV3.md")
+    [doc] = parse_paths([path])
+    out = next(p for p in doc.functions[0].params if p.name == "yOut")
+    plain = out.shape_rule.model_dump(mode="json")
+    x = TensorDesc((4, 16), "FLOAT16")
+    # x (4, 16): INT32 yOut (4, 2) is not rejected (its shape is unchecked), INT8 must be (4, 16)
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "yOut": TensorDesc((4, 2), "INT32")}) is None
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "yOut": TensorDesc((4, 2), "INT8")}) == (4, 16)
+
+
 def test_shapes_said_per_value_of_an_attribute_give_the_first_case_under_its_condition():
     from specgen.codegen.runtime._tensor import TensorDesc
     from specgen.parse.classify.shape_phrases import ShapeContext

@@ -86,6 +86,19 @@ def test_a_constraint_no_rule_reads_is_named_with_its_reason():
     assert _dropped(fn.function, fn.cases.rules, fn.cases.statements) == []
 
 
+def test_a_pointer_required_null_in_one_situation_is_named_as_such(corpus):
+    """aclnnDynamicQuantV3 quantMode: `当quantMode取"pertensor"或"perchannel"时，groupIndexOptional必须是
+    nullptr` is no second set of quantMode's values; no check reads a conditional null requirement."""
+    [path] = (corpus / "docs" / "ops-nn").glob("**/dynamic_quant/docs/aclnnDynamicQuantV3.md")
+    [doc] = parse_paths([path])
+    fn = operator_code(doc, doc.source).functions[0]
+    text = '当quantMode取"pertensor"或"perchannel"时，groupIndexOptional必须是nullptr'
+    [rule] = [r for r in fn.cases.rules if r.condition == text]
+    assert not rule.host and "conditional null requirement" in rule.reason
+    # `如果isSymmetrical是true，offsetOut需要传nullptr` (offsetOut's row) reads as a permission: optional
+    assert not [r for r in fn.cases.rules if "需要传nullptr" in r.condition]
+
+
 def test_the_constraints_section_is_named_line_by_line(corpus):
     """aclnnCtcLoss's 约束说明 bounds targets, inputLengths and targetLengths: no rule reads that
     section, so each bullet is named as not checked, at its own line; determinism is no rule."""

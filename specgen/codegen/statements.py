@@ -117,7 +117,16 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     return found[0] if found else None
 
 
+# `当quantMode取"pertensor"或"perchannel"时，groupIndexOptional必须是nullptr`: null required in a situation
+_NULL_WHEN = re.compile(
+    r"^(?:当|若|如果)[^，,；;。]+?时\s*[，,]\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*(?:必须|需要|需|只能)\s*(?:是|为|传入?)?\s*"
+    r"(?:nullptr|空指针|NULL|None)[。.]?$"
+)
+
+
 def _reason(p: Param, c: Constraint) -> str:
+    if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
+        return "a pointer required null in one situation only: no check reads a conditional null requirement"
     if c.kind in _REASONS:
         return _REASONS[c.kind]
     if c.product is not None:

@@ -818,6 +818,11 @@ def _dedupe(constraints: list[Constraint]) -> list[Constraint]:
 def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diagnostic]) -> list[ErrorRule]:
     names = tuple(p.name for p in params)
     pointers = tuple(p.name for p in params if p.kind in POINTER_KINDS and not p.optional)
+    # the required pointers read, and those written (an in-out one is both)
+    sides = (
+        tuple(p.name for p in params if p.name in pointers and p.direction != "out"),
+        tuple(p.name for p in params if p.name in pointers and p.direction in ("out", "inout")),
+    )
     tensors = tuple(p.name for p in params if p.kind in ("tensor", "tensor_list"))
     names_by_code = {v: k for k, v in STATUS_CODES.items()}
     rules = []
@@ -834,7 +839,7 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
                 name=e.name or names_by_code.get(e.code, ""),
                 condition=e.condition,
                 params=named,
-                checks=tuple(cons.condition_checks(e.condition, named, pointers, tensors)),
+                checks=tuple(cons.condition_checks(e.condition, named, pointers, tensors, sides)),
                 conditional=cons.is_conditional(e.condition),
                 line=e.line,
             )

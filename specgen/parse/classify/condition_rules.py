@@ -28,6 +28,9 @@ class ConditionStatement:
     named: tuple[str, ...]
     pointers: tuple[str, ...]  # the function's required pointers (null checks)
     tensors: tuple[str, ...]  # the function's tensors
+    # the required pointers read and written (`x或输出参数是空指针` names x, then every output)
+    inputs: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
 
     @property
     def subjects(self) -> tuple[str, ...]:
@@ -48,10 +51,13 @@ class ConditionExample:
     text: str
     tensors: tuple[str, ...]
     others: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()  # those of them written (the others read)
 
     def statement(self) -> ConditionStatement:
         params = (*self.tensors, *self.others)
-        return ConditionStatement(self.text, tuple(names_in(self.text, params)), params, self.tensors)
+        named = tuple(names_in(self.text, params))
+        inputs = tuple(n for n in params if n not in self.outputs)
+        return ConditionStatement(self.text, named, params, self.tensors, inputs, self.outputs)
 
 
 # What a rule reads from a statement, given the checks earlier rules read from it: its checks,
@@ -89,12 +95,23 @@ def _in_a_situation(condition: str, name: str) -> bool:
     return any(_SITUATION.search(condition[: m.start()]) for m in mentions)
 
 
+# `传入的x或输出参数是空指针`, `计算输入/输出参数、workspaceSize…`: the inputs or outputs as a whole,
+# beside parameters named (not `输出out`, `必选输出（out、quantScale）`, which name their own)
+_ALL_OF_A_SIDE = re.compile(
+    r"(?:计算|必选)?(?P<side>输入|输出)(?:参数)?(?:的?(?:Tensor|tensor))?(?=\s*(?:[或和、/，,]|是|为|均|都))"
+)
+
+
 def _not_null(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
     """Each pointer named (naming none: every required one) must be given, unless null only
-    together with another (`p与k同为空指针`) or only in some situation."""
+    together with another (`p与k同为空指针`) or only in some situation; beside names, the
+    inputs or outputs said as a whole (`x或输出参数`) are every required one of that side."""
     if _JOINT_NULL.search(s.text):
         return None
-    required = tuple(n for n in s.named or s.pointers if not _in_a_situation(s.text, n))
+    sides = {m.group("side") for m in _ALL_OF_A_SIDE.finditer(s.text)} if s.named else set()
+    whole = (*(s.inputs if "输入" in sides else ()), *(s.outputs if "输出" in sides else ()))
+    said = tuple(dict.fromkeys((*s.named, *whole))) if s.named else s.pointers
+    required = tuple(n for n in said if not _in_a_situation(s.text, n))
     return [Check(kind="not_null", params=required)] if required else []
 
 
@@ -323,6 +340,9 @@ _BELOW = re.compile(r"(?<!不)(?:小于|<)(?!=|等于)\s*" + _NUM)  # allowed: >
 _BELOW_OR_AT = re.compile(r"(?:小于等于|<=|不大于|不满足\s*>(?!=)\s*)" + _NUM)  # allowed: > N
 _ABOVE = re.compile(r"(?<!不)(?:大于|>)(?!=|等于)\s*" + _NUM)  # allowed: <= N
 _ABOVE_OR_AT = re.compile(r"(?:大于等于|>=|不小于|不满足\s*<(?!=)\s*)" + _NUM)  # allowed: < N
+# `clampLimit不满足≥0（包括NaN）` (aclnnSwigluGroupGrad): the bound the value must meet, as written
+_UNMET_AT_LEAST = re.compile(r"不满足\s*(?:≥|>=)\s*" + _NUM)  # allowed: >= N
+_UNMET_AT_MOST = re.compile(r"不满足\s*(?:≤|<=)\s*" + _NUM)  # allowed: <= N
 _OUTSIDE = re.compile(
     r"不在\s*[\[［]?\s*" + _NUM + r"\s*(?:~|～|-|,|，|到|至)\s*" + _NUM + r"\s*[\]］]?\s*(?:的?范围|之间|内)"
 )
@@ -340,7 +360,8 @@ def _bounds(text: str) -> list[tuple[str, float]]:
     """Each comparison in the text as (the allowed side, the number): `ge`, `gt`, `le`, `lt`;
     a comparison with `等于` read first, and its words not read again."""
     found = []
-    for pattern, kind in ((_BELOW_OR_AT, "gt"), (_ABOVE_OR_AT, "lt"), (_BELOW, "ge"), (_ABOVE, "le")):
+    ordered = ((_UNMET_AT_LEAST, "ge"), (_UNMET_AT_MOST, "le"), (_BELOW_OR_AT, "gt"), (_ABOVE_OR_AT, "lt"))
+    for pattern, kind in (*ordered, (_BELOW, "ge"), (_ABOVE, "le")):
         for m in pattern.finditer(text):
             found.append((kind, float(m.group(1))))
         text = pattern.sub(" ", text)
@@ -423,6 +444,8 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ConditionExample(
                 "传入的 gradOutput、self、threshold 或 out 是空指针", ("gradOutput", "self", "out"), ("threshold",)
             ),
+            # aclnnDynamicQuantV3: x, then the outputs as a whole
+            ConditionExample("传入的x或输出参数是空指针", ("x", "yOut", "scaleOut"), outputs=("yOut", "scaleOut")),
         ),
     ),
     ConditionRule(
@@ -581,9 +604,11 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
     ConditionRule(
         "value_bound",
         "value",
-        re.compile(r"小于|大于|[<>]|不在|不等于|不为|!=|非|负数"),
+        re.compile(r"小于|大于|[<>≥≤]|不在|不等于|不为|!=|非|负数"),
         _value_bound,
         (
+            # aclnnSwigluGroupGrad: the bound as the value must meet it
+            ConditionExample("clampLimit不满足≥0（包括NaN）", ("gradY", "x", "gradXOut"), ("clampLimit",)),
             ConditionExample(
                 "lambda小于0", ("gradOutput", "self", "gradInput"), ("lambda",)
             ),  # aclnnSoftshrinkBackward

@@ -37,7 +37,11 @@ def read_statement(rules: Iterable[ConditionRule], statement: ConditionStatement
 
 
 def condition_checks(
-    condition: str, named: tuple[str, ...], pointer_params: tuple[str, ...], tensor_params: tuple[str, ...]
+    condition: str,
+    named: tuple[str, ...],
+    pointer_params: tuple[str, ...],
+    tensor_params: tuple[str, ...],
+    sides: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> list[Check]:
     """The typed checks an error condition stands for.
 
@@ -47,15 +51,20 @@ def condition_checks(
     that statement's parameters (`input与inputGrad的shape不一致，或grid与gridGrad的shape不一致`:
     two same_shape pairs). Within a family the most specific reading wins (broadcast over same
     shape, castable over same dtype over supported dtypes); prose-only kinds are the last resort.
+    `sides`: the required pointers read, and those written (`x或输出参数是空指针`: every output).
     """
-    return list(_condition_checks(condition, tuple(named), tuple(pointer_params), tuple(tensor_params)))
+    return list(_condition_checks(condition, tuple(named), tuple(pointer_params), tuple(tensor_params), sides))
 
 
 # Error conditions are boilerplate (`传入的self、out是空指针`) that recurs from function to
 # function with the same parameters: each is read once.
 @lru_cache(maxsize=4096)
 def _condition_checks(
-    condition: str, named: tuple[str, ...], pointer_params: tuple[str, ...], tensor_params: tuple[str, ...]
+    condition: str,
+    named: tuple[str, ...],
+    pointer_params: tuple[str, ...],
+    tensor_params: tuple[str, ...],
+    sides: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
 ) -> tuple[Check, ...]:
     if "@" in condition:  # about a computed result (batch1@batch2): prose only
         return (Check(kind="shape", params=named or tensor_params),)
@@ -70,7 +79,7 @@ def _condition_checks(
         previous = own
         if k + 1 < len(statements) and _PRECONDITION.search(clause):
             continue  # `y1Out的数据类型不为DT_INT32时，…`: the situation, not the error
-        statement = ConditionStatement(clause, own, pointer_params, tensor_params)
+        statement = ConditionStatement(clause, own, pointer_params, tensor_params, *sides)
         read = read_statement(CONDITION_RULES, statement)
         unread.append(statement) if not read else None
         found += [c for c in read if c not in found]

@@ -201,6 +201,7 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("仅支持非负索引", "indices"),  # aclnnInplaceScatterUpdate
             Example("大小应该在[0,2147483647]的范围内", "pad"),  # aclnnConvTbcBackward
             Example("groups取值范围为[1,65535]", "groups", ("input",)),  # aclnnConvolution
+            Example("取值范围是小于200000000的正整数", "numSeqs"),  # aclnnAdvanceStep: [1, 2e8)
             # aclnnAvgPool2dBackward
             Example("Atlas 推理系列产品、Atlas 训练系列产品：支持范围为[-255,255]", "divisorOverride"),
         ),

@@ -79,7 +79,8 @@ WRITTEN = ("out", "inout")
 # Index outputs: the library writes either integer type (the caller chooses by the tensor it passes).
 _INDEX_NAME = re.compile(r"(?i)ind(?:ices|ex)|argmax|argmin|position")
 _INDEX_DTYPES = ("INT64", "INT32")
-_CONDITION = re.compile(r"当|若|如果|时[，,\s]|场景|模式下|情况下|或|否则")
+# (`其他数据类型时shape和x保持一致`: the other dtypes' case, with no comma before its shape)
+_CONDITION = re.compile(r"当|若|如果|时[，,\s]|其[他余](?:数据)?类型时|场景|模式下|情况下|或|否则")
 
 
 def _conditional(text: str) -> bool:
@@ -406,13 +407,19 @@ def _listed_alike(
         own = _alike(_alternative_lists([s]))
         if len(own) < 2 or not _ONLY_LISTS.fullmatch(s.text.strip()):  # `shape与scale的shape相等，为…或…`
             continue
-        twins = [x for x in inputs if _alike(_alternative_lists(statements.get(x, []))) == own]
+        twins = [x for x in inputs if _lists_alike(statements.get(x, []), own)]
         same = [ShapeRule(kind="same", params=(x,), text=s.text, line=s.line) for x in twins]
         if len(same) == 1:
             return same[0]
         if same:
             return ShapeRule(kind="one_of", params=tuple(twins), alternatives=tuple(same), text=s.text, line=s.line)
     return None
+
+
+def _lists_alike(said: Sequence[Statement], own: tuple[str, ...]) -> bool:
+    """An input's statements list `own`: all of them together, or one (aclnnSwigluGroupGrad
+    weightOptional's `shape=[T, 1]或[B, S, 1]`, its rank cell `2或3 ([T, 1]或[B, S, 1])` repeating it)."""
+    return _alike(_alternative_lists(said)) == own or any(_alike(_alternative_lists([s])) == own for s in said)
 
 
 def _alike(lists: Sequence[str]) -> tuple[str, ...]:
@@ -662,7 +669,7 @@ def _equations(
 # (aclnnAscendQuant: INT32 packs eight INT4), `当输入x为INT32类型时，…，其余情况shape与输入x一致`
 _PACKED = re.compile(
     r"(?:当\s*)?(?:输入|入参)?\s*`?(?P<who>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?(?:数据)?(?:类型)?为\s*(?P<dtype>[A-Z][A-Z0-9_]*)\s*"
-    r"(?:类型)?时[，,][^；;。]*[；;。，,]\s*(?:其他类型时|其余情况)[，,]?\s*shape\s*(?:与|和)\s*(?:输入|入参)?\s*"
+    r"(?:类型)?时[，,][^；;。]*[；;。，,]\s*(?:(?:其他|其余)(?:数据)?类型时|其余情况)[，,]?\s*shape\s*(?:与|和)\s*(?:输入|入参)?\s*"
     r"`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:保持)?一致"
 )
 
@@ -672,7 +679,9 @@ def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]
     rule holds when that tensor's dtype is another (`when`: (tensor, "dtype", dtype,
     "false")); in the one dtype the shape is left unchecked, and a wrapper allocates only for
     the others."""
-    text = "".join(s.text.strip() for s in said)
+    # statements apart (aclnnDynamicQuantV3's `数据类型为INT32时，最后一维是x最后一维的1/8` and
+    # `其他数据类型时shape和x保持一致`, two items of a cell) end where they end
+    text = "".join(s.text.strip().rstrip("。") + "。" for s in said)
     m = _PACKED.search(text)
     if m is None or m.group("x") not in inputs:
         return None
@@ -805,8 +814,8 @@ def _alternative_lists(said: Sequence[Statement]) -> list[str]:
 
 
 _ALTERNATIVE_LISTS = re.compile(r"[(（\[][^()（）\[\]]*[)）\]](?:\s*或(?:者)?\s*[(（\[][^()（）\[\]]*[)）\]])+")
-# a statement that is such lists alone (`shape为(N，C)或者(C)`)
-_ONLY_LISTS = re.compile(r"(?:shape\s*(?:为|是)\s*)?" + _ALTERNATIVE_LISTS.pattern + r"\s*[。.]?")
+# a statement that is such lists alone (`shape为(N，C)或者(C)`, aclnnSwigluGroupGrad `shape=[T, 1]或[B, S, 1]`)
+_ONLY_LISTS = re.compile(r"(?:shape\s*(?:为|是|=)\s*)?" + _ALTERNATIVE_LISTS.pattern + r"\s*[。.]?")
 
 
 def _of_rank(

@@ -24,7 +24,15 @@ _SEPARATOR = re.compile(r"\s*(?:、|,|，|/|\||或者|或|和)\s*")
 _SET_STATEMENT = re.compile(r"支持|取值|可配置为|必须是|只能|可选值")
 
 
+# `当quantMode取"pertensor"或"perchannel"时，groupIndexOptional必须是nullptr`: the values quoted
+# lead a rule on something else; the statement sets no values
+_CONDITION_ONLY = re.compile(r"^(?:当|若|如果)(?P<cond>[^，,；;。]+?)时\s*[，,](?P<rule>.+)$")
+
+
 def _values(text: str) -> tuple[str, ...]:
+    m = _CONDITION_ONLY.match(text.strip())
+    if m and _QUOTED.search(m.group("cond")) and not _QUOTED.search(m.group("rule")):
+        return ()
     quoted = _QUOTED.findall(text)
     if quoted:
         return tuple(dict.fromkeys(quoted))

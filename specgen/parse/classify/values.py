@@ -144,6 +144,9 @@ _CLAMP = re.compile(
 _INTERVAL = re.compile(r"(?P<lo_b>[\[(（])\s*(?P<lo>" + _NUM + r")\s*[,，]\s*(?P<hi>" + _NUM + r")\s*(?P<hi_b>[\])）])")
 _BOUND = re.compile(r"(?P<op>大于等于|小于等于|不小于|不大于|大于|小于|≥|≤|>=|<=|>|<)\s*(?P<n>" + _NUM + r")(?!\s*维)")
 _NON_NEGATIVE = re.compile(r"非负")
+# A positive integer is at least 1: after a bound (`小于200000000的正整数`), or alone (`必须为正整数`)
+_POSITIVE_INTEGER = re.compile(r"\s*的?\s*正整数")
+_ONLY_POSITIVE_INTEGERS = re.compile(r"(?:为|是)\s*正整数\s*[。.]?$")
 # Words that make a bound a requirement (`取值范围`, `必须`, `需要…大于`, `值应>0`).
 _REQUIRE = re.compile(r"取值|范围|仅|只|支持|必须|需|要求|应|不能|不可|不得|不允许|值|须|限制|保证")
 _FILLER = re.compile(r"[\s且并而的为是（(]|取值|数值|参数|该")
@@ -213,9 +216,13 @@ def _range(clause: str, ctx: Context) -> list[Constraint]:
             return [constraint("range", clause, ctx, min=n)]
         if op in ("大于", ">"):
             return [constraint("range", clause, ctx, min=n, min_inclusive=False)]
+        # `取值范围是小于200000000的正整数` (aclnnAdvanceStep numSeqs): a positive integer, so at least 1
+        low = 1.0 if _POSITIVE_INTEGER.match(clause, m.end()) else None
         if op in ("小于等于", "不大于", "≤", "<="):
-            return [constraint("range", clause, ctx, max=n)]
-        return [constraint("range", clause, ctx, max=n, max_inclusive=False)]
+            return [constraint("range", clause, ctx, min=low, max=n)]
+        return [constraint("range", clause, ctx, min=low, max=n, max_inclusive=False)]
     if (m := _NON_NEGATIVE.search(clause)) and about_subject(clause[: m.start()], ctx):
         return [constraint("range", clause, ctx, min=0)]
+    if (m := _ONLY_POSITIVE_INTEGERS.search(clause)) and _required(clause[: m.start()], ctx):
+        return [constraint("range", clause, ctx, min=1)]  # `必须为正整数` (aclnnTopKTopPSample)
     return []
