@@ -449,7 +449,9 @@ def _range(ctx: _Context, rule: Rule) -> str:
         above = high is not None and any(
             v > high if high_in else v >= high for v in values
         )
-        if below or above:
+        # NaN meets no bound (`clampLimit不满足≥0（包括NaN）`): it is inside no interval
+        bounded = low is not None or high is not None
+        if below or above or (bounded and any(math.isnan(v) for v in values)):
             interval = (
                 ("[" if low_in else "(") + f"{low}, {high}" + ("]" if high_in else ")")
             )
