@@ -57,7 +57,10 @@ NULLPTR, INVALID = 161001, 161002
 NOT_ON_HOST = {
     "castable": "dtype promotion rules are the library's own; not checked on the host",
     "internal": "a failure inside the library, not an argument rule",
-    "constraints": "stands for the parameter constraints, which are checked one by one",
+    "constraints": (
+        "stands for the documented constraints as a whole (the parameter table's and 约束说明's), not one "
+        "check; they are not all checked: each has its own rule, and those not checked are listed with why"
+    ),
     "product": "the document lists no unsupported product to check against",
     "shape": "a shape rule stated in prose only; not checked on the host",
     "value": "a value rule stated in prose only; not checked on the host",
@@ -177,6 +180,7 @@ def _param_spec(arg: WrapperArg) -> dict:
 def _rules(function: Function, params: list[Param], unsupported_products: tuple[str, ...]) -> list[Rule]:
     by_name = {p.name: p for p in params}
     rules: list[Rule] = []
+    later: list[Rule] = []  # the parts of error rows held apart (see `_outputs_apart`)
     for error in function.errors:
         checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Check | None]] = [
             (c.kind, c.params, c) for c in error.checks
@@ -185,6 +189,12 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says
                 known = tuple(n for n in known if not by_name[n].optional)
+            rule_id = f"rule{len(rules) + 1}_{kind}"
+            if apart := _outputs_apart(kind, error, known, by_name):  # the inputs' relation holds always
+                known = tuple(n for n in known if n not in apart.params)
+                later.append(
+                    replace(apart, id=f"{rule_id}_outputs", reason=f"{apart.reason}; {rule_id} checks the rest")
+                )
             reason = _not_on_host(kind, error, known, by_name, bool(unsupported_products))
             rules.append(
                 Rule(
@@ -192,7 +202,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     kind=kind,
                     params=known,
                     condition=error.condition,
-                    id=f"rule{len(rules) + 1}_{kind}",
+                    id=rule_id,
                     max=int(check.max) if check and check.max is not None and kind != "range" else None,
                     host=not reason,
                     reason=reason,
@@ -200,7 +210,23 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     bounds=_bounds(check) if check and kind == "range" else None,
                 )
             )
-    return rules + _implied_rules(params, rules) + _output_rules(params, rules)
+    rules += later
+    return rules + _implied_rules(params, rules) + _product_rules(params) + _output_rules(params, rules)
+
+
+def _outputs_apart(kind: str, error: ErrorRule, params: tuple[str, ...], by_name: dict[str, Param]) -> Rule | None:
+    """The outputs of a same-shape row whose own rows make their shape depend on a value
+    (`input、gradOut、gradInput（非空时）的shape不一致`, gradInput written as outputMask says),
+    as a rule not checked, when two tensors are left for the row to relate (the inputs)."""
+    if kind != "same_shape" or error.conditional or error.code not in (NULLPTR, INVALID):
+        return None
+    apart = tuple(n for n in params if _shape_set_by_value((n,), by_name))
+    left = [n for n in params if n not in apart and by_name[n].kind in TENSOR_KINDS]
+    if not apart or len(left) < 2:
+        return None
+    value = _shape_set_by_value(apart, by_name)
+    reason = f"the shape of {', '.join(apart)} depends on {value} (its own row says when), so it holds only then"
+    return Rule(error.code, kind, apart, error.condition, host=False, reason=reason)
 
 
 def _bounds(check: Check) -> tuple[float | None, float | None, bool, bool] | None:
@@ -224,7 +250,9 @@ def _not_on_host(
         if error.code != NULLPTR:
             return "a null rule under status 161002 concerns list elements or conditions, not the arguments"
         made = [n for n in error.params if n not in by_name]  # workspaceSize, executor, out-values
-        return "" if params else f"the wrapper passes {', '.join(made)} itself" if made else NOT_ON_HOST["optional"]
+        if params or made:
+            return "" if params else f"the wrapper passes {', '.join(made)} itself"
+        return _optional_reason(error, by_name)
     if error.conditional:
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
     if kind in ("broadcast_result", "same_shape") and (value := _shape_set_by_value(params, by_name)):
@@ -232,6 +260,15 @@ def _not_on_host(
     if not error.params:
         return "the condition names no parameter, so which arguments it constrains is not stated"
     return _inapplicable(kind, params, by_name)
+
+
+def _optional_reason(error: ErrorRule, by_name: dict[str, Param]) -> str:
+    """Why a null-pointer rule naming optional pointers only is not checked: a condition
+    (`当outputMask[0]为true，传入的gradInput是空指针时`) says when one is required."""
+    if not error.conditional:
+        return NOT_ON_HOST["optional"]
+    pointers = ", ".join(n for n in error.params if n in by_name and by_name[n].optional) or "the pointer"
+    return f"{pointers} may be null in general; the condition saying when it is required is not checked on the host"
 
 
 def _shape_set_by_value(params: tuple[str, ...], by_name: dict[str, Param]) -> str:
@@ -276,6 +313,34 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             rule_id = f"implied_{kind}_{p.name}"
             implied.append(Rule(INVALID, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+# What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
+PRODUCT_KINDS = ("enum", "range", "same_dtype")
+
+
+def _product_rules(params: list[Param]) -> list[Rule]:
+    """The values and dtype equalities a per-product remark states (`输入`dim`仅支持1000`,
+    `参数gradWeight的数据类型与gradOut的保持一致`), checked when `product=` names one of its
+    products: one rule per statement and parameter, with every product it is said for."""
+    found: dict[tuple, list[str]] = {}
+    for p in params:
+        for c in p.constraints:
+            if c.product is None or c.kind not in PRODUCT_KINDS or not _product_checkable(p, c.kind):
+                continue
+            key = (p.name, c.kind, c.params, c.values, c.min, c.max, c.min_inclusive, c.max_inclusive, c.text)
+            found.setdefault(key, []).append(c.product)
+    rules: list[Rule] = []
+    for (name, kind, peers, values, low, high, low_in, high_in, text), products in found.items():
+        bounds = (low, high, low_in, high_in) if kind == "range" else None
+        rule_id = f"product_{kind}_{name}"
+        rule_id += f"_{len(rules) + 1}" if any(r.id == rule_id for r in rules) else ""
+        rules.append(
+            Rule(
+                INVALID, kind, (name, *peers), text, id=rule_id, values=values, bounds=bounds, products=tuple(products)
+            )
+        )
+    return rules
 
 
 def _stated_values(kind: str, constraints: list[Constraint]) -> dict:
@@ -372,6 +437,13 @@ def _checkable(p: Param, kind: str) -> bool:
     if kind == "multiple":
         return p.kind == "int"
     return p.kind in ("int", "float", "scalar", "int_array", "float_array")  # a range bounds each element
+
+
+def _product_checkable(p: Param, kind: str) -> bool:
+    """Whether a per-product remark's rule of `kind` reads `p` (a bool's one value included)."""
+    if kind == "same_dtype":
+        return p.kind in TENSOR_KINDS
+    return p.kind == "bool" if kind == "enum" and p.kind == "bool" else _checkable(p, kind)
 
 
 def validator_spec(param_specs: tuple[dict, ...], rules: list[Rule], function: str) -> validator.Spec:

@@ -381,6 +381,11 @@ class FunctionCases:
     def unchecked(self) -> tuple[Rule, ...]:
         return tuple(r for r in self.rules if not r.host)
 
+    @property
+    def product_only(self) -> tuple[Rule, ...]:
+        """The checked rules a per-product remark holds on some products only."""
+        return tuple(r for r in self.rules if r.host and r.products)
+
 
 # ---------------------------------------------------------------- the operator as code
 

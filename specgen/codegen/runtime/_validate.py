@@ -102,6 +102,9 @@ class Rule:
     values: tuple[object, ...] = ()
     # range: the bounds the error row itself states (else the parameter's)
     bounds: tuple[float | None, float | None, bool, bool] | None = None
+    # the products a per-product remark holds the rule on: checked only when `product=` names
+    # one of them (with no product, which product runs is unknown)
+    products: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,8 @@ def _broken(
 ) -> Iterator[tuple[Rule, str]]:
     ctx = _Context(spec, args, product_id(product))
     for rule in sorted(spec.rules, key=lambda r: r.kind != "not_null"):
+        if rule.products and ctx.product not in rule.products:
+            continue
         if rule.host and (problem := _CHECKS[rule.kind](ctx, rule)):
             yield rule, problem
 
