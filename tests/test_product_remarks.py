@@ -93,3 +93,26 @@ def test_a_relation_an_unchecked_error_row_names_says_so(corpus):
     assert "no error row" in reasons["stated_x2_5_same_format"]  # counter-case: no row names formats
     assert "checked one by one" not in reasons["rule4_constraints"]
     assert "not all checked" in reasons["rule4_constraints"]
+
+
+def test_a_dimension_range_with_a_value_of_its_own(corpus):
+    """aclnnUniqueConsecutive dim, its description cell: `取值范围为[-self.dim(), self.dim())，传入
+    1000表示不指定维度`: a dimension of self, or 1000 (the document's own call passes 1000)."""
+    fn, spec, args = _function(corpus, "index/unique_consecutive/docs/aclnnUniqueConsecutive.md")
+    rank = len(args["self"].shape)
+    assert "implied_axis_dim" in {r.id for r in fn.cases.rules if r.host}
+    for dim in (1000, -rank, rank - 1):
+        assert "implied_axis_dim" not in _broken(spec, {**args, "dim": dim}, None)
+    for dim in (rank, -rank - 1, 999):
+        assert "implied_axis_dim" in _broken(spec, {**args, "dim": dim}, None)
+
+
+def test_an_ignored_dimension_keeps_its_range_unread():
+    """Counter-case: a value said to be ignored at times (`…不生效`) leaves the range no rule."""
+    from specgen.parse import classify as cons
+
+    ctx = cons.Context(subject="dim", params=("self", "dim"), line=1)
+    read = cons.classify("取值范围为[-self.dim(), self.dim())，传入1000表示不指定维度", ctx)[0]
+    assert [(c.kind, c.params, c.values) for c in read if c.kind == "axis"] == [("axis", ("self",), (1000,))]
+    ignored = cons.classify("取值范围为[-self.dim(), self.dim())，mode为0时该参数不生效", ctx)[0]
+    assert not [c for c in ignored if c.kind == "axis"]

@@ -350,7 +350,7 @@ def _stated_values(kind: str, constraints: list[Constraint]) -> dict:
         return {"values": tuple(dict.fromkeys(v for c in constraints for v in c.values))}
     if kind == "length":
         return {"bounds": (constraints[0].min, constraints[0].max, True, True)}
-    if kind == "multiple":
+    if kind in ("multiple", "axis"):  # axis: the values allowed besides the range (`传入1000表示…`)
         return {"values": constraints[0].values}
     return {}
 

@@ -98,7 +98,7 @@ class Rule:
         None  # output_shape/output_dtype: the model's rule
     )
     # multiple, dim_multiple: the number a size or value divides by; enum: the values the
-    # error row itself allows (else the parameter's)
+    # error row itself allows (else the parameter's); axis: values allowed besides the range
     values: tuple[object, ...] = ()
     # range: the bounds the error row itself states (else the parameter's)
     bounds: tuple[float | None, float | None, bool, bool] | None = None
@@ -471,6 +471,10 @@ def _axis(ctx: _Context, rule: Rule) -> str:
         return ""
     rank = max(tensors[0].ndim, 1)  # a 0-d tensor takes dim 0 or -1
     for v in values:
+        if (
+            v in rule.values
+        ):  # a value the document gives a meaning of its own (`传入1000表示…`)
+            continue
         if not (math.isfinite(v) and -rank <= v <= rank - 1):
             return (
                 f"{value_name} is {ctx.args.get(value_name)!r}; {tensor_name} has {tensors[0].ndim} "
