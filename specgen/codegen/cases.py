@@ -21,7 +21,7 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import account, notes_rules
+from specgen.codegen.statements import Statement, account, notes_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -57,10 +57,7 @@ NULLPTR, INVALID = 161001, 161002
 NOT_ON_HOST = {
     "castable": "dtype promotion rules are the library's own; not checked on the host",
     "internal": "a failure inside the library, not an argument rule",
-    "constraints": (
-        "stands for the documented constraints as a whole (the parameter table's and 约束说明's), not one "
-        "check; they are not all checked: each has its own rule, and those not checked are listed with why"
-    ),
+    "constraints": "stands for the documented constraints, not one check: each has a rule of its own",
     "product": "the document lists no unsupported product to check against",
     "shape": "a shape rule stated in prose only; not checked on the host",
     "value": "a value rule stated in prose only; not checked on the host",
@@ -108,14 +105,32 @@ def cases_for(
     spec = validator_spec(param_specs, rules, function.name)  # the rules as enforced, spared ones aside
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
+    noted = notes_rules(notes)
     return FunctionCases(
         params=param_specs,
-        rules=(*rules, *unchecked, *notes_rules(notes)),
+        rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted),
         statements=statements,
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
         unmet=unmet,
+    )
+
+
+def _counted(rule: Rule, statements: tuple[Statement, ...], noted: list[Rule]) -> Rule:
+    """A row that stands for the documented constraints (`x、out的shape与参数说明中不一致`,
+    `不满足接口约束说明章节`), with a reason that says how many of them are checked."""
+    if rule.kind != "constraints" or rule.host:
+        return rule
+    named = [s for s in statements if (not rule.params or s.param in rule.params) and not s.honoured]
+    whose = ", ".join(rule.params) or "the parameters"
+    said = (
+        f"{sum(s.enforced for s in named)} of the {len(named)} constraints of {whose} are checked by rules of their own"
+    )
+    if noted and ("约束" in rule.condition or not rule.params):
+        said += f"; the {len(noted)} statements of 约束说明 are not checked"
+    return replace(
+        rule, reason=f"stands for the documented constraints, not one check: {said}; the others are listed here"
     )
 
 
