@@ -65,6 +65,7 @@ ConstraintKind = Literal[
 ]
 CheckKind = Literal[
     "not_null",
+    "not_null_when",  # params: (pointer, bool array), values: (index,): not null when that element is true
     "dtypes",
     "formats",
     "rank",

@@ -68,13 +68,19 @@ def _unchecked(fn) -> dict[str, str]:
 
 def test_the_reasons_of_fast_batch_norm_backward_are_true(corpus):
     """aclnnFastBatchNormBackward: `当outputMask[0]为true，传入的gradInput是空指针时` names a pointer
-    that outputMask makes required, so `every pointer it could name is optional` was false; and
+    that outputMask makes required (it was unchecked as `every pointer it could name is optional`); and
     `input、gradOut、gradInput（非空时）的shape不一致` relates two inputs whatever outputMask says."""
     fn, spec, args = _function(corpus, "norm/batch_norm_grad_v3/docs/aclnnFastBatchNormBackward.md")
     reasons = _unchecked(fn)
-    assert "optional" not in reasons["rule2_not_null"]
-    assert "required is not checked" in reasons["rule2_not_null"]
     rules = {r.id: r for r in fn.cases.rules}
+    masked = rules["rule2_not_null_when"]
+    assert masked.host and masked.params == ("gradInput", "outputMask") and masked.values == (0,)
+    assert args["outputMask"][0] is True and args["gradInput"] is not None
+    assert "rule2_not_null_when" in _broken(spec, {**args, "gradInput": None}, None)
+    # counter-case: with outputMask[0] false gradInput may be null
+    unasked = {**args, "gradInput": None, "outputMask": (False, *args["outputMask"][1:])}
+    assert "rule2_not_null_when" not in _broken(spec, unasked, None)
+    assert rules["rule1_not_null"].params == ("gradOut", "input")  # an unconditional row stays one
     assert rules["rule19_same_shape"].host and rules["rule19_same_shape"].params == ("input", "gradOut")
     assert rules["rule19_same_shape_outputs"].params == ("gradInput",)
     assert "outputMask" in reasons["rule19_same_shape_outputs"]

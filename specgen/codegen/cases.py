@@ -268,6 +268,8 @@ def _not_on_host(
         if params or made:
             return "" if params else f"the wrapper passes {', '.join(made)} itself"
         return _optional_reason(error, by_name)
+    if kind == "not_null_when":
+        return "" if error.code == NULLPTR and len(params) == 2 else "a null rule under another status than 161001"
     if error.conditional:
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
     if kind in ("broadcast_result", "same_shape") and (value := _shape_set_by_value(params, by_name)):
@@ -817,6 +819,17 @@ def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     ]
 
 
+def _masked_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The pointer null with the array's element that asks for it set true."""
+    pointer, flags = rule.params
+    index = int(rule.values[0])  # type: ignore[call-overload]
+    given = args.get(flags)
+    if not isinstance(given, ValueArg) or not isinstance(given.value, tuple) or index >= len(given.value):
+        return []
+    asked = ValueArg(tuple(True if i == index else v for i, v in enumerate(given.value)))
+    return [(pointer, _replace(_replace(args, flags, asked), pointer, NULL))]
+
+
 def _bad_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """Each tensor the rule names in each of a few dtypes it does not allow."""
     out = []
@@ -1068,6 +1081,7 @@ def _bad_output_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
 
 _MUTATIONS = {
     "not_null": _null,
+    "not_null_when": _masked_null,
     "dtypes": _bad_dtype,
     "formats": _bad_format,
     "rank": _bad_rank,

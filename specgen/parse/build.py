@@ -868,6 +868,8 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
     names = tuple(p.name for p in params)
     pointers = tuple(p.name for p in params if p.kind in POINTER_KINDS and not p.optional)
     tensors = tuple(p.name for p in params if p.kind in ("tensor", "tensor_list"))
+    every_pointer = tuple(p.name for p in params if p.kind in POINTER_KINDS)
+    flags = tuple(p.name for p in params if p.kind == "bool_array")
     names_by_code = {v: k for k, v in STATUS_CODES.items()}
     rules = []
     for e in errors:
@@ -877,14 +879,15 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
             Diagnostic.at(e.line, Code.NAME_TYPO, f"error condition names {wrong!r}, read as parameter {right!r}")
             for wrong, right in typos.items()
         ]
+        masked = cons.masked_null(e.condition, every_pointer, flags)  # its condition is the check's own
         rules.append(
             ErrorRule(
                 code=e.code,
                 name=e.name or names_by_code.get(e.code, ""),
                 condition=e.condition,
                 params=named,
-                checks=tuple(cons.condition_checks(e.condition, named, pointers, tensors)),
-                conditional=cons.is_conditional(e.condition),
+                checks=(masked,) if masked else tuple(cons.condition_checks(e.condition, named, pointers, tensors)),
+                conditional=not masked and cons.is_conditional(e.condition),
                 line=e.line,
             )
         )
