@@ -568,14 +568,19 @@ def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: Ru
     made = _MUTATIONS[rule.kind](start, rule, by_name)
     if not made:
         return skipped(_unbreakable(rule, start, by_name))
-    tried = [(suffix, *_alone(spec, args, rule, valid.args)) for suffix, args in made]
+    # a per-product remark's rule: its case runs on the first of its products (which product a
+    # library runs on is its own, so no library case)
+    product = rule.products[0] if rule.products else None
+    tried = [(suffix, *_alone(spec, args, rule, valid.args, product)) for suffix, args in made]
     if rule.kind not in _CASE_PER_PARAM:  # one case: the first change that breaks the rule alone
-        tried = [next((t for t in tried if not t[2]), next((t for t in tried if _breaks(spec, t[1], rule)), tried[0]))]
+        breaking = (t for t in tried if _breaks(spec, t[1], rule, product))
+        tried = [next((t for t in tried if not t[2]), next(breaking, tried[0]))]
     out = []
     for suffix, args, others in tried:
         case_id = f"{base}_{suffix}" if len(tried) > 1 else base
         skip = others if others.startswith("the changed") else others and f"no change tried breaks it alone: {others}"
-        case = Case(case_id, args, rule.code, rule.condition, rule.id, library=not _uses_desc(args), skip=skip)
+        library = not _uses_desc(args) and product is None
+        case = Case(case_id, args, rule.code, rule.condition, rule.id, library=library, skip=skip, product=product)
         out.append(case)
     return out
 
@@ -587,34 +592,34 @@ _CASE_PER_PARAM = ("not_null",)
 _REPAIR_ROUNDS = 4
 
 
-def _alone(spec: validator.Spec, args: Args, rule: Rule, valid: Args) -> tuple[Args, str]:
+def _alone(spec: validator.Spec, args: Args, rule: Rule, valid: Args, product: str | None = None) -> tuple[Args, str]:
     """The changed call with the other rules it breaks mended where an argument it did not
     change can follow the changed one; and, when some rule still joins `rule`, what breaks."""
     changed = {n for n in args if args[n] != valid.get(n)}
     for _ in range(_REPAIR_ROUNDS):
-        broken = validator.violations(spec, host_values(args))
+        broken = validator.violations(spec, host_values(args), product)
         others = [(r, problem) for r, problem in broken if r.id != rule.id]
         if len(others) == len(broken) or not others:
             break
         mended = args
         for other, _problem in others:  # a mend that would make the rule hold again is not taken
             attempt = _mend(mended, other, changed, spec)
-            if attempt != mended and _breaks(spec, attempt, rule):
+            if attempt != mended and _breaks(spec, attempt, rule, product):
                 mended = attempt
         if mended == args:
             break
         args = mended
-    if not _breaks(spec, args, rule):
+    if not _breaks(spec, args, rule, product):
         return args, "the changed argument still meets the rule"
-    return args, "; ".join(f"{r.id} too ({problem})" for r, problem in also_broken(spec, args, rule))
+    return args, "; ".join(f"{r.id} too ({problem})" for r, problem in also_broken(spec, args, rule, product))
 
 
-def also_broken(spec: validator.Spec, args: Args, rule: Rule) -> list[tuple[Rule, str]]:
+def also_broken(spec: validator.Spec, args: Args, rule: Rule, product: str | None = None) -> list[tuple[Rule, str]]:
     """The rules other than `rule` the call breaks, less those checked after it that say more
     than it does: a broadcast-result rule over its tensors cannot hold while `rule`'s broadcast
     fails (`gradOutput和self的shape无法broadcast`, then `broadcast后的shape与gradInput不一致`),
     so the case still tests `rule`, which the validator reports first."""
-    broken = validator.violations(spec, host_values(args))
+    broken = validator.violations(spec, host_values(args), product)
     ids = [r.id for r, _ in broken]
     first = ids.index(rule.id) if rule.id in ids else len(ids)
     return [(r, problem) for i, (r, problem) in enumerate(broken) if i < first or (i > first and not _entails(r, rule))]
@@ -624,8 +629,8 @@ def _entails(stronger: Rule, rule: Rule) -> bool:
     return stronger.kind == "broadcast_result" and rule.kind == "broadcast" and set(rule.params) <= set(stronger.params)
 
 
-def _breaks(spec: validator.Spec, args: Args, rule: Rule) -> bool:
-    return any(r.id == rule.id for r, _ in validator.violations(spec, host_values(args)))
+def _breaks(spec: validator.Spec, args: Args, rule: Rule, product: str | None = None) -> bool:
+    return any(r.id == rule.id for r, _ in validator.violations(spec, host_values(args), product))
 
 
 _FOLLOWED = {"same_shape": "shape", "broadcast": "shape", "same_dtype": "dtype", "same_format": "fmt"}

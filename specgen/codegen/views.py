@@ -359,7 +359,7 @@ class Case:
     rule: str = ""  # the id of the rule that must reject it
     library: bool = True  # also run against the library (False: needs a TensorDesc)
     skip: str = ""
-    product: str | None = None  # an unsupported product the case runs with
+    product: str | None = None  # the product the case runs with (an unsupported one, or a remark's)
 
     @property
     def literal_args(self) -> dict[str, tuple]:
