@@ -126,3 +126,12 @@ def test_an_ignored_dimension_keeps_its_range_unread():
     assert [(c.kind, c.params, c.values) for c in read if c.kind == "axis"] == [("axis", ("self",), (1000,))]
     ignored = cons.classify("取值范围为[-self.dim(), self.dim())，mode为0时该参数不生效", ctx)[0]
     assert not [c for c in ignored if c.kind == "axis"]
+
+
+def test_a_condition_listed_under_a_product_is_no_dtype_equality(corpus):
+    """Counter-case, aclnnFusedMatmul line 227: `x1、x2、x3三者的数据类型完全一致，且同为BFLOAT16或同为
+    FLOAT16` is one of the conditions of a cubeMathType mode, not a rule: no product-held equality."""
+    fn, _, _ = _function(corpus, "matmul/fused_mat_mul/docs/aclnnFusedMatmul.md")
+    tied = [(p.name, c.text) for p in fn.function.params for c in p.of_kind("same_dtype") if c.product]
+    assert tied == []
+    assert not [r for r in fn.cases.rules if r.products]
