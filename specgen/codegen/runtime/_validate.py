@@ -486,9 +486,8 @@ def _axis(ctx: _Context, rule: Rule) -> str:
         return ""
     rank = max(tensors[0].ndim, 1)  # a 0-d tensor takes dim 0 or -1
     for v in values:
-        if (
-            v in rule.values
-        ):  # a value the document gives a meaning of its own (`传入1000表示…`)
+        # a value the document gives a meaning of its own (`传入1000表示…`)
+        if v in rule.values:
             continue
         if not (math.isfinite(v) and -rank <= v <= rank - 1):
             return (
