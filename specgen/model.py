@@ -57,7 +57,7 @@ ConstraintKind = Literal[
     "clamp",  # min/max: values outside are normalised to the bound, not rejected
     "length",  # values: an array's or a string's allowed lengths, or min/max: their range
     "multiple",  # values: (n,) a multiple of n, or params: (p,) a multiple of parameter p
-    "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1])
+    "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1]); values: allowed besides
     "optional",  # may be a null pointer
     "non_contiguous",  # supported: non-contiguous tensors accepted or not
     "empty_tensor",  # supported: empty tensors accepted or not
@@ -65,6 +65,7 @@ ConstraintKind = Literal[
 ]
 CheckKind = Literal[
     "not_null",
+    "not_null_when",  # params: (pointer, bool array), values: (index,): not null when that element is true
     "dtypes",
     "formats",
     "rank",

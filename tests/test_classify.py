@@ -174,8 +174,9 @@ CONSTRAINTS = [
     ("取值范围为 [-rank, rank-1]，其中 rank 是输入Tensor self 的维度。", "dim", ("self", "dim"), [("axis", ("self",))]),
     # ops-nn/activation/log_softmax_grad/docs/aclnnLogSoftmaxBackward.md: [-N, N] allows N too: no rule
     ("取值范围[-dim_num, dim_num]（dim_num为gradOutput的shape维度）。", "dim", ("gradOutput", "dim"), UNTYPED),
-    # ops-nn/index/unique_consecutive/docs/aclnnUniqueConsecutive.md: 1000 is valid as well
-    ("取值范围为[-self.dim(), self.dim())，传入1000表示不指定维度", "dim", ("self", "dim"), UNTYPED),
+    # ops-nn/index/unique_consecutive/docs/aclnnUniqueConsecutive.md: 1000 is valid as well, kept
+    # as the axis constraint's values (tests/test_product_remarks.py checks the validator takes it)
+    ("取值范围为[-self.dim(), self.dim())，传入1000表示不指定维度", "dim", ("self", "dim"), [("axis", ("self",))]),
     # ops-nn/experimental/index/index_fill/...: conditional on the rank
     ("当self为1-8维时，dim的取值范围在[-self.dim(), self.dim())", "dim", ("self", "dim"), UNTYPED),
     # issue 25: "the largest rank supported is 8" is rank at most 8, not exactly 8

@@ -21,7 +21,7 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import account, notes_rules
+from specgen.codegen.statements import Statement, account, notes_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -57,7 +57,7 @@ NULLPTR, INVALID = 161001, 161002
 NOT_ON_HOST = {
     "castable": "dtype promotion rules are the library's own; not checked on the host",
     "internal": "a failure inside the library, not an argument rule",
-    "constraints": "stands for the parameter constraints, which are checked one by one",
+    "constraints": "stands for the documented constraints, not one check: each has a rule of its own",
     "product": "the document lists no unsupported product to check against",
     "shape": "a shape rule stated in prose only; not checked on the host",
     "value": "a value rule stated in prose only; not checked on the host",
@@ -105,14 +105,32 @@ def cases_for(
     spec = validator_spec(param_specs, rules, function.name)  # the rules as enforced, spared ones aside
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
+    noted = notes_rules(notes)
     return FunctionCases(
         params=param_specs,
-        rules=(*rules, *unchecked, *notes_rules(notes)),
+        rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted),
         statements=statements,
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
         unmet=unmet,
+    )
+
+
+def _counted(rule: Rule, statements: tuple[Statement, ...], noted: list[Rule]) -> Rule:
+    """A row that stands for the documented constraints (`x、out的shape与参数说明中不一致`,
+    `不满足接口约束说明章节`), with a reason that says how many of them are checked."""
+    if rule.kind != "constraints" or rule.host:
+        return rule
+    named = [s for s in statements if (not rule.params or s.param in rule.params) and not s.honoured]
+    whose = ", ".join(rule.params) or "the parameters"
+    said = (
+        f"{sum(s.enforced for s in named)} of the {len(named)} constraints of {whose} are checked by rules of their own"
+    )
+    if noted and ("约束" in rule.condition or not rule.params):
+        said += f"; the {len(noted)} statements of 约束说明 are not checked"
+    return replace(
+        rule, reason=f"stands for the documented constraints, not one check: {said}; the others are listed here"
     )
 
 
@@ -177,6 +195,7 @@ def _param_spec(arg: WrapperArg) -> dict:
 def _rules(function: Function, params: list[Param], unsupported_products: tuple[str, ...]) -> list[Rule]:
     by_name = {p.name: p for p in params}
     rules: list[Rule] = []
+    later: list[Rule] = []  # the parts of error rows held apart (see `_outputs_apart`)
     for error in function.errors:
         checks: list[tuple[CheckKind | Literal["unclassified"], tuple[str, ...], Check | None]] = [
             (c.kind, c.params, c) for c in error.checks
@@ -185,6 +204,12 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says
                 known = tuple(n for n in known if not by_name[n].optional)
+            rule_id = f"rule{len(rules) + 1}_{kind}"
+            if apart := _outputs_apart(kind, error, known, by_name):  # the inputs' relation holds always
+                known = tuple(n for n in known if n not in apart.params)
+                later.append(
+                    replace(apart, id=f"{rule_id}_outputs", reason=f"{apart.reason}; {rule_id} checks the rest")
+                )
             reason = _not_on_host(kind, error, known, by_name, bool(unsupported_products))
             rules.append(
                 Rule(
@@ -192,7 +217,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     kind=kind,
                     params=known,
                     condition=error.condition,
-                    id=f"rule{len(rules) + 1}_{kind}",
+                    id=rule_id,
                     max=int(check.max) if check and check.max is not None and kind != "range" else None,
                     host=not reason,
                     reason=reason,
@@ -200,7 +225,23 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     bounds=_bounds(check) if check and kind == "range" else None,
                 )
             )
-    return rules + _implied_rules(params, rules) + _output_rules(params, rules)
+    rules += later
+    return rules + _implied_rules(params, rules) + _product_rules(params) + _output_rules(params, rules)
+
+
+def _outputs_apart(kind: str, error: ErrorRule, params: tuple[str, ...], by_name: dict[str, Param]) -> Rule | None:
+    """The outputs of a same-shape row whose own rows make their shape depend on a value
+    (`input、gradOut、gradInput（非空时）的shape不一致`, gradInput written as outputMask says),
+    as a rule not checked, when two tensors are left for the row to relate (the inputs)."""
+    if kind != "same_shape" or error.conditional or error.code not in (NULLPTR, INVALID):
+        return None
+    apart = tuple(n for n in params if _shape_set_by_value((n,), by_name))
+    left = [n for n in params if n not in apart and by_name[n].kind in TENSOR_KINDS]
+    if not apart or len(left) < 2:
+        return None
+    value = _shape_set_by_value(apart, by_name)
+    reason = f"the shape of {', '.join(apart)} depends on {value} (its own row says when), so it holds only then"
+    return Rule(error.code, kind, apart, error.condition, host=False, reason=reason)
 
 
 def _bounds(check: Check) -> tuple[float | None, float | None, bool, bool] | None:
@@ -224,7 +265,11 @@ def _not_on_host(
         if error.code != NULLPTR:
             return "a null rule under status 161002 concerns list elements or conditions, not the arguments"
         made = [n for n in error.params if n not in by_name]  # workspaceSize, executor, out-values
-        return "" if params else f"the wrapper passes {', '.join(made)} itself" if made else NOT_ON_HOST["optional"]
+        if params or made:
+            return "" if params else f"the wrapper passes {', '.join(made)} itself"
+        return _optional_reason(error, by_name)
+    if kind == "not_null_when":
+        return "" if error.code == NULLPTR and len(params) == 2 else "a null rule under another status than 161001"
     if error.conditional:
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
     if kind in ("broadcast_result", "same_shape") and (value := _shape_set_by_value(params, by_name)):
@@ -232,6 +277,15 @@ def _not_on_host(
     if not error.params:
         return "the condition names no parameter, so which arguments it constrains is not stated"
     return _inapplicable(kind, params, by_name)
+
+
+def _optional_reason(error: ErrorRule, by_name: dict[str, Param]) -> str:
+    """Why a null-pointer rule naming optional pointers only is not checked: a condition
+    (`当outputMask[0]为true，传入的gradInput是空指针时`) says when one is required."""
+    if not error.conditional:
+        return NOT_ON_HOST["optional"]
+    pointers = ", ".join(n for n in error.params if n in by_name and by_name[n].optional) or "the pointer"
+    return f"{pointers} may be null in general; the condition saying when it is required is not checked on the host"
 
 
 def _shape_set_by_value(params: tuple[str, ...], by_name: dict[str, Param]) -> str:
@@ -278,6 +332,34 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     return implied
 
 
+# What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
+PRODUCT_KINDS = ("enum", "range", "same_dtype")
+
+
+def _product_rules(params: list[Param]) -> list[Rule]:
+    """The values and dtype equalities a per-product remark states (`输入`dim`仅支持1000`,
+    `参数gradWeight的数据类型与gradOut的保持一致`), checked when `product=` names one of its
+    products: one rule per statement and parameter, with every product it is said for."""
+    found: dict[tuple, list[str]] = {}
+    for p in params:
+        for c in p.constraints:
+            if c.product is None or c.kind not in PRODUCT_KINDS or not _product_checkable(p, c.kind):
+                continue
+            key = (p.name, c.kind, c.params, c.values, c.min, c.max, c.min_inclusive, c.max_inclusive, c.text)
+            found.setdefault(key, []).append(c.product)
+    rules: list[Rule] = []
+    for (name, kind, peers, values, low, high, low_in, high_in, text), products in found.items():
+        bounds = (low, high, low_in, high_in) if kind == "range" else None
+        rule_id = f"product_{kind}_{name}"
+        rule_id += f"_{len(rules) + 1}" if any(r.id == rule_id for r in rules) else ""
+        rules.append(
+            Rule(
+                INVALID, kind, (name, *peers), text, id=rule_id, values=values, bounds=bounds, products=tuple(products)
+            )
+        )
+    return rules
+
+
 def _stated_values(kind: str, constraints: list[Constraint]) -> dict:
     """What a length or multiple rule holds itself: the lengths (any statement's), their
     range, or the number a value is a multiple of."""
@@ -285,7 +367,7 @@ def _stated_values(kind: str, constraints: list[Constraint]) -> dict:
         return {"values": tuple(dict.fromkeys(v for c in constraints for v in c.values))}
     if kind == "length":
         return {"bounds": (constraints[0].min, constraints[0].max, True, True)}
-    if kind == "multiple":
+    if kind in ("multiple", "axis"):  # axis: the values allowed besides the range (`传入1000表示…`)
         return {"values": constraints[0].values}
     return {}
 
@@ -372,6 +454,13 @@ def _checkable(p: Param, kind: str) -> bool:
     if kind == "multiple":
         return p.kind == "int"
     return p.kind in ("int", "float", "scalar", "int_array", "float_array")  # a range bounds each element
+
+
+def _product_checkable(p: Param, kind: str) -> bool:
+    """Whether a per-product remark's rule of `kind` reads `p` (a bool's one value included)."""
+    if kind == "same_dtype":
+        return p.kind in TENSOR_KINDS
+    return p.kind == "bool" if kind == "enum" and p.kind == "bool" else _checkable(p, kind)
 
 
 def validator_spec(param_specs: tuple[dict, ...], rules: list[Rule], function: str) -> validator.Spec:
@@ -479,14 +568,19 @@ def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: Ru
     made = _MUTATIONS[rule.kind](start, rule, by_name)
     if not made:
         return skipped(_unbreakable(rule, start, by_name))
-    tried = [(suffix, *_alone(spec, args, rule, valid.args)) for suffix, args in made]
+    # a per-product remark's rule: its case runs on the first of its products (which product a
+    # library runs on is its own, so no library case)
+    product = rule.products[0] if rule.products else None
+    tried = [(suffix, *_alone(spec, args, rule, valid.args, product)) for suffix, args in made]
     if rule.kind not in _CASE_PER_PARAM:  # one case: the first change that breaks the rule alone
-        tried = [next((t for t in tried if not t[2]), next((t for t in tried if _breaks(spec, t[1], rule)), tried[0]))]
+        breaking = (t for t in tried if _breaks(spec, t[1], rule, product))
+        tried = [next((t for t in tried if not t[2]), next(breaking, tried[0]))]
     out = []
     for suffix, args, others in tried:
         case_id = f"{base}_{suffix}" if len(tried) > 1 else base
         skip = others if others.startswith("the changed") else others and f"no change tried breaks it alone: {others}"
-        case = Case(case_id, args, rule.code, rule.condition, rule.id, library=not _uses_desc(args), skip=skip)
+        library = not _uses_desc(args) and product is None
+        case = Case(case_id, args, rule.code, rule.condition, rule.id, library=library, skip=skip, product=product)
         out.append(case)
     return out
 
@@ -498,34 +592,34 @@ _CASE_PER_PARAM = ("not_null",)
 _REPAIR_ROUNDS = 4
 
 
-def _alone(spec: validator.Spec, args: Args, rule: Rule, valid: Args) -> tuple[Args, str]:
+def _alone(spec: validator.Spec, args: Args, rule: Rule, valid: Args, product: str | None = None) -> tuple[Args, str]:
     """The changed call with the other rules it breaks mended where an argument it did not
     change can follow the changed one; and, when some rule still joins `rule`, what breaks."""
     changed = {n for n in args if args[n] != valid.get(n)}
     for _ in range(_REPAIR_ROUNDS):
-        broken = validator.violations(spec, host_values(args))
+        broken = validator.violations(spec, host_values(args), product)
         others = [(r, problem) for r, problem in broken if r.id != rule.id]
         if len(others) == len(broken) or not others:
             break
         mended = args
         for other, _problem in others:  # a mend that would make the rule hold again is not taken
             attempt = _mend(mended, other, changed, spec)
-            if attempt != mended and _breaks(spec, attempt, rule):
+            if attempt != mended and _breaks(spec, attempt, rule, product):
                 mended = attempt
         if mended == args:
             break
         args = mended
-    if not _breaks(spec, args, rule):
+    if not _breaks(spec, args, rule, product):
         return args, "the changed argument still meets the rule"
-    return args, "; ".join(f"{r.id} too ({problem})" for r, problem in also_broken(spec, args, rule))
+    return args, "; ".join(f"{r.id} too ({problem})" for r, problem in also_broken(spec, args, rule, product))
 
 
-def also_broken(spec: validator.Spec, args: Args, rule: Rule) -> list[tuple[Rule, str]]:
+def also_broken(spec: validator.Spec, args: Args, rule: Rule, product: str | None = None) -> list[tuple[Rule, str]]:
     """The rules other than `rule` the call breaks, less those checked after it that say more
     than it does: a broadcast-result rule over its tensors cannot hold while `rule`'s broadcast
     fails (`gradOutput和self的shape无法broadcast`, then `broadcast后的shape与gradInput不一致`),
     so the case still tests `rule`, which the validator reports first."""
-    broken = validator.violations(spec, host_values(args))
+    broken = validator.violations(spec, host_values(args), product)
     ids = [r.id for r, _ in broken]
     first = ids.index(rule.id) if rule.id in ids else len(ids)
     return [(r, problem) for i, (r, problem) in enumerate(broken) if i < first or (i > first and not _entails(r, rule))]
@@ -535,8 +629,8 @@ def _entails(stronger: Rule, rule: Rule) -> bool:
     return stronger.kind == "broadcast_result" and rule.kind == "broadcast" and set(rule.params) <= set(stronger.params)
 
 
-def _breaks(spec: validator.Spec, args: Args, rule: Rule) -> bool:
-    return any(r.id == rule.id for r, _ in validator.violations(spec, host_values(args)))
+def _breaks(spec: validator.Spec, args: Args, rule: Rule, product: str | None = None) -> bool:
+    return any(r.id == rule.id for r, _ in validator.violations(spec, host_values(args), product))
 
 
 _FOLLOWED = {"same_shape": "shape", "broadcast": "shape", "same_dtype": "dtype", "same_format": "fmt"}
@@ -728,6 +822,17 @@ def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
         for n in rule.params
         if not params[n].optional and not isinstance(args.get(n, NULL), NullArg)
     ]
+
+
+def _masked_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The pointer null with the array's element that asks for it set true."""
+    pointer, flags = rule.params
+    index = int(rule.values[0])  # type: ignore[call-overload]
+    given = args.get(flags)
+    if not isinstance(given, ValueArg) or not isinstance(given.value, tuple) or index >= len(given.value):
+        return []
+    asked = ValueArg(tuple(True if i == index else v for i, v in enumerate(given.value)))
+    return [(pointer, _replace(_replace(args, flags, asked), pointer, NULL))]
 
 
 def _bad_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -981,6 +1086,7 @@ def _bad_output_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
 
 _MUTATIONS = {
     "not_null": _null,
+    "not_null_when": _masked_null,
     "dtypes": _bad_dtype,
     "formats": _bad_format,
     "rank": _bad_rank,

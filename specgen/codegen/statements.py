@@ -78,7 +78,7 @@ def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[S
             if covering is None:
                 covering = Rule(
                     INVALID, c.kind, (p.name, *c.params), c.text,
-                    host=False, reason=_reason(p, c), id=f"stated_{p.name}_{index + 1}_{c.kind}",
+                    host=False, reason=_reason(p, c, rules), id=f"stated_{p.name}_{index + 1}_{c.kind}",
                 )  # fmt: skip
                 added.append(covering)
             statements.append(replace(statement, rule=covering.id, enforced=covering.host))
@@ -109,6 +109,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
             return False  # a dtypes rule naming a scalar checks the tensors it names only
         if c.kind in RELATION_KINDS and peers:
             return bool(peers & set(rule.params))
+        if rule.products:  # a per-product remark's rule: the constraint said on one of its products
+            return c.product in rule.products and c.text == rule.condition
         return c.product is None or c.kind in ("dtypes", "formats")  # per-product dtype sets: `product=`
 
     # a checked rule first, and one holding the parameter's own set or bounds before an error
@@ -123,16 +125,23 @@ _NULL_WHEN = re.compile(
     r"(?:nullptr|空指针|NULL|None)[。.]?$"
 )
 
+# The words by which an error row speaks of a relation's subject (`x1、x2、out的shape不满足约束`).
+_RELATION_WORDS = {"same_shape": "shape", "broadcast": "shape", "broadcast_result": "shape",
+                   "same_dtype": "数据类型", "same_format": "格式"}  # fmt: skip
 
-def _reason(p: Param, c: Constraint) -> str:
+
+def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"
     if c.kind in _REASONS:
         return _REASONS[c.kind]
     if c.product is not None:
-        return f"stated for product {c.product} only; per-product checks cover dtype sets only"
+        return f"stated for product {c.product} only; per-product checks cover dtype sets, values and dtype equalities"
     if c.kind in RELATION_KINDS:
         peers = ", ".join(x for x in c.params if x != p.name) or "another parameter"
+        if row := _row_naming(p, c, rules):
+            row_said = f"the error row `{row.condition}` ({row.id}) names it"
+            return f"a relation with {peers}; {row_said}, but that row is not checked (see its reason)"
         return f"a relation with {peers} stated in the parameter table only; no error row makes it a rejection"
     if c.kind in ("empty_tensor", "non_contiguous"):
         return f"the error table gives no status for {_TENSOR_STATES[c.kind]}; not checked on the host"
@@ -145,6 +154,17 @@ def _reason(p: Param, c: Constraint) -> str:
     if c.kind == "rank" and p.direction == "out":
         return "the output's own row makes its shape depend on a value, so its rank holds in one case only"
     return f"a {c.kind} statement on {p.name} ({p.kind}) that the validator cannot check as stated"
+
+
+def _row_naming(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
+    """An unchecked error row naming the parameter, a peer and the relation's subject."""
+    peers = set(c.params) - {p.name}
+    word = _RELATION_WORDS.get(c.kind, "\0")
+    for rule in rules:
+        named = p.name in rule.params and peers & set(rule.params)
+        if named and rule.id.startswith("rule") and not rule.host and word in rule.condition:
+            return rule
+    return None
 
 
 # ---------------------------------------------------------------- the constraints section

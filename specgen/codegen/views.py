@@ -359,7 +359,7 @@ class Case:
     rule: str = ""  # the id of the rule that must reject it
     library: bool = True  # also run against the library (False: needs a TensorDesc)
     skip: str = ""
-    product: str | None = None  # an unsupported product the case runs with
+    product: str | None = None  # the product the case runs with (an unsupported one, or a remark's)
 
     @property
     def literal_args(self) -> dict[str, tuple]:
@@ -380,6 +380,11 @@ class FunctionCases:
     @property
     def unchecked(self) -> tuple[Rule, ...]:
         return tuple(r for r in self.rules if not r.host)
+
+    @property
+    def product_only(self) -> tuple[Rule, ...]:
+        """The checked rules a per-product remark holds on some products only."""
+        return tuple(r for r in self.rules if r.host and r.products)
 
 
 # ---------------------------------------------------------------- the operator as code

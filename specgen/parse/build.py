@@ -611,6 +611,7 @@ def _param(
     if facts is not None:
         constraints, description = _facts_constraints(facts, names)
     constraints += _note_constraints(proto.name, constraints, notes, names, listed)
+    constraints += _note_rules(proto.name, notes, names)
     if kind == "string":
         constraints = string_sets(constraints)
     if kind in ("tensor", "tensor_list"):
@@ -763,6 +764,54 @@ def _note_constraints(
     return out
 
 
+# A remark led by the one parameter it is about: `输入`dim`仅支持1000。`, `参数x仅支持false`.
+_REMARK_LEAD = re.compile(r"^(?:输入|参数|入参)?\s*`?(?P<name>[A-Za-z_]\w*)`?\s*(?=仅|只|不|必须|取值)")
+# What such a remark may hold of its parameter on its products (dtype sets are `_note_constraints`').
+_REMARK_KINDS = ("enum", "range")
+
+
+def _note_rules(name: str, notes: list[ProductNote], names: tuple[str, ...]) -> list[Constraint]:
+    """The values a section-level product remark allows `name` (`输入`returnInverse`仅支持false`
+    under `<term>Ascend 950PR/Ascend 950DT</term>：`), and the dtype equality it states of
+    `name` and another parameter (`参数weight、gradBias的数据类型与gradOut的保持一致`): each
+    held on the remark's products only."""
+    out: list[Constraint] = []
+    for note in notes:
+        for statement in note.statements:
+            found = _remark_values(name, statement, names) + _remark_same_dtype(name, statement, names)
+            out += [c.model_copy(update={"product": pid}) for c in found for pid in note.products]
+    return out
+
+
+def _remark_values(name: str, statement: Statement, names: tuple[str, ...]) -> list[Constraint]:
+    lead = _REMARK_LEAD.match(statement.text)
+    if lead is None or lead.group("name") != name:
+        return []
+    ctx = cons.Context(subject=name, params=names, line=statement.line)
+    typed = cons.classify(statement.text[lead.end() :], ctx)[0]
+    return [c.model_copy(update={"text": statement.text}) for c in typed if c.kind in _REMARK_KINDS]
+
+
+# The equality closes the statement: `…与gradOut的保持一致。`, `参数mean和gradOut的数据类型相同。`;
+# a clause after it (`x1、x2、x3三者的数据类型完全一致，且同为BFLOAT16`, one of the conditions
+# aclnnFusedMatmul lists for a mode) makes it no rule of its own.
+_CLOSING_EQUALITY = re.compile(r"(?:一致|相同)\s*[。；;.]?$")
+
+
+def _remark_same_dtype(name: str, statement: Statement, names: tuple[str, ...]) -> list[Constraint]:
+    """`X、Y的数据类型与Z的保持一致` read as X's and Y's dtype equal to Z's (Z, named last, is
+    the one the others follow)."""
+    if not _CLOSING_EQUALITY.search(statement.text):
+        return []
+    ctx = cons.Context(subject=None, params=names, line=statement.line)
+    typed = cons.classify(statement.text, ctx)[0]
+    return [
+        c.model_copy(update={"params": c.params[-1:]})
+        for c in typed
+        if c.kind == "same_dtype" and name in c.params[:-1]
+    ]
+
+
 # `self额外支持BFLOAT16`, `input数据类型额外支持FLOAT8_E4M3FN`, `额外支持 BFLOAT16` (every parameter)
 _EXTRA_DTYPES = re.compile(r"额外支持\s*(?P<dtypes>[A-Z][A-Z0-9_]*(?:\s*[、，,和]\s*[A-Z][A-Z0-9_]*)*)")
 _EXTRA_WHO = re.compile(r"(?P<who>[A-Za-z_][A-Za-z0-9_、和]*)(?:的)?(?:数据类型)?$")
@@ -824,6 +873,8 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
         tuple(p.name for p in params if p.name in pointers and p.direction in ("out", "inout")),
     )
     tensors = tuple(p.name for p in params if p.kind in ("tensor", "tensor_list"))
+    every_pointer = tuple(p.name for p in params if p.kind in POINTER_KINDS)
+    flags = tuple(p.name for p in params if p.kind == "bool_array")
     names_by_code = {v: k for k, v in STATUS_CODES.items()}
     rules = []
     for e in errors:
@@ -833,14 +884,17 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
             Diagnostic.at(e.line, Code.NAME_TYPO, f"error condition names {wrong!r}, read as parameter {right!r}")
             for wrong, right in typos.items()
         ]
+        masked = cons.masked_null(e.condition, every_pointer, flags)  # its condition is the check's own
         rules.append(
             ErrorRule(
                 code=e.code,
                 name=e.name or names_by_code.get(e.code, ""),
                 condition=e.condition,
                 params=named,
-                checks=tuple(cons.condition_checks(e.condition, named, pointers, tensors, sides)),
-                conditional=cons.is_conditional(e.condition),
+                checks=(masked,)
+                if masked
+                else tuple(cons.condition_checks(e.condition, named, pointers, tensors, sides)),
+                conditional=not masked and cons.is_conditional(e.condition),
                 line=e.line,
             )
         )

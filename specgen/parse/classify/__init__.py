@@ -23,7 +23,7 @@ from specgen.parse.classify.condition_rules import (
     ConditionRule,
     ConditionStatement,
 )
-from specgen.parse.classify.conditions import condition_checks, read_statement
+from specgen.parse.classify.conditions import condition_checks, masked_null, read_statement
 from specgen.parse.classify.dims import axis_interval, rule_axis, rule_rank
 from specgen.parse.classify.params import (
     CONDITIONAL_RULES,
@@ -70,6 +70,7 @@ __all__ = [
     "format_cell",
     "format_list",
     "is_conditional",
+    "masked_null",
     "names_in",
     "non_contiguous_cell",
     "normalize_spacing",

@@ -86,9 +86,10 @@ _RANK_OF = re.compile(
     r"^(?:len\(\s*(?P<a>[A-Za-z_][A-Za-z0-9_]*)\.shape\s*\)|(?P<b>[A-Za-z_][A-Za-z0-9_]*)(?:\.(?:dim|dimNum|ndim|rank)(?:\(\))?"
     r"|的(?:shape的?)?(?:维度数量|维度数|维数|维度)))$"
 )
-# A value with its own meaning (`传入1000表示不指定维度`) or a parameter that is sometimes
-# ignored: the dimension range is not the whole rule.
-_AXIS_EXCEPTION = re.compile(r"(?:传入|取|为)\s*-?\d+\s*(?:时)?(?:表示|代表)|忽略|不使用|无效|不生效")
+# A value with its own meaning beside the range (`传入1000表示不指定维度`): allowed too.
+_AXIS_SENTINEL = re.compile(r"(?:传入|取|为)\s*(?P<value>-?\d+)\s*(?:时)?(?:表示|代表)")
+# A parameter that is sometimes ignored: the dimension range is not the whole rule.
+_AXIS_IGNORED = re.compile(r"忽略|不使用|无效|不生效")
 
 
 def _rank_tensor(expr: str, ctx: Context) -> str | None:
@@ -116,8 +117,13 @@ def _defined_rank(symbol: str, statement: str) -> str | None:
 
 
 @lru_cache(maxsize=256)
-def _axis_excepted(statement: str) -> bool:
-    return bool(_AXIS_EXCEPTION.search(statement))
+def _axis_sentinels(statement: str) -> tuple[int, ...] | None:
+    """The values a statement gives a meaning of their own beside a dimension range
+    (aclnnUniqueConsecutive dim: `取值范围为[-self.dim(), self.dim())，传入1000表示不指定维度`),
+    allowed besides it; None when it says the value is sometimes ignored."""
+    if _AXIS_IGNORED.search(statement):
+        return None
+    return tuple(dict.fromkeys(int(m.group("value")) for m in _AXIS_SENTINEL.finditer(statement)))
 
 
 def axis_interval(text: str, ctx: Context) -> str | None:
@@ -133,9 +139,13 @@ def axis_interval(text: str, ctx: Context) -> str | None:
 
 
 def rule_axis(clause: str, ctx: Context) -> list[Constraint]:
-    """`取值范围为[-self.dim(), self.dim()-1]`: the value indexes a dimension of that tensor."""
-    if situational(clause) or "或" in clause or _axis_excepted(ctx.statement or clause):
+    """`取值范围为[-self.dim(), self.dim()-1]`: the value indexes a dimension of that tensor (or
+    is one of the values the statement gives a meaning of their own: `values`)."""
+    sentinels = _axis_sentinels(ctx.statement or clause)
+    if situational(clause) or "或" in clause or sentinels is None:
         return []
     scope = ctx.within(ctx.statement or clause)
     tensor = axis_interval(clause, scope)
-    return [constraint("axis", clause, ctx, params=(tensor,))] if tensor and tensor != ctx.subject else []
+    if not tensor or tensor == ctx.subject:
+        return []
+    return [constraint("axis", clause, ctx, params=(tensor,), values=sentinels)]

@@ -72,7 +72,7 @@ from specgen.parse.classify.shape_symbols import (
 from specgen.parse.classify.statements import clauses, is_conditional
 from specgen.parse.classify.text import Statement
 from specgen.text import value_condition
-from specgen.vocab import DTYPES, dtype
+from specgen.vocab import DTYPES, PRODUCT_NAMES, dtype
 
 TENSORS = ("tensor", "tensor_list")
 WRITTEN = ("out", "inout")
@@ -1060,6 +1060,24 @@ def _elementwise_of(shape: ShapeRule | None, name: str) -> bool:
     return shape is not None and shape.kind in ("same", "broadcast") and name in shape.params
 
 
+def tied_on_products(p: Param, params: Sequence[Param], general: DtypeRule) -> DtypeRule:
+    """`general`, or, where a per-product remark ties `p`'s dtype to an input on some products
+    (`参数gradWeight、gradBias的数据类型与gradOut的保持一致`), cases: that input's dtype on
+    those products, `general` on the others."""
+    readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out" and q.name != p.name}
+    tied = [c for c in p.of_kind("same_dtype") if c.product in PRODUCT_NAMES and c.params[0] in readable]
+    if not tied or (general.kind == "same" and general.params == tied[0].params[:1]):
+        return general
+    on = ",".join(dict.fromkeys(str(c.product) for c in tied if c.params[:1] == tied[0].params[:1]))
+    held = DtypeRule(
+        kind="same", params=tied[0].params[:1], when=("", "product", on, "true"), text=tied[0].text, line=tied[0].line
+    )
+    cases = [held]
+    if general.kind != "not_derivable":
+        cases.append(general.model_copy(update={"when": ("", "product", on, "false")}))
+    return DtypeRule(kind="cases", alternatives=tuple(cases), text=tied[0].text, line=tied[0].line)
+
+
 def dtype_rule(
     p: Param,
     params: Sequence[Param],
@@ -1067,13 +1085,13 @@ def dtype_rule(
     notes: Sequence[Statement] = (),
     shape: ShapeRule | None = None,
 ) -> DtypeRule:
-    """The dtype `p` is written in: the value of an aclDataType parameter (or a bool) that gives
-    it, a documented same-dtype input, the one dtype it allows, an index output's integer types,
-    or not derivable."""
+    """The dtype `p` is written in (on every product: see `tied_on_products`): the value of an
+    aclDataType parameter (or a bool) that gives it, a documented same-dtype input, the one dtype it allows, an index
+    output's integer types, or not derivable."""
     if given := _given_dtype(p, params) or _flag_dtype(p, params, notes):
         return given
     readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out" and q.name != p.name}
-    for c in p.of_kind("same_dtype"):
+    for c in (c for c in p.of_kind("same_dtype") if c.product is None):
         if peers := tuple(n for n in c.params if n in readable and _may_share(p, params, n)):
             return DtypeRule(kind="same", params=peers[:1], text=c.text, line=c.line)
     if len(p.dtypes) == 1:
@@ -1085,7 +1103,7 @@ def dtype_rule(
         return DtypeRule(kind="one_of", values=tuple(p.dtypes), text=c.text, line=c.line)
     for q in params:
         for c in q.of_kind("same_dtype"):
-            if p.name in c.params and q.name in readable:
+            if p.name in c.params and q.name in readable and c.product is None:
                 return DtypeRule(kind="same", params=(q.name,), text=c.text, line=c.line)
     for error in errors:
         for check in error.checks:
@@ -1196,7 +1214,7 @@ def output_rules(
             shape = unpacked(shape, params)
             rules = {
                 "shape_rule": shape,
-                "dtype_rule": dtype_rule(p, params, errors, notes, shape),
+                "dtype_rule": tied_on_products(p, params, dtype_rule(p, params, errors, notes, shape)),
             }
             p = p.model_copy(update=rules)
         out.append(p)

@@ -1,0 +1,137 @@
+"""Per-product remarks after a parameter table that hold a value set or a dtype equality on
+some products only: each becomes a rule checked when `product=` names one of those products,
+and not otherwise (which product runs is unknown). Anchored on the documents' own sentences."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from specgen.codegen.cases import host_values, validator_spec
+from specgen.codegen.lower import operator_code
+from specgen.codegen.runtime import _validate as validator
+from specgen.parse import parse_paths
+
+
+def _function(corpus, rel: str):
+    path = corpus / "docs" / "ops-nn" / rel
+    if not path.exists():
+        pytest.skip(f"{rel} is not in the corpus")
+    (doc,) = parse_paths([path])
+    fn = operator_code(doc, doc.source).functions[0]
+    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
+    return fn, spec, host_values(fn.cases.valid.args)
+
+
+def _broken(spec, args, product):
+    return [rule.id for rule, _ in validator.violations(spec, args, product)]
+
+
+def test_a_remark_ties_dtypes_to_an_input_on_its_products(corpus):
+    """aclnnFastBatchNormBackward line 283, under A2 and A3: `参数weight、…、gradWeight、gradBias的
+    数据类型与gradOut的保持一致` (the table alone allows weight FLOAT16 beside gradOut FLOAT)."""
+    fn, spec, args = _function(corpus, "norm/batch_norm_grad_v3/docs/aclnnFastBatchNormBackward.md")
+    assert args["gradOut"].dtype == "FLOAT"
+    mixed = {**args, "weight": dataclasses.replace(args["weight"], dtype="FLOAT16")}
+    assert _broken(spec, args, "910b") == []  # the document's own call
+    assert "product_same_dtype_weight" in _broken(spec, mixed, "910b")
+    assert "product_same_dtype_weight" in _broken(spec, mixed, "A3")
+    # counter-cases: no product named, or a product the remark does not speak of
+    assert "product_same_dtype_weight" not in _broken(spec, mixed, None)
+    assert "product_same_dtype_weight" not in _broken(spec, mixed, "950")
+    grad_weight = next(p for p in fn.function.params if p.name == "gradWeight")
+    held, other = grad_weight.dtype_rule.alternatives
+    assert (held.kind, held.params, held.when) == ("same", ("gradOut",), ("", "product", "910b,A3", "true"))
+    assert other.when[-1] == "false" and other.kind == "same_set"
+
+
+def test_a_remark_leaves_one_value_on_its_products(corpus):
+    """aclnnUniqueConsecutive lines 176/178, under Ascend 950: `输入`returnInverse`仅支持false`,
+    `输入`dim`仅支持1000。`; its dtype remark on the same list stays a dtype set."""
+    fn, spec, args = _function(corpus, "index/unique_consecutive/docs/aclnnUniqueConsecutive.md")
+    rules = {r.id: r for r in fn.cases.rules}
+    assert rules["product_enum_returnInverse"].values == (False,)
+    assert rules["product_enum_dim"].values == (1000,)
+    assert rules["product_enum_dim"].products == ("950",)
+    flat = {**args, "returnInverse": False, "dim": 1000}
+    assert _broken(spec, flat, "950") == []
+    assert "product_enum_returnInverse" in _broken(spec, {**flat, "returnInverse": True}, "950")
+    assert "product_enum_dim" in _broken(spec, {**flat, "dim": 0}, "950")
+    for product in (None, "910b"):  # unchecked without the product the remark names
+        assert _broken(spec, {**flat, "returnInverse": True, "dim": 0}, product) == []
+
+
+def _unchecked(fn) -> dict[str, str]:
+    return {r.id: r.reason for r in fn.cases.rules if not r.host}
+
+
+def test_the_reasons_of_fast_batch_norm_backward_are_true(corpus):
+    """aclnnFastBatchNormBackward: `当outputMask[0]为true，传入的gradInput是空指针时` names a pointer
+    that outputMask makes required (it was unchecked as `every pointer it could name is optional`); and
+    `input、gradOut、gradInput（非空时）的shape不一致` relates two inputs whatever outputMask says."""
+    fn, spec, args = _function(corpus, "norm/batch_norm_grad_v3/docs/aclnnFastBatchNormBackward.md")
+    reasons = _unchecked(fn)
+    rules = {r.id: r for r in fn.cases.rules}
+    masked = rules["rule2_not_null_when"]
+    assert masked.host and masked.params == ("gradInput", "outputMask") and masked.values == (0,)
+    assert args["outputMask"][0] is True and args["gradInput"] is not None
+    assert "rule2_not_null_when" in _broken(spec, {**args, "gradInput": None}, None)
+    # counter-case: with outputMask[0] false gradInput may be null
+    unasked = {**args, "gradInput": None, "outputMask": (False, *args["outputMask"][1:])}
+    assert "rule2_not_null_when" not in _broken(spec, unasked, None)
+    assert rules["rule1_not_null"].params == ("gradOut", "input")  # an unconditional row stays one
+    assert rules["rule19_same_shape"].host and rules["rule19_same_shape"].params == ("input", "gradOut")
+    assert rules["rule19_same_shape_outputs"].params == ("gradInput",)
+    assert "outputMask" in reasons["rule19_same_shape_outputs"]
+    wider = dataclasses.replace(args["input"], shape=(*args["input"].shape[:-1], args["input"].shape[-1] + 1))
+    assert "rule19_same_shape" in _broken(spec, {**args, "input": wider}, None)
+    assert "rule19_same_shape" not in _broken(spec, args, None)  # counter-case: the document's call
+
+
+def test_a_relation_an_unchecked_error_row_names_says_so(corpus):
+    """aclnnForeachAddList: x2's `数据类型、数据格式和shape与入参x1一致` is rejected by the row
+    `x1、x2、out的shape不满足约束` (not checked: it stands for the constraints as a whole); its
+    format part is named by no row; and that row's reason claims no check it does not make."""
+    fn, _, _ = _function(corpus, "foreach/foreach_add_list/docs/aclnnForeachAddList.md")
+    reasons = _unchecked(fn)
+    assert "x1、x2、out的shape不满足约束" in reasons["stated_x2_4_same_shape"]
+    assert "no error row" in reasons["stated_x2_5_same_format"]  # counter-case: no row names formats
+    assert "checked one by one" not in reasons["rule4_constraints"]
+    # the count is the statements': those of x1, x2 and out, enforced or named
+    named = [s for s in fn.cases.statements if s.param in ("x1", "x2", "out") and not s.honoured]
+    counted = f"{sum(s.enforced for s in named)} of the {len(named)} constraints of x1, x2, out are checked"
+    assert counted in reasons["rule4_constraints"]
+    assert sum(s.enforced for s in named) < len(named)  # the row's relation to x1 among those not checked
+
+
+def test_a_dimension_range_with_a_value_of_its_own(corpus):
+    """aclnnUniqueConsecutive dim, its description cell: `取值范围为[-self.dim(), self.dim())，传入
+    1000表示不指定维度`: a dimension of self, or 1000 (the document's own call passes 1000)."""
+    fn, spec, args = _function(corpus, "index/unique_consecutive/docs/aclnnUniqueConsecutive.md")
+    rank = len(args["self"].shape)
+    assert "implied_axis_dim" in {r.id for r in fn.cases.rules if r.host}
+    for dim in (1000, -rank, rank - 1):
+        assert "implied_axis_dim" not in _broken(spec, {**args, "dim": dim}, None)
+    for dim in (rank, -rank - 1, 999):
+        assert "implied_axis_dim" in _broken(spec, {**args, "dim": dim}, None)
+
+
+def test_an_ignored_dimension_keeps_its_range_unread():
+    """Counter-case: a value said to be ignored at times (`…不生效`) leaves the range no rule."""
+    from specgen.parse import classify as cons
+
+    ctx = cons.Context(subject="dim", params=("self", "dim"), line=1)
+    read = cons.classify("取值范围为[-self.dim(), self.dim())，传入1000表示不指定维度", ctx)[0]
+    assert [(c.kind, c.params, c.values) for c in read if c.kind == "axis"] == [("axis", ("self",), (1000,))]
+    ignored = cons.classify("取值范围为[-self.dim(), self.dim())，mode为0时该参数不生效", ctx)[0]
+    assert not [c for c in ignored if c.kind == "axis"]
+
+
+def test_a_condition_listed_under_a_product_is_no_dtype_equality(corpus):
+    """Counter-case, aclnnFusedMatmul line 227: `x1、x2、x3三者的数据类型完全一致，且同为BFLOAT16或同为
+    FLOAT16` is one of the conditions of a cubeMathType mode, not a rule: no product-held equality."""
+    fn, _, _ = _function(corpus, "matmul/fused_mat_mul/docs/aclnnFusedMatmul.md")
+    tied = [(p.name, c.text) for p in fn.function.params for c in p.of_kind("same_dtype") if c.product]
+    assert tied == []
+    assert not [r for r in fn.cases.rules if r.products]
