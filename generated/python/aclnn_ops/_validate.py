@@ -98,10 +98,13 @@ class Rule:
         None  # output_shape/output_dtype: the model's rule
     )
     # multiple, dim_multiple: the number a size or value divides by; enum: the values the
-    # error row itself allows (else the parameter's)
+    # error row itself allows (else the parameter's); axis: values allowed besides the range
     values: tuple[object, ...] = ()
     # range: the bounds the error row itself states (else the parameter's)
     bounds: tuple[float | None, float | None, bool, bool] | None = None
+    # the products a per-product remark holds the rule on: checked only when `product=` names
+    # one of them (with no product, which product runs is unknown)
+    products: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,7 +164,11 @@ def _broken(
     spec: Spec, args: Mapping[str, object], product: str | None
 ) -> Iterator[tuple[Rule, str]]:
     ctx = _Context(spec, args, product_id(product))
-    for rule in sorted(spec.rules, key=lambda r: r.kind != "not_null"):
+    for rule in sorted(
+        spec.rules, key=lambda r: r.kind not in ("not_null", "not_null_when")
+    ):
+        if rule.products and ctx.product not in rule.products:
+            continue
         if rule.host and (problem := _CHECKS[rule.kind](ctx, rule)):
             yield rule, problem
 
@@ -268,6 +275,19 @@ def _not_null(ctx: _Context, rule: Rule) -> str:
     for name in rule.params:
         if ctx.args.get(name) is None and not ctx.spec.param(name).optional:
             return f"{name} is None (a null pointer) but is required"
+    return ""
+
+
+def _not_null_when(ctx: _Context, rule: Rule) -> str:
+    """`当outputMask[0]为true，传入的gradInput是空指针时`: the pointer is required when the bool
+    array's element is true (an array too short to hold it asks for nothing here)."""
+    pointer, flags = rule.params
+    index = int(rule.values[0])  # type: ignore[call-overload]
+    given = ctx.args.get(flags)
+    if not isinstance(given, Sequence) or index >= len(given) or not given[index]:
+        return ""
+    if ctx.args.get(pointer) is None:
+        return f"{pointer} is None (a null pointer) but {flags}[{index}] is true"
     return ""
 
 
@@ -468,6 +488,9 @@ def _axis(ctx: _Context, rule: Rule) -> str:
         return ""
     rank = max(tensors[0].ndim, 1)  # a 0-d tensor takes dim 0 or -1
     for v in values:
+        # a value the document gives a meaning of its own (`传入1000表示…`)
+        if v in rule.values:
+            continue
         if not (math.isfinite(v) and -rank <= v <= rank - 1):
             return (
                 f"{value_name} is {ctx.args.get(value_name)!r}; {tensor_name} has {tensors[0].ndim} "
@@ -612,6 +635,7 @@ def _product(ctx: _Context, rule: Rule) -> str:
 _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "product": _product,
     "not_null": _not_null,
+    "not_null_when": _not_null_when,
     "dtypes": _dtypes,
     "formats": _formats,
     "rank": _rank,
