@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from specgen.codegen.runtime import _shapes
-from specgen.model import Param
+from specgen.model import Param, ShapeRule
 from specgen.parse.classify.shape_phrases import SHAPE_PHRASES
+from specgen.parse.classify.text import Statement
 
 EXAMPLES = [(phrase, example) for phrase in SHAPE_PHRASES for example in phrase.examples]
 
@@ -678,6 +679,38 @@ def test_the_other_dtypes_case_of_its_own_item_holds_only_for_them(corpus):
     # x (4, 16): INT32 yOut (4, 2) is not rejected (its shape is unchecked), INT8 must be (4, 16)
     assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "yOut": TensorDesc((4, 2), "INT32")}) is None
     assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "yOut": TensorDesc((4, 2), "INT8")}) == (4, 16)
+
+
+@pytest.mark.parametrize("name", ["aclnnRmsNormQuant", "aclnnRmsNormQuantV3"])
+def test_a_same_shape_row_holds_but_for_the_dtype_a_later_line_packs(corpus, name):
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse import parse_paths
+
+    # ops-nn, y's row `shape需要与输入x一致`, and the constraints section (on 950):
+    # `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8`
+    [path] = (corpus / "docs" / "ops-nn").glob(f"**/docs/{name}.md")
+    [doc] = parse_paths([path])
+    y = next(p for p in doc.functions[0].params if p.name == "y")
+    assert y.shape_rule.when == ("y", "dtype", "INT32", "false")
+    plain = y.shape_rule.model_dump(mode="json")
+    x = TensorDesc((4, 16), "FLOAT16")
+    # x (4, 16): INT32 y (4, 2) is not rejected (unchecked but its last dimension), INT8 must be (4, 16)
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "y": TensorDesc((4, 2), "INT32")}) is None
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "y": TensorDesc((4, 2), "INT8")}) == (4, 16)
+
+
+def test_a_packed_line_of_another_tensor_or_naming_none_leaves_the_same_shape_whole():
+    from specgen.parse.classify.shapes import _but_packed
+
+    y = _tensor("y", "out", ["INT8", "INT32"])
+    same = ShapeRule(kind="same", params=("x",), text="shape需要与输入x一致", line=1)
+    other = [Statement("当y2的数据类型为INT32时，y2的最后一维必须是x最后一维的1/8。", 9)]
+    nameless = [Statement("数据类型为INT32时，最后一维是x最后一维的1/8。", 9)]
+    assert _but_packed(y, same, [], other).when == ()
+    assert _but_packed(y, same, [], nameless).when == ()  # a line of the section naming no tensor
+    assert _but_packed(y, same, nameless, []).when == ("y", "dtype", "INT32", "false")  # y's own row
+    int8_only = _tensor("y", "out", ["INT8"])
+    assert _but_packed(int8_only, same, nameless, []).when == ()  # a dtype the output cannot take
 
 
 def test_shapes_said_per_value_of_an_attribute_give_the_first_case_under_its_condition():

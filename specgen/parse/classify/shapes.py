@@ -290,7 +290,8 @@ def shape_rule(
     conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
     if peers := _relation_peers(p, params, "same_shape", conditional):
         c = _first_constraint(p, params, "same_shape", conditional)
-        return ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
+        rule = ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
+        return _but_packed(p, rule, statements.get(p.name, []), notes)
     if peers := _relation_peers(p, params, "broadcast_result", conditional):
         c = p.of_kind("broadcast_result")[0]
         if formula and (rule := product_of_operands(peers, params, formula.text, formula.line)):
@@ -691,6 +692,33 @@ def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]
     first = next(s for s in said if m.group("dtype") in s.text)
     when = (who, "dtype", m.group("dtype"), "false")
     return ShapeRule(kind="same", params=(m.group("x"),), when=when, text=m.group(), line=first.line)
+
+
+# `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8` (aclnnRmsNormQuant's constraints section,
+# beside y's row `shape需要与输入x一致`): in that dtype eight 4-bit values pack into one element
+_PACKED_LAST = re.compile(
+    r"(?:当|若|如果)?\s*`?(?P<who>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?(?:数据)?类型为\s*(?:DT_)?(?P<dtype>[A-Z][A-Z0-9_]*)\s*"
+    r"(?:类型)?时[，,]\s*(?:`?(?P<subject>[A-Za-z_][A-Za-z0-9_]*)`?\s*的)?\s*(?:shape的?)?\s*(?:最后一维|尾轴)(?:大小)?\s*"
+    r"(?:必须|需要|需)?\s*(?:是|为|等于)\s*(?:输入|入参)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?\s*(?:shape的?)?\s*"
+    r"(?:最后一维|尾轴)(?:大小)?的\s*1\s*/\s*8"
+)
+
+
+def _but_packed(p: Param, rule: ShapeRule, own: Sequence[Statement], notes: Sequence[Statement]) -> ShapeRule:
+    """A same-shape rule of `p` that a statement of its own or of the constraints section (one
+    naming `p`) contradicts for one dtype of `p`, its last dimension the peer's / 8 there
+    (packed 4-bit values): the rule holds where `p` has another dtype (as `_for_other_dtypes`);
+    in that dtype only the last dimension is stated, so its shape is left unchecked."""
+    for s in [*own, *notes]:
+        m = _PACKED_LAST.search(s.text)
+        if m is None or m.group("x") not in rule.params or dtype(m.group("dtype")) not in p.dtypes:
+            continue
+        named = {m.group("who"), m.group("subject")} - {None}
+        if named - {p.name} or (s not in own and not named):
+            continue  # another tensor's packed dtype, or a line of the section naming no tensor
+        when = (p.name, "dtype", dtype(m.group("dtype")), "false")
+        return rule.model_copy(update={"when": when})
+    return rule
 
 
 def _joined(said: Sequence[Statement]) -> list[Statement]:
