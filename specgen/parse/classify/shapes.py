@@ -46,6 +46,7 @@ from specgen.parse.classify.shape_formulas import defined_by_formula, formula_ru
 from specgen.parse.classify.shape_halves import halves_rule
 from specgen.parse.classify.shape_listed import listed_cases
 from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
+from specgen.parse.classify.shape_packed import but_packed
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -290,8 +291,7 @@ def shape_rule(
     conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
     if peers := _relation_peers(p, params, "same_shape", conditional):
         c = _first_constraint(p, params, "same_shape", conditional)
-        rule = ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
-        return _but_packed(p, rule, statements.get(p.name, []), notes)
+        return ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
     if peers := _relation_peers(p, params, "broadcast_result", conditional):
         c = p.of_kind("broadcast_result")[0]
         if formula and (rule := product_of_operands(peers, params, formula.text, formula.line)):
@@ -692,33 +692,6 @@ def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]
     first = next(s for s in said if m.group("dtype") in s.text)
     when = (who, "dtype", m.group("dtype"), "false")
     return ShapeRule(kind="same", params=(m.group("x"),), when=when, text=m.group(), line=first.line)
-
-
-# `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8` (aclnnRmsNormQuant's constraints section,
-# beside y's row `shape需要与输入x一致`): in that dtype eight 4-bit values pack into one element
-_PACKED_LAST = re.compile(
-    r"(?:当|若|如果)?\s*`?(?P<who>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?(?:数据)?类型为\s*(?:DT_)?(?P<dtype>[A-Z][A-Z0-9_]*)\s*"
-    r"(?:类型)?时[，,]\s*(?:`?(?P<subject>[A-Za-z_][A-Za-z0-9_]*)`?\s*的)?\s*(?:shape的?)?\s*(?:最后一维|尾轴)(?:大小)?\s*"
-    r"(?:必须|需要|需)?\s*(?:是|为|等于)\s*(?:输入|入参)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?\s*(?:shape的?)?\s*"
-    r"(?:最后一维|尾轴)(?:大小)?的\s*1\s*/\s*8"
-)
-
-
-def _but_packed(p: Param, rule: ShapeRule, own: Sequence[Statement], notes: Sequence[Statement]) -> ShapeRule:
-    """A same-shape rule of `p` that a statement of its own or of the constraints section (one
-    naming `p`) contradicts for one dtype of `p`, its last dimension the peer's / 8 there
-    (packed 4-bit values): the rule holds where `p` has another dtype (as `_for_other_dtypes`);
-    in that dtype only the last dimension is stated, so its shape is left unchecked."""
-    for s in [*own, *notes]:
-        m = _PACKED_LAST.search(s.text)
-        if m is None or m.group("x") not in rule.params or dtype(m.group("dtype")) not in p.dtypes:
-            continue
-        named = {m.group("who"), m.group("subject")} - {None}
-        if named - {p.name} or (s not in own and not named):
-            continue  # another tensor's packed dtype, or a line of the section naming no tensor
-        when = (p.name, "dtype", dtype(m.group("dtype")), "false")
-        return rule.model_copy(update={"when": when})
-    return rule
 
 
 def _joined(said: Sequence[Statement]) -> list[Statement]:
@@ -1195,6 +1168,15 @@ def _by_product(
     return per_product_rule(p, params, statements_for(p, params, remarks, alone), read)
 
 
+def _said_of(
+    p: Param, statements: dict[str, list[Statement]], notes: Sequence[Statement], errors: Sequence[ErrorRule]
+) -> tuple[list[Statement], list[Statement]]:
+    """`p`'s own statements, and every other line that may speak of it: the other parameters'
+    rows, the constraints section, the error conditions."""
+    others = [s for name, said in statements.items() if name != p.name for s in said]
+    return statements.get(p.name, []), [*others, *notes, *(Statement(e.condition, e.line) for e in errors)]
+
+
 def output_rules(
     params: Sequence[Param],
     errors: Sequence[ErrorRule],
@@ -1222,6 +1204,7 @@ def output_rules(
             if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
             shape = unpacked(shape, params)
+            shape = but_packed(p, shape, _said_of(p, statements, notes, errors))
             rules = {
                 "shape_rule": shape,
                 "dtype_rule": dtype_rule(p, params, errors, notes, shape),
