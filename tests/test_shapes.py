@@ -735,6 +735,27 @@ def test_a_packed_line_naming_outputs_as_a_group_exempts_each_alternative_of_the
     assert got.alternatives[1] == invalid
 
 
+def test_a_peer_whose_own_row_packs_int4_is_not_held_to_the_outputs_shape_in_that_dtype(corpus):
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse import parse_paths
+    from specgen.parse.classify.shape_packed import peer_packed
+
+    # the experimental aclnnAscendAntiQuant (ops-nn): x's row `当数据类型是INT32时，每个数据被作为8个
+    # INT4数据使用`, y's row `shape与输入x一致`; the current one says y's last axis is x's × 8 there
+    rows = {"x": [Statement("当数据类型是INT32时，每个数据被作为8个INT4数据使用", 3)]}
+    assert peer_packed("x", rows) == "INT32"
+    assert peer_packed("x", {"x": [Statement("数据类型为INT32时，每个INT32数据存放8个INT4数据", 3)]}) == "INT32"
+    assert peer_packed("x", {"x": [Statement("当数据类型是INT4时，shape的尾轴为偶数", 3)]}) is None
+    [path] = (corpus / "docs" / "ops-nn" / "experimental").glob("**/docs/aclnnAscendAntiQuant.md")
+    [doc] = parse_paths([path])
+    y = next(p for p in doc.functions[0].params if p.name == "y")
+    plain = y.shape_rule.model_dump(mode="json")
+    y_out = TensorDesc((4, 16), "FLOAT16")
+    packed = {"x": TensorDesc((4, 2), "INT32"), "y": y_out}
+    assert _shapes.output_shape(plain, {"x": (4, 2)}, packed) is None  # unchecked, not (4, 2)
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": TensorDesc((4, 16), "INT8"), "y": y_out}) == (4, 16)
+
+
 def test_add_rms_norm_dynamic_quant_v2_accepts_a_packed_int32_y1_out(corpus):
     from specgen.codegen.runtime._tensor import TensorDesc
     from specgen.parse import parse_paths

@@ -8,7 +8,9 @@ eight 4-bit values pack into one element, so its last dimension is its peer's / 
 The rule (or each alternative of it that is the peer's shape) then holds where the output has
 another dtype (`when`: (output, "dtype", dtype, "false")), as `shapes._for_other_dtypes` reads
 a row that says so itself; in the packed dtype only the last dimension is stated, so the shape
-is left unchecked there and a wrapper allocates only for the other dtypes.
+is left unchecked there and a wrapper allocates only for the other dtypes. Likewise where the
+peer's own row says its elements pack eight INT4 values in one dtype (its shape then is not the
+output's unpacked one): the rule holds where the peer has another dtype.
 """
 
 from __future__ import annotations
@@ -56,17 +58,45 @@ def packed_dtype(p: Param, own: Sequence[Statement], others: Sequence[Statement]
     return None
 
 
-def but_packed(p: Param, rule: ShapeRule, said: tuple[Sequence[Statement], Sequence[Statement]]) -> ShapeRule:
+# `当数据类型是INT32时，每个数据被作为8个INT4数据使用` (the experimental aclnnAscendAntiQuant's x, its y
+# `shape与输入x一致`), `数据类型为INT32时，每个INT32数据存放8个INT4数据`: a tensor's own row packing it
+_PACKS = re.compile(
+    r"(?:数据)?类型\s*(?:是|为)\s*(?P<dtype>[A-Za-z][A-Za-z0-9_]*)\s*(?:类型)?时\s*[，,]\s*每个\s*(?:[A-Za-z0-9_]+)?\s*"
+    r"数据\s*(?:被作为|被视为|存放|存储|表示|包含)\s*8\s*个\s*INT4"
+)
+
+
+def peer_packed(peer: str, rows: dict[str, list[Statement]]) -> str | None:
+    """The dtype the peer's own row says packs eight INT4 values into each element."""
+    for s in rows.get(peer, []):
+        if (m := _PACKS.search(s.text)) and (d := dtype(m.group("dtype"))):
+            return d
+    return None
+
+
+def but_packed(
+    p: Param,
+    rule: ShapeRule,
+    said: tuple[Sequence[Statement], Sequence[Statement]],
+    rows: dict[str, list[Statement]] | None = None,
+) -> ShapeRule:
     """`rule`, its peer's shape (or each alternative that is) held only where `p` is not of the
-    dtype a line packs (see the module's docstring); unchanged where no line does."""
-    if rule.kind not in ("same", "one_of") or not (found := packed_dtype(p, *said)):
+    dtype a line packs (see the module's docstring), nor the peer of the dtype its own row
+    (of `rows`, each parameter's) says packs INT4 values; unchanged where no line does."""
+    if rule.kind not in ("same", "one_of"):
         return rule
-    exempt = (p.name, "dtype", found[0], "false")
+    found = packed_dtype(p, *said)
 
     def held(r: ShapeRule) -> ShapeRule:
-        if r.kind != "same" or r.params != (found[1],) or len(r.when) % 4 or _on_own_dtype(r, p.name):
+        if r.kind != "same" or len(r.params) != 1 or len(r.when) % 4:
             return r
-        return r.model_copy(update={"when": (*r.when, *exempt)})
+        peer = r.params[0]
+        exempt: tuple[str, ...] = ()
+        if found and found[1] == peer and not _on_own_dtype(r, p.name):
+            exempt = (p.name, "dtype", found[0], "false")
+        if (packing := peer_packed(peer, rows or {})) and not _on_own_dtype(r, peer):
+            exempt = (*exempt, peer, "dtype", packing, "false")
+        return r.model_copy(update={"when": (*r.when, *exempt)}) if exempt else r
 
     if rule.kind == "same":
         return held(rule)

@@ -1204,7 +1204,7 @@ def output_rules(
             if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
             shape = unpacked(shape, params)
-            shape = but_packed(p, shape, _said_of(p, statements, notes, errors))
+            shape = but_packed(p, shape, _said_of(p, statements, notes, errors), statements)
             rules = {
                 "shape_rule": shape,
                 "dtype_rule": dtype_rule(p, params, errors, notes, shape),
