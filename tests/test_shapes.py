@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from specgen.codegen.runtime import _shapes
-from specgen.model import Param
+from specgen.model import Param, ShapeRule
 from specgen.parse.classify.shape_phrases import SHAPE_PHRASES
+from specgen.parse.classify.text import Statement
 
 EXAMPLES = [(phrase, example) for phrase in SHAPE_PHRASES for example in phrase.examples]
 
@@ -678,6 +679,97 @@ def test_the_other_dtypes_case_of_its_own_item_holds_only_for_them(corpus):
     # x (4, 16): INT32 yOut (4, 2) is not rejected (its shape is unchecked), INT8 must be (4, 16)
     assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "yOut": TensorDesc((4, 2), "INT32")}) is None
     assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "yOut": TensorDesc((4, 2), "INT8")}) == (4, 16)
+
+
+@pytest.mark.parametrize("name", ["aclnnRmsNormQuant", "aclnnRmsNormQuantV3"])
+def test_a_same_shape_row_holds_but_for_the_dtype_a_later_line_packs(corpus, name):
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse import parse_paths
+
+    # ops-nn, y's row `shape需要与输入x一致`, and the constraints section (on 950):
+    # `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8`
+    [path] = (corpus / "docs" / "ops-nn").glob(f"**/docs/{name}.md")
+    [doc] = parse_paths([path])
+    y = next(p for p in doc.functions[0].params if p.name == "y")
+    assert y.shape_rule.when == ("y", "dtype", "INT32", "false")
+    plain = y.shape_rule.model_dump(mode="json")
+    x = TensorDesc((4, 16), "FLOAT16")
+    # x (4, 16): INT32 y (4, 2) is not rejected (unchecked but its last dimension), INT8 must be (4, 16)
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "y": TensorDesc((4, 2), "INT32")}) is None
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": x, "y": TensorDesc((4, 2), "INT8")}) == (4, 16)
+
+
+def test_a_packed_line_of_another_tensor_or_naming_none_leaves_the_same_shape_whole():
+    from specgen.parse.classify.shape_packed import but_packed
+
+    y = _tensor("y", "out", ["INT8", "INT32"])
+    same = ShapeRule(kind="same", params=("x",), text="shape需要与输入x一致", line=1)
+    other = [Statement("当y2的数据类型为INT32时，y2的最后一维必须是x最后一维的1/8。", 9)]
+    nameless = [Statement("数据类型为INT32时，最后一维是x最后一维的1/8。", 9)]
+    exempt = ("y", "dtype", "INT32", "false")
+    assert but_packed(y, same, ([], other)).when == ()
+    assert but_packed(y, same, ([], nameless)).when == ()  # a line elsewhere naming no tensor
+    assert but_packed(y, same, (nameless, [])).when == exempt  # y's own row
+    assert but_packed(_tensor("y", "out", ["INT8"]), same, (nameless, [])).when == ()  # a dtype y cannot take
+    # another peer's shape (y2Out `与y1Out保持一致`) is not the one the line packs against
+    assert but_packed(y, same.model_copy(update={"params": ("z",)}), (nameless, [])).when == ()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # aclnnAddRmsNormDynamicQuantV2 (ops-nn): its error row, and x1's row
+        "y1Out或y2Out的数据类型为DT_INT32时，y1Out或y2Out的尾轴不为x1尾轴的1/8。",
+        "当输出`y1Out`或`y2Out`的数据类型为INT32时，`x1`的尾轴必须是输出`y1Out`或`y2Out`尾轴的8倍。",
+    ],
+)
+def test_a_packed_line_naming_outputs_as_a_group_exempts_each_alternative_of_the_peers_shape(line):
+    from specgen.parse.classify.shape_packed import but_packed
+
+    y1 = _tensor("y1Out", "out", ["INT8", "INT32"])
+    valid = ShapeRule(kind="same", params=("x1",), when=("mask[0]", "bool", "true", "true"), line=1)
+    invalid = ShapeRule(kind="explicit", dims=("1",), when=("mask[0]", "bool", "false", "true"), line=1)
+    rule = ShapeRule(kind="one_of", params=("x1",), alternatives=(valid, invalid), line=1)
+    got = but_packed(y1, rule, ([], [Statement(line, 9)]))
+    assert got.alternatives[0].when == (*valid.when, "y1Out", "dtype", "INT32", "false")
+    assert got.alternatives[1] == invalid
+
+
+def test_a_peer_whose_own_row_packs_int4_is_not_held_to_the_outputs_shape_in_that_dtype(corpus):
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse import parse_paths
+    from specgen.parse.classify.shape_packed import peer_packed
+
+    # the experimental aclnnAscendAntiQuant (ops-nn): x's row `当数据类型是INT32时，每个数据被作为8个
+    # INT4数据使用`, y's row `shape与输入x一致`; the current one says y's last axis is x's × 8 there
+    rows = {"x": [Statement("当数据类型是INT32时，每个数据被作为8个INT4数据使用", 3)]}
+    assert peer_packed("x", rows) == "INT32"
+    assert peer_packed("x", {"x": [Statement("数据类型为INT32时，每个INT32数据存放8个INT4数据", 3)]}) == "INT32"
+    assert peer_packed("x", {"x": [Statement("当数据类型是INT4时，shape的尾轴为偶数", 3)]}) is None
+    [path] = (corpus / "docs" / "ops-nn" / "experimental").glob("**/docs/aclnnAscendAntiQuant.md")
+    [doc] = parse_paths([path])
+    y = next(p for p in doc.functions[0].params if p.name == "y")
+    plain = y.shape_rule.model_dump(mode="json")
+    y_out = TensorDesc((4, 16), "FLOAT16")
+    packed = {"x": TensorDesc((4, 2), "INT32"), "y": y_out}
+    assert _shapes.output_shape(plain, {"x": (4, 2)}, packed) is None  # unchecked, not (4, 2)
+    assert _shapes.output_shape(plain, {"x": (4, 16)}, {"x": TensorDesc((4, 16), "INT8"), "y": y_out}) == (4, 16)
+
+
+def test_add_rms_norm_dynamic_quant_v2_accepts_a_packed_int32_y1_out(corpus):
+    from specgen.codegen.runtime._tensor import TensorDesc
+    from specgen.parse import parse_paths
+
+    [path] = (corpus / "docs" / "ops-nn").glob("**/docs/aclnnAddRmsNormDynamicQuantV2.md")
+    [doc] = parse_paths([path])
+    y1 = next(p for p in doc.functions[0].params if p.name == "y1Out")
+    plain = y1.shape_rule.model_dump(mode="json")
+    x1 = TensorDesc((4, 16), "FLOAT16")
+    facts = {"x1": x1, "outputMaskOptional": [True, True]}
+    shapes = {"x1": (4, 16)}
+    # x1 (4, 16), both outputs valid: INT32 y1Out (4, 2) is not rejected, INT8 must be (4, 16)
+    assert _shapes.output_shape(plain, shapes, {**facts, "y1Out": TensorDesc((4, 2), "INT32")}) is None
+    assert _shapes.output_shape(plain, shapes, {**facts, "y1Out": TensorDesc((4, 2), "INT8")}) == (4, 16)
 
 
 def test_shapes_said_per_value_of_an_attribute_give_the_first_case_under_its_condition():

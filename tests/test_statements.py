@@ -99,6 +99,35 @@ def test_a_pointer_required_null_in_one_situation_is_named_as_such(corpus):
     assert not [r for r in fn.cases.rules if "需要传nullptr" in r.condition]
 
 
+def test_a_statement_an_output_rule_reads_is_enforced_by_it(corpus):
+    """aclnnDynamicQuantV3 (ops-nn): scaleOut's three `quantMode是…时，shape为…` items are the cases
+    of its shape rule; of yOut's, `其他数据类型时shape和x保持一致` is its shape rule, which holds
+    where yOut is not INT32, so the INT32 item is read but left unchecked; the INT4 item no rule reads."""
+    [path] = (corpus / "docs" / "ops-nn").glob("**/dynamic_quant/docs/aclnnDynamicQuantV3.md")
+    [doc] = parse_paths([path])
+    fn = operator_code(doc, doc.source).functions[0]
+    by_text = {(s.param, s.text): s for s in fn.cases.statements}
+    for text in ("x的shape剔除最后一维", "shape为(1,)", "x的shape剔除倒数第二维"):
+        [s] = [s for (param, said), s in by_text.items() if param == "scaleOut" and said.endswith(text)]
+        assert (s.rule, s.enforced) == ("implied_output_shape_scaleOut", True)
+    other = by_text[("yOut", "其他数据类型时shape和x保持一致")]
+    assert (other.rule, other.enforced) == ("implied_output_shape_yOut", True)
+    rules = {r.id: r for r in fn.cases.rules}
+    packed = by_text[("yOut", "数据类型为INT32时，最后一维是x最后一维的1/8")]
+    assert not packed.enforced and "holds where yOut is not INT32" in rules[packed.rule].reason
+    int4 = by_text[("yOut", "数据类型为INT4时，最后一维的大小必须能被2整除")]
+    assert not int4.enforced and rules[int4.rule].reason.startswith("no rule reads")
+    assert _dropped(fn.function, fn.cases.rules, fn.cases.statements) == []
+
+
+def test_a_statement_is_read_by_an_output_rule_as_whole_clauses_only():
+    from specgen.codegen.statements import _within
+
+    assert _within("shape为1", "维度为1。shape为1")
+    assert not _within("shape为1", "shape为1维")  # a clause of its own, not a prefix of another
+    assert not _within("为1", "shape为1")
+
+
 def test_the_constraints_section_is_named_line_by_line(corpus):
     """aclnnCtcLoss's 约束说明 bounds targets, inputLengths and targetLengths: no rule reads that
     section, so each bullet is named as not checked, at its own line; determinism is no rule."""

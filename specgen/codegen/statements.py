@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from specgen.codegen.runtime._validate import Rule
-from specgen.model import Constraint, Param, TextBlock
+from specgen.model import Constraint, DtypeRule, Param, ShapeRule, TextBlock
 
 INVALID = 161002
 # The rule kinds that enforce a constraint of each kind (a stricter relation enforces a looser one).
@@ -75,10 +75,14 @@ def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[S
                 statements.append(replace(statement, enforced=True))
                 continue
             covering = _covering(p, c, rules)
-            if covering is None:
+            read = _read_by_output(p, c, rules) if covering is None else None
+            if read is not None and not read[1]:
+                covering = read[0]
+            elif covering is None:
+                reason = read[1] if read is not None else _reason(p, c, rules)
                 covering = Rule(
                     INVALID, c.kind, (p.name, *c.params), c.text,
-                    host=False, reason=_reason(p, c, rules), id=f"stated_{p.name}_{index + 1}_{c.kind}",
+                    host=False, reason=reason, id=f"stated_{p.name}_{index + 1}_{c.kind}",
                 )  # fmt: skip
                 added.append(covering)
             statements.append(replace(statement, rule=covering.id, enforced=covering.host))
@@ -117,6 +121,57 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     # row's (`lambda小于0`)
     found = sorted((r for r in rules if covers(r)), key=lambda r: (not r.host, bool(r.bounds or r.values)))
     return found[0] if found else None
+
+
+_OUTPUT_RULES = (("output_shape", "shape_rule"), ("output_dtype", "dtype_rule"))
+_CLAUSE_END = "。；;，,.\n "
+
+
+def _read_by_output(p: Param, c: Constraint, rules: list[Rule]) -> tuple[Rule, str] | None:
+    """The output rule whose reading is made of the statement (aclnnDynamicQuantV3 scaleOut's
+    `quantMode是pertoken时，shape为x的shape剔除最后一维`, a case of its shape rule), with "" when it
+    reads it as a rule, or the reason it reads it as the one dtype it leaves unchecked
+    (`数据类型为INT32时，最后一维是x最后一维的1/8`, its shape held for the other dtypes); None when
+    no output rule is read from it."""
+    said = _plain(c.text)
+    for kind, field in _OUTPUT_RULES:
+        rule = next((r for r in rules if r.kind == kind and r.params[:1] == (p.name,) and r.derive), None)
+        if rule is None or not said:
+            continue
+        for part in _read_parts(getattr(p, field)):
+            if not _within(said, _plain(part.text)):
+                continue
+            exempt = [part.when[i + 2] for i in range(0, len(part.when) - 3, 4)
+                      if part.when[i : i + 2] == (p.name, "dtype") and part.when[i + 3] == "false"]  # fmt: skip
+            if any(d.lower() in said.lower() for d in exempt):
+                return rule, (
+                    f"read by the output rule {rule.id}, which holds where {p.name} is not {exempt[0]}: in "
+                    f"{exempt[0]} the statement gives part of the shape only, so it is not checked on the host"
+                )
+            return rule, ""
+    return None
+
+
+def _read_parts(rule: ShapeRule | DtypeRule | None) -> list[ShapeRule | DtypeRule]:
+    """The readings a derived rule is made of: its cases read, or itself."""
+    if rule is None or not rule.derived:
+        return []
+    return [a for a in rule.alternatives if a.derived] if rule.alternatives else [rule]
+
+
+def _plain(text: str) -> str:
+    return _MARKUP.sub("", text).strip().rstrip("。.；;")
+
+
+def _within(said: str, text: str) -> bool:
+    """`said` is whole clauses of `text` (`shape为1` is not within `shape为1维`)."""
+    at = text.find(said)
+    while at >= 0:
+        end = at + len(said)
+        if (at == 0 or text[at - 1] in _CLAUSE_END) and (end == len(text) or text[end] in _CLAUSE_END):
+            return True
+        at = text.find(said, at + 1)
+    return False
 
 
 # `当quantMode取"pertensor"或"perchannel"时，groupIndexOptional必须是nullptr`: null required in a situation

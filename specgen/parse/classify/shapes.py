@@ -46,6 +46,7 @@ from specgen.parse.classify.shape_formulas import defined_by_formula, formula_ru
 from specgen.parse.classify.shape_halves import halves_rule
 from specgen.parse.classify.shape_listed import listed_cases
 from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
+from specgen.parse.classify.shape_packed import but_packed
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
     DIM_WORD,
@@ -1185,6 +1186,15 @@ def _by_product(
     return per_product_rule(p, params, statements_for(p, params, remarks, alone), read)
 
 
+def _said_of(
+    p: Param, statements: dict[str, list[Statement]], notes: Sequence[Statement], errors: Sequence[ErrorRule]
+) -> tuple[list[Statement], list[Statement]]:
+    """`p`'s own statements, and every other line that may speak of it: the other parameters'
+    rows, the constraints section, the error conditions."""
+    others = [s for name, said in statements.items() if name != p.name for s in said]
+    return statements.get(p.name, []), [*others, *notes, *(Statement(e.condition, e.line) for e in errors)]
+
+
 def output_rules(
     params: Sequence[Param],
     errors: Sequence[ErrorRule],
@@ -1212,6 +1222,7 @@ def output_rules(
             if shape.derived and not shape.when and (when := written_when(p, params)) and not _chooses(shape, when):
                 shape = shape.model_copy(update={"when": when})
             shape = unpacked(shape, params)
+            shape = but_packed(p, shape, _said_of(p, statements, notes, errors), statements)
             rules = {
                 "shape_rule": shape,
                 "dtype_rule": tied_on_products(p, params, dtype_rule(p, params, errors, notes, shape)),
