@@ -93,7 +93,7 @@ def test_example_programs_are_accepted(corpus, corpus_docs, corpus_package):
 
 # Of the document calls the validators accept, those with one output's first dimension changed
 # that they reject (`python benchmarks/output_shapes.py -v` lists the others with their rules).
-MIN_REJECTED_CHANGES = {"out": 480 / 541, "inout": 20 / 58}
+MIN_REJECTED_CHANGES = {"out": 492 / 541, "inout": 20 / 58}
 
 
 @pytest.mark.slow
