@@ -160,8 +160,8 @@ def test_ctc_loss_log_alpha_holds_per_product_where_logprobs_binds_its_symbols(c
 
 def test_the_wrapper_given_950_makes_the_documents_call(corpus, tmp_path):
     """aclnnDequantSwigluQuant's generated wrapper, called with its document's sample arguments
-    (x (2, 32)), scaleOut passed and yOut left to it: with product='950' it allocates yOut (2, 16) and makes the
-    document's call; with no product it refuses, the 950 remark holding on 950 only."""
+    (x (2, 32)), scaleOut passed and yOut left to it: with product='950' (and the mode and scales
+    the 950 remarks allow, null) it allocates yOut (2, 16) and makes the document's call; with no product it refuses, the 950 remark holding on 950 only."""
     import dataclasses
     import shutil
 
@@ -181,7 +181,15 @@ def test_the_wrapper_given_950_makes_the_documents_call(corpus, tmp_path):
     # scaleOut's 950 remark is read by no reader: passed as the sample's array
     args = [b if a["py"] == "scale_out" else a for a, b in zip(call.args, passed.args, strict=True)]
     call = dataclasses.replace(call, args=args)
-    on_950 = dataclasses.replace(call, args=[*call.args, {"py": "product", "keyword": True, "value": "950"}])
+    # on 950 quantModeOptional `仅支持"dynamic"` and quantScaleOptional only for it (its 950 remarks):
+    # the sample's "static" with a scale is its 910b call, so the 950 call passes both null
+    nulled = {"quant_mode_optional", "quant_scale_optional", "quant_offset_optional"}
+    as_950 = [{**a, "value": None} if a["py"] in nulled else a for a in call.args]
+    expected = [(n, None if n in ("quantModeOptional", "quantScaleOptional", "quantOffsetOptional") else v)
+                for n, v in call.expected]  # fmt: skip
+    on_950 = dataclasses.replace(
+        call, args=[*as_950, {"py": "product", "keyword": True, "value": "950"}], expected=expected
+    )
     package = generate_package(docs, tmp_path / "out")
     root = build_recorder([parsed[0].functions[0]], tmp_path / "cann")
     given, unknown = run_calls(package, root, [on_950, call])
