@@ -9,7 +9,9 @@ import pytest
 from specgen.codegen.cases import host_values, validator_spec
 from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate as validator
-from specgen.parse import parse_paths
+from specgen.model import Param
+from specgen.parse import build, parse_paths
+from specgen.parse.classify.shapes import Statement as ShapeStatement
 
 
 def _function(corpus, rel: str):
@@ -56,3 +58,37 @@ def test_a_table_check_takes_the_status_of_the_row_naming_it(corpus):
     assert codes["implied_dtypes_biasOptional"] == 561002
     assert codes["implied_formats_x"] == 161002
     assert codes["rule2_dtypes"] == 161002
+
+
+def test_a_description_bullet_stating_a_parameters_range_is_its_axis_rule(corpus):
+    """aclnnScatterAdd line 43, among the description's requirements of the computation:
+    `- dim取值范围为[-self.dim(), self.dim() - 1]。` (dim's own row says only 计算公式中的输入dim):
+    dim is checked as an axis of self, cited at that line; a dim inside passes."""
+    fn = _function(corpus, "index/scatter_add/docs/aclnnScatterAdd.md")
+    dim = next(p for p in fn.function.params if p.name == "dim")
+    (axis,) = [c for c in dim.constraints if c.kind == "axis"]
+    assert axis.line == 43 and axis.params == ("self",)
+    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
+    args = host_values(fn.cases.valid.args)
+    rank = len(args["self"].shape)
+    for inside in (rank - 1, -rank):
+        assert not [r.id for r, _ in validator.violations(spec, {**args, "dim": inside})]
+    for outside in (rank, -rank - 1):
+        assert [r.id for r, _ in validator.violations(spec, {**args, "dim": outside})] == ["implied_axis_dim"]
+
+
+def test_a_description_bullet_leaves_a_range_the_row_states():
+    """Counter-case: a parameter whose own row states its axis keeps that one; a bullet naming
+    no parameter (`- 结果取值范围为[0, 1]`) gives none."""
+    params = [
+        Param(name="dim", c_type="int64_t", kind="int", direction="in", line=1),
+        Param(name="self", c_type="const aclTensor*", kind="tensor", direction="in", line=2),
+    ]
+    said = [
+        ShapeStatement("- 结果取值范围为[0, 1]。", 3),
+        ShapeStatement("- dim取值范围为[-self.dim(), self.dim() - 1]。", 4),
+    ]
+    read = build._with_summary_values(params, said)
+    assert [c.line for c in read[0].constraints if c.kind == "axis"] == [4] and not read[1].constraints
+    held = [read[0], params[1]]
+    assert build._with_summary_values(held, [ShapeStatement("- dim取值范围为[0, 1]。", 9)])[0] == read[0]
