@@ -135,3 +135,33 @@ def test_a_condition_listed_under_a_product_is_no_dtype_equality(corpus):
     tied = [(p.name, c.text) for p in fn.function.params for c in p.of_kind("same_dtype") if c.product]
     assert tied == []
     assert not [r for r in fn.cases.rules if r.products]
+
+
+def _unsupported(corpus, rel: str):
+    fn, _, args = _function(corpus, rel)
+    cases = fn.cases
+    spec = validator_spec(cases.params, list(cases.rules), fn.name, cases.unsupported_products)
+    return cases, spec, args
+
+
+def test_a_product_the_support_list_marks_unsupported_is_refused(corpus):
+    """aclnnLogitGrad lines 17-23: `<term>Atlas 训练系列产品</term>：不支持` (and 200I/500 A2,
+    推理系列): product="910" is refused; A3 and A2 (`支持`) and no product pass. The document has
+    no error row for it, so the refusal is a ValueError, not a guessed status."""
+    cases, spec, args = _unsupported(corpus, "loss/logit_grad/docs/aclnnLogitGrad.md")
+    assert cases.unsupported_products == ("310b", "310p", "910")
+    for product in (None, "A3", "910b"):
+        validator.check(spec, args, product)
+    with pytest.raises(ValueError, match="product 910 as not supported"):
+        validator.check(spec, args, "910")
+
+
+def test_an_unsupported_product_takes_the_status_of_the_row_that_says_so(corpus):
+    """aclnnAdaptiveMaxPool3d: 310P/910 `不支持`, and the error row `161002 | 平台不支持`: the
+    refusal is that row's AclnnError; a supported product passes."""
+    cases, spec, args = _unsupported(corpus, "pooling/adaptive_max_pool3d/docs/aclnnAdaptiveMaxPool3d.md")
+    assert "910" in cases.unsupported_products
+    validator.check(spec, args, "910b")
+    with pytest.raises(validator.AclnnError) as raised:
+        validator.check(spec, args, "910")
+    assert raised.value.status == 161002 and "平台不支持" in str(raised.value)

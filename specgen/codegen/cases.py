@@ -102,7 +102,8 @@ def cases_for(
     elif broken:
         unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
         valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
-    spec = validator_spec(param_specs, rules, function.name)  # the rules as enforced, spared ones aside
+    # the rules as enforced, spared ones aside
+    spec = validator_spec(param_specs, rules, function.name, unsupported_products)
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
     noted = notes_rules(notes)
@@ -203,7 +204,8 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
         for kind, names, check in checks:
             known = tuple(n for n in names if n in by_name)
             if kind == "not_null":  # an optional pointer may be null whatever a general rule says
-                known = tuple(n for n in known if not by_name[n].optional)
+                # and a C value (aclnnNLLLossBackward's `int64_t reduction`) has no null
+                known = tuple(n for n in known if not by_name[n].optional and "*" in by_name[n].c_type)
             rule_id = f"rule{len(rules) + 1}_{kind}"
             if apart := _outputs_apart(kind, error, known, by_name):  # the inputs' relation holds always
                 known = tuple(n for n in known if n not in apart.params)
@@ -225,8 +227,20 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     bounds=_bounds(check) if check and kind == "range" else None,
                 )
             )
-    rules += later
+    rules = _one_product_status(rules) + later
     return rules + _implied_rules(params, rules) + _product_rules(params) + _output_rules(params, rules)
+
+
+def _one_product_status(rules: list[Rule]) -> list[Rule]:
+    """The first checked product row gives the status of an unsupported product; a later one
+    (aclnnConvolution: `161002 | 当前处理器不支持卷积`, then `361001 | 平台不支持`) is not checked."""
+    first = next((r for r in rules if r.kind == "product" and r.host), None)
+    return [
+        replace(r, host=False, reason=f"{first.id} gives the status of an unsupported product")
+        if first and r.kind == "product" and r.host and r is not first
+        else r
+        for r in rules
+    ]
 
 
 def _outputs_apart(kind: str, error: ErrorRule, params: tuple[str, ...], by_name: dict[str, Param]) -> Rule | None:
@@ -313,9 +327,16 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
 
 
 def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
-    """Parameter constraints that no checked error rule covers, checked under 161002."""
+    """Parameter constraints that no checked error rule covers, checked under the status of
+    the error row that names that check of the parameter though it is not checked itself
+    (aclnnDequantBias: `561002 | 输入activateScaleOptional、biasOptional的数据类型不在支持的范围内`),
+    else 161002."""
     # an error row's own bounds or set (`lambda小于0`) leave the table's to be checked too
     covered = {(r.kind, n) for r in rules if r.host and not (r.bounds or r.values) for n in r.params}
+    stated: dict[tuple[str, str], int] = {}
+    for r in rules:
+        if not (r.bounds or r.values):
+            stated.update({(r.kind, n): r.code for n in r.params if (r.kind, n) not in stated})
     by_name = {p.name: p for p in params}
     implied = []
     for p in params:
@@ -328,7 +349,8 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             first = constraints[0]
             names = (p.name, *first.params) if kind in ("axis", "multiple") else (p.name,)
             rule_id = f"implied_{kind}_{p.name}"
-            implied.append(Rule(INVALID, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
+            code = stated.get((kind, p.name), INVALID)
+            implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
 
 
@@ -463,12 +485,15 @@ def _product_checkable(p: Param, kind: str) -> bool:
     return p.kind == "bool" if kind == "enum" and p.kind == "bool" else _checkable(p, kind)
 
 
-def validator_spec(param_specs: tuple[dict, ...], rules: list[Rule], function: str) -> validator.Spec:
+def validator_spec(
+    param_specs: tuple[dict, ...], rules: list[Rule], function: str, unsupported_products: tuple[str, ...] = ()
+) -> validator.Spec:
     """The rules as the generated validator holds them."""
     return validator.Spec(
         function=function + "GetWorkspaceSize",
         params=tuple(validator.ParamSpec(**p) for p in param_specs),
         rules=tuple(rules),
+        unsupported_products=unsupported_products,
     )
 
 
@@ -563,6 +588,9 @@ def _rule_cases(params: list[Param], spec: validator.Spec, valid: Case, rule: Ru
         return skipped(rule.reason)
     if valid.skip:
         return skipped("no valid call to start from")
+    if rule.kind == "product":  # the valid call on a product the document says it does not run on
+        unsupported = spec.unsupported_products[0]
+        return [Case(base, valid.args, rule.code, rule.condition, rule.id, library=False, product=unsupported)]
     by_name = {p.name: p for p in params}
     start = _filled(valid.args, rule, by_name, spec) if _fills(rule, valid.args) else valid.args
     made = _MUTATIONS[rule.kind](start, rule, by_name)

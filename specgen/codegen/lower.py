@@ -15,6 +15,7 @@ from dataclasses import replace
 from specgen.codegen.cases import cases_for, plain_rule
 from specgen.codegen.errors import LowerError
 from specgen.codegen.names import c_identifier, checked_operator_snake, python_name, sample_variables
+from specgen.codegen.runtime._shapes import PRODUCTS
 from specgen.codegen.runtime._validate import ND_FAMILY, Role, Rule
 from specgen.codegen.sample_plan import relation_peers, sample_plan
 from specgen.codegen.typemap import ctypes_type
@@ -67,7 +68,7 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = F
     execute_params = _param_code(fn.execute_params)
     sample = sample_plan(doc, fn)
     wrapper = _wrapper(params)
-    cases = cases_for(fn, wrapper, sample, notes=doc.notes)
+    cases = cases_for(fn, wrapper, sample, unsupported_products(doc), notes=doc.notes)
     return FunctionCode(
         function=fn,
         source=source,
@@ -80,6 +81,13 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = F
         single_phase=single,
         out_values=_out_values(fn, params),
     )
+
+
+def unsupported_products(doc: OperatorDoc) -> tuple[str, ...]:
+    """The products the document's 产品支持情况 marks 不支持 (`<term>Atlas 训练系列产品</term>：不支持`),
+    in the order the runtime's PRODUCTS lists them: a validator given one of them refuses the call."""
+    marked = {p.id for p in doc.products if not p.supported} - {p.id for p in doc.products if p.supported}
+    return tuple(p for p in PRODUCTS if p in marked)
 
 
 def _unallocated_when_spared(wrapper: tuple[WrapperArg, ...], rules: tuple[Rule, ...]) -> tuple[WrapperArg, ...]:
@@ -158,7 +166,7 @@ def _wrapper(params: tuple[ParamCode, ...]) -> tuple[WrapperArg, ...]:
             WrapperArg(
                 code=code,
                 role=role,
-                keyword=output or p.optional,
+                keyword=output or (p.optional and _nullable(p)),
                 output=output,
                 allocation=_allocation(p, params) if output else None,
                 scalar_like=like.name if like else "",
@@ -167,6 +175,13 @@ def _wrapper(params: tuple[ParamCode, ...]) -> tuple[WrapperArg, ...]:
             )
         )
     return tuple(args)
+
+
+def _nullable(p: Param) -> bool:
+    """A parameter None can stand for: a pointer (null). A C value such as `int64_t groupSize`
+    has no null, whatever its row says (aclnnQuantMatmulActivationQuantWeightNz: 可选输入): the
+    caller passes it (no default is guessed; the row names the value to pass)."""
+    return "*" in p.c_type or "[" in p.c_type
 
 
 def _is_output(p: Param) -> bool:

@@ -408,6 +408,12 @@ class FunctionCode:
         return self.function.name
 
     @property
+    def checks_product_first(self) -> bool:
+        """The wrapper refuses an unsupported product before it allocates an output (whose
+        per-product rules might otherwise refuse it less clearly)."""
+        return bool(self.cases.unsupported_products) and any(a.allocated for a in self.wrapper)
+
+    @property
     def call_name(self) -> str:
         """The function the arguments are passed to (and checked for): the first phase, or a
         single-phase API itself."""
@@ -536,6 +542,11 @@ class OperatorCode:
     def allocates(self) -> bool:
         """Some wrapper allocates an output by the model's rules (the module imports _shapes)."""
         return any(a.allocated and a.allocation and a.allocation.shape for f in self.functions for a in f.wrapper)
+
+    @property
+    def checks_products(self) -> bool:
+        """Some wrapper refuses an unsupported product before it allocates an output."""
+        return any(f.checks_product_first for f in self.functions)
 
     @property
     def primary(self) -> FunctionCode:

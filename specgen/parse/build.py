@@ -362,6 +362,7 @@ def _function(
         diags=diags,
         other_phase={p.name for p in exe_proto},
     )
+    params = _with_summary_values(params, _summary_statements(doc))
     if exe and exe.prototype:
         _unconventional_execute(exe, diags)
     exe_facts = _param_facts(doc, exe_region)  # the execute phase's errors and notes are not modelled
@@ -406,6 +407,31 @@ def _noted(note: ProductNote, statement: Statement) -> str:
 def _formula_statement(doc: Document) -> ShapeStatement | None:
     formula = _formula(doc)
     return ShapeStatement(formula.text, formula.line) if formula else None
+
+
+# A description bullet stating a parameter's range by its name (aclnnScatterAdd's
+# `- dim取值范围为[-self.dim(), self.dim() - 1]。`, among the requirements of the computation).
+_SUMMARY_LEAD = re.compile(r"^[-*]\s*`?(?P<name>[A-Za-z_]\w*)`?\s*(?=取值范围)")
+_SUMMARY_KINDS = ("axis", "range")
+
+
+def _with_summary_values(params: list[Param], statements: list[ShapeStatement]) -> list[Param]:
+    """Each parameter with the axis or value range a description bullet states of it by name,
+    where its own row states none of that kind."""
+    names = tuple(p.name for p in params)
+    out = []
+    for p in params:
+        found: list[Constraint] = []
+        for st in statements:
+            lead = _SUMMARY_LEAD.match(st.text)
+            if lead is None or lead.group("name") != p.name or any(c.kind in _SUMMARY_KINDS for c in p.constraints):
+                continue
+            ctx = cons.Context(subject=p.name, params=names, line=st.line)
+            typed = cons.classify(st.text[lead.end() :], ctx)[0]
+            text = st.text.lstrip("-* ")
+            found += [c.model_copy(update={"text": text}) for c in typed if c.kind in _SUMMARY_KINDS]
+        out.append(p.model_copy(update={"constraints": (*p.constraints, *found)}) if found else p)
+    return out
 
 
 def _summary_statements(doc: Document) -> list[ShapeStatement]:
