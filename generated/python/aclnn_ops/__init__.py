@@ -52,7 +52,8 @@ def validate(function: str, /, *, product: str | None = None, **args: object) ->
     parameter left out is None. Raises AclnnError (with the status, the rule's id and its
     documented condition) for the first rule the call breaks, KeyError for a function no
     generated module documents, TypeError for an unknown, missing or wrong-typed argument,
-    ValueError for an unknown product.
+    ValueError for an unknown product, or one the document marks 不支持 when no error row
+    gives that a status (else that row's AclnnError).
     """
     spec = _spec(function.removesuffix(_WORKSPACE))
     unknown = sorted(set(args) - {p.name for p in spec.params})

@@ -46,6 +46,7 @@ Role = Literal[
 ]  # fmt: skip
 Direction = Literal["in", "out", "inout"]
 TENSOR_ROLES = ("tensor", "tensor_list")
+VALUE_ROLES = ("value", "dtype")  # passed by value in C: never null
 OUTPUTS = ("out", "inout")
 
 
@@ -175,14 +176,29 @@ def _broken(
 
 def check(spec: Spec, args: Mapping[str, object], product: str | None = None) -> None:
     """Raise AclnnError for the first documented rule the arguments break; TypeError first
-    for an argument of the wrong type, ValueError for an unknown product."""
+    for an argument of the wrong type, ValueError for an unknown product or one the document
+    says the function does not run on (when no error row gives that a status)."""
     check_types(spec, args)
+    check_product(spec, product)
     broken = first_violation(spec, args, product)
     if broken:
         rule, problem = broken
         raise AclnnError(
             rule.code, spec.function, problem, rule.condition, rule.id or None
         )
+
+
+def check_product(spec: Spec, product: str | None) -> None:
+    """For a product the document's support list marks 不支持: AclnnError with the status of
+    the error row that says so (平台不支持), else ValueError. None (any product) passes."""
+    pid = product_id(product)
+    if pid is None or pid not in spec.unsupported_products:
+        return
+    rule = next((r for r in spec.rules if r.kind == "product" and r.host), None)
+    problem = f"the document lists product {pid} as not supported"
+    if rule is None:
+        raise ValueError(f"{spec.function}: {problem}")
+    raise AclnnError(rule.code, spec.function, problem, rule.condition, rule.id or None)
 
 
 # ---------------------------------------------------------------- argument types
@@ -194,6 +210,10 @@ def check_types(spec: Spec, args: Mapping[str, object]) -> None:
     ctx = _Context(spec, args, None)
     for p in spec.params:
         value = args.get(p.name)
+        if value is None and p.role in VALUE_ROLES:
+            raise TypeError(
+                f"{spec.function}: {p.name}: a C value, not a pointer: None cannot stand for it"
+            )
         if value is None:
             continue
         try:
