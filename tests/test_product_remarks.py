@@ -89,6 +89,36 @@ def test_the_reasons_of_fast_batch_norm_backward_are_true(corpus):
     assert "rule19_same_shape" not in _broken(spec, args, None)  # counter-case: the document's call
 
 
+def test_a_masked_null_row_written_with_and(corpus):
+    """aclnnLayerNormBackward lines 280/283/286: `outputMask[0]为True且gradInputOut为空指针。` (and [1]
+    gradWeightOut, [2] gradBiasOut) was a not_null of outputMask alone: [T,T,T] with every output
+    None was accepted. Each row is the pointer the mask's element asks for."""
+    fn, spec, args = _function(corpus, "norm/layer_norm_grad_v3/docs/aclnnLayerNormBackward.md")
+    rules = {r.id: r for r in fn.cases.rules}
+    for index, (rule_id, out) in enumerate(
+        [
+            ("rule2_not_null_when", "gradInputOut"),
+            ("rule3_not_null_when", "gradWeightOut"),
+            ("rule4_not_null_when", "gradBiasOut"),
+        ]
+    ):
+        assert rules[rule_id].params == (out, "outputMask") and rules[rule_id].values == (index,)
+        assert args["outputMask"][index] is True and args[out] is not None
+        assert rule_id in _broken(spec, {**args, out: None}, None)
+        mask = tuple(False if i == index else v for i, v in enumerate(args["outputMask"]))
+        assert rule_id not in _broken(spec, {**args, out: None, "outputMask": mask}, None)  # counter-case
+    assert _broken(spec, args, None) == []  # the document's own call
+
+
+def test_a_mask_and_pointer_joined_by_or_is_no_masked_null():
+    """Counter-case of the form: `或` joins two conditions, not a mask and the pointer it asks for."""
+    from specgen.parse.classify import masked_null
+
+    assert masked_null("outputMask[1]为True或gradWeightOut为空指针。", ("gradWeightOut",), ("outputMask",)) is None
+    read = masked_null("outputMask[1]为True且gradWeightOut为空指针。", ("gradWeightOut",), ("outputMask",))
+    assert read is not None and read.values == (1,)
+
+
 def test_a_relation_an_unchecked_error_row_names_says_so(corpus):
     """aclnnForeachAddList: x2's `数据类型、数据格式和shape与入参x1一致` is rejected by the row
     `x1、x2、out的shape不满足约束` (not checked: it stands for the constraints as a whole); its
