@@ -181,6 +181,7 @@ def _param_spec(arg: WrapperArg) -> dict:
         "product_dtypes": {k: tuple(v) for k, v in p.product_dtypes.items()},
         "formats": tuple(p.formats),
         "rank": (p.rank.min, p.rank.max) if p.rank else None,
+        "ranks": p.rank.values if p.rank else (),
         "enum": enum,
         "range": (ranges[0].min, ranges[0].max, ranges[0].min_inclusive, ranges[0].max_inclusive) if ranges else None,
         "empty": p.empty_tensor,
@@ -859,7 +860,7 @@ def _bad_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _bad_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """One dimension too many (or too few), given to every tensor the rule names that has
+    """One dimension too many (or too few), or a rank a listed set skips, given to every tensor the rule names that has
     the same shape, so that their shapes still agree with each other."""
     out = []
     for name in rule.params:
@@ -868,6 +869,8 @@ def _bad_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
         high = rule.max if rule.max is not None else (rank.max if rank else None)
         low = rank.min if rank else 0
         shapes = ([(1,) * (high + 1)] if high is not None else []) + ([(2,) * (low - 1)] if low > 0 else [])
+        gaps = [r for r in range(low, high + 1) if r not in rank.values] if rank and rank.values and high else []
+        shapes += [(2,) * gaps[0]] if gaps else []  # `1、3`: the rank between them too
         for shape in shapes if tensor else []:
             changed = dict(args)
             for peer in rule.params:

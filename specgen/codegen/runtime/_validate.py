@@ -64,6 +64,9 @@ class ParamSpec:
     product_dtypes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     formats: tuple[str, ...] = ()
     rank: tuple[int, int | None] | None = None
+    ranks: tuple[
+        int, ...
+    ] = ()  # the ranks allowed where they are a set with gaps (`1、3`)
     enum: tuple[object, ...] = ()
     range: tuple[float | None, float | None, bool, bool] | None = (
         None  # min, max, inclusive flags
@@ -326,8 +329,14 @@ def _rank(ctx: _Context, rule: Rule) -> str:
         low, high = ctx.spec.param(name).rank or (0, None)
         if rule.max is not None:
             high = rule.max if high is None else min(high, rule.max)
-        if desc.ndim < low or (high is not None and desc.ndim > high):
+        listed = ctx.spec.param(name).ranks
+        if (
+            desc.ndim < low
+            or (high is not None and desc.ndim > high)
+            or (listed and desc.ndim not in listed)
+        ):
             bound = f"{low} to {high}" if high is not None else f"at least {low}"
+            bound = " or ".join(map(str, listed)) if listed else bound
             return f"{name} has {desc.ndim} dimensions {_shape(desc.shape)}; the document allows {bound}"
     return ""
 
