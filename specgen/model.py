@@ -73,6 +73,7 @@ CheckKind = Literal[
     "broadcast",
     "broadcast_result",
     "broadcast_to",  # params: (sources..., target): each source broadcasts to the target's shape
+    "same_rank",  # params: tensors of one number of dimensions (`gradOutput和self维度不一致`)
     "same_dtype",
     "castable",
     "same_format",

@@ -119,6 +119,40 @@ def test_a_mask_and_pointer_joined_by_or_is_no_masked_null():
     assert read is not None and read.values == (1,)
 
 
+def test_tensors_whose_dimensions_differ_are_a_same_rank_rule(corpus):
+    """aclnnAdaptiveAvgPool2dBackward line 164: `gradOutput和self维度不一致。` was read as each
+    tensor's rank in 3-4 (a 3-D gradOutput beside a 4-D self was accepted); it is one rank."""
+    fn, spec, args = _function(corpus, "pooling/adaptive_avg_pool2d_grad/docs/aclnnAdaptiveAvgPool2dBackward.md")
+    rule = next(r for r in fn.cases.rules if r.condition == "gradOutput和self维度不一致")
+    assert rule.kind == "same_rank" and rule.params == ("gradOutput", "self") and rule.host
+    assert _broken(spec, args, None) == []  # the document's own call
+    self_ = args["self"]
+    assert len(self_.shape) == 4
+    three = dataclasses.replace(args["gradOutput"], shape=args["gradOutput"].shape[1:])
+    assert rule.id in _broken(spec, {**args, "gradOutput": three}, None)
+    # counter-case: `NC维度不一致` (the N and C sizes) names no tensor and is no same-rank rule
+    assert next(r for r in fn.cases.rules if r.condition == "NC维度不一致").kind != "same_rank"
+
+
+@pytest.mark.parametrize(
+    "condition, read",
+    [
+        ("selfRef、index、src的维度数不一致", ("selfRef", "index", "src")),  # aclnnInplaceScatter
+        ("keepDim为true时，valuesOut或indicesOut的维度与self的维度不一致", ("valuesOut", "indicesOut", "self")),
+        # counter-cases: a part of a shape (aclnnIndexPutImpl, aclnnRmsNormDynamicMxQuant)
+        ("indices中BOOL类型索引（掩码）的shape与selfRef对应维度不一致时", None),
+        ("gamma的维度和x的需要做norm的维度不相同", None),
+    ],
+)
+def test_the_same_rank_form(condition, read):
+    from specgen.parse.classify import condition_checks
+
+    names = ("selfRef", "index", "src", "valuesOut", "indicesOut", "self", "indices", "gamma", "x")
+    checks = condition_checks(condition, names, names, names)
+    same = [c.params for c in checks if c.kind == "same_rank"]
+    assert same == ([read] if read else [])
+
+
 def test_a_relation_an_unchecked_error_row_names_says_so(corpus):
     """aclnnForeachAddList: x2's `数据类型、数据格式和shape与入参x1一致` is rejected by the row
     `x1、x2、out的shape不满足约束` (not checked: it stands for the constraints as a whole); its

@@ -68,7 +68,7 @@ POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", 
 TENSOR_KINDS = ("tensor", "tensor_list")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
 TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
-RELATIONS = ("same_shape", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
+RELATIONS = ("same_shape", "same_rank", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
 # dtypes a dtype rule's case tries last: few documents allow them, and most lists leave one out
@@ -945,6 +945,17 @@ def _bad_same_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutatio
     return [(name, _change(args, name, dtype=choices[0]))]
 
 
+def _bad_same_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The last tensor named one dimension more than the first (one fewer at its greatest rank)."""
+    if (found := _first_and_last(args, rule)) is None:
+        return []
+    name, _, first = found
+    rank = params[name].rank
+    more = rank is None or rank.max is None or len(first.shape) < rank.max
+    shape = (*first.shape, 1) if more or not first.shape else first.shape[:-1]
+    return [(name, _change(args, name, shape=shape))]
+
+
 def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     if (found := _first_and_last(args, rule)) is None:
         return []
@@ -1098,6 +1109,7 @@ _MUTATIONS = {
     "broadcast_result": _bad_shape,
     "broadcast_to": _bad_broadcast_to,
     "same_dtype": _bad_same_dtype,
+    "same_rank": _bad_same_rank,
     "same_format": _bad_same_format,
     "enum": _bad_enum,
     "range": _bad_range,

@@ -341,6 +341,18 @@ def _rank(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _same_rank(ctx: _Context, rule: Rule) -> str:
+    """`gradOutput和self维度不一致`: one number of dimensions (a private layout's storage
+    dimensions are not its rank: unchecked there)."""
+    tensors = ctx.tensors(rule.params)
+    if any(desc.format in PRIVATE_FORMATS for _, desc in tensors):
+        return ""
+    for name, desc in tensors[1:]:
+        if desc.ndim != tensors[0][1].ndim:
+            return f"{name} has {desc.ndim} dimensions but {tensors[0][0]} has {tensors[0][1].ndim}"
+    return ""
+
+
 def _same_shape(ctx: _Context, rule: Rule) -> str:
     tensors = ctx.tensors(rule.params)
     for name, desc in tensors[1:]:
@@ -648,6 +660,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "dtypes": _dtypes,
     "formats": _formats,
     "rank": _rank,
+    "same_rank": _same_rank,
     "same_shape": _same_shape,
     "broadcast": _broadcast,
     "broadcast_result": _broadcast_result,
