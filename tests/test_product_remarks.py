@@ -153,6 +153,25 @@ def test_the_same_rank_form(condition, read):
     assert same == ([read] if read else [])
 
 
+def test_outputs_said_the_same_as_each_other_only_settle_no_shape(corpus):
+    """aclnnLayerNormBackward lines 210/220: gradWeightOut `shape与gradBiasOut的shape相等，为[R1,...,Rj]`
+    and gradBiasOut `shape与gradWeightOut的shape相等`: a circle, not a shape (the wrapper allocated
+    from nothing). [R1,...,Rj] is normalizedShape's value (line 140), which no reader binds yet."""
+    fn, _, _ = _function(corpus, "norm/layer_norm_grad_v3/docs/aclnnLayerNormBackward.md")
+    rules = {p.name: p.shape_rule for p in fn.function.params if p.shape_rule}
+    for name, other in (("gradWeightOut", "gradBiasOut"), ("gradBiasOut", "gradWeightOut")):
+        assert rules[name].kind == "not_derivable" and f"{name} the same as {other}" in rules[name].reason
+    assert rules["gradInputOut"].kind == "same" and rules["gradInputOut"].params == ("input",)
+
+
+def test_in_out_tensors_said_the_same_as_each_other_keep_their_relation(corpus):
+    """Counter-case: aclnnApplyAdamW's in-out mRef and varRef (`shape要求与输入varRef保持一致`) each
+    hold a shape of their own; the rule relating them stays."""
+    fn, _, _ = _function(corpus, "optim/apply_adam_w/docs/aclnnApplyAdamW.md")
+    rules = {p.name: p.shape_rule for p in fn.function.params if p.shape_rule}
+    assert rules["mRef"].kind == "same" and rules["mRef"].params == ("varRef",)
+
+
 def test_a_relation_an_unchecked_error_row_names_says_so(corpus):
     """aclnnForeachAddList: x2's `数据类型、数据格式和shape与入参x1一致` is rejected by the row
     `x1、x2、out的shape不满足约束` (not checked: it stands for the constraints as a whole); its
