@@ -73,6 +73,7 @@ CheckKind = Literal[
     "broadcast",
     "broadcast_result",
     "broadcast_to",  # params: (sources..., target): each source broadcasts to the target's shape
+    "same_rank",  # params: tensors of one number of dimensions (`gradOutput和self维度不一致`)
     "same_dtype",
     "castable",
     "same_format",
@@ -185,9 +186,25 @@ class ErrorRule(Frozen):
     line: int
 
 
+def _rank_set(ranks: list[Constraint], low: int, high: int | None) -> tuple[int, ...]:
+    """The ranks allowed, where every statement lists ranks (`1、3`, `4维`) and together they
+    leave a gap between `low` and `high`; () where any is a range or they leave none."""
+    listed: set[int] = set()
+    for c in ranks:
+        if c.values:
+            listed |= {int(v) for v in c.values}
+        elif c.min is not None and c.min == c.max:
+            listed.add(int(c.min))
+        else:
+            return ()
+    return tuple(sorted(listed)) if high is not None and len(listed) < high - low + 1 else ()
+
+
 class RankRange(Frozen):
     min: int
     max: int | None = None
+    # the ranks allowed when they are a set with gaps (`1、3`: 1 or 3, not 2); empty: min..max
+    values: tuple[int, ...] = ()
 
 
 ShapeRuleKind = Literal[
@@ -354,7 +371,8 @@ class Param(Frozen):
         # union, so that no stated rank is rejected.
         lows = [int(c.min) if c.min is not None else 0 for c in ranks]
         highs = [int(c.max) if c.max is not None else None for c in ranks]
-        return RankRange(min=min(lows), max=None if None in highs else max(h for h in highs if h is not None))
+        high = None if None in highs else max(h for h in highs if h is not None)
+        return RankRange(min=min(lows), max=high, values=_rank_set(ranks, min(lows), high))
 
     @computed_field  # type: ignore[prop-decorator]
     @property

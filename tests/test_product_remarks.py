@@ -89,6 +89,91 @@ def test_the_reasons_of_fast_batch_norm_backward_are_true(corpus):
     assert "rule19_same_shape" not in _broken(spec, args, None)  # counter-case: the document's call
 
 
+def test_a_masked_null_row_written_with_and(corpus):
+    """aclnnLayerNormBackward lines 280/283/286: `outputMask[0]为True且gradInputOut为空指针。` (and [1]
+    gradWeightOut, [2] gradBiasOut) was a not_null of outputMask alone: [T,T,T] with every output
+    None was accepted. Each row is the pointer the mask's element asks for."""
+    fn, spec, args = _function(corpus, "norm/layer_norm_grad_v3/docs/aclnnLayerNormBackward.md")
+    rules = {r.id: r for r in fn.cases.rules}
+    for index, (rule_id, out) in enumerate(
+        [
+            ("rule2_not_null_when", "gradInputOut"),
+            ("rule3_not_null_when", "gradWeightOut"),
+            ("rule4_not_null_when", "gradBiasOut"),
+        ]
+    ):
+        assert rules[rule_id].params == (out, "outputMask") and rules[rule_id].values == (index,)
+        assert args["outputMask"][index] is True and args[out] is not None
+        assert rule_id in _broken(spec, {**args, out: None}, None)
+        mask = tuple(False if i == index else v for i, v in enumerate(args["outputMask"]))
+        assert rule_id not in _broken(spec, {**args, out: None, "outputMask": mask}, None)  # counter-case
+    assert _broken(spec, args, None) == []  # the document's own call
+
+
+def test_a_mask_and_pointer_joined_by_or_is_no_masked_null():
+    """Counter-case of the form: `或` joins two conditions, not a mask and the pointer it asks for."""
+    from specgen.parse.classify import masked_null
+
+    assert masked_null("outputMask[1]为True或gradWeightOut为空指针。", ("gradWeightOut",), ("outputMask",)) is None
+    read = masked_null("outputMask[1]为True且gradWeightOut为空指针。", ("gradWeightOut",), ("outputMask",))
+    assert read is not None and read.values == (1,)
+
+
+def test_tensors_whose_dimensions_differ_are_a_same_rank_rule(corpus):
+    """aclnnAdaptiveAvgPool2dBackward line 164: `gradOutput和self维度不一致。` was read as each
+    tensor's rank in 3-4 (a 3-D gradOutput beside a 4-D self was accepted); it is one rank."""
+    fn, spec, args = _function(corpus, "pooling/adaptive_avg_pool2d_grad/docs/aclnnAdaptiveAvgPool2dBackward.md")
+    rule = next(r for r in fn.cases.rules if r.condition == "gradOutput和self维度不一致")
+    assert rule.kind == "same_rank" and rule.params == ("gradOutput", "self") and rule.host
+    assert _broken(spec, args, None) == []  # the document's own call
+    self_ = args["self"]
+    assert len(self_.shape) == 4
+    three = dataclasses.replace(args["gradOutput"], shape=args["gradOutput"].shape[1:])
+    assert rule.id in _broken(spec, {**args, "gradOutput": three}, None)
+    # counter-case: `NC维度不一致` (the N and C sizes) names no tensor and is no same-rank rule
+    assert next(r for r in fn.cases.rules if r.condition == "NC维度不一致").kind != "same_rank"
+
+
+@pytest.mark.parametrize(
+    "condition, read",
+    [
+        ("selfRef、index、src的维度数不一致", ("selfRef", "index", "src")),  # aclnnInplaceScatter
+        ("keepDim为true时，valuesOut或indicesOut的维度与self的维度不一致", ("valuesOut", "indicesOut", "self")),
+        # counter-cases: a part of a shape (aclnnIndexPutImpl, aclnnRmsNormDynamicMxQuant)
+        ("indices中BOOL类型索引（掩码）的shape与selfRef对应维度不一致时", None),
+        ("gamma的维度和x的需要做norm的维度不相同", None),
+    ],
+)
+def test_the_same_rank_form(condition, read):
+    from specgen.parse.classify import condition_checks
+
+    names = ("selfRef", "index", "src", "valuesOut", "indicesOut", "self", "indices", "gamma", "x")
+    checks = condition_checks(condition, names, names, names)
+    same = [c.params for c in checks if c.kind == "same_rank"]
+    assert same == ([read] if read else [])
+
+
+def test_outputs_said_the_same_as_each_other_only_settle_no_shape(corpus):
+    """aclnnLayerNormBackward lines 210/220: gradWeightOut `shape与gradBiasOut的shape相等，为[R1,...,Rj]`
+    and gradBiasOut `shape与gradWeightOut的shape相等`: a circle, not a shape (the wrapper allocated
+    from nothing). [R1,...,Rj] is normalizedShape's value (line 140), which no reader binds yet."""
+    fn, _, _ = _function(corpus, "norm/layer_norm_grad_v3/docs/aclnnLayerNormBackward.md")
+    rules = {p.name: p.shape_rule for p in fn.function.params if p.shape_rule}
+    cut = rules["gradWeightOut"]  # the circle is cut at its first output
+    assert cut.kind == "not_derivable" and "gradBiasOut the same as gradWeightOut" in cut.reason
+    # the other still holds to it: a gradBiasOut of another shape than the caller's gradWeightOut
+    assert rules["gradBiasOut"].kind == "same" and rules["gradBiasOut"].params == ("gradWeightOut",)
+    assert rules["gradInputOut"].kind == "same" and rules["gradInputOut"].params == ("input",)
+
+
+def test_in_out_tensors_said_the_same_as_each_other_keep_their_relation(corpus):
+    """Counter-case: aclnnApplyAdamW's in-out mRef and varRef (`shape要求与输入varRef保持一致`) each
+    hold a shape of their own; the rule relating them stays."""
+    fn, _, _ = _function(corpus, "optim/apply_adam_w/docs/aclnnApplyAdamW.md")
+    rules = {p.name: p.shape_rule for p in fn.function.params if p.shape_rule}
+    assert rules["mRef"].kind == "same" and rules["mRef"].params == ("varRef",)
+
+
 def test_a_relation_an_unchecked_error_row_names_says_so(corpus):
     """aclnnForeachAddList: x2's `数据类型、数据格式和shape与入参x1一致` is rejected by the row
     `x1、x2、out的shape不满足约束` (not checked: it stands for the constraints as a whole); its

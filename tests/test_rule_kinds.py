@@ -5,13 +5,16 @@ of values (modes, layouts) read from its statements."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from specgen.codegen.cases import host_values, validator_spec
 from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Constraint, Param
-from specgen.parse import parse_document
+from specgen.parse import parse_document, parse_paths
 from specgen.parse.classify.listed_shapes import listed_ranks, shape_lists
 from specgen.parse.classify.statements import clauses
 from specgen.parse.classify.string_sets import string_sets
@@ -165,6 +168,50 @@ def test_listed_shapes_widen_a_table_rank():
     param = Param(name="q", c_type="const aclTensor*", kind="tensor", direction="in", line=1,
                   constraints=tuple(shape_lists([table, prose])))  # fmt: skip
     assert (param.rank.min, param.rank.max) == (2, 4)
+
+
+def _ranked(cell: str) -> Param:
+    from specgen.parse.classify.cells import shape_cell
+    from specgen.parse.classify.text import Context
+
+    ctx = Context(subject="x2Scale", params=("x2Scale",), line=1)
+    return Param(name="x2Scale", c_type="const aclTensor*", kind="tensor", direction="in", line=1,
+                 constraints=tuple(shape_cell(cell, ctx)))  # fmt: skip
+
+
+def test_a_rank_cell_listing_ranks_with_a_gap_is_a_set(corpus):
+    """aclnnQuantMatmulActivationQuantWeightNz lines 227/242/259: the 维度 cell `1、3` (x2Scale is
+    3-D for FLOAT8_E8M0, the document's sample passes {n, k/groupSize/2, 2}; bias `1维(n,)或3维`)
+    means 1 or 3 dimensions: a 2-D tensor is rejected by the generated validator."""
+    path = corpus / "docs/ops-nn/matmul/quant_matmul_activation_quant/docs/aclnnQuantMatmulActivationQuantWeightNz.md"
+    if not path.exists():
+        pytest.skip("the document is not in the corpus")
+    (doc,) = parse_paths([path])
+    assert "<td>1、3</td>" in path.read_text(encoding="utf-8")
+    fn = operator_code(doc, doc.source).functions[0]
+    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
+    args = host_values(fn.cases.valid.args)
+    for name in ("x2Scale", "biasOptional", "x1ScaleOptional"):
+        assert spec.param(name).ranks == (1, 3)
+    assert len(args["x2Scale"].shape) == 3
+
+    def broken(shape):
+        changed = {**args, "x2Scale": dataclasses.replace(args["x2Scale"], shape=shape)}
+        return [r.id for r, _ in _validate.violations(spec, changed, None)]
+
+    assert "implied_rank_x2Scale" in broken((2, 3))
+    assert "implied_rank_x2Scale" not in broken((3,))  # counter-cases: the listed ranks
+    assert broken(args["x2Scale"].shape) == []
+
+
+@pytest.mark.parametrize(
+    "cell, ranks, values",
+    [("1、3", (1, 3), (1, 3)), ("1-3", (1, 3), ()), ("2、3", (2, 3), ()), ("4", (4, 4), ())],
+)
+def test_only_a_listed_set_with_a_gap_holds_its_ranks(cell, ranks, values):
+    """A range (`1-3`) or a list without a gap (`2、3`) keeps every rank between its bounds."""
+    rank = _ranked(cell).rank
+    assert (rank.min, rank.max, rank.values) == (*ranks, values)
 
 
 def _soft_margin(extra_row: str):

@@ -68,7 +68,7 @@ POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", 
 TENSOR_KINDS = ("tensor", "tensor_list")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
 TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
-RELATIONS = ("same_shape", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
+RELATIONS = ("same_shape", "same_rank", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
 # dtypes a dtype rule's case tries last: few documents allow them, and most lists leave one out
@@ -182,6 +182,7 @@ def _param_spec(arg: WrapperArg) -> dict:
         "product_dtypes": {k: tuple(v) for k, v in p.product_dtypes.items()},
         "formats": tuple(p.formats),
         "rank": (p.rank.min, p.rank.max) if p.rank else None,
+        "ranks": p.rank.values if p.rank else (),
         "enum": enum,
         "range": (ranges[0].min, ranges[0].max, ranges[0].min_inclusive, ranges[0].max_inclusive) if ranges else None,
         "empty": p.empty_tensor,
@@ -887,7 +888,7 @@ def _bad_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _bad_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """One dimension too many (or too few), given to every tensor the rule names that has
+    """One dimension too many (or too few), or a rank a listed set skips, given to every tensor the rule names that has
     the same shape, so that their shapes still agree with each other."""
     out = []
     for name in rule.params:
@@ -896,6 +897,8 @@ def _bad_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
         high = rule.max if rule.max is not None else (rank.max if rank else None)
         low = rank.min if rank else 0
         shapes = ([(1,) * (high + 1)] if high is not None else []) + ([(2,) * (low - 1)] if low > 0 else [])
+        gaps = [r for r in range(low, high + 1) if r not in rank.values] if rank and rank.values and high else []
+        shapes += [(2,) * gaps[0]] if gaps else []  # `1、3`: the rank between them too
         for shape in shapes if tensor else []:
             changed = dict(args)
             for peer in rule.params:
@@ -968,6 +971,17 @@ def _bad_same_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutatio
     # Prefer a dtype the parameter allows, so that only the "same dtype" rule is broken.
     choices = [d for d in params[name].dtypes if d != first.dtype] + [d for d in _OTHER_DTYPES if d != first.dtype]
     return [(name, _change(args, name, dtype=choices[0]))]
+
+
+def _bad_same_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The last tensor named one dimension more than the first (one fewer at its greatest rank)."""
+    if (found := _first_and_last(args, rule)) is None:
+        return []
+    name, _, first = found
+    rank = params[name].rank
+    more = rank is None or rank.max is None or len(first.shape) < rank.max
+    shape = (*first.shape, 1) if more or not first.shape else first.shape[:-1]
+    return [(name, _change(args, name, shape=shape))]
 
 
 def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -1123,6 +1137,7 @@ _MUTATIONS = {
     "broadcast_result": _bad_shape,
     "broadcast_to": _bad_broadcast_to,
     "same_dtype": _bad_same_dtype,
+    "same_rank": _bad_same_rank,
     "same_format": _bad_same_format,
     "enum": _bad_enum,
     "range": _bad_range,

@@ -581,10 +581,13 @@ def _sample_shape(
         if peers:
             candidates.append(_broadcast(peers) if kind == "broadcast_result" else peers[0])
     candidates.append(doc_shapes.get(param.name) or doc_shapes.get(param.name.removesuffix("Optional")))
+    listed = rank.values if rank else ()
     for shape in candidates:
-        if shape is not None and low <= len(shape) <= high:
+        if shape is not None and low <= len(shape) <= high and (not listed or len(shape) in listed):
             return shape
     wanted = min(max(2, low), high) if low <= high else low
+    if listed and wanted not in listed:  # `1、3`: the least listed rank from 2 up, else the greatest
+        wanted = min((r for r in listed if r >= 2), default=max(listed))
     return tuple((2, 3, 2, 2, 2, 2, 2, 2, 2)[:wanted])
 
 

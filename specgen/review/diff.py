@@ -1141,6 +1141,7 @@ _RELATIONS = {
     "broadcast",
     "broadcast_result",
     "broadcast_to",
+    "same_rank",
     "same_dtype",
     "castable",
     "same_format",

@@ -275,6 +275,28 @@ def _axis(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None
     return [Check(kind="axis", params=(before[-1], tensor))] if before else None
 
 
+# `gradOutput和self维度不一致`, `self、index的维度数不一致`, `valuesOut或indicesOut的维度与self的维度不一致`:
+# the tensors' numbers of dimensions differ. The whole statement is of that form, so that a part
+# of a shape (`selfRef对应维度`, `x1的需要做norm的维度`) is no rank.
+_RANK_WORD = r"(?:维度|维数|rank)(?:数量?|个数)?"
+_TENSORS_ALIKE = r"[A-Za-z_][A-Za-z0-9_]*(?:\s*(?:、|，|,|和|与|或|及)\s*[A-Za-z_][A-Za-z0-9_]*)*"
+_RANK_MISMATCH = re.compile(_RANK_WORD + r"\s*(?:不一致|不相同|不同|不相等|不匹配)")
+_SAME_RANK_FORM = re.compile(
+    rf"^(?:[^，,]*时\s*[，,]\s*)?(?:输入)?[（(]?\s*{_TENSORS_ALIKE}\s*[）)]?\s*的?\s*{_RANK_WORD}"
+    rf"(?:\s*(?:与|和)\s*{_TENSORS_ALIKE}\s*的?\s*{_RANK_WORD})?\s*(?:不一致|不相同|不同|不相等|不匹配)[。；;]?$"
+)
+
+
+def _same_rank(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`gradOutput和self维度不一致`: tensors of one rank, whether 维度 means the number of
+    dimensions or their sizes (equal sizes have equal ranks); None for any other form, or
+    fewer than two tensors named (`NC维度不一致` relates no tensors)."""
+    tensors = tuple(names_in(s.text, s.tensors))
+    if len(tensors) < 2 or not _SAME_RANK_FORM.match(s.text.strip()):
+        return None
+    return [Check(kind="same_rank", params=tensors)]
+
+
 def _rank(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
     """`x的维度不为3`, `大于8维`: a rank rule on the tensors named, with its limit when one fits."""
     tensors = s.named_tensors
@@ -562,6 +584,15 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             # aclnnRepeatInterleaveIntWithDim
             ConditionExample("dim的值不在[-self的维度数量， self的维度数量-1]之间", ("self", "out"), ("dim",)),
         ),
+    ),
+    ConditionRule(
+        "same_rank",
+        "rank",
+        _RANK_MISMATCH,
+        _same_rank,
+        (
+            ConditionExample("gradOutput和self维度不一致", ("gradOutput", "self", "out")),
+        ),  # aclnnAdaptiveAvgPool2dBackward
     ),
     ConditionRule(
         "rank",

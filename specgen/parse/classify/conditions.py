@@ -36,16 +36,19 @@ def read_statement(rules: Iterable[ConditionRule], statement: ConditionStatement
     return found
 
 
-# `当outputMask[0]为true，传入的gradInput是空指针时`: a pointer a bool array's element asks for.
+# `当outputMask[0]为true，传入的gradInput是空指针时`, `outputMask[0]为True且gradInputOut为空指针`:
+# a pointer a bool array's element asks for.
 _MASKED_NULL = re.compile(
-    r"^当\s*`?(?P<flags>[A-Za-z_]\w*)`?\s*\[\s*(?P<index>\d+)\s*\]\s*(?:为|是|=+)\s*(?:true|True|TRUE)\s*[，,]\s*"
+    r"^(?:当)?\s*`?(?P<flags>[A-Za-z_]\w*)`?\s*\[\s*(?P<index>\d+)\s*\]\s*(?:为|是|=+)\s*(?:true|True|TRUE)\s*"
+    r"(?:[，,]|且|并且|[，,]\s*且)\s*"
     r"(?:传入的)?\s*`?(?P<pointer>[A-Za-z_]\w*)`?\s*(?:是|为)空指针(?:时)?[。；]?$"
 )
 
 
 def masked_null(condition: str, pointers: tuple[str, ...], flags: tuple[str, ...]) -> Check | None:
     """A null-pointer condition a bool array's element sets (aclnnFastBatchNormBackward:
-    `当outputMask[0]为true，传入的gradInput是空指针时`): the pointer may be null unless that
+    `当outputMask[0]为true，传入的gradInput是空指针时`; aclnnLayerNormBackward:
+    `outputMask[0]为True且gradInputOut为空指针。`): the pointer may be null unless that
     element is true; None for any other condition."""
     m = _MASKED_NULL.match(condition.strip())
     if m is None or m.group("flags") not in flags or m.group("pointer") not in pointers:

@@ -1229,4 +1229,36 @@ def output_rules(
             }
             p = p.model_copy(update=rules)
         out.append(p)
-    return tuple(out)
+    return tuple(_unwound(out))
+
+
+def _circle(name: str, rules: dict[str, ShapeRule]) -> list[str]:
+    """The outputs a `same` rule of `name` leads through back to it (`gradWeightOut` same
+    `gradBiasOut`, and `gradBiasOut` same `gradWeightOut`); [] when the chain ends elsewhere."""
+    seen = [name]
+    while (rule := rules.get(seen[-1])) is not None and rule.kind == "same" and len(rule.params) == 1:
+        if rule.params[0] == name:
+            return seen
+        if rule.params[0] in seen:
+            return []
+        seen.append(rule.params[0])
+    return []
+
+
+def _unwound(params: list[Param]) -> list[Param]:
+    """Outputs whose `same` rules refer only to each other settle no shape (aclnnLayerNormBackward:
+    gradWeightOut `shape与gradBiasOut的shape相等`, gradBiasOut `shape与gradWeightOut的shape相等`):
+    the circle is cut at its first output, not derivable with the circle as its reason; the
+    others keep their rule, which still holds them to it (the same shape as the caller's)."""
+    # in-out tensors hold shapes of their own, which such a rule relates: only outputs are settled by it
+    rules = {p.name: p.shape_rule for p in params if p.shape_rule is not None and p.direction == "out"}
+    out = []
+    for p in params:
+        if p.shape_rule is not None and (circle := _circle(p.name, rules)):
+            said = " and ".join(f"{n} the same as {rules[n].params[0]}" for n in circle)
+            reason = f"its shape is said only in a circle ({said}), which settles none of them"
+            rule = ShapeRule(kind="not_derivable", reason=reason, text=p.shape_rule.text, line=p.shape_rule.line)
+            rules[p.name] = rule
+            p = p.model_copy(update={"shape_rule": rule})
+        out.append(p)
+    return out
