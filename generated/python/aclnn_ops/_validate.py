@@ -65,6 +65,9 @@ class ParamSpec:
     product_dtypes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     formats: tuple[str, ...] = ()
     rank: tuple[int, int | None] | None = None
+    ranks: tuple[
+        int, ...
+    ] = ()  # the ranks allowed where they are a set with gaps (`1、3`)
     enum: tuple[object, ...] = ()
     range: tuple[float | None, float | None, bool, bool] | None = (
         None  # min, max, inclusive flags
@@ -346,9 +349,27 @@ def _rank(ctx: _Context, rule: Rule) -> str:
         low, high = ctx.spec.param(name).rank or (0, None)
         if rule.max is not None:
             high = rule.max if high is None else min(high, rule.max)
-        if desc.ndim < low or (high is not None and desc.ndim > high):
+        listed = ctx.spec.param(name).ranks
+        if (
+            desc.ndim < low
+            or (high is not None and desc.ndim > high)
+            or (listed and desc.ndim not in listed)
+        ):
             bound = f"{low} to {high}" if high is not None else f"at least {low}"
+            bound = " or ".join(map(str, listed)) if listed else bound
             return f"{name} has {desc.ndim} dimensions {_shape(desc.shape)}; the document allows {bound}"
+    return ""
+
+
+def _same_rank(ctx: _Context, rule: Rule) -> str:
+    """`gradOutput和self维度不一致`: one number of dimensions (a private layout's storage
+    dimensions are not its rank: unchecked there)."""
+    tensors = ctx.tensors(rule.params)
+    if any(desc.format in PRIVATE_FORMATS for _, desc in tensors):
+        return ""
+    for name, desc in tensors[1:]:
+        if desc.ndim != tensors[0][1].ndim:
+            return f"{name} has {desc.ndim} dimensions but {tensors[0][0]} has {tensors[0][1].ndim}"
     return ""
 
 
@@ -659,6 +680,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "dtypes": _dtypes,
     "formats": _formats,
     "rank": _rank,
+    "same_rank": _same_rank,
     "same_shape": _same_shape,
     "broadcast": _broadcast,
     "broadcast_result": _broadcast_result,
