@@ -89,6 +89,15 @@ def test_an_output_list_naming_what_no_input_binds_is_not_read():
     assert summary_rule(params[5], params, by_mode) is None
 
 
+def _avg_pool_backward_params() -> list[Param]:
+    """aclnnAvgPool2dBackward's rows: gradInput `输出的tensor，公式中的out。`, self `正向过程中的输入。`."""
+    return [
+        Param(name="gradOutput", description="表示输入梯度。", **TENSOR),
+        Param(name="self", description="正向过程中的输入。", **TENSOR),
+        Param(name="gradInput", description="输出的tensor，公式中的out。", **OUT),
+    ]
+
+
 def test_shapes_stated_in_words_of_the_formulas_symbols_read_like_lists():
     # aclnnMv.md (ops-nn matmul/mv), under its formula `out = input * vec`; the rows: self
     # `公式中的输入input。`, vec `公式中的vec,…`, out `公式中的输出out。`
@@ -173,11 +182,7 @@ def test_a_gradient_output_is_not_read_from_names_or_rows_that_tie_nothing():
     twice = [*_CONVOLUTION_BACKWARD, Statement("输入 $x$（对应函数原型中的weight）", 70)]
     assert gradient_rule(grad_input, params, twice) is None
     # aclnnAvgPool2dBackward.md: gradInput `输出的tensor，公式中的out。`, though self is `正向过程中的输入。`
-    pool = [
-        Param(name="gradOutput", description="表示输入梯度。", **TENSOR),
-        Param(name="self", description="正向过程中的输入。", **TENSOR),
-        Param(name="gradInput", description="输出的tensor，公式中的out。", **OUT),
-    ]
+    pool = _avg_pool_backward_params()
     assert gradient_rule(pool[-1], pool, []) is None
 
 
@@ -186,11 +191,7 @@ def test_the_forward_passs_input_gradient_has_the_forward_inputs_shape():
     # {1, 16, 4, 4}, gradInputShape {1, 16, 4, 4} (aclnnAvgPool3dBackward's output row says
     # `shape与入参self相同` of the same description and the same self row)
     said = [Statement("接口功能：二维平均池化的反向传播，计算二维平均池化正向传播的输入梯度。", 28)]
-    pool = [
-        Param(name="gradOutput", description="表示输入梯度。", **TENSOR),
-        Param(name="self", description="正向过程中的输入。", **TENSOR),
-        Param(name="gradInput", description="输出的tensor，公式中的out。", **OUT),
-    ]
+    pool = _avg_pool_backward_params()
     rule = gradient_rule(pool[-1], pool, said)
     assert rule is not None and rule.kind == "same" and rule.params == ("self",) and rule.line == 28
     # two outputs: which one is the gradient is not said
