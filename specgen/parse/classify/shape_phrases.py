@@ -450,6 +450,29 @@ def read_axes(statement: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), tuple(f"{x}.shape[{axis}]" for x, axis in (sizes[i] for i in sorted(sizes))))
 
 
+# `其非-1轴要求与x的对应轴大小一致，其-1轴要求其大小同k值` (MoeGatingTopKSoftmax, doc-site dialect):
+# the input's leading axes, then an integer parameter's value
+_LAST_AXIS = r"(?:-1轴|尾轴|最后一维|最后一个轴)"
+_LAST_BY_VALUE = re.compile(
+    rf"(?:其)?非{_LAST_AXIS}(?:要求|需要|必须)?(?:与|和)\s*(?:输入|入参)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?"
+    r"(?:对应(?:轴|维度?))?(?:大小)?(?:保持)?(?:一致|相同)\s*[，,]\s*"
+    rf"(?:其)?{_LAST_AXIS}(?:要求|需要|必须)?(?:其)?(?:大小)?(?:同|为|等于|与)\s*`?(?P<k>[A-Za-z_][A-Za-z0-9_]*)`?"
+    r"\s*(?:值|的值)?(?:一致|相同)?(?=[，,。；;]|$)"
+)
+
+
+def read_last_by_value(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`其非-1轴要求与x的对应轴大小一致，其-1轴要求其大小同k值`: x's shape, its last axis the
+    value of the integer parameter named (not a tensor's, not an array's)."""
+    m = _LAST_BY_VALUE.search(statement)
+    if m is None or m.group("x") not in ctx.inputs:
+        return None
+    k = m.group("k")
+    if k not in ctx.params or ctx.is_tensor(k) or k in ctx.arrays:
+        return None
+    return ("explicit", (), (f"*{m.group('x')}.shape[:-1]", k))
+
+
 _HALF = r"(?:一半|二分之一|1/2)"
 _LAST_HALF = re.compile(
     r"最后一维(?:的值|大小)?为(?:计算)?(?:输入)?\s*(?P<name>(?!shape)[A-Za-z_][A-Za-z0-9_]*)?\s*(?:shape)?\s*的?最后一维(?:的值|值|大小)?的?"
@@ -1195,6 +1218,27 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "rstdOut",
                 ("x", "gamma"),
                 ("explicit", (), ("*x.shape[:-1]", "1")),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "last_by_value",
+        re.compile(r"非(?:-1轴|尾轴|最后一维|最后一个轴)"),
+        read_last_by_value,
+        (
+            # MoeGatingTopKSoftmax (doc-site dialect) yOut; the sample: x {3, 4}, k 2, yOut {3, 2}
+            ShapeExample(
+                "其非-1轴要求与x的对应轴大小一致，其-1轴要求其大小同k值",
+                "yOut",
+                ("x", "finishedOptional"),
+                ("explicit", (), ("*x.shape[:-1]", "k")),
+                ("k",),
+            ),
+            ShapeExample(  # a tensor's size is no value
+                "其非-1轴要求与x的对应轴大小一致，其-1轴要求其大小同w值", "yOut", ("x", "w"), None
+            ),
+            ShapeExample(  # the leading axes of no input
+                "其非-1轴要求与z的对应轴大小一致，其-1轴要求其大小同k值", "yOut", ("x",), None, ("k", "z")
             ),
         ),
     ),
