@@ -78,10 +78,14 @@ class ShapePhrase:
 # ---------------------------------------------------------------- explicit lists
 
 _OPEN_CLOSE = {"[": "]", "(": ")", "（": "）", "{": "}"}
+# `shape为[B, N]`, `其shape支持（NUM_ROWS，K）` and `输出维度[N,C,S,H]` (doc-site dialect; not
+# `shape支持三维（…）`, which ops-nn's LSTM rows write of each tensor of a list)
 _LIST_HEAD = re.compile(
     r"(?i)(?:(?:shape|形状|维度)\s*(?:需要|必须|要求|固定|均)?\s*(?:为|是|=|：|:)|各个维度表示\s*[：:])"
-    r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
+    r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])|(?:shape\s*支持|(?:输入|输出)维度)\s*(?=[\[\(（{])"
 )
+# another list after the first: `shape支持[G, N]，[G, ]` gives two shapes
+_ANOTHER_LIST = re.compile(r"^\s*(?:[，,、/]|或)\s*[\[\(（{]")
 DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
 ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones", "broadcast", "prod", "max"})
@@ -184,9 +188,14 @@ def listed(statement: str) -> list[str] | None:
     examples (`shape=[..., 2H]，常用shape为[T, 2H]或[B, S, 2H]`)."""
     head = _LIST_HEAD.search(statement)
     found = _bracketed(statement, head.end()) if head else None
-    if head is None or found is None or "或" in statement[head.end() + len(found) :][:3]:
+    if head is None or found is None or _another_follows(statement[head.end() + len(found) :]):
         return None
     return top_level_split(found[1:-1])
+
+
+def _another_follows(rest: str) -> bool:
+    """Whether another shape follows a list: `或…` (`[B…, H]或[B…, 1, H]`), `，[G, ]`."""
+    return "或" in rest[:3] or bool(_ANOTHER_LIST.match(rest))
 
 
 def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
@@ -196,7 +205,7 @@ def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     if len(lists) != 1:
         return None
     found = _bracketed(statement, lists[0].end())
-    if found is None or "或" in statement[lists[0].end() + len(found) :][:3]:
+    if found is None or _another_follows(statement[lists[0].end() + len(found) :]):
         return None
     return _explicit_reading(_dims(found[1:-1], ctx.params))
 
@@ -891,6 +900,19 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "shape为(N,Cin,Hin)", "gradInput", ("input",), ("explicit", (), ("N", "Cin", "Hin"))
             ),  # aclnnConvTbcBackward
+            # MoeFinalizeRoutingV2 (doc-site dialect) out; the sample: scales {3, 2}, bias {2, 4}, out {3, 4}
+            ShapeExample(
+                "限制：其shape支持（NUM_ROWS, H）。", "out", ("scalesOptional",), ("explicit", (), ("NUM_ROWS", "H"))
+            ),
+            # SwinAttentionScoreQuant (doc-site dialect) out; the sample: query {B, N, S, H}, out {B, N, S, H}
+            ShapeExample(
+                "维度支持四维，输出维度[N,C,S,H]，S<=1024，H=32/64",
+                "out",
+                ("query",),
+                ("explicit", (), ("N", "C", "S", "H")),
+            ),
+            # aclnnSwiGluQuant (ops-nn) smoothScalesOptional `shape支持[G, N]，[G, ]`: two shapes
+            ShapeExample("shape支持[G, N]，[G, ]，其中G代表groupIndex分组数量", "scaleOut", ("x",), None),
         ),
     ),
     ShapePhrase(
