@@ -482,6 +482,27 @@ def read_last_by_value(statement: str, ctx: ShapeContext) -> Reading | None:
     return ("explicit", (), (f"*{m.group('x')}.shape[:-1]", k))
 
 
+# `输入query的shape是BNSD，输出shape为BSND` (PromptFlashAttentionV2, doc-site dialect, the case of
+# inputLayout BNSD_BSND): the input's axes, as the letters of its layout name them, in the
+# output's layout's order
+_LAYOUTS = re.compile(
+    r"输入\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的\s*shape\s*(?:是|为)\s*(?P<a>[A-Z]{2,8})\s*[，,]\s*"
+    r"输出\s*(?:的)?\s*shape\s*(?:是|为)\s*(?P<b>[A-Z]{2,8})(?![A-Za-z0-9_])"
+)
+
+
+def read_layouts(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`输入query的shape是BNSD，输出shape为BSND`: query's axes reordered (B, S, N, D from B, N, S, D);
+    None unless both layouts name the same distinct letters."""
+    m = _LAYOUTS.search(statement)
+    if m is None or m.group("x") not in ctx.inputs:
+        return None
+    a, b = m.group("a"), m.group("b")
+    if sorted(a) != sorted(b) or len(set(a)) != len(a):
+        return None
+    return ("explicit", (), tuple(f"{m.group('x')}.shape[{a.index(c)}]" for c in b))
+
+
 _HALF = r"(?:一半|二分之一|1/2)"
 _LAST_HALF = re.compile(
     r"最后一维(?:的值|大小)?为(?:计算)?(?:输入)?\s*(?P<name>(?!shape)[A-Za-z_][A-Za-z0-9_]*)?\s*(?:shape)?\s*的?最后一维(?:的值|值|大小)?的?"
@@ -1241,6 +1262,22 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("x", "gamma"),
                 ("explicit", (), ("*x.shape[:-1]", "1")),
             ),
+        ),
+    ),
+    ShapePhrase(
+        "layouts",
+        re.compile(r"输出\s*(?:的)?\s*shape\s*(?:是|为)\s*[A-Z]{2,8}"),
+        read_layouts,
+        (
+            # PromptFlashAttentionV2 (doc-site dialect) attentionOut, the case inputLayout BNSD_BSND
+            ShapeExample(
+                "输入query的shape是BNSD，输出shape为BSND",
+                "attentionOut",
+                ("query", "key"),
+                ("explicit", (), ("query.shape[0]", "query.shape[2]", "query.shape[1]", "query.shape[3]")),
+            ),
+            ShapeExample("输入query的shape是BNSD，输出shape为BSH", "attentionOut", ("query",), None),  # merged axes
+            ShapeExample("输入mask的shape是BNSD，输出shape为BSND", "attentionOut", ("query",), None),  # no input
         ),
     ),
     ShapePhrase(
