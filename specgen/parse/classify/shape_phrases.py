@@ -78,11 +78,12 @@ class ShapePhrase:
 # ---------------------------------------------------------------- explicit lists
 
 _OPEN_CLOSE = {"[": "]", "(": ")", "（": "）", "{": "}"}
-# `shape为[B, N]`, `其shape支持（NUM_ROWS，K）` and `输出维度[N,C,S,H]` (doc-site dialect; not
+# `shape为[B, N]`, `其shape支持（NUM_ROWS，K）`, `输出维度[N,C,S,H]` and `要求是一个2D的shape [numRows, k]`
+# (doc-site dialect; not
 # `shape支持三维（…）`, which ops-nn's LSTM rows write of each tensor of a list)
 _LIST_HEAD = re.compile(
     r"(?i)(?:(?:shape|形状|维度)\s*(?:需要|必须|要求|固定|均)?\s*(?:为|是|=|：|:)|各个维度表示\s*[：:])"
-    r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])|(?:shape\s*支持|(?:输入|输出)维度)\s*(?=[\[\(（{])"
+    r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])|(?:shape\s*支持|(?:输入|输出)维度|\dD的\s*shape)\s*(?=[\[\(（{])"
 )
 # another list after the first: `shape支持[G, N]，[G, ]` gives two shapes
 _ANOTHER_LIST = re.compile(r"^\s*(?:[，,、/]|或)\s*[\[\(（{]")
@@ -932,6 +933,8 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 ("query",),
                 ("explicit", (), ("N", "C", "S", "H")),
             ),
+            # MoeInitRoutingV2 (doc-site dialect) expertIdx; the sample: expertIdx {3, 2}
+            ShapeExample("要求是一个2D的shape [numRows, k]。", "expertIdx", (), ("explicit", (), ("numRows", "k"))),
             # aclnnSwiGluQuant (ops-nn) smoothScalesOptional `shape支持[G, N]，[G, ]`: two shapes
             ShapeExample("shape支持[G, N]，[G, ]，其中G代表groupIndex分组数量", "scaleOut", ("x",), None),
         ),
