@@ -1,13 +1,15 @@
 """How many wrong output shapes the generated validators reject, on the documents' own calls.
 
-    python benchmarks/output_shapes.py [--docs DIR] [--out DIR] [-v]
+    python benchmarks/output_shapes.py [--docs DIR] [--out DIR] [--config FILE] [-v]
 
 Each document call the generated validator accepts is tried again with one output tensor's
 first dimension changed (one larger; a 0-d output gains a dimension): the share rejected, for
 outputs and for in-out tensors apart (an in-out tensor is an input too: a change of it is
 caught only by a relation to another input). Also: how many of the document calls are rejected
 as they stand (false rejections), and the main causes of the accepted changes (the output's
-shape rule, or why there is none); -v lists each.
+shape rule, or why there is none); -v lists each. --config: a specgen configuration, for
+documents whose file names the default selection leaves out (the doc-site dialect's
+`FlashAttentionScoreV2.md`: `include = ["*.md"]`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from specgen import config  # noqa: E402
 from specgen.parse import parse_paths  # noqa: E402
 from tests.oracle import changed_outputs, document_calls, generate_package, validate_all  # noqa: E402
 
@@ -29,11 +32,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=Path, default=ROOT.parent / "shared" / "corpus" / "docs")
     parser.add_argument("--out", type=Path, help="where to generate (default: a temporary folder)")
+    parser.add_argument("--config", type=Path, help="a specgen configuration (e.g. to include other file names)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every output whose change is accepted")
     args = parser.parse_args()
-    docs = parse_paths([args.docs])
+    selection = config.load(str(args.config)).selection if args.config else None
+    docs = parse_paths([args.docs], selection=selection)
     with tempfile.TemporaryDirectory() as scratch:
-        package = generate_package(args.docs, args.out or Path(scratch))
+        package = generate_package(args.docs, args.out or Path(scratch), args.config)
+        if not (package / "aclnn_ops").is_dir():
+            print(f"specgen generate {args.docs} made no Python package (see `specgen generate`; --config?)")
+            return 2
         calls = document_calls(docs).calls
         verdicts = validate_all(package, calls)
         accepted = [c for c, v in zip(calls, verdicts, strict=True) if v is None]

@@ -271,6 +271,13 @@ CONSTRAINTS = [
         ("batch1", "batch2"),
         [("rank", 3.0, 3.0)],
     ),
+    # MoeFinalizeRoutingV2Grad.md (doc-site dialect, corpus/docs/legacy): `同` without 一致; its
+    # sample: gradY and gradExpandedXOut both ACL_FLOAT
+    ("数据类型同gradY", "gradExpandedXOut", ("gradY", "gradExpandedXOut"), [("same_dtype", ("gradY",))]),
+    # ops-nn/experimental/activation/elu_v2/docs/aclnnEluV2.md: the input named as such
+    ("数据类型同输入self", "out", ("self", "out"), [("same_dtype", ("self",))]),
+    # the same dtype as a value, or at one time: no peer
+    ("数据类型同为FLOAT16或同为BFLOAT16", "x2", ("x1", "x2"), UNTYPED),
     # ops-nn/matmul/... dtype of a promotion result: castable, not same_dtype
     (
         "数据类型需要与self与mat2推导之后的数据类型保持一致",

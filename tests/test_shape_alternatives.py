@@ -648,3 +648,31 @@ def test_cases_keyed_by_a_dtype_are_the_dtype_of_the_tensor_that_allows_it_and_o
     # a key that is no dtype (a layout), or `其他:` with no case before it: not read
     assert alternatives_rule(["ND: shape为x.shape[:-1]；其他: shape为[M]。"], ctx, known, _resolve) is None
     assert alternatives_rule(["其他: shape为[M]。"], ctx, known, _resolve) is None
+
+
+def test_a_layout_case_reorders_the_inputs_axes_and_the_other_layouts_keep_its_shape():
+    # PromptFlashAttentionV2.md (doc-site dialect, corpus/docs/legacy) attentionOut, line 133;
+    # its sample (inputLayout "BNSD"): queryShape {batchSize, numHeads, sequenceLengthQ, headDims},
+    # outShape the same
+    text = (
+        "限制：当inputLayout为BNSD_BSND时，输入query的shape是BNSD，输出shape为BSND；"
+        "其余情况该入参的shape需要与入参query的shape保持一致。"
+    )
+    rule = _read([text], ("query", "key"), {"inputLayout": "string"}, "attentionOut")
+    assert rule is not None and rule.kind == "one_of"
+    assert [(a.kind, a.dims, a.params, a.when) for a in rule.alternatives] == [
+        (
+            "explicit",
+            ("query.shape[0]", "query.shape[2]", "query.shape[1]", "query.shape[3]"),
+            (),
+            ("inputLayout", "value", "BNSD_BSND", "true"),
+        ),
+        ("same", (), ("query",), ("inputLayout", "value", "BNSD_BSND", "false")),
+    ]
+    plain = rule.model_dump(mode="json")
+    query = TensorDesc((1, 2, 3, 4), "FLOAT16")
+    shapes = {"query": (1, 2, 3, 4)}
+    assert _shapes.output_shapes(plain, shapes, {"query": query, "inputLayout": "BNSD"}) == ((1, 2, 3, 4),)
+    assert _shapes.output_shapes(plain, shapes, {"query": query, "inputLayout": "BNSD_BSND"}) == ((1, 3, 2, 4),)
+    # the case alone, with no other case after it: one case is no set of alternatives
+    assert _read([text.split("；")[0]], ("query",), {"inputLayout": "string"}, "attentionOut") is None

@@ -249,6 +249,31 @@ def test_the_gradient_of_the_input_a_word_names_has_that_inputs_shape():
     assert gradient_rule(params[-1], params[1:], []) is None
 
 
+def test_the_gradient_of_the_input_a_clause_of_the_row_names_has_that_inputs_shape():
+    # FlashAttentionScoreGradV2.md (doc-site dialect, corpus/docs/legacy), lines 117-123: dqOut
+    # `公式中的dQ，表示query的梯度，计算输出`; the sample: qShape {256, 1, 128}, dqShape {256, 1, 128};
+    # dpseOut `公式中的d(pse)，表示pse的梯度`: pse is the formula's symbol (pseShiftOptional
+    # `公式中的输入pse`), no parameter
+    params = [
+        Param(name="query", description="公式中的输入Q", **TENSOR),
+        Param(name="keyIn", description="公式中的输入K", **TENSOR),
+        Param(name="pseShiftOptional", description="公式中的输入pse，可选参数，表示位置编码", **TENSOR),
+        Param(name="dqOut", description="公式中的dQ，表示query的梯度，计算输出", **OUT),
+        Param(name="dkOut", description="公式中的dK，表示keyIn的梯度，计算输出", **OUT),
+        Param(name="dpseOut", description="公式中的d(pse)，表示pse的梯度，计算输出", **OUT),
+    ]
+    rule = gradient_rule(params[3], params, [])
+    assert rule is not None and rule.kind == "same" and rule.params == ("query",) and rule.text == "表示query的梯度"
+    rule = gradient_rule(params[4], params, [])
+    assert rule is not None and rule.params == ("keyIn",)
+    assert gradient_rule(params[5], params, []) is None
+    # the gradient of a part, or of another output: no reading
+    part = Param(name="dqOut", description="表示query的梯度之和", **OUT)
+    assert gradient_rule(part, [*params[:3], part], []) is None
+    of_output = Param(name="dkOut", description="表示dqOut的梯度", **OUT)
+    assert gradient_rule(of_output, [*params[:4], of_output], []) is None
+
+
 # aclnnSwiGlu's description, lines 33 and 35 (its rows say nothing of out's shape)
 _SWIGLU = [
     Statement("out<sub>i</sub> = SwiGlu(x<sub>i</sub>)=Swish(A<sub>i</sub>)*B<sub>i</sub>", 33),

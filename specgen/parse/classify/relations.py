@@ -69,8 +69,10 @@ def _listed(text: str, ctx: Context) -> tuple[str, ...] | None:
 
 _SAME = r"(?:保持|完全)?(?:一致|相同|相等)"
 _SAME_SHAPE = re.compile(r"shape.{0,30}?" + _SAME + r"|(?:与|和).{0,30}?shape" + _SAME)
+# `数据类型同gradY` (MoeFinalizeRoutingV2Grad, doc-site dialect): not `数据类型同为FLOAT16`, `同时为`
 _SAME_DTYPE = re.compile(
     r"(?:数据类型|dtype).{0,40}?" + _SAME + r"|^(?:与|和)\s*\S+?(?:保持)?(?:一致|相同)$|^同\s*\S+$"
+    r"|(?:数据类型|dtype)\s*(?:需要|必须|要求)?\s*同\s*(?:输入|入参)?\s*`?[A-Za-z_]"
 )
 _SAME_FORMAT = re.compile(r"(?:数据格式|format).{0,40}?" + _SAME)
 

@@ -160,7 +160,8 @@ def _cases(
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
     # `bidirection为false时，当参数packed为false，…；当…`: a condition standing alone leads every case after it
     outer: list[tuple[str, ...]] = []
-    for sentence in re.split(r"[；;。](?!\s*否则)", text):
+    # `…；否则…`, `…；其余情况该入参的shape…` (PromptFlashAttentionV2): the otherwise case of the one before
+    for sentence in re.split(r"[；;。](?!\s*(?:否则|其[他余]情况))", text):
         if not sentence.strip():
             continue
         found = _sentence_cases(sentence.strip(), ctx, known, resolve, outer, [*earlier, *(w for w, _ in out)])

@@ -11,6 +11,9 @@ only where the document ties both ends to parameters in words; never from the na
 - the output's row names the input by the word that input's row (and no other's) calls itself
   (aclnnSoftmaxCrossEntropyWithLogits): backprop `表示输入logits的反向梯度`, features
   `表示模型的输出logits，公式中x_i`;
+- a clause of the output's row names the input parameter itself (FlashAttentionScoreGradV2,
+  doc-site dialect): dqOut `公式中的dQ，表示query的梯度，计算输出` (not dpseOut's `表示pse的梯度`:
+  pse is the formula's symbol, no parameter);
 - the description calls the symbol by a word (`偏置 $b$`) and an integer array's row says it is
   the shape of the forward pass's tensor of that word (aclnnConvolutionBackward's biasSizes
   `卷积正向过程中偏差(bias)的shape`): the gradient has the array's values as its shape. 偏置 and 偏差
@@ -130,7 +133,7 @@ def _sizes_of(symbol: str, params: Sequence[Param], prose: Sequence[Said]) -> st
 def _by_row(p: Param, params: Sequence[Param]) -> ShapeRule | None:
     m = _LEAF_GRADIENT.search(p.description + p.text)
     if m is None:
-        return _by_word(p, params)
+        return _by_word(p, params) or _by_param(p, params)
     tensors = _inputs(params)
     named = m.group("name")
     leaves = [named] if named else [q.name for q in params if q.name in tensors and _LEAF.fullmatch(q.description)]
@@ -141,6 +144,21 @@ def _by_row(p: Param, params: Sequence[Param]) -> ShapeRule | None:
 
 def _inputs(params: Sequence[Param]) -> set[str]:
     return {q.name for q in params if q.kind == "tensor" and q.direction == "in"}
+
+
+# a clause of an output's row: `公式中的dQ，表示query的梯度，计算输出`
+_PARAM_GRADIENT = re.compile(
+    rf"(?:^|[，,。；;])\s*表示(?:输入)?\s*`?(?P<name>{_NAME})`?\s*的(?:反向)?梯度\s*(?=[，,。；;]|$)"
+)
+
+
+def _by_param(p: Param, params: Sequence[Param]) -> ShapeRule | None:
+    """The output is the gradient of the input tensor a clause of its row names
+    (`表示query的梯度`); None when the name is no input tensor (`表示pse的梯度`)."""
+    m = _PARAM_GRADIENT.search(p.description)
+    if m is None or m.group("name") not in _inputs(params):
+        return None
+    return ShapeRule(kind="same", params=(m.group("name"),), text=m.group(0).lstrip("，,。；; "), line=p.line)
 
 
 def _by_word(p: Param, params: Sequence[Param]) -> ShapeRule | None:

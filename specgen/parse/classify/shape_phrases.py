@@ -78,10 +78,15 @@ class ShapePhrase:
 # ---------------------------------------------------------------- explicit lists
 
 _OPEN_CLOSE = {"[": "]", "(": ")", "（": "）", "{": "}"}
+# `shape为[B, N]`, `其shape支持（NUM_ROWS，K）`, `输出维度[N,C,S,H]` and `要求是一个2D的shape [numRows, k]`
+# (doc-site dialect; not
+# `shape支持三维（…）`, which ops-nn's LSTM rows write of each tensor of a list)
 _LIST_HEAD = re.compile(
     r"(?i)(?:(?:shape|形状|维度)\s*(?:需要|必须|要求|固定|均)?\s*(?:为|是|=|：|:)|各个维度表示\s*[：:])"
-    r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])"
+    r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])|(?:shape\s*支持|(?:输入|输出)维度|\dD的\s*shape)\s*(?=[\[\(（{])"
 )
+# another list after the first: `shape支持[G, N]，[G, ]` gives two shapes
+_ANOTHER_LIST = re.compile(r"^\s*(?:[，,、/]|或)\s*[\[\(（{]")
 DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
 ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones", "broadcast", "prod", "max"})
@@ -184,9 +189,14 @@ def listed(statement: str) -> list[str] | None:
     examples (`shape=[..., 2H]，常用shape为[T, 2H]或[B, S, 2H]`)."""
     head = _LIST_HEAD.search(statement)
     found = _bracketed(statement, head.end()) if head else None
-    if head is None or found is None or "或" in statement[head.end() + len(found) :][:3]:
+    if head is None or found is None or _another_follows(statement[head.end() + len(found) :]):
         return None
     return top_level_split(found[1:-1])
+
+
+def _another_follows(rest: str) -> bool:
+    """Whether another shape follows a list: `或…` (`[B…, H]或[B…, 1, H]`), `，[G, ]`."""
+    return "或" in rest[:3] or bool(_ANOTHER_LIST.match(rest))
 
 
 def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
@@ -196,7 +206,7 @@ def read_list(statement: str, ctx: ShapeContext) -> Reading | None:
     if len(lists) != 1:
         return None
     found = _bracketed(statement, lists[0].end())
-    if found is None or "或" in statement[lists[0].end() + len(found) :][:3]:
+    if found is None or _another_follows(statement[lists[0].end() + len(found) :]):
         return None
     return _explicit_reading(_dims(found[1:-1], ctx.params))
 
@@ -448,6 +458,50 @@ def read_axes(statement: str, ctx: ShapeContext) -> Reading | None:
     if len(sizes) != len(found) or set(sizes) != set(range(1, ctx.rank[0] + 1)):
         return None  # an axis said twice, counted from 0, or left unsaid
     return ("explicit", (), tuple(f"{x}.shape[{axis}]" for x, axis in (sizes[i] for i in sorted(sizes))))
+
+
+# `其非-1轴要求与x的对应轴大小一致，其-1轴要求其大小同k值` (MoeGatingTopKSoftmax, doc-site dialect):
+# the input's leading axes, then an integer parameter's value
+_LAST_AXIS = r"(?:-1轴|尾轴|最后一维|最后一个轴)"
+_LAST_BY_VALUE = re.compile(
+    rf"(?:其)?非{_LAST_AXIS}(?:要求|需要|必须)?(?:与|和)\s*(?:输入|入参)?\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?"
+    r"(?:对应(?:轴|维度?))?(?:大小)?(?:保持)?(?:一致|相同)\s*[，,]\s*"
+    rf"(?:其)?{_LAST_AXIS}(?:要求|需要|必须)?(?:其)?(?:大小)?(?:同|为|等于|与)\s*`?(?P<k>[A-Za-z_][A-Za-z0-9_]*)`?"
+    r"\s*(?:值|的值)?(?:一致|相同)?(?=[，,。；;]|$)"
+)
+
+
+def read_last_by_value(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`其非-1轴要求与x的对应轴大小一致，其-1轴要求其大小同k值`: x's shape, its last axis the
+    value of the integer parameter named (not a tensor's, not an array's)."""
+    m = _LAST_BY_VALUE.search(statement)
+    if m is None or m.group("x") not in ctx.inputs:
+        return None
+    k = m.group("k")
+    if k not in ctx.params or ctx.is_tensor(k) or k in ctx.arrays:
+        return None
+    return ("explicit", (), (f"*{m.group('x')}.shape[:-1]", k))
+
+
+# `输入query的shape是BNSD，输出shape为BSND` (PromptFlashAttentionV2, doc-site dialect, the case of
+# inputLayout BNSD_BSND): the input's axes, as the letters of its layout name them, in the
+# output's layout's order
+_LAYOUTS = re.compile(
+    r"输入\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*)`?\s*的\s*shape\s*(?:是|为)\s*(?P<a>[A-Z]{2,8})\s*[，,]\s*"
+    r"输出\s*(?:的)?\s*shape\s*(?:是|为)\s*(?P<b>[A-Z]{2,8})(?![A-Za-z0-9_])"
+)
+
+
+def read_layouts(statement: str, ctx: ShapeContext) -> Reading | None:
+    """`输入query的shape是BNSD，输出shape为BSND`: query's axes reordered (B, S, N, D from B, N, S, D);
+    None unless both layouts name the same distinct letters."""
+    m = _LAYOUTS.search(statement)
+    if m is None or m.group("x") not in ctx.inputs:
+        return None
+    a, b = m.group("a"), m.group("b")
+    if sorted(a) != sorted(b) or len(set(a)) != len(a):
+        return None
+    return ("explicit", (), tuple(f"{m.group('x')}.shape[{a.index(c)}]" for c in b))
 
 
 _HALF = r"(?:一半|二分之一|1/2)"
@@ -868,6 +922,21 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
             ShapeExample(
                 "shape为(N,Cin,Hin)", "gradInput", ("input",), ("explicit", (), ("N", "Cin", "Hin"))
             ),  # aclnnConvTbcBackward
+            # MoeFinalizeRoutingV2 (doc-site dialect) out; the sample: scales {3, 2}, bias {2, 4}, out {3, 4}
+            ShapeExample(
+                "限制：其shape支持（NUM_ROWS, H）。", "out", ("scalesOptional",), ("explicit", (), ("NUM_ROWS", "H"))
+            ),
+            # SwinAttentionScoreQuant (doc-site dialect) out; the sample: query {B, N, S, H}, out {B, N, S, H}
+            ShapeExample(
+                "维度支持四维，输出维度[N,C,S,H]，S<=1024，H=32/64",
+                "out",
+                ("query",),
+                ("explicit", (), ("N", "C", "S", "H")),
+            ),
+            # MoeInitRoutingV2 (doc-site dialect) expertIdx; the sample: expertIdx {3, 2}
+            ShapeExample("要求是一个2D的shape [numRows, k]。", "expertIdx", (), ("explicit", (), ("numRows", "k"))),
+            # aclnnSwiGluQuant (ops-nn) smoothScalesOptional `shape支持[G, N]，[G, ]`: two shapes
+            ShapeExample("shape支持[G, N]，[G, ]，其中G代表groupIndex分组数量", "scaleOut", ("x",), None),
         ),
     ),
     ShapePhrase(
@@ -1195,6 +1264,43 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
                 "rstdOut",
                 ("x", "gamma"),
                 ("explicit", (), ("*x.shape[:-1]", "1")),
+            ),
+        ),
+    ),
+    ShapePhrase(
+        "layouts",
+        re.compile(r"输出\s*(?:的)?\s*shape\s*(?:是|为)\s*[A-Z]{2,8}"),
+        read_layouts,
+        (
+            # PromptFlashAttentionV2 (doc-site dialect) attentionOut, the case inputLayout BNSD_BSND
+            ShapeExample(
+                "输入query的shape是BNSD，输出shape为BSND",
+                "attentionOut",
+                ("query", "key"),
+                ("explicit", (), ("query.shape[0]", "query.shape[2]", "query.shape[1]", "query.shape[3]")),
+            ),
+            ShapeExample("输入query的shape是BNSD，输出shape为BSH", "attentionOut", ("query",), None),  # merged axes
+            ShapeExample("输入mask的shape是BNSD，输出shape为BSND", "attentionOut", ("query",), None),  # no input
+        ),
+    ),
+    ShapePhrase(
+        "last_by_value",
+        re.compile(r"非(?:-1轴|尾轴|最后一维|最后一个轴)"),
+        read_last_by_value,
+        (
+            # MoeGatingTopKSoftmax (doc-site dialect) yOut; the sample: x {3, 4}, k 2, yOut {3, 2}
+            ShapeExample(
+                "其非-1轴要求与x的对应轴大小一致，其-1轴要求其大小同k值",
+                "yOut",
+                ("x", "finishedOptional"),
+                ("explicit", (), ("*x.shape[:-1]", "k")),
+                ("k",),
+            ),
+            ShapeExample(  # a tensor's size is no value
+                "其非-1轴要求与x的对应轴大小一致，其-1轴要求其大小同w值", "yOut", ("x", "w"), None
+            ),
+            ShapeExample(  # the leading axes of no input
+                "其非-1轴要求与z的对应轴大小一致，其-1轴要求其大小同k值", "yOut", ("x",), None, ("k", "z")
             ),
         ),
     ),

@@ -46,6 +46,7 @@ from specgen.parse.classify.shape_formulas import defined_by_formula, formula_ru
 from specgen.parse.classify.shape_halves import halves_rule
 from specgen.parse.classify.shape_listed import listed_cases
 from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
+from specgen.parse.classify.shape_noted import noted_alike
 from specgen.parse.classify.shape_packed import but_packed
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
@@ -337,6 +338,8 @@ def shape_rule(
         return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula, notes=notes)
     if equated := _equations(p, notes, inputs, ctx.params):
         return _from_reading(params, statements, *equated)
+    if rule := noted_alike(p, params, notes):  # `参数query和attentionOut的shape需要完全一致。`
+        return rule
     if rule := _for_other_dtypes(p, said, inputs) or _situated(p, params, statements, said, ctx):
         return cases or rule  # the cases, some unread, where a reading holds in one of them
     if rule := _by_input_shape(p, said, inputs, ctx.params):
