@@ -166,3 +166,30 @@ def test_the_hand_read_verdicts_hold(corpus):
         if rule is None or rule.host != (v["verdict"] == "enforced") or (not rule.host and not rule.reason):
             wrong.append(f"{v['function']} {v['rule']}: read as {v['verdict']} ({v['why']}), now {rule}")
     assert wrong == [], "\n".join(wrong)
+
+
+def test_a_constraints_bullet_an_output_rule_reads_is_enforced_not_listed(corpus):
+    """aclnnRotateQuant (ops-nn) 约束说明: `当yOut的输出类型为int8时，y的shape必须和x相同(M, N)。` and the
+    int32 line are the cases of yOut's shape rule: counted as enforced by it, not named as not
+    checked; `x和rotation的数据类型必须相同。` no rule reads stays named. aclnnRmsNormQuant's
+    `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8。` is read by y's rule only as the dtype it
+    is not held for: still not checked, with that reason."""
+    ops = corpus / "docs" / "ops-nn"
+    [doc] = parse_paths([ops / "matmul/rotate_quant/docs/aclnnRotateQuant.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    rules = {r.id: r for r in fn.cases.rules}
+    int8 = "当yOut的输出类型为int8时，y的shape必须和x相同(M, N)。"
+    int32 = "当yOut的输出类型为int32时，y的shape必须为(M, N//8)。"
+    read = {s.text: s for s in fn.cases.statements if s.kind == "notes"}
+    for text in (int8, int32):
+        assert (read[text].rule, read[text].enforced) == ("implied_output_shape_yOut", True)
+        assert rules["implied_output_shape_yOut"].host
+    named = [r.condition for r in fn.cases.rules if r.kind == "notes"]
+    assert int8 not in named and int32 not in named
+    assert "x和rotation的数据类型必须相同。" in named
+    assert _dropped(fn.function, fn.cases.rules, fn.cases.statements) == []
+
+    [doc] = parse_paths([ops / "norm/rms_norm_quant/docs/aclnnRmsNormQuant.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    [packed] = [r for r in fn.cases.rules if r.kind == "notes" and "1/8" in r.condition]
+    assert not packed.host and "holds where y is not INT32" in packed.reason

@@ -66,6 +66,7 @@ NOT_ON_HOST = {
 }
 POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array", "string")
 TENSOR_KINDS = ("tensor", "tensor_list")
+ARRAY_KINDS = ("int_array", "float_array", "bool_array")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
 TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
 RELATIONS = ("same_shape", "same_rank", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
@@ -106,11 +107,11 @@ def cases_for(
     spec = validator_spec(param_specs, rules, function.name, unsupported_products)
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
-    noted = notes_rules(notes)
+    noted, read = notes_rules(notes, params, rules)  # 约束说明 bullets: an output rule's, or named
     return FunctionCases(
         params=param_specs,
         rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted),
-        statements=statements,
+        statements=(*statements, *read),
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
@@ -225,7 +226,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     host=not reason,
                     reason=reason,
                     values=tuple(check.values) if check else (),
-                    bounds=_bounds(check) if check and kind == "range" else None,
+                    bounds=_bounds(check) if check and kind in ("range", "length") else None,
                 )
             )
     rules = _one_product_status(rules) + later
@@ -320,6 +321,12 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
         return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
     if kind in ("enum", "range") and not any(by_name[n].kind in VALUE_KINDS for n in params):
         return f"a {kind} rule applies to values; {', '.join(params)} holds none"
+    if kind == "rank_at_least" and not (
+        len(params) == 2 and by_name[params[0]].kind == "tensor" and by_name[params[1]].kind in ARRAY_KINDS
+    ):
+        return "a rank_at_least rule needs a tensor and the array whose length it compares with"
+    if kind == "length" and not (len(params) == 1 and by_name[params[0]].kind in (*ARRAY_KINDS, "string")):
+        return f"a length rule applies to an array or a string; {', '.join(params) or 'no parameter'} is not one"
     if kind == "axis" and not (len(params) == 2 and by_name[params[1]].kind in TENSOR_KINDS):
         return "an axis rule needs the value and the tensor whose dimensions it indexes"
     if kind in ("output_shape", "output_dtype") and not (params and by_name[params[0]].kind == "tensor"):
@@ -1055,17 +1062,31 @@ def _bad_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _bad_length(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """The array (or string) one longer than the longest length allowed."""
+    """The array (or string) one longer than the longest length allowed; one shorter than the
+    shortest where only a least length is stated (`normalizedShape维度小于1维`)."""
     name = rule.params[0]
     current = args[name].host_value() if _holds_value(args, name) else None
     if not isinstance(current, tuple | str):
         return []
+    if not rule.values and rule.bounds and rule.bounds[1] is None and (rule.bounds[0] or 0) >= 1:
+        return [(name, _replace(args, name, ValueArg(current[: int(rule.bounds[0] or 0) - 1])))]
     lengths = [int(str(v)) for v in rule.values] or [int(rule.bounds[1] or 0) if rule.bounds else 0]
     longest = max(lengths)
     if isinstance(current, str):
         return [(name, _replace(args, name, ValueArg("x" * (longest + 1))))]
     filler = current[0] if current else 1
     return [(name, _replace(args, name, ValueArg((filler,) * (longest + 1))))]
+
+
+def _bad_rank_at_least(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The array one element longer than the tensor has dimensions."""
+    tensor, name = _tensor(args, rule.params[0]), rule.params[1]
+    current = args[name].host_value() if _holds_value(args, name) else None
+    if tensor is None or not isinstance(current, tuple):
+        return []
+    filler = current[-1] if current else 1
+    longer = (*current, *(filler,) * (len(tensor.shape) + 1 - len(current)))
+    return [(name, _replace(args, name, ValueArg(longer)))]
 
 
 def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -1138,6 +1159,7 @@ _MUTATIONS = {
     "broadcast_to": _bad_broadcast_to,
     "same_dtype": _bad_same_dtype,
     "same_rank": _bad_same_rank,
+    "rank_at_least": _bad_rank_at_least,
     "same_format": _bad_same_format,
     "enum": _bad_enum,
     "range": _bad_range,
