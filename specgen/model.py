@@ -74,6 +74,9 @@ CheckKind = Literal[
     "broadcast_result",
     "broadcast_to",  # params: (sources..., target): each source broadcasts to the target's shape
     "same_rank",  # params: tensors of one number of dimensions (`gradOutput和self维度不一致`)
+    "rank_at_least",  # params: (tensor, array): the tensor's rank is at least the array's length
+    # (`input的维度小于normalizedShape的维度`)
+    "length",  # params: (array,): its length is one of values, or within min/max (`outputMask的长度不为3`)
     "same_dtype",
     "castable",
     "same_format",

@@ -1142,6 +1142,7 @@ _RELATIONS = {
     "broadcast_result",
     "broadcast_to",
     "same_rank",
+    "rank_at_least",
     "same_dtype",
     "castable",
     "same_format",

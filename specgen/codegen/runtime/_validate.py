@@ -647,6 +647,20 @@ def _length(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _rank_at_least(ctx: _Context, rule: Rule) -> str:
+    """A tensor has at least as many dimensions as an array has elements
+    (`input的维度小于normalizedShape的维度`); a value that is no array is not compared."""
+    desc, value = _single(ctx, rule.params[0]), ctx.args.get(rule.params[1])
+    if desc is None or not isinstance(value, Sequence) or isinstance(value, str):
+        return ""
+    if desc.ndim < len(value):
+        return (
+            f"{rule.params[0]} has {desc.ndim} dimensions, fewer than the {len(value)} "
+            f"elements of {rule.params[1]}"
+        )
+    return ""
+
+
 def _dim_multiple(ctx: _Context, rule: Rule) -> str:
     """A tensor's last dimension, or the one a dim value names, a multiple of the number."""
     factor = int(rule.values[0])  # type: ignore[call-overload]
@@ -681,6 +695,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "formats": _formats,
     "rank": _rank,
     "same_rank": _same_rank,
+    "rank_at_least": _rank_at_least,
     "same_shape": _same_shape,
     "broadcast": _broadcast,
     "broadcast_result": _broadcast_result,
