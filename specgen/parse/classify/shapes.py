@@ -45,7 +45,12 @@ from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
 from specgen.parse.classify.shape_halves import halves_rule
 from specgen.parse.classify.shape_listed import listed_cases
-from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
+from specgen.parse.classify.shape_matmul import (
+    lettered_product_rule,
+    permuted_product_rule,
+    unlettered_reason,
+    unpacked,
+)
 from specgen.parse.classify.shape_packed import but_packed
 from specgen.parse.classify.shape_phrases import (
     ALLOWED_CALLS,
@@ -381,7 +386,10 @@ def shape_rule(
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
-    reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
+    reason = reason or elsewhere_reason(p, notes, summary)
+    inputs_said = [x for q in params if q.name != p.name for x in statements.get(q.name, [])]
+    reason = reason or unlettered_reason(p, params, said, [*notes, *inputs_said])
+    reason = reason or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
