@@ -77,6 +77,8 @@ CheckKind = Literal[
     "rank_at_least",  # params: (tensor, array): the tensor's rank is at least the array's length
     # (`input的维度小于normalizedShape的维度`)
     "length",  # params: (array,): its length is one of values, or within min/max (`outputMask的长度不为3`)
+    "array_shape",  # params: (tensor, array): the tensor's shape is the array's value
+    # (`weightOptional非空且shape与normalizedShape不相等`)
     "same_dtype",
     "castable",
     "same_format",

@@ -321,6 +321,10 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
         return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
     if kind in ("enum", "range") and not any(by_name[n].kind in VALUE_KINDS for n in params):
         return f"a {kind} rule applies to values; {', '.join(params)} holds none"
+    if kind == "array_shape" and not (
+        len(params) == 2 and by_name[params[0]].kind == "tensor" and by_name[params[1]].kind == "int_array"
+    ):
+        return "an array_shape rule needs a tensor and the integer array whose value is its shape"
     if kind == "rank_at_least" and not (
         len(params) == 2 and by_name[params[0]].kind == "tensor" and by_name[params[1]].kind in ARRAY_KINDS
     ):
@@ -1089,6 +1093,15 @@ def _bad_rank_at_least(args: Args, rule: Rule, params: dict[str, Param]) -> Muta
     return [(name, _replace(args, name, ValueArg(longer)))]
 
 
+def _bad_array_shape(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensor with its first dimension one larger than the array says."""
+    name = rule.params[0]
+    tensor = _tensor(args, name)
+    if tensor is None or not tensor.shape:
+        return []
+    return [(name, _change(args, name, shape=(tensor.shape[0] + 1, *tensor.shape[1:])))]
+
+
 def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """The tensor with its last dimension (or the one the dim value names) plus one."""
     name = rule.params[0]
@@ -1160,6 +1173,7 @@ _MUTATIONS = {
     "same_dtype": _bad_same_dtype,
     "same_rank": _bad_same_rank,
     "rank_at_least": _bad_rank_at_least,
+    "array_shape": _bad_array_shape,
     "same_format": _bad_same_format,
     "enum": _bad_enum,
     "range": _bad_range,

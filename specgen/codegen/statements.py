@@ -26,7 +26,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "axis": ("axis",),
     "length": ("length",),
     "multiple": ("multiple",),
-    "same_shape": ("same_shape", "broadcast_result", "output_shape"),
+    "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),
     "same_dtype": ("same_dtype", "output_dtype"),

@@ -1143,6 +1143,7 @@ _RELATIONS = {
     "broadcast_to",
     "same_rank",
     "rank_at_least",
+    "array_shape",
     "same_dtype",
     "castable",
     "same_format",

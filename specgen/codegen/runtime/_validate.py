@@ -661,6 +661,17 @@ def _rank_at_least(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _array_shape(ctx: _Context, rule: Rule) -> str:
+    """A tensor's shape is an array's value (`weightOptional非空且shape与normalizedShape不相等`); a
+    null tensor, or a value that is no array, is not compared."""
+    desc, value = _single(ctx, rule.params[0]), ctx.args.get(rule.params[1])
+    if desc is None or not isinstance(value, Sequence) or isinstance(value, str):
+        return ""
+    if tuple(desc.shape) != tuple(value):
+        return f"{rule.params[0]} has shape {_shape(desc.shape)}; {rule.params[1]} is {list(value)}"
+    return ""
+
+
 def _dim_multiple(ctx: _Context, rule: Rule) -> str:
     """A tensor's last dimension, or the one a dim value names, a multiple of the number."""
     factor = int(rule.values[0])  # type: ignore[call-overload]
@@ -696,6 +707,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "rank": _rank,
     "same_rank": _same_rank,
     "rank_at_least": _rank_at_least,
+    "array_shape": _array_shape,
     "same_shape": _same_shape,
     "broadcast": _broadcast,
     "broadcast_result": _broadcast_result,

@@ -346,6 +346,24 @@ def _array_length(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check
     return [Check(kind="length", params=(m.group("array"),), min=int(m.group("low")))]
 
 
+# `weightOptional非空且shape与normalizedShape不相等`: a tensor's shape against an array's value
+_SHAPE_NOT_ARRAY = re.compile(
+    rf"^(?P<tensor>{_NAME_RE})\s*(?:非空且|[（(]非空时[）)])?\s*的?\s*shape\s*与\s*(?P<array>{_NAME_RE})\s*"
+    r"(?:的值)?\s*(?:不相等|不一致|不相同)[。；;]?$"
+)
+
+
+def _array_shape(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`weightOptional非空且shape与normalizedShape不相等`: a tensor whose shape is the value of the
+    other (no tensor: an integer array); None for any other form, or two tensors."""
+    m = _SHAPE_NOT_ARRAY.match(s.text.strip())
+    if m is None or m.group("tensor") not in s.tensors or m.group("array") in s.tensors:
+        return None
+    if m.group("array") not in s.named:
+        return None
+    return [Check(kind="array_shape", params=(m.group("tensor"), m.group("array")))]
+
+
 # ---------------------------------------------------------------- multiples
 
 _N = r"\s*(\d{1,6})\s*"
@@ -541,6 +559,18 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ),  # aclnnMishBackward
             # aclnnAddbmm
             ConditionExample("batch1和batch2的第一维度不相等或不能做broadcast操作", ("batch1", "batch2")),
+        ),
+    ),
+    ConditionRule(
+        "array_shape",
+        "shape",
+        _SHAPE_NOT_ARRAY,
+        _array_shape,
+        (
+            # aclnnLayerNormBackward: normalizedShape is an aclIntArray
+            ConditionExample(
+                "weightOptional非空且shape与normalizedShape不相等", ("input", "weightOptional"), ("normalizedShape",)
+            ),
         ),
     ),
     ConditionRule(

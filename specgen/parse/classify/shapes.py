@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule, product_case_rule
 from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_arrays import array_shape_rule
 from specgen.parse.classify.shape_dtype_notes import dtype_case_rule
 from specgen.parse.classify.shape_einsum import einsum_rule
 from specgen.parse.classify.shape_elsewhere import (
@@ -294,6 +295,8 @@ def shape_rule(
 ) -> ShapeRule:
     """The shape `p` is written in, by the first reading that holds (see the module's docstring)."""
     conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
+    if rule := array_shape_rule(p, params, statements.get(p.name, [])):  # `为[R1,...,Rj]`, an array's value
+        return rule
     if peers := _relation_peers(p, params, "same_shape", conditional):
         c = _first_constraint(p, params, "same_shape", conditional)
         return ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
