@@ -317,15 +317,24 @@ _RANK_BELOW_LENGTH = re.compile(
 )
 
 
-def _rank_at_least(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
-    """`input的维度小于normalizedShape的维度`: the tensor has at least as many dimensions as the
-    other (no tensor: an integer array) has elements; None for any other form."""
-    m = _RANK_BELOW_LENGTH.match(s.text.strip())
-    if m is None or m.group("tensor") not in s.tensors or m.group("array") in s.tensors:
-        return None
-    if m.group("array") not in s.named:
-        return None
-    return [Check(kind="rank_at_least", params=(m.group("tensor"), m.group("array")))]
+def _tensor_and_array(form: re.Pattern[str], kind: CheckKind) -> ConditionReader:
+    """A reader of a statement of `form` relating a tensor to another parameter named that is no
+    tensor (an integer array): the check of `kind` on (tensor, array); None for any other form."""
+
+    def read(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+        m = form.match(s.text.strip())
+        if m is None or m.group("tensor") not in s.tensors or m.group("array") in s.tensors:
+            return None
+        if m.group("array") not in s.named:
+            return None
+        return [Check(kind=kind, params=(m.group("tensor"), m.group("array")))]
+
+    return read
+
+
+# `input的维度小于normalizedShape的维度`: the tensor has at least as many dimensions as the array
+# has elements
+_rank_at_least = _tensor_and_array(_RANK_BELOW_LENGTH, "rank_at_least")
 
 
 # `outputMask的长度不为3`; `normalizedShape维度小于1维`: an array's (no tensor's) length
@@ -351,17 +360,7 @@ _SHAPE_NOT_ARRAY = re.compile(
     rf"^(?P<tensor>{_NAME_RE})\s*(?:非空且|[（(]非空时[）)])?\s*的?\s*shape\s*与\s*(?P<array>{_NAME_RE})\s*"
     r"(?:的值)?\s*(?:不相等|不一致|不相同)[。；;]?$"
 )
-
-
-def _array_shape(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
-    """`weightOptional非空且shape与normalizedShape不相等`: a tensor whose shape is the value of the
-    other (no tensor: an integer array); None for any other form, or two tensors."""
-    m = _SHAPE_NOT_ARRAY.match(s.text.strip())
-    if m is None or m.group("tensor") not in s.tensors or m.group("array") in s.tensors:
-        return None
-    if m.group("array") not in s.named:
-        return None
-    return [Check(kind="array_shape", params=(m.group("tensor"), m.group("array")))]
+_array_shape = _tensor_and_array(_SHAPE_NOT_ARRAY, "array_shape")
 
 
 # ---------------------------------------------------------------- multiples
