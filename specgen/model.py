@@ -163,6 +163,9 @@ class Constraint(Frozen):
     max_inclusive: bool = _sparse(True)
     supported: bool | None = _sparse(None)
     product: str | None = _sparse(None)  # product id when it holds on one product only
+    # four-part conditions it holds under, as ShapeRule.when's: roundMode's `当yDtype为FLOAT8_E4M3FN/
+    # FLOAT8_E5M2时，仅支持{"rint"}` is ("yOut", "dtype", "FLOAT8_E4M3FN/FLOAT8_E5M2", "true")
+    when: tuple[str, ...] = _sparse(())
 
     _rank = model_validator(mode="after")(_rank_in_reason)
 

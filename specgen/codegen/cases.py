@@ -230,7 +230,8 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                 )
             )
     rules = _one_product_status(rules) + later
-    return rules + _implied_rules(params, rules) + _product_rules(params) + _output_rules(params, rules)
+    implied = _implied_rules(params, rules) + _held_rules(params)
+    return rules + implied + _product_rules(params) + _output_rules(params, rules)
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:
@@ -364,6 +365,23 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             code = stated.get((kind, p.name), INVALID)
             implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _held_rules(params: list[Param]) -> list[Rule]:
+    """A value set held while a tensor has some dtypes (roundMode's `当yDtype为FLOAT8_E4M3FN/
+    FLOAT8_E5M2时，仅支持{"rint"}`): checked where the call settles that it has them. The
+    parameter's own set stays the union of all (`implied_enum_<param>`)."""
+    tensors = {p.name for p in params if p.kind in TENSOR_KINDS}
+    rules: list[Rule] = []
+    for p in params:
+        if not _checkable(p, "enum"):
+            continue
+        held = [c for c in _general(p, "enum") if c.when and c.when[0] in tensors]
+        for n, c in enumerate(held, 1):
+            rules.append(
+                Rule(INVALID, "enum", (p.name,), c.text, id=f"held_enum_{p.name}_{n}", values=c.values, when=c.when)
+            )
+    return rules
 
 
 # What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
@@ -1013,6 +1031,9 @@ def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
             if isinstance(current, tuple):  # an array: each element is one of the values
                 return [(name, _replace(args, name, ValueArg((outside,) * max(len(current), 1))))]
             return [(name, _replace(args, name, ValueArg(outside)))]
+        union = [v for c in _general(params[name], "enum") for v in c.values]
+        if rule.when and (other := [v for v in union if v not in values]) and _holds_value(args, name):
+            return [(name, _replace(args, name, ValueArg(other[0])))]  # a value another case allows
         words = [v for v in values if isinstance(v, str)]
         if words and params[name].kind == "string" and _holds_value(args, name):  # a layout, a mode
             return [(name, _replace(args, name, ValueArg("_".join(words) + "_unsupported")))]

@@ -107,8 +107,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     peers = set(c.params) - {p.name}
 
     def covers(rule: Rule) -> bool:
-        if rule.kind not in kinds or p.name not in rule.params:
-            return False
+        if rule.kind not in kinds or p.name not in rule.params or rule.when != c.when:
+            return False  # a set held under a condition is its own rule's
         if c.kind in TENSOR_ONLY and p.kind not in ("tensor", "tensor_list"):
             return False  # a dtypes rule naming a scalar checks the tensors it names only
         if c.kind in RELATION_KINDS and peers:

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from ._shapes import (
     PRODUCT_KEY,
+    conditions_hold,
     dtype_allowed,
     output_dtype,
     product_id,
@@ -109,6 +110,9 @@ class Rule:
     # the products a per-product remark holds the rule on: checked only when `product=` names
     # one of them (with no product, which product runs is unknown)
     products: tuple[str, ...] = ()
+    # the four-part conditions it holds under (`ShapeRule.when`'s: `当yDtype为FLOAT8_E4M3FN时，仅支持
+    # {"rint"}`); checked only where the call settles that they hold
+    when: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,8 @@ def _broken(
         spec.rules, key=lambda r: r.kind not in ("not_null", "not_null_when")
     ):
         if rule.products and ctx.product not in rule.products:
+            continue
+        if rule.when and conditions_hold(rule.when, _on_product(ctx)) is not True:
             continue
         if rule.host and (problem := _CHECKS[rule.kind](ctx, rule)):
             yield rule, problem
