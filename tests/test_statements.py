@@ -193,3 +193,46 @@ def test_a_constraints_bullet_an_output_rule_reads_is_enforced_not_listed(corpus
     fn = operator_code(doc, doc.source).functions[0]
     [packed] = [r for r in fn.cases.rules if r.kind == "notes" and "1/8" in r.condition]
     assert not packed.host and "holds where y is not INT32" in packed.reason
+
+
+def test_a_shape_row_about_one_output_against_its_rule_is_checked_as_that_rule():
+    """aclnnSituGlu (ops-nn) rule7 `out的维度数与x不一致，或out在dim对应维度上的大小不等于x的一半`: every
+    call it rejects gives out another shape than its rule (`shape在入参dim对应的维度上为x的一半`) does, so
+    the row is checked as that rule, not named as unchecked. Counter-cases: an alternative about
+    another tensor (`x在dim对应维度上不能被2整除`), or a tensor the rule does not read, stay named."""
+    from specgen.codegen.cases import NOT_ON_HOST, _held_by_outputs, plain_rule
+    from specgen.codegen.runtime._validate import Rule
+    from specgen.model import Param, ShapeRule
+    from tests.param_kinds import INT, OUT, TENSOR
+
+    dims = ("*x.shape[:dim % rank(x)]", "x.shape[dim % rank(x)] / 2", "*x.shape[dim % rank(x) + 1:]")
+    shape = ShapeRule(
+        kind="explicit", dims=dims, text="shape在入参dim对应的维度上为x的一半，其他维度与x一致。", line=187
+    )
+    params = [Param(name="x", **TENSOR), Param(name="y", **TENSOR), Param(name="dim", **INT)]
+    params.append(Param(name="out", shape_rule=shape, **OUT))
+    held = Rule(
+        161002, "output_shape", ("out", "x"), shape.text, id="implied_output_shape_out", derive=plain_rule(shape)
+    )
+
+    def row(condition: str, names: tuple[str, ...]) -> Rule:
+        return Rule(161002, "shape", names, condition, host=False, reason=NOT_ON_HOST["shape"], id="rule7_shape")
+
+    [checked] = _held_by_outputs([row(SITU_GLU_ROW, ("out", "dim", "x"))], params, [held])
+    assert (checked.kind, checked.host, checked.derive) == ("output_shape", True, held.derive)
+    other = row("out的维度数与x不一致，或x在dim对应维度上不能被2整除", ("out", "dim", "x"))
+    unread = row("out与y的shape不一致", ("out", "y"))
+    assert _held_by_outputs([other, unread], params, [held]) == [other, unread]
+
+
+SITU_GLU_ROW = "out的维度数与x不一致，或out在dim对应维度上的大小不等于x的一半"
+
+
+def test_situ_glu_names_no_shape_row_its_output_rule_checks(corpus):
+    [doc] = parse_paths([corpus / "docs/ops-nn/activation/situ_glu/docs/aclnnSituGlu.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    # the row's rank part is rule6_rank; its shape part, once named as prose, is out's rule
+    [row] = [r for r in fn.cases.rules if r.condition == SITU_GLU_ROW and r.id == "rule7_shape"]
+    assert row.host and row.kind == "output_shape"
+    assert not [r for r in fn.cases.rules if r.id == "implied_output_shape_out"]  # the row holds it
+    assert _dropped(fn.function, fn.cases.rules, fn.cases.statements) == []

@@ -14,6 +14,7 @@ breaks the rule it was made for and no other.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 from typing import Literal
 
@@ -150,7 +151,9 @@ def _uncovered_outputs(params: list[Param], rules: list[Rule]) -> list[Rule]:
     its out's `shape需要与logits一致` holds), unless the sample breaks that too."""
     known = {r.id for r in rules}
     documented = [r for r in rules if r.id.startswith("rule")]  # as _rules gives them
-    return [r for r in _output_rules(params, documented) if r.id not in known]
+    held = {r.params[0] for r in documented if r.kind == "output_shape" and r.host}  # a row checks it
+    found = _output_rules(params, documented)
+    return [r for r in found if r.id not in known and not (r.kind == "output_shape" and r.params[0] in held)]
 
 
 def _spare(rule: Rule, problem: str, line: int) -> Rule:
@@ -231,7 +234,11 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
             )
     rules = _one_product_status(rules) + later
     implied = _implied_rules(params, rules) + _held_rules(params)
-    return rules + implied + _product_rules(params) + _output_rules(params, rules)
+    outputs = _output_rules(params, rules)
+    rules = _held_by_outputs(rules, params, outputs)
+    held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
+    outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
+    return rules + implied + _product_rules(params) + outputs
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:
@@ -468,6 +475,43 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
                 Rule(INVALID, "output_dtype", (p.name, *dtype.params), dtype.text, id=rule_id, derive=plain_rule(dtype))
             )
     return rules
+
+
+# `…与x不一致，或out在dim对应维度上…`: the alternatives of an error row
+_ALTERNATIVES = re.compile(r"\s*[，,；;]?\s*(?:或者|或)\s*|[；;]")
+
+
+def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]) -> list[Rule]:
+    """The rows, each unchecked prose shape row about one output against what its checked rule
+    reads (aclnnSituGlu: `out的维度数与x不一致，或out在dim对应维度上的大小不等于x的一半`, out's rule
+    `shape在入参dim对应的维度上为x的一半，其他维度与x一致`) checked as that rule: every call such a row
+    rejects gives the output another shape than the rule. Each alternative must name the output,
+    and the rule hold always (no case, no condition)."""
+    by_name = {p.name: p for p in params}
+    checked = {r.params[0]: r for r in outputs if r.kind == "output_shape" and r.host}
+    found = []
+    for r in rules:
+        written = [n for n in r.params if by_name[n].direction in ("out", "inout")]
+        held = checked.get(written[0]) if len(written) == 1 else None
+        shape = by_name[written[0]].shape_rule if held else None
+        if (
+            held is None
+            or shape is None
+            or r.kind != "shape"
+            or r.reason != NOT_ON_HOST["shape"]
+            or shape.when
+            or shape.kind in ("one_of", "reduce", "reduction")
+            or not set(r.params) <= _names_read(shape) | {held.params[0]}
+            or not all(_names(part, held.params[0]) for part in _ALTERNATIVES.split(r.condition) if part)
+        ):
+            found.append(r)
+            continue
+        found.append(replace(r, kind="output_shape", params=held.params, derive=held.derive, host=True, reason=""))
+    return found
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text) is not None
 
 
 def _names_read(shape: ShapeRule | None) -> set[str]:
