@@ -74,6 +74,11 @@ CheckKind = Literal[
     "broadcast_result",
     "broadcast_to",  # params: (sources..., target): each source broadcasts to the target's shape
     "same_rank",  # params: tensors of one number of dimensions (`gradOutput和self维度不一致`)
+    "rank_at_least",  # params: (tensor, array): the tensor's rank is at least the array's length
+    # (`input的维度小于normalizedShape的维度`)
+    "length",  # params: (array,): its length is one of values, or within min/max (`outputMask的长度不为3`)
+    "array_shape",  # params: (tensor, array): the tensor's shape is the array's value
+    # (`weightOptional非空且shape与normalizedShape不相等`)
     "same_dtype",
     "castable",
     "same_format",
@@ -158,6 +163,9 @@ class Constraint(Frozen):
     max_inclusive: bool = _sparse(True)
     supported: bool | None = _sparse(None)
     product: str | None = _sparse(None)  # product id when it holds on one product only
+    # four-part conditions it holds under, as ShapeRule.when's: roundMode's `当yDtype为FLOAT8_E4M3FN/
+    # FLOAT8_E5M2时，仅支持{"rint"}` is ("yOut", "dtype", "FLOAT8_E4M3FN/FLOAT8_E5M2", "true")
+    when: tuple[str, ...] = _sparse(())
 
     _rank = model_validator(mode="after")(_rank_in_reason)
 

@@ -657,3 +657,33 @@ def test_a_sample_call_contradicting_its_output_rule_is_found_at_the_call(write_
     [finding] = found(write_doc, wrong, "sample-output-rule", name="aclnnTanhBackward.md")
     assert finding.line == line_of(wrong, "aclnnTanhBackwardGetWorkspaceSize(gradOutput")
     assert "[4, 3]" in finding.message and "[4, 2]" in finding.message and finding.param == "gradInput"
+
+
+# ---------------------------------------------------------------- null pointers
+
+
+def _with_optional_other(words: str, null_row: str) -> str:
+    """HEAD with `other`'s row in `words` and one 161001 row."""
+    text = HEAD.replace("<td>公式中的other。</td>", f"<td>{words}</td>")
+    table = errors_table(null_row).replace("ACLNN_ERR_PARAM_INVALID", "ACLNN_ERR_PARAM_NULLPTR")
+    return text + table.replace("161002", "161001")
+
+
+def test_a_null_row_against_a_row_that_allows_null_is_a_contradiction(write_doc):
+    """aclnnQuantMatmulActivationQuantWeightNz: `传入的x1、x2、x1Scale或x2Scale是空指针` against
+    x1ScaleOptional's `如果不使用该参数，传入nullptr`: found at the error row, on the name."""
+    text = _with_optional_other("公式中的other。如果不使用该参数，传入nullptr。", "传入的self、other或out是空指针。")
+    findings = found(write_doc, text, "doc-null-contradiction")
+    assert [(f.line, f.param) for f in findings] == [(line_of(text, "传入的self、other或out是空指针"), "other")]
+    assert f"other's row (line {line_of(text, '<td>other（aclTensor*）</td>')})" in findings[0].message
+
+
+def test_a_null_row_held_in_a_situation_or_a_row_silent_on_null_is_no_contradiction(write_doc):
+    # aclnnGRU: `…，或训练模式下rOut、zOut…是空指针`: in training mode only
+    situated = _with_optional_other(
+        "如果不使用该参数，传入nullptr。", "传入的self或out是空指针，或训练模式下other是空指针。"
+    )
+    assert found(write_doc, situated, "doc-null-contradiction") == []
+    # a row that says nothing of null (aclnnCrossEntropyLoss lseForZlossOut: `计算时必须传入`)
+    silent = _with_optional_other("计算时必须传入，但不参与计算。", "传入的self、other或out是空指针。")
+    assert found(write_doc, silent, "doc-null-contradiction") == []

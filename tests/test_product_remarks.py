@@ -153,16 +153,33 @@ def test_the_same_rank_form(condition, read):
     assert same == ([read] if read else [])
 
 
-def test_outputs_said_the_same_as_each_other_only_settle_no_shape(corpus):
-    """aclnnLayerNormBackward lines 210/220: gradWeightOut `shape与gradBiasOut的shape相等，为[R1,...,Rj]`
-    and gradBiasOut `shape与gradWeightOut的shape相等`: a circle, not a shape (the wrapper allocated
-    from nothing). [R1,...,Rj] is normalizedShape's value (line 140), which no reader binds yet."""
-    fn, _, _ = _function(corpus, "norm/layer_norm_grad_v3/docs/aclnnLayerNormBackward.md")
-    rules = {p.name: p.shape_rule for p in fn.function.params if p.shape_rule}
-    cut = rules["gradWeightOut"]  # the circle is cut at its first output
+def test_outputs_said_the_same_as_each_other_only_settle_no_shape():
+    """Two outputs each said to have the other's shape (aclnnLayerNormBackward's gradWeightOut
+    `shape与gradBiasOut的shape相等` and gradBiasOut `shape与gradWeightOut的shape相等`, their
+    `[R1,...,Rj]` aside): a circle, not a shape; it is cut at its first output."""
+    from specgen.model import Param, ShapeRule
+    from specgen.parse.classify.shapes import _unwound
+    from tests.param_kinds import OUT
+
+    def said_as(name: str, peer: str) -> Param:
+        rule = ShapeRule(kind="same", params=(peer,), text=f"shape与{peer}的shape相等", line=1)
+        return Param(name=name, shape_rule=rule, **OUT)
+
+    weight, bias = _unwound([said_as("gradWeightOut", "gradBiasOut"), said_as("gradBiasOut", "gradWeightOut")])
+    assert weight.shape_rule is not None and bias.shape_rule is not None
+    cut = weight.shape_rule
     assert cut.kind == "not_derivable" and "gradBiasOut the same as gradWeightOut" in cut.reason
     # the other still holds to it: a gradBiasOut of another shape than the caller's gradWeightOut
-    assert rules["gradBiasOut"].kind == "same" and rules["gradBiasOut"].params == ("gradWeightOut",)
+    assert bias.shape_rule.kind == "same" and bias.shape_rule.params == ("gradWeightOut",)
+
+
+def test_outputs_given_an_arrays_documented_value_take_it(corpus):
+    """aclnnLayerNormBackward lines 210/220: gradWeightOut and gradBiasOut `为[R1,...,Rj]`, the value
+    normalizedShape's row gives (line 140, `值为[R1,...,Rj]`): their shape is normalizedShape's value."""
+    fn, _, _ = _function(corpus, "norm/layer_norm_grad_v3/docs/aclnnLayerNormBackward.md")
+    rules = {p.name: p.shape_rule for p in fn.function.params if p.shape_rule}
+    for name in ("gradWeightOut", "gradBiasOut"):
+        assert (rules[name].kind, rules[name].dims) == ("explicit", ("*normalizedShape",))
     assert rules["gradInputOut"].kind == "same" and rules["gradInputOut"].params == ("input",)
 
 

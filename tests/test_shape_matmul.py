@@ -11,7 +11,12 @@ import pytest
 
 from specgen.codegen.runtime import _shapes
 from specgen.model import Constraint, Param, ShapeRule
-from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
+from specgen.parse.classify.shape_matmul import (
+    lettered_product_rule,
+    permuted_product_rule,
+    unlettered_reason,
+    unpacked,
+)
 from specgen.parse.classify.shape_phrases import ShapeContext, read_matmul, unwrapped_operands
 from specgen.parse.classify.shapes import Statement
 from tests.param_kinds import BOOL, INT, INT_ARRAY, OUT, TENSOR
@@ -268,3 +273,30 @@ def test_the_product_holds_on_every_product_the_weight_quant_document_names():
     assert _shapes.output_shape(rule, {"x": x, "weight": (2, 8, 32)}, {}) is None
     # ... or, where n equals k, the same (m, n) as the library writes
     assert _shapes.output_shape(rule, {"x": x, "weight": (2, 32, 32)}, {}) == (2, 16, 32)
+
+
+# aclnnQuantMatmulActivationQuantWeightNz (ops-nn matmul/quant_matmul_activation_quant): x2 is an
+# NZ weight, its documented letters hold n1 and n0, never n
+QMAQ_X2 = [
+    Statement(
+        "transposeX2为false时x2的shape：(batch, n1, k1, k0, n0)。transposeX2为true时x2的shape：(batch, k1, n1, n0, k0)。"
+        "其中batch代表前0~4维，0维表示batch不存在。k与x1的shape中的k一致。",
+        521,
+    ),
+    Statement("transposeX1为false时x1的shape：(batch, m, k)。transposeX1为true时x1的shape：(batch, k, m)。", 520),
+]
+QMAQ_Y = Statement("y的shape支持2~6维，(batch, m, n)，batch可不存在，m与x1的m一致，n与x2的n一致。", 537)
+
+
+def test_an_output_letter_tied_to_an_input_lacking_it_is_the_reason_given():
+    """yOut `shape和矩阵乘计算结果一致，(batch, m, n)` and `n与x2的n一致`: x2's shape has no n (only
+    ceil(n / n0) = n1), so the reason says n is not one of x2's dimensions."""
+    params = _quant_matmul_v5()[:2] + [Param(name="yOut", description="公式中的输出y。", **OUT)]
+    own = [Statement("shape和矩阵乘计算结果一致，(batch, m, n)，batch可不存在。", 365)]
+    reason = unlettered_reason(params[-1], params, own, [*QMAQ_X2, QMAQ_Y])
+    assert "n is not a dimension of x2's documented shape ((batch, n1, k1, k0, n0), (batch, k1, n1, n0, k0))" in reason
+    assert "(line 537)" in reason
+    # counter-cases: an input that holds the letter (x1 holds m), or no tie stated, give no such reason
+    tied_to_x1 = Statement("m与x1的m一致。", 540)
+    assert unlettered_reason(params[-1], params, own, [*QMAQ_X2, tied_to_x1]) == ""
+    assert unlettered_reason(params[-1], params, own, QMAQ_X2) == ""

@@ -166,3 +166,73 @@ def test_the_hand_read_verdicts_hold(corpus):
         if rule is None or rule.host != (v["verdict"] == "enforced") or (not rule.host and not rule.reason):
             wrong.append(f"{v['function']} {v['rule']}: read as {v['verdict']} ({v['why']}), now {rule}")
     assert wrong == [], "\n".join(wrong)
+
+
+def test_a_constraints_bullet_an_output_rule_reads_is_enforced_not_listed(corpus):
+    """aclnnRotateQuant (ops-nn) 约束说明: `当yOut的输出类型为int8时，y的shape必须和x相同(M, N)。` and the
+    int32 line are the cases of yOut's shape rule: counted as enforced by it, not named as not
+    checked; `x和rotation的数据类型必须相同。` no rule reads stays named. aclnnRmsNormQuant's
+    `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8。` is read by y's rule only as the dtype it
+    is not held for: still not checked, with that reason."""
+    ops = corpus / "docs" / "ops-nn"
+    [doc] = parse_paths([ops / "matmul/rotate_quant/docs/aclnnRotateQuant.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    rules = {r.id: r for r in fn.cases.rules}
+    int8 = "当yOut的输出类型为int8时，y的shape必须和x相同(M, N)。"
+    int32 = "当yOut的输出类型为int32时，y的shape必须为(M, N//8)。"
+    read = {s.text: s for s in fn.cases.statements if s.kind == "notes"}
+    for text in (int8, int32):
+        assert (read[text].rule, read[text].enforced) == ("implied_output_shape_yOut", True)
+        assert rules["implied_output_shape_yOut"].host
+    named = [r.condition for r in fn.cases.rules if r.kind == "notes"]
+    assert int8 not in named and int32 not in named
+    assert "x和rotation的数据类型必须相同。" in named
+    assert _dropped(fn.function, fn.cases.rules, fn.cases.statements) == []
+
+    [doc] = parse_paths([ops / "norm/rms_norm_quant/docs/aclnnRmsNormQuant.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    [packed] = [r for r in fn.cases.rules if r.kind == "notes" and "1/8" in r.condition]
+    assert not packed.host and "holds where y is not INT32" in packed.reason
+
+
+def test_a_shape_row_about_one_output_against_its_rule_is_checked_as_that_rule():
+    """aclnnSituGlu (ops-nn) rule7 `out的维度数与x不一致，或out在dim对应维度上的大小不等于x的一半`: every
+    call it rejects gives out another shape than its rule (`shape在入参dim对应的维度上为x的一半`) does, so
+    the row is checked as that rule, not named as unchecked. Counter-cases: an alternative about
+    another tensor (`x在dim对应维度上不能被2整除`), or a tensor the rule does not read, stay named."""
+    from specgen.codegen.cases import NOT_ON_HOST, _held_by_outputs, plain_rule
+    from specgen.codegen.runtime._validate import Rule
+    from specgen.model import Param, ShapeRule
+    from tests.param_kinds import INT, OUT, TENSOR
+
+    dims = ("*x.shape[:dim % rank(x)]", "x.shape[dim % rank(x)] / 2", "*x.shape[dim % rank(x) + 1:]")
+    shape = ShapeRule(
+        kind="explicit", dims=dims, text="shape在入参dim对应的维度上为x的一半，其他维度与x一致。", line=187
+    )
+    params = [Param(name="x", **TENSOR), Param(name="y", **TENSOR), Param(name="dim", **INT)]
+    params.append(Param(name="out", shape_rule=shape, **OUT))
+    held = Rule(
+        161002, "output_shape", ("out", "x"), shape.text, id="implied_output_shape_out", derive=plain_rule(shape)
+    )
+
+    def row(condition: str, names: tuple[str, ...]) -> Rule:
+        return Rule(161002, "shape", names, condition, host=False, reason=NOT_ON_HOST["shape"], id="rule7_shape")
+
+    [checked] = _held_by_outputs([row(SITU_GLU_ROW, ("out", "dim", "x"))], params, [held])
+    assert (checked.kind, checked.host, checked.derive) == ("output_shape", True, held.derive)
+    other = row("out的维度数与x不一致，或x在dim对应维度上不能被2整除", ("out", "dim", "x"))
+    unread = row("out与y的shape不一致", ("out", "y"))
+    assert _held_by_outputs([other, unread], params, [held]) == [other, unread]
+
+
+SITU_GLU_ROW = "out的维度数与x不一致，或out在dim对应维度上的大小不等于x的一半"
+
+
+def test_situ_glu_names_no_shape_row_its_output_rule_checks(corpus):
+    [doc] = parse_paths([corpus / "docs/ops-nn/activation/situ_glu/docs/aclnnSituGlu.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    # the row's rank part is rule6_rank; its shape part, once named as prose, is out's rule
+    [row] = [r for r in fn.cases.rules if r.condition == SITU_GLU_ROW and r.id == "rule7_shape"]
+    assert row.host and row.kind == "output_shape"
+    assert not [r for r in fn.cases.rules if r.id == "implied_output_shape_out"]  # the row holds it
+    assert _dropped(fn.function, fn.cases.rules, fn.cases.statements) == []

@@ -14,6 +14,7 @@ breaks the rule it was made for and no other.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 from typing import Literal
 
@@ -66,6 +67,7 @@ NOT_ON_HOST = {
 }
 POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array", "string")
 TENSOR_KINDS = ("tensor", "tensor_list")
+ARRAY_KINDS = ("int_array", "float_array", "bool_array")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
 TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
 RELATIONS = ("same_shape", "same_rank", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
@@ -106,11 +108,11 @@ def cases_for(
     spec = validator_spec(param_specs, rules, function.name, unsupported_products)
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
-    noted = notes_rules(notes)
+    noted, read = notes_rules(notes, params, rules)  # 约束说明 bullets: an output rule's, or named
     return FunctionCases(
         params=param_specs,
         rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted),
-        statements=statements,
+        statements=(*statements, *read),
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
@@ -149,7 +151,9 @@ def _uncovered_outputs(params: list[Param], rules: list[Rule]) -> list[Rule]:
     its out's `shape需要与logits一致` holds), unless the sample breaks that too."""
     known = {r.id for r in rules}
     documented = [r for r in rules if r.id.startswith("rule")]  # as _rules gives them
-    return [r for r in _output_rules(params, documented) if r.id not in known]
+    held = {r.params[0] for r in documented if r.kind == "output_shape" and r.host}  # a row checks it
+    found = _output_rules(params, documented)
+    return [r for r in found if r.id not in known and not (r.kind == "output_shape" and r.params[0] in held)]
 
 
 def _spare(rule: Rule, problem: str, line: int) -> Rule:
@@ -225,11 +229,16 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     host=not reason,
                     reason=reason,
                     values=tuple(check.values) if check else (),
-                    bounds=_bounds(check) if check and kind == "range" else None,
+                    bounds=_bounds(check) if check and kind in ("range", "length") else None,
                 )
             )
     rules = _one_product_status(rules) + later
-    return rules + _implied_rules(params, rules) + _product_rules(params) + _output_rules(params, rules)
+    implied = _implied_rules(params, rules) + _held_rules(params)
+    outputs = _output_rules(params, rules)
+    rules = _held_by_outputs(rules, params, outputs)
+    held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
+    outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
+    return rules + implied + _product_rules(params) + outputs
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:
@@ -320,6 +329,16 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
         return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
     if kind in ("enum", "range") and not any(by_name[n].kind in VALUE_KINDS for n in params):
         return f"a {kind} rule applies to values; {', '.join(params)} holds none"
+    if kind == "array_shape" and not (
+        len(params) == 2 and by_name[params[0]].kind == "tensor" and by_name[params[1]].kind == "int_array"
+    ):
+        return "an array_shape rule needs a tensor and the integer array whose value is its shape"
+    if kind == "rank_at_least" and not (
+        len(params) == 2 and by_name[params[0]].kind == "tensor" and by_name[params[1]].kind in ARRAY_KINDS
+    ):
+        return "a rank_at_least rule needs a tensor and the array whose length it compares with"
+    if kind == "length" and not (len(params) == 1 and by_name[params[0]].kind in (*ARRAY_KINDS, "string")):
+        return f"a length rule applies to an array or a string; {', '.join(params) or 'no parameter'} is not one"
     if kind == "axis" and not (len(params) == 2 and by_name[params[1]].kind in TENSOR_KINDS):
         return "an axis rule needs the value and the tensor whose dimensions it indexes"
     if kind in ("output_shape", "output_dtype") and not (params and by_name[params[0]].kind == "tensor"):
@@ -353,6 +372,23 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             code = stated.get((kind, p.name), INVALID)
             implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _held_rules(params: list[Param]) -> list[Rule]:
+    """A value set held while a tensor has some dtypes (roundMode's `当yDtype为FLOAT8_E4M3FN/
+    FLOAT8_E5M2时，仅支持{"rint"}`): checked where the call settles that it has them. The
+    parameter's own set stays the union of all (`implied_enum_<param>`)."""
+    tensors = {p.name for p in params if p.kind in TENSOR_KINDS}
+    rules: list[Rule] = []
+    for p in params:
+        if not _checkable(p, "enum"):
+            continue
+        held = [c for c in _general(p, "enum") if c.when and c.when[0] in tensors]
+        for n, c in enumerate(held, 1):
+            rules.append(
+                Rule(INVALID, "enum", (p.name,), c.text, id=f"held_enum_{p.name}_{n}", values=c.values, when=c.when)
+            )
+    return rules
 
 
 # What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
@@ -439,6 +475,43 @@ def _output_rules(params: list[Param], documented: list[Rule]) -> list[Rule]:
                 Rule(INVALID, "output_dtype", (p.name, *dtype.params), dtype.text, id=rule_id, derive=plain_rule(dtype))
             )
     return rules
+
+
+# `…与x不一致，或out在dim对应维度上…`: the alternatives of an error row
+_ALTERNATIVES = re.compile(r"\s*[，,；;]?\s*(?:或者|或)\s*|[；;]")
+
+
+def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]) -> list[Rule]:
+    """The rows, each unchecked prose shape row about one output against what its checked rule
+    reads (aclnnSituGlu: `out的维度数与x不一致，或out在dim对应维度上的大小不等于x的一半`, out's rule
+    `shape在入参dim对应的维度上为x的一半，其他维度与x一致`) checked as that rule: every call such a row
+    rejects gives the output another shape than the rule. Each alternative must name the output,
+    and the rule hold always (no case, no condition)."""
+    by_name = {p.name: p for p in params}
+    checked = {r.params[0]: r for r in outputs if r.kind == "output_shape" and r.host}
+    found = []
+    for r in rules:
+        written = [n for n in r.params if by_name[n].direction in ("out", "inout")]
+        held = checked.get(written[0]) if len(written) == 1 else None
+        shape = by_name[written[0]].shape_rule if held else None
+        if (
+            held is None
+            or shape is None
+            or r.kind != "shape"
+            or r.reason != NOT_ON_HOST["shape"]
+            or shape.when
+            or shape.kind in ("one_of", "reduce", "reduction")
+            or not set(r.params) <= _names_read(shape) | {held.params[0]}
+            or not all(_names(part, held.params[0]) for part in _ALTERNATIVES.split(r.condition) if part)
+        ):
+            found.append(r)
+            continue
+        found.append(replace(r, kind="output_shape", params=held.params, derive=held.derive, host=True, reason=""))
+    return found
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text) is not None
 
 
 def _names_read(shape: ShapeRule | None) -> set[str]:
@@ -1002,6 +1075,9 @@ def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
             if isinstance(current, tuple):  # an array: each element is one of the values
                 return [(name, _replace(args, name, ValueArg((outside,) * max(len(current), 1))))]
             return [(name, _replace(args, name, ValueArg(outside)))]
+        union = [v for c in _general(params[name], "enum") for v in c.values]
+        if rule.when and (other := [v for v in union if v not in values]) and _holds_value(args, name):
+            return [(name, _replace(args, name, ValueArg(other[0])))]  # a value another case allows
         words = [v for v in values if isinstance(v, str)]
         if words and params[name].kind == "string" and _holds_value(args, name):  # a layout, a mode
             return [(name, _replace(args, name, ValueArg("_".join(words) + "_unsupported")))]
@@ -1055,17 +1131,40 @@ def _bad_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _bad_length(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """The array (or string) one longer than the longest length allowed."""
+    """The array (or string) one longer than the longest length allowed; one shorter than the
+    shortest where only a least length is stated (`normalizedShape维度小于1维`)."""
     name = rule.params[0]
     current = args[name].host_value() if _holds_value(args, name) else None
     if not isinstance(current, tuple | str):
         return []
+    if not rule.values and rule.bounds and rule.bounds[1] is None and (rule.bounds[0] or 0) >= 1:
+        return [(name, _replace(args, name, ValueArg(current[: int(rule.bounds[0] or 0) - 1])))]
     lengths = [int(str(v)) for v in rule.values] or [int(rule.bounds[1] or 0) if rule.bounds else 0]
     longest = max(lengths)
     if isinstance(current, str):
         return [(name, _replace(args, name, ValueArg("x" * (longest + 1))))]
     filler = current[0] if current else 1
     return [(name, _replace(args, name, ValueArg((filler,) * (longest + 1))))]
+
+
+def _bad_rank_at_least(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The array one element longer than the tensor has dimensions."""
+    tensor, name = _tensor(args, rule.params[0]), rule.params[1]
+    current = args[name].host_value() if _holds_value(args, name) else None
+    if tensor is None or not isinstance(current, tuple):
+        return []
+    filler = current[-1] if current else 1
+    longer = (*current, *(filler,) * (len(tensor.shape) + 1 - len(current)))
+    return [(name, _replace(args, name, ValueArg(longer)))]
+
+
+def _bad_array_shape(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensor with its first dimension one larger than the array says."""
+    name = rule.params[0]
+    tensor = _tensor(args, name)
+    if tensor is None or not tensor.shape:
+        return []
+    return [(name, _change(args, name, shape=(tensor.shape[0] + 1, *tensor.shape[1:])))]
 
 
 def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -1138,6 +1237,8 @@ _MUTATIONS = {
     "broadcast_to": _bad_broadcast_to,
     "same_dtype": _bad_same_dtype,
     "same_rank": _bad_same_rank,
+    "rank_at_least": _bad_rank_at_least,
+    "array_shape": _bad_array_shape,
     "same_format": _bad_same_format,
     "enum": _bad_enum,
     "range": _bad_range,

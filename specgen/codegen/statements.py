@@ -26,7 +26,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "axis": ("axis",),
     "length": ("length",),
     "multiple": ("multiple",),
-    "same_shape": ("same_shape", "broadcast_result", "output_shape"),
+    "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),
     "same_dtype": ("same_dtype", "output_dtype"),
@@ -107,8 +107,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     peers = set(c.params) - {p.name}
 
     def covers(rule: Rule) -> bool:
-        if rule.kind not in kinds or p.name not in rule.params:
-            return False
+        if rule.kind not in kinds or p.name not in rule.params or rule.when != c.when:
+            return False  # a set held under a condition is its own rule's
         if c.kind in TENSOR_ONLY and p.kind not in ("tensor", "tensor_list"):
             return False  # a dtypes rule naming a scalar checks the tensors it names only
         if c.kind in RELATION_KINDS and peers:
@@ -133,16 +133,20 @@ def _read_by_output(p: Param, c: Constraint, rules: list[Rule]) -> tuple[Rule, s
     reads it as a rule, or the reason it reads it as the one dtype it leaves unchecked
     (`数据类型为INT32时，最后一维是x最后一维的1/8`, its shape held for the other dtypes); None when
     no output rule is read from it."""
-    said = _plain(c.text)
+    return _output_reading(p, _plain(c.text), rules)
+
+
+def _output_reading(p: Param, said: str, rules: list[Rule]) -> tuple[Rule, str] | None:
+    """`_read_by_output` for the statement `said` (markup stripped) and the output `p`."""
     for kind, field in _OUTPUT_RULES:
         rule = next((r for r in rules if r.kind == kind and r.params[:1] == (p.name,) and r.derive), None)
         if rule is None or not said:
             continue
         for part in _read_parts(getattr(p, field)):
-            if not _within(said, _plain(part.text)):
-                continue
             exempt = [part.when[i + 2] for i in range(0, len(part.when) - 3, 4)
                       if part.when[i : i + 2] == (p.name, "dtype") and part.when[i + 3] == "false"]  # fmt: skip
+            if not _within(said, _plain(part.text)) and not _packs(said, p.name, exempt):
+                continue
             if any(d.lower() in said.lower() for d in exempt):
                 return rule, (
                     f"read by the output rule {rule.id}, which holds where {p.name} is not {exempt[0]}: in "
@@ -150,6 +154,16 @@ def _read_by_output(p: Param, c: Constraint, rules: list[Rule]) -> tuple[Rule, s
                 )
             return rule, ""
     return None
+
+
+# `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8`: the line a same-shape rule is held but for
+_LAST_DIM = re.compile(r"最后一维|尾轴")
+
+
+def _packs(said: str, output: str, exempt: list[str]) -> bool:
+    """The statement gives the last dimension of `output` in the dtype its rule is not held for."""
+    names = re.search(rf"(?<![A-Za-z0-9_]){re.escape(output)}(?![A-Za-z0-9_])", said)
+    return bool(names and _LAST_DIM.search(said) and any(d.lower() in said.lower() for d in exempt))
 
 
 def _read_parts(rule: ShapeRule | DtypeRule | None) -> list[ShapeRule | DtypeRule]:
@@ -234,27 +248,45 @@ NOTES_REASON = (
 )
 
 
-def notes_rules(notes: TextBlock | None) -> list[Rule]:
+def notes_rules(
+    notes: TextBlock | None, params: list[Param], rules: list[Rule]
+) -> tuple[list[Rule], tuple[Statement, ...]]:
     """Each bullet of the constraints section (约束说明) as a rule not checked on the host, so that
-    what the section says is named rather than dropped: the parser keeps it verbatim only."""
+    what the section says is named rather than dropped: the parser keeps it verbatim only. A
+    bullet an output's rule is read from (aclnnRotateQuant's `当yOut的输出类型为int32时，y的shape必须为
+    (M, N//8)`) is that rule's statement instead: enforced when the rule is checked, else named
+    with the rule's reason."""
     if notes is None:
-        return []
-    rules: list[Rule] = []
+        return [], ()
+    named: list[Rule] = []
+    statements: list[Statement] = []
     for offset, line in enumerate(notes.text.splitlines()):
         m = _BULLET.match(line)
         text = _MARKUP.sub("", m.group(1)).strip() if m else ""
         if not text or _NO_RULE.search(text):
             continue
         at = notes.line + offset
-        rules.append(
-            Rule(
-                INVALID,
-                "notes",
-                (),
-                text,
-                host=False,
-                reason=NOTES_REASON.format(line=at),
-                id=f"notes_{len(rules) + 1}",
-            )
-        )
-    return rules
+        reading = _note_reading(text, params, rules)
+        if reading is not None and reading[0].host and not reading[1]:
+            statements.append(Statement(reading[0].params[0], "notes", text, at, reading[0].id, enforced=True))
+            continue
+        reason = reading[1] if reading is not None and reading[1] else NOTES_REASON.format(line=at)
+        named.append(Rule(INVALID, "notes", (), text, host=False, reason=reason, id=f"notes_{len(named) + 1}"))
+    return named, tuple(statements)
+
+
+def _note_reading(text: str, params: list[Param], rules: list[Rule]) -> tuple[Rule, str] | None:
+    """The output rule a bullet of the constraints section is read by (see `_read_by_output`)."""
+    said = _plain(text)
+    # `Ascend 950PR/Ascend 950DT：当y的数据类型为INT32时…`: a lead naming products is no clause of the rule
+    bare = _PRODUCT_LEAD.sub("", said)
+    for p in params:
+        if p.direction == "in":
+            continue
+        for candidate in dict.fromkeys((said, bare)):
+            if (found := _output_reading(p, candidate, rules)) is not None:
+                return found
+    return None
+
+
+_PRODUCT_LEAD = re.compile(r"^[^：:，,。]{0,120}产品[^：:，,。]{0,40}[：:]\s*|^Ascend[^：:，,。]{0,60}[：:]\s*")

@@ -1142,6 +1142,8 @@ _RELATIONS = {
     "broadcast_result",
     "broadcast_to",
     "same_rank",
+    "rank_at_least",
+    "array_shape",
     "same_dtype",
     "castable",
     "same_format",

@@ -305,6 +305,7 @@ def _document_findings(doc: OperatorDoc, src: Source) -> Iterable[Finding]:
         yield from _parameter_names(doc, src, fn, hidden_by_fence=bool(fences))
         yield from _dtype_contradictions(doc, src, fn)
         yield from _error_typos(doc, src, fn)
+        yield from _null_contradictions(doc, src, fn)
         for p in fn.params:
             if _looks_written(p, fn):
                 yield Finding(
@@ -475,6 +476,52 @@ def _dtype_contradictions(doc: OperatorDoc, src: Source, fn: Function) -> Iterab
                     fn.name,
                     p.name,
                 )
+
+
+# ---------------------------------------------------------------- null pointers
+
+
+NULLPTR = 161001  # ACLNN_ERR_PARAM_NULLPTR
+# What a parameter's own row says to allow a null: `如果不使用该参数，传入nullptr`, `默认值为None`, `可选`
+_ROW_ALLOWS_NULL = re.compile(r"可选|传入\s*(?:nullptr|空指针|NULL)|支持传入?空指针|默认值为None|为None时")
+# A clause that holds in some situation only (`INT8时…为空指针`, `训练模式下rOut…是空指针`)
+_SITUATION = re.compile(r"时|模式下|场景下|情况下|当|若|如果")
+_CLAUSE_SEPARATORS = re.compile(r"[，,；;。]")
+
+
+def _null_contradictions(doc: OperatorDoc, src: Source, fn: Function) -> Iterable[Finding]:
+    """aclnnQuantMatmulActivationQuantWeightNz: `传入的x1、x2、x1Scale或x2Scale是空指针` (161001) names
+    x1ScaleOptional, whose row says `如果不使用该参数，传入nullptr`: the validator takes the parameter's
+    row (a null is accepted); the error row that says otherwise is reported where it says it. A
+    clause that holds in some situation only (`训练模式下…是空指针`) is no contradiction."""
+    for rule in fn.errors:
+        if rule.code != NULLPTR or rule.conditional or not any(c.kind == "not_null" for c in rule.checks):
+            continue
+        for m in _IDENTIFIER.finditer(rule.condition):
+            p = _named_param(fn, m.group(0))
+            clause = _CLAUSE_SEPARATORS.split(rule.condition[: m.start()])[-1]
+            if p is None or "*" not in p.c_type or not _row_allows_null(p) or _SITUATION.search(clause):
+                continue
+            yield Finding(
+                Rule.DOC_NULL_CONTRADICTION,
+                Location(doc.source, src.name_line(rule.line, m.group(0))),
+                f"the error row rejects a null {m.group(0)}, but {p.name}'s row (line {p.line}) allows one: "
+                "validators accept a null, as that row says",
+                fn.name,
+                p.name,
+            )
+
+
+def _row_allows_null(p: Param) -> bool:
+    """The row's own words allow a null (not the name's `Optional` suffix alone, nor a reading
+    the parser made of other words: `预留参数`)."""
+    return bool(_ROW_ALLOWS_NULL.search(p.text))
+
+
+def _named_param(fn: Function, word: str) -> Param | None:
+    """The parameter a word of an error row names: itself, or its name without the `Optional`
+    suffix (`x1Scale` for x1ScaleOptional)."""
+    return fn.param(word) or fn.param(word + "Optional")
 
 
 # ---------------------------------------------------------------- names in error rules

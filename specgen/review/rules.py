@@ -59,6 +59,11 @@ class Rule(Catalogued):
         WARNING,
         "parameters that must share a dtype list disjoint dtypes",
     )
+    DOC_NULL_CONTRADICTION = (
+        "doc-null-contradiction",
+        WARNING,
+        "an error row rejects a null pointer that the parameter's own row makes optional",
+    )
     # in the sample
     SAMPLE_ARITY = (
         "sample-arity",

@@ -309,6 +309,60 @@ def _rank(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None
     return [Check(kind="rank", params=tensors, max=high)]
 
 
+_NAME_RE = r"[A-Za-z_][A-Za-z0-9_]*"
+_LENGTH_WORD = r"(?:维度|维数|长度|shape长度|rank)"
+# `input的维度小于normalizedShape的维度`: a tensor's rank against an array's length
+_RANK_BELOW_LENGTH = re.compile(
+    rf"^(?:输入)?\s*(?P<tensor>{_NAME_RE})\s*的?\s*{_LENGTH_WORD}\s*小于\s*(?P<array>{_NAME_RE})\s*的?\s*{_LENGTH_WORD}[。；;]?$"
+)
+
+
+def _tensor_and_array(form: re.Pattern[str], kind: CheckKind) -> ConditionReader:
+    """A reader of a statement of `form` relating a tensor to another parameter named that is no
+    tensor (an integer array): the check of `kind` on (tensor, array); None for any other form."""
+
+    def read(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+        m = form.match(s.text.strip())
+        if m is None or m.group("tensor") not in s.tensors or m.group("array") in s.tensors:
+            return None
+        if m.group("array") not in s.named:
+            return None
+        return [Check(kind=kind, params=(m.group("tensor"), m.group("array")))]
+
+    return read
+
+
+# `input的维度小于normalizedShape的维度`: the tensor has at least as many dimensions as the array
+# has elements
+_rank_at_least = _tensor_and_array(_RANK_BELOW_LENGTH, "rank_at_least")
+
+
+# `outputMask的长度不为3`; `normalizedShape维度小于1维`: an array's (no tensor's) length
+_LENGTH_IS_NOT = re.compile(
+    rf"^(?P<array>{_NAME_RE})\s*的?\s*(?:长度|维度|元素个数)\s*(?:(?:不为|不等于|!=|≠)\s*(?P<n>\d{{1,3}})"
+    rf"|小于\s*(?P<low>\d{{1,3}})\s*维?)[。；;]?$"
+)
+
+
+def _array_length(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """`outputMask的长度不为3`: an array's length is the number; `normalizedShape维度小于1维`: at
+    least the number. None for a tensor (its 维度 is its rank) or any other form."""
+    m = _LENGTH_IS_NOT.match(s.text.strip())
+    if m is None or m.group("array") in s.tensors or m.group("array") not in s.named:
+        return None
+    if m.group("n") is not None:
+        return [Check(kind="length", params=(m.group("array"),), values=(int(m.group("n")),))]
+    return [Check(kind="length", params=(m.group("array"),), min=int(m.group("low")))]
+
+
+# `weightOptional非空且shape与normalizedShape不相等`: a tensor's shape against an array's value
+_SHAPE_NOT_ARRAY = re.compile(
+    rf"^(?P<tensor>{_NAME_RE})\s*(?:非空且|[（(]非空时[）)])?\s*的?\s*shape\s*与\s*(?P<array>{_NAME_RE})\s*"
+    r"(?:的值)?\s*(?:不相等|不一致|不相同)[。；;]?$"
+)
+_array_shape = _tensor_and_array(_SHAPE_NOT_ARRAY, "array_shape")
+
+
 # ---------------------------------------------------------------- multiples
 
 _N = r"\s*(\d{1,6})\s*"
@@ -507,6 +561,18 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
         ),
     ),
     ConditionRule(
+        "array_shape",
+        "shape",
+        _SHAPE_NOT_ARRAY,
+        _array_shape,
+        (
+            # aclnnLayerNormBackward: normalizedShape is an aclIntArray
+            ConditionExample(
+                "weightOptional非空且shape与normalizedShape不相等", ("input", "weightOptional"), ("normalizedShape",)
+            ),
+        ),
+    ),
+    ConditionRule(
         "same_shape",
         "shape",
         _SHAPE_MISMATCH,
@@ -583,6 +649,27 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ConditionExample("输入axis指定的轴超出输入x的维度数", ("x", "scales", "out"), ("axis",)),  # aclnnQuantize
             # aclnnRepeatInterleaveIntWithDim
             ConditionExample("dim的值不在[-self的维度数量， self的维度数量-1]之间", ("self", "out"), ("dim",)),
+        ),
+    ),
+    ConditionRule(
+        "rank_at_least",
+        "rank",
+        _RANK_BELOW_LENGTH,
+        _rank_at_least,
+        (
+            # aclnnLayerNormBackward: normalizedShape is an aclIntArray
+            ConditionExample("input的维度小于normalizedShape的维度", ("gradOut", "input"), ("normalizedShape",)),
+        ),
+    ),
+    ConditionRule(
+        "array_length",
+        "length",
+        _LENGTH_IS_NOT,
+        _array_length,
+        (
+            # aclnnLayerNormBackward: outputMask is an aclBoolArray, normalizedShape an aclIntArray
+            ConditionExample("outputMask的长度不为3", ("gradOut", "input"), ("outputMask",)),
+            ConditionExample("normalizedShape维度小于1维", ("gradOut", "input"), ("normalizedShape",)),
         ),
     ),
     ConditionRule(

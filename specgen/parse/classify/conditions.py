@@ -56,6 +56,11 @@ def masked_null(condition: str, pointers: tuple[str, ...], flags: tuple[str, ...
     return Check(kind="not_null_when", params=(m.group("pointer"), m.group("flags")), values=(int(m.group("index")),))
 
 
+def _beside_length(found: list[Check], statement: ConditionStatement) -> bool:
+    """An array's length rule was read beside the statement, which no prose rule reads."""
+    return any(c.kind == "length" for c in found) and not read_statement(PROSE_RULES, statement)
+
+
 def condition_checks(
     condition: str,
     named: tuple[str, ...],
@@ -110,5 +115,8 @@ def _condition_checks(
         # `k小于0或者k大于输入self在dim维度上的size大小`: the clause read aside, the other keeps its
         # prose kind (named, not checked) instead of vanishing behind it
         prose = [c for s in unread for c in read_statement(PROSE_RULES, s) if c.kind in ("value", "shape")]
+        # `…的长度不为2，smoothScale1Optional或smoothScale2Optional不为空，但…对应位置为false`: a clause no
+        # rule reads, beside a length read, stays named as prose (not checked) rather than dropped
+        prose += [Check(kind="value", params=s.named) for s in unread if s.named and _beside_length(found, s)]
         return tuple(found + [c for c in prose if c not in found])
     return tuple(read_statement(PROSE_RULES, ConditionStatement(condition, named, pointer_params, tensor_params)))

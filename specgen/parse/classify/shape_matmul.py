@@ -291,3 +291,35 @@ def _documented_flags(
         if flag and (second, first) not in {ls[-2:] for ls, _ in said.get(name, [])}:
             return None
     return flags
+
+
+# `(batch, m, n/32, 2)`: a list of sizes, letters among them
+_SIZE_LIST = re.compile(r"[（(]([^（）()]*[A-Za-z_][^（）()]*[,，][^（）()]*)[）)]")
+_IDENT = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*")
+# `n与x2的n一致`: a letter tied to the same letter of a tensor
+_TIED_LETTER = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<letter>[A-Za-z_]\w*)\s*与\s*(?P<tensor>[A-Za-z_]\w*)\s*的\s*(?P=letter)\s*一致"
+)
+
+
+def unlettered_reason(p: Param, params: Sequence[Param], own: Sequence[Said], notes: Sequence[Said]) -> str:
+    """Why an output the document gives by letters (aclnnQuantMatmulActivationQuantWeightNz yOut:
+    `shape和矩阵乘计算结果一致，(batch, m, n)`) has no rule, where a statement ties one of its letters
+    to a tensor's (`n与x2的n一致`) whose documented letters lack it (x2, an NZ weight:
+    `（batch, n1, k1, k0, n0）`): "" otherwise."""
+    tensors = [q.name for q in params if q.kind == "tensor"]
+    theirs = _letters_by_tensor([*notes, *own], tensors)
+    for m in (m for s in own for m in _SIZE_LIST.finditer(s.text)):
+        letters = set(_IDENT.findall(m.group(1)))
+        for said in [*own, *notes]:
+            for tie in _TIED_LETTER.finditer(said.text):
+                letter, tensor = tie.group("letter"), tie.group("tensor")
+                lists = [ls for ls, _ in theirs.get(tensor, [])]
+                if letter in letters and lists and not any(letter in ls for ls in lists):
+                    shapes = ", ".join(dict.fromkeys(f"({', '.join(ls)})" for ls in lists))
+                    return (
+                        f"its shape is ({m.group(1).strip()}) and `{tie.group(0)}` (line {said.line}) ties {letter} "
+                        f"to {tensor}, but {letter} is not a dimension of {tensor}'s documented shape ({shapes}), "
+                        f"so {letter} cannot be read from the inputs"
+                    )
+    return ""

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule, product_case_rule
 from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_arrays import array_shape_rule
 from specgen.parse.classify.shape_dtype_notes import dtype_case_rule
 from specgen.parse.classify.shape_einsum import einsum_rule
 from specgen.parse.classify.shape_elsewhere import (
@@ -45,7 +46,12 @@ from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
 from specgen.parse.classify.shape_halves import halves_rule
 from specgen.parse.classify.shape_listed import listed_cases
-from specgen.parse.classify.shape_matmul import lettered_product_rule, permuted_product_rule, unpacked
+from specgen.parse.classify.shape_matmul import (
+    lettered_product_rule,
+    permuted_product_rule,
+    unlettered_reason,
+    unpacked,
+)
 from specgen.parse.classify.shape_noted import noted_alike
 from specgen.parse.classify.shape_packed import but_packed
 from specgen.parse.classify.shape_phrases import (
@@ -290,6 +296,8 @@ def shape_rule(
 ) -> ShapeRule:
     """The shape `p` is written in, by the first reading that holds (see the module's docstring)."""
     conditional = [s.text for said in statements.values() for s in said if _CONDITION.search(s.text)]
+    if rule := array_shape_rule(p, params, statements.get(p.name, [])):  # `为[R1,...,Rj]`, an array's value
+        return rule
     if peers := _relation_peers(p, params, "same_shape", conditional):
         c = _first_constraint(p, params, "same_shape", conditional)
         return ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
@@ -384,7 +392,10 @@ def shape_rule(
     if p.direction == "inout":
         return ShapeRule(kind="in_place", params=(p.name,), text="", line=p.line)
     reason = found or _broadcast_only(said) or _data_dependent(p, said, inputs) or _leading_only(said)
-    reason = reason or elsewhere_reason(p, notes, summary) or "the document states no rule for this output's shape"
+    reason = reason or elsewhere_reason(p, notes, summary)
+    inputs_said = [x for q in params if q.name != p.name for x in statements.get(q.name, [])]
+    reason = reason or unlettered_reason(p, params, said, [*notes, *inputs_said])
+    reason = reason or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 

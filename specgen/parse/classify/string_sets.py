@@ -9,7 +9,9 @@ checks the union of them all, so a set stated for one situation (`当dstType为3
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from specgen import vocab
 from specgen.model import Constraint
 
 # a quoted value: a word, or an einsum equation (`"abcd,abced->abce"`, `"a,b->ab"`)
@@ -49,3 +51,33 @@ def string_sets(constraints: list[Constraint]) -> list[Constraint]:
     return [
         c.model_copy(update={"kind": "enum", "values": read[i]}) if i in read else c for i, c in enumerate(constraints)
     ]
+
+
+# `当yDtype为FLOAT8_E4M3FN/FLOAT8_E5M2时，仅支持{"rint"}`, `当yOut的数据类型为A或B时，…`: a set held
+# while a tensor has one of some dtypes
+_DTYPE_CONDITION = re.compile(
+    r"^(?:当|若|如果)\s*(?P<subject>[A-Za-z_][A-Za-z0-9_]*?)\s*(?:Dtype|的?数据类型|的?dtype)\s*(?:为|是)\s*"
+    r"(?P<dtypes>[A-Za-z0-9_]+(?:\s*(?:/|、|或|和)\s*[A-Za-z0-9_]+)*)\s*时"
+)
+_DTYPE_SEPARATOR = re.compile(r"\s*(?:/|、|或|和)\s*")
+# the suffixes by which a statement's `y` names the parameter yOut
+_NAME_SUFFIXES = ("", "Out", "Ref", "Optional")
+
+
+def held_sets(constraints: list[Constraint], tensors: Sequence[str]) -> list[Constraint]:
+    """The value sets held while a tensor has some dtypes (see `_DTYPE_CONDITION`), each with its
+    condition as `when`; a condition naming no one tensor, or a dtype not known, leaves the set
+    as it was (a part of the union the validator checks, never narrowed on a guess)."""
+    return [c.model_copy(update={"when": when}) if c.kind == "enum" and (when := _held(c.text, tensors)) else c
+            for c in constraints]  # fmt: skip
+
+
+def _held(text: str, tensors: Sequence[str]) -> tuple[str, ...]:
+    m = _DTYPE_CONDITION.match(text.strip())
+    if m is None:
+        return ()
+    named = [m.group("subject") + suffix for suffix in _NAME_SUFFIXES if m.group("subject") + suffix in tensors]
+    dtypes = [vocab.dtype(d) for d in _DTYPE_SEPARATOR.split(m.group("dtypes"))]
+    if len(named) != 1 or not all(dtypes):
+        return ()
+    return (named[0], "dtype", "/".join(d for d in dtypes if d), "true")
