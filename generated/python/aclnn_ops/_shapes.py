@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -606,6 +606,12 @@ def case_dtypes(
         elif held:
             found[output_dtype(case, dtypes, values) or "?"] = None
     return tuple(found)
+
+
+def conditions_hold(when: Sequence[Any], values: Mapping[str, object]) -> bool | None:
+    """Whether a rule's four-part conditions (`ShapeRule.when`'s) hold on the call's values:
+    True, False, or None where the call does not settle them."""
+    return _settled(tuple(when), values)
 
 
 def _settled(when: tuple[Any, ...], values: Mapping[str, object]) -> bool | None:

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from ._shapes import (
     PRODUCT_KEY,
+    conditions_hold,
     dtype_allowed,
     output_dtype,
     product_id,
@@ -109,6 +110,9 @@ class Rule:
     # the products a per-product remark holds the rule on: checked only when `product=` names
     # one of them (with no product, which product runs is unknown)
     products: tuple[str, ...] = ()
+    # the four-part conditions it holds under (`ShapeRule.when`'s: `当yDtype为FLOAT8_E4M3FN时，仅支持
+    # {"rint"}`); checked only where the call settles that they hold
+    when: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -172,6 +176,8 @@ def _broken(
         spec.rules, key=lambda r: r.kind not in ("not_null", "not_null_when")
     ):
         if rule.products and ctx.product not in rule.products:
+            continue
+        if rule.when and conditions_hold(rule.when, _on_product(ctx)) is not True:
             continue
         if rule.host and (problem := _CHECKS[rule.kind](ctx, rule)):
             yield rule, problem
@@ -647,6 +653,31 @@ def _length(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _rank_at_least(ctx: _Context, rule: Rule) -> str:
+    """A tensor has at least as many dimensions as an array has elements
+    (`input的维度小于normalizedShape的维度`); a value that is no array is not compared."""
+    desc, value = _single(ctx, rule.params[0]), ctx.args.get(rule.params[1])
+    if desc is None or not isinstance(value, Sequence) or isinstance(value, str):
+        return ""
+    if desc.ndim < len(value):
+        return (
+            f"{rule.params[0]} has {desc.ndim} dimensions, fewer than the {len(value)} "
+            f"elements of {rule.params[1]}"
+        )
+    return ""
+
+
+def _array_shape(ctx: _Context, rule: Rule) -> str:
+    """A tensor's shape is an array's value (`weightOptional非空且shape与normalizedShape不相等`); a
+    null tensor, or a value that is no array, is not compared."""
+    desc, value = _single(ctx, rule.params[0]), ctx.args.get(rule.params[1])
+    if desc is None or not isinstance(value, Sequence) or isinstance(value, str):
+        return ""
+    if tuple(desc.shape) != tuple(value):
+        return f"{rule.params[0]} has shape {_shape(desc.shape)}; {rule.params[1]} is {list(value)}"
+    return ""
+
+
 def _dim_multiple(ctx: _Context, rule: Rule) -> str:
     """A tensor's last dimension, or the one a dim value names, a multiple of the number."""
     factor = int(rule.values[0])  # type: ignore[call-overload]
@@ -681,6 +712,8 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "formats": _formats,
     "rank": _rank,
     "same_rank": _same_rank,
+    "rank_at_least": _rank_at_least,
+    "array_shape": _array_shape,
     "same_shape": _same_shape,
     "broadcast": _broadcast,
     "broadcast_result": _broadcast_result,
