@@ -780,7 +780,7 @@ def _note_constraints(
             elif (named := ctx.named(statement.text)) and name not in named:
                 continue
             else:
-                allowed = _restricted(general, statement.text, ctx, listed)
+                allowed = _restricted(general, _about(name, statement.text, ctx), ctx, listed)
             if allowed is None:  # a product's set equal to the general one is still said (and read)
                 continue
             out += [
@@ -788,6 +788,30 @@ def _note_constraints(
                 for pid in note.products
             ]
     return out
+
+
+# The sentences of a remark; one led by a condition (`当数据格式为NZ时，出参y的数据类型支持INT32`,
+# `且当数据类型为BFLOAT16时，…`) states a set in that case only; the words a sentence's subject is
+# named in come before its first dtype verb.
+_SENTENCE = re.compile(r"[^。；;]+")
+_CONDITION_LEAD = re.compile(r"^\s*(?:且|并且|另外|此外)?\s*(?:当|若|如果)")
+_DTYPE_VERB = re.compile(r"数据类型|不支持|仅支持|只支持|支持")
+
+
+def _about(name: str, text: str, ctx: cons.Context) -> str:
+    """The sentences of a product remark that state `name`'s dtypes on its products: those
+    led by no condition whose subject names it or no parameter (aclnnRmsNormQuant, 910b:
+    `入参x、gamma、beta、scale的数据类型仅支持FLOAT16，BFLOAT16，offset仅支持INT8` says nothing of
+    offset's set in its first list; aclnnQuantize: `入参zeroPoints不支持FLOAT32。且当数据类型为
+    BFLOAT16时，x、scales数据类型均为BFLOAT16` withdraws nothing from x; aclnnGemm, 950:
+    `cubeMathType=4，当输入数据类型为FLOAT16/BFLOAT16时，gemm过程会升精度计算` restricts no input)."""
+    kept = []
+    for sentence in _SENTENCE.findall(text):
+        verb = _DTYPE_VERB.search(sentence)
+        who = ctx.named(sentence[: verb.start()]) if verb else ()
+        if not _CONDITION_LEAD.match(sentence) and (not who or name in who):
+            kept.append(sentence)
+    return "。".join(kept)
 
 
 # A remark led by the one parameter it is about: `输入`dim`仅支持1000。`, `参数x仅支持false`.
