@@ -6,7 +6,7 @@ what the document itself says is valid, keeping the sample's shapes and values:
 
 - dtype variants: the tensors the document ties together (a `same_dtype` statement,
   `与self一致`, or an output whose dtype rule is another tensor's) move as one group, to each
-  dtype every member of the group allows; the outputs outside the group take the dtype their
+  dtype every member of the group allows (an output whose dtype the caller chooses, alone); the outputs outside the group take the dtype their
   rule gives for the new inputs (a dtype-combination table's row, promotion...), else keep
   the sample's;
 - table variants: each row of an output's dtype-combination table (`cases` rule alternatives
@@ -16,8 +16,9 @@ what the document itself says is valid, keeping the sample's shapes and values:
 - product variants: the sample call with `product=` each product the document marks 支持.
 
 Where the document states that a shape changes with a dtype (an output's shape rule, or one of
-its alternatives, held under a dtype condition), the variant's outputs are shaped by that
-rule: the sample's shape was written for the sample's dtype only.
+its alternatives, held under a dtype condition), an output moved to another dtype is shaped by
+that rule; an input such a condition names keeps the sample's dtype (in another dtype its
+shape means something else: INT32 packs eight 4-bit values), so no variant moves it.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import get_args
 
 from specgen.codegen.cases import call_values, plain_rule
 from specgen.codegen.runtime._shapes import PRODUCT_KEY, case_dtypes, output_dtype, output_shape
 from specgen.codegen.runtime._tensor import TensorDesc
-from specgen.model import DtypeRule, Function, OperatorDoc, Param, ShapeRule
+from specgen.model import CheckKind, DtypeRule, Function, OperatorDoc, Param, ShapeRule
 from tests.oracle import Call, chosen_functions, validate_all
 
 _TENSORS = ("tensor", "tensor_list")
@@ -174,15 +176,24 @@ def _group_of(groups: list[tuple[str, ...]], name: str) -> tuple[str, ...]:
 
 def _group_dtypes(fn: Function, group: tuple[str, ...], values: dict[str, object], product: str | None) -> list[str]:
     """The dtypes every member of the group allows (on `product`; members with no dtype list
-    aside), in the first's order; [] for a group with no input given in the call or no
-    member with a list."""
+    aside), in the first's order; [] for a group with no input given in the call (unless all
+    are outputs whose dtype the caller chooses) or no member with a list."""
     params = [p for n in group if (p := fn.param(n)) is not None]
-    if not any(p.direction != "out" and values.get(p.name) is not None for p in params):
+    given = [p for p in params if values.get(p.name) is not None]
+    if not given or not (any(p.direction != "out" for p in given) or all(map(_chosen, params))):
         return []
     listed = [p.dtypes_on(product) for p in params if p.dtypes]
     if not listed:
         return []
     return [d for d in listed[0] if all(d in other for other in listed[1:])]
+
+
+def _chosen(p: Param) -> bool:
+    """An output whose dtype its rule leaves to the caller (no rule, several dtypes, none
+    derivable), and whose shape no other tensor's dtype conditions (aclnnFlatQuant's quantScale:
+    `量化输出类型为INT4或INT32时，…数据类型为FLOAT32`: its dtype follows out's)."""
+    free = p.dtype_rule is None or p.dtype_rule.kind in ("one_of", "not_derivable")
+    return p.direction == "out" and free and not _dtype_conditions(p.shape_rule) - {p.name}
 
 
 def _with_dtypes(
@@ -213,7 +224,7 @@ def _with_dtypes(
         derived = _derived_dtype(p, args, product)
         if derived is not None:
             args[p.name] = _retyped(args[p.name], derived)
-    return _reshaped(fn, args, values)
+    return _reshaped(fn, args, values, product)
 
 
 def _retyped(value: object, dtype: str) -> object:
@@ -259,31 +270,42 @@ def _derived_dtype(p: Param, args: dict[str, object], product: str | None) -> st
     return derived if derived and (not p.dtypes or derived in p.dtypes) else None
 
 
-def _reshaped(fn: Function, args: dict[str, object], sample: dict[str, object]) -> dict[str, object]:
-    """The outputs whose shape rule the document states per dtype, shaped by it for the new
-    dtypes (when the rule settles a shape)."""
+def _reshaped(
+    fn: Function, args: dict[str, object], sample: dict[str, object], product: str | None
+) -> dict[str, object] | None:
+    """The outputs whose shape rule the document states per their own dtype, shaped by it for
+    their new dtype on `product` (when the rule settles a shape); None when such a condition
+    names another tensor whose dtype changed: an input's shape means something else in its new
+    dtype (INT32 packs eight 4-bit values), and another output changes with it in ways the
+    model may not hold (aclnnFlatQuant's quantScale: `量化输出类型为FLOAT4_E2M1时，shape为[M,
+    ceildiv(N1*N2,64),2]，数据类型为FLOAT8_E8M0`)."""
     shapes = {n: v.shape if isinstance(v, TensorDesc) else None for n, v in args.items()}
     for p in fn.params:
         value = args.get(p.name)
-        if p.direction == "in" or not isinstance(value, TensorDesc) or not _per_dtype(p.shape_rule):
+        named = _dtype_conditions(p.shape_rule)
+        if p.direction == "in" or not isinstance(value, TensorDesc) or not named:
             continue
-        if value.dtype == _dtype_of(sample.get(p.name)) and not _inputs_retyped(fn, args, sample):
+        if any(_changed(fn, n, args, sample) for n in named - {p.name}):
+            return None
+        if value.dtype == _dtype_of(sample.get(p.name)):
             continue
         assert p.shape_rule is not None
-        shape = output_shape(plain_rule(p.shape_rule), shapes, args)
+        shape = output_shape(plain_rule(p.shape_rule), shapes, _on(args, product))
         if shape is not None:
             args[p.name] = replace(value, shape=tuple(shape), strides=None)
     return args
 
 
-def _per_dtype(rule: ShapeRule | None) -> bool:
+def _dtype_conditions(rule: ShapeRule | None) -> set[str]:
+    """The tensors whose dtype a shape rule (or one of its alternatives) holds under."""
     if rule is None:
-        return False
-    return "dtype" in rule.when[1::4] or any(_per_dtype(a) for a in rule.alternatives)
+        return set()
+    found = {rule.when[i] for i in range(0, len(rule.when) - 3, 4) if rule.when[i + 1] == "dtype"}
+    return found.union(*(_dtype_conditions(a) for a in rule.alternatives))
 
 
-def _inputs_retyped(fn: Function, args: dict[str, object], sample: dict[str, object]) -> bool:
-    return any(_dtype_of(args.get(p.name)) != _dtype_of(sample.get(p.name)) for p in fn.params if p.direction == "in")
+def _changed(fn: Function, name: str, args: dict[str, object], sample: dict[str, object]) -> bool:
+    return fn.param(name) is not None and _dtype_of(args.get(name)) != _dtype_of(sample.get(name))
 
 
 def _table_rows(fn: Function, values: dict[str, object]) -> Iterator[tuple[DtypeRule, dict[str, str]]]:
@@ -358,14 +380,10 @@ def _rejection(fn: Function, variant: Variant, verdict: str) -> Rejection:
 
 
 def rule_kind(rule: str) -> str:
-    """The check kind a rule id names (`rule3_same_dtype`: same_dtype)."""
+    """The check kind a rule id names (`rule3_same_dtype`, `product_same_dtype_weight`: same_dtype)."""
     kind = re.sub(r"^(?:rule\d+|implied|product)_", "", rule)
-    kind = re.sub(r"_outputs$", "", kind)
-    kind = re.sub(r"_\d+$", "", kind)
-    for known in ("output_shape", "output_dtype"):
-        if kind.startswith(known):
-            return known
-    return kind.split("_")[0] if not kind.startswith(("same_", "not_null", "dim_", "broadcast_")) else kind
+    known = sorted(get_args(CheckKind), key=len, reverse=True)
+    return next((k for k in known if kind == k or kind.startswith(k + "_")), kind)
 
 
 def rule_line(fn: Function, rule: str, product: str | None = None) -> int | None:
