@@ -40,7 +40,7 @@ def main() -> int:
         package = generate_package(args.docs, args.out or Path(scratch))
         tried, rejected, spared = run(package, docs)
     print(f"sample calls rejected as they stand (left out): {spared}")
-    for kind in ("dtype", "table", "product", "product dtype"):
+    for kind in ("dtype", "table", "product", "product dtype", "product table"):
         n = sum(v.kind == kind for v in tried)
         r = sum(x.variant.kind == kind for x in rejected)
         print(f"{kind:13s} variants: {n:5d} tried, {r:4d} rejected")

@@ -56,7 +56,7 @@ def test_valid_variants_of_the_document_calls_are_accepted(corpus, tmp_path_fact
     tried, rejected, spared = run(package, docs)
     assert spared == 0  # the sample calls themselves (tests/test_oracle.py says so too)
     kinds = {v.kind for v in tried}
-    assert len(tried) > 5000 and kinds == {"dtype", "table", "product", "product dtype"}, (len(tried), kinds)
+    assert len(tried) > 5000 and kinds == {"dtype", "table", "product", "product dtype", "product table"}, kinds
     unexplained = [
         f"{x.key()}: {x.rule} at {x.variant.source}:{x.line}: {x.verdict[:200]}"
         for x in rejected
@@ -94,6 +94,8 @@ def test_a_combination_the_table_does_not_list_is_not_built(corpus):
     on = {(v.label, v.product) for v in product_variants([doc], {("aclnnQuantMatmulV4", p) for p in ("310p", "910b")})}
     assert ("scale=BFLOAT16 product=910b", "910b") in on
     assert not any("scale=BFLOAT16" in label for label, product in on if product == "310p")
+    tables = {(label.split(":")[0], product) for label, product in on if label.startswith("line")}
+    assert ("line 465", "910b") in tables and not any(product == "310p" for _, product in tables)
     rows = {v.label: v.args for v in variants([doc]) if v.kind == "table"}
     row = next(args for label, args in rows.items() if label.startswith("line 465"))
     assert (row["scale"].dtype, row["out"].dtype) == ("FLOAT", "BFLOAT16")

@@ -11,9 +11,11 @@ what the document itself says is valid, keeping the sample's shapes and values:
   the sample's;
 - table variants: each row of an output's dtype-combination table (`cases` rule alternatives
   whose conditions name input dtypes), its inputs (and their groups) set to the row's first
-  dtype of each cell, the output to the row's dtype; rows asking for another presence of an
-  optional than the sample's are left out;
-- product variants: the sample call with `product=` each product the document marks 支持.
+  dtype of each cell, then to each other dtype of one cell in turn, the output to the row's
+  dtype; rows asking for another presence of an optional than the sample's are left out;
+- product variants: the sample call with `product=` each product the document marks 支持; on
+  each product it is accepted on, the dtype variants with the dtypes (and ties) said for that
+  product, and the table rows said for it or for every product.
 
 Where the document states that a shape changes with a dtype (an output's shape rule, or one of
 its alternatives, held under a dtype condition), an output moved to another dtype is shaped by
@@ -93,20 +95,16 @@ def product_variants(docs: Iterable[OperatorDoc], products: set[tuple[str, str]]
     for name, (doc, fn) in chosen_functions(docs).items():
         values = call_values(fn, fn.sample_call) if fn.sample_call else None
         for product in [p.id for p in doc.products if (name, p.id) in products] if values else ():
-            out += _dtype_variants(doc, fn, values or {}, product)
+            seen: set[tuple] = set()
+            out += _dtype_variants(doc, fn, values or {}, product, seen)
+            out += _table_variants(doc, fn, values or {}, product, seen)
     return out
 
 
 def _function_variants(doc: OperatorDoc, fn: Function, values: dict[str, object]) -> Iterator[Variant]:
-    groups = dtype_groups(fn)
     seen: set[tuple] = set()
     yield from _dtype_variants(doc, fn, values, None, seen)
-    for row, dtypes in _table_rows(fn, values):
-        moved = {n: d for name, d in dtypes.items() for n in _group_of(groups, name)}
-        args = _with_dtypes(fn, values, moved, groups)
-        if args is not None and _fresh(args, seen, values):
-            label = ",".join(f"{n}={d}" for n, d in dtypes.items())
-            yield Variant(fn.name, doc.source, "table", f"line {row.line}: {label}", args)
+    yield from _table_variants(doc, fn, values, None, seen)
     for product in doc.products:
         if product.supported:
             yield Variant(fn.name, doc.source, "product", f"product={product.id}", values, product.id)
@@ -126,6 +124,23 @@ def _dtype_variants(
             if args is not None and _fresh(args, seen, values):
                 on = f" product={product}" if product else ""
                 out.append(Variant(fn.name, doc.source, kind, f"{','.join(group)}={dtype}{on}", args, product))
+    return out
+
+
+def _table_variants(
+    doc: OperatorDoc, fn: Function, values: dict[str, object], product: str | None, seen: set[tuple]
+) -> list[Variant]:
+    """Each row of the outputs' dtype-combination tables (on `product`: the rows said for it or
+    for every product), its inputs' groups moved with them."""
+    groups = dtype_groups(fn, product)
+    kind = "table" if product is None else "product table"
+    out = []
+    for row, dtypes in _table_rows(fn, values, product):
+        moved = {n: d for name, d in dtypes.items() for n in _group_of(groups, name)}
+        args = _with_dtypes(fn, values, moved, groups, product)
+        if args is not None and _fresh(args, seen, values):
+            label = ",".join(f"{n}={d}" for n, d in dtypes.items()) + (f" product={product}" if product else "")
+            out.append(Variant(fn.name, doc.source, kind, f"line {row.line}: {label}", args, product))
     return out
 
 
@@ -308,28 +323,37 @@ def _changed(fn: Function, name: str, args: dict[str, object], sample: dict[str,
     return fn.param(name) is not None and _dtype_of(args.get(name)) != _dtype_of(sample.get(name))
 
 
-def _table_rows(fn: Function, values: dict[str, object]) -> Iterator[tuple[DtypeRule, dict[str, str]]]:
+def _table_rows(
+    fn: Function, values: dict[str, object], product: str | None
+) -> Iterator[tuple[DtypeRule, dict[str, str]]]:
     """The rows of the outputs' dtype-combination tables (`cases` alternatives whose conditions
     name input dtypes) that the call can take as it stands (each optional present or absent as
-    in the sample): each input the row names with the first dtype of its cell, the output with
-    the row's one dtype (or the first of its several)."""
+    in the sample; on `product`, rows said for it or for every product): each input the row
+    names with the first dtype of its cell, then each other dtype of a cell in turn; the output
+    with the row's one dtype (or the first of its several)."""
     for p in fn.params:
         rule = p.dtype_rule
         if p.direction == "in" or rule is None or rule.kind != "cases" or values.get(p.name) is None:
             continue
         for case in rule.alternatives:
-            dtypes = _row_dtypes(case, values)
-            if not dtypes:
+            if product is not None and not _said_on(case, product):
                 continue
-            if case.kind in ("fixed", "one_of") and case.values:
-                dtypes[p.name] = case.values[0]
-            yield case, dtypes
+            for dtypes in _row_choices(case, values):
+                if case.kind in ("fixed", "one_of") and case.values:
+                    dtypes[p.name] = case.values[0]
+                yield case, dtypes
 
 
-def _row_dtypes(case: DtypeRule, values: dict[str, object]) -> dict[str, str]:
-    """The input dtypes a row's conditions give ({} when one cannot be met by the sample's call:
-    another presence, a product, a condition of another kind)."""
-    dtypes: dict[str, str] = {}
+def _said_on(case: DtypeRule, product: str) -> bool:
+    said = [case.when[i + 2] for i in range(0, len(case.when) - 3, 4) if case.when[i + 1] == "product"]
+    return all(product in ids.split(",") for ids in said)
+
+
+def _row_choices(case: DtypeRule, values: dict[str, object]) -> list[dict[str, str]]:
+    """The input dtypes a row's conditions give: the first of each cell, then each other dtype
+    of one cell in turn ([] when a condition cannot be met by the sample's call: another
+    presence, a condition of another kind)."""
+    cells: dict[str, list[str]] = {}
     for i in range(0, len(case.when) - len(case.when) % 4, 4):
         name, what, value, held = case.when[i : i + 4]
         if what == "product":
@@ -338,14 +362,16 @@ def _row_dtypes(case: DtypeRule, values: dict[str, object]) -> dict[str, str]:
         if what == "given" and (held == "true") == given:
             continue
         if what != "dtype" or held != "true":
-            return {}
+            return []
         cell = [d for d in value.split("/") if d != "null"]
         if not given and "null" in value.split("/"):
             continue
         if not given or not cell:
-            return {}
-        dtypes[name] = cell[0]
-    return dtypes
+            return []
+        cells[name] = cell
+    first = {name: cell[0] for name, cell in cells.items()}
+    others = [{**first, name: d} for name, cell in cells.items() for d in cell[1:]]
+    return [first, *others] if cells else []
 
 
 # ---------------------------------------------------------------- running them
