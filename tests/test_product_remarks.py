@@ -302,3 +302,15 @@ def test_a_remark_restricts_the_parameters_it_names_as_subject(corpus):
     assert args["x"].dtype == "FLOAT"
     assert _broken(spec, args, "910b") == [] and _broken(spec, args, "A3") == []
     assert _broken(spec, args, "310p") != []
+
+
+def test_a_clause_ending_in_a_condition_restricts_no_set(corpus):
+    """aclnnAscendQuant line 189, A2/A3: `参数x、scale、offset的数据格式为NZ时，数据类型仅支持FLOAT32` holds
+    in NZ only: x FLOAT16 in ND runs there; aclnnAvgPool2dBackward lines 239-256, Ascend 950:
+    `在globalPooling模式下，当输入数据类型为BFLOAT16时不支持该选项` (of a cubeMathType value) leaves
+    gradOutput FLOAT16; line 195's `入参x、scale、offset的数据类型不支持BFLOAT16` still holds on 310p."""
+    _, spec, args = _function(corpus, "quant/ascend_quant_v2/docs/aclnnAscendQuant.md")
+    assert _broken(spec, _retyped(args, ("x", "scale", "offset"), "FLOAT16"), "910b") == []
+    assert _broken(spec, _retyped(args, ("x", "scale", "offset"), "BFLOAT16"), "310p") != []
+    _, spec, args = _function(corpus, "pooling/avg_pool3_d_grad/docs/aclnnAvgPool2dBackward.md")
+    assert _broken(spec, _retyped(args, ("gradOutput", "self", "gradInput"), "FLOAT16"), "950") == []
