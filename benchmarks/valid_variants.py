@@ -7,7 +7,8 @@ valid (tests/variants.py): its tensors' dtypes (the tensors it ties moving toget
 dtype all of them allow), each row of its dtype-combination tables, and each product it
 marks 支持 (`product=`), keeping the sample's shapes and values. A rejection is either a
 variant the document forbids after all (a per-product restriction, a shape that changes with
-the dtype...) or a false rejection: read them. Prints the summary, the rejections by rule
+the dtype...) or a false rejection: read them. Blind spot: a product's dtype set read too
+narrow is never varied past (variants move within the sets read). Prints the summary, the rejections by rule
 kind, and (-v) each rejection with the rule that fired and its document line; --sample N
 draws N of them with a fixed seed to read by hand.
 """
