@@ -39,7 +39,8 @@ def decode(value):
 results = []
 for call in json.load(sys.stdin):
     try:
-        aclnn_ops.validate(call["function"], **{k: decode(v) for k, v in call["args"].items()})
+        args = {k: decode(v) for k, v in call["args"].items()}
+        aclnn_ops.validate(call["function"], product=call.get("product"), **args)
         results.append(None)
     except aclnn_ops.AclnnError as exc:
         results.append(f"{exc.status} {exc.rule}: {exc.message} [{exc.condition}]")
@@ -62,10 +63,15 @@ def generate_package(docs: Path, out: Path, config: Path | None = None) -> Path:
     return out / "python"
 
 
-def validate_all(package: Path, calls: list[Call]) -> list[str | None]:
-    """Each call through `aclnn_ops.validate` of the generated package at `package`, in a
-    process of its own (another aclnn_ops may be imported in this one): None when accepted."""
-    payload = [{"function": f, "args": {k: _encode(v) for k, v in a.items()}} for f, a in calls]
+def validate_all(package: Path, calls: list[Call], products: list[str | None] | None = None) -> list[str | None]:
+    """Each call through `aclnn_ops.validate` of the generated package at `package` (on the
+    product of the same index, when given), in a process of its own (another aclnn_ops may
+    be imported in this one): None when accepted."""
+    on = products or [None] * len(calls)
+    payload = [
+        {"function": f, "args": {k: _encode(v) for k, v in a.items()}, "product": product}
+        for (f, a), product in zip(calls, on, strict=True)
+    ]
     return run_in_package(_VALIDATE, package, payload)
 
 

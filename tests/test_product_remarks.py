@@ -267,3 +267,67 @@ def test_an_unsupported_product_takes_the_status_of_the_row_that_says_so(corpus)
     with pytest.raises(validator.AclnnError) as raised:
         validator.check(spec, args, "910")
     assert raised.value.status == 161002 and "平台不支持" in str(raised.value)
+
+
+# ---------------------------------------------------------------- remarks that restrict no dtype set
+# Found by benchmarks/valid_variants.py: the document's own call (or one with the dtypes the
+# product's remark allows) refused on a product whose remark only names the dtypes in a
+# condition, or names them of another parameter.
+
+
+def _retyped(args, names, dtype):
+    return {**args, **{n: dataclasses.replace(args[n], dtype=dtype) for n in names}}
+
+
+def test_a_condition_on_the_input_dtype_restricts_no_set(corpus):
+    """aclnnGemm line 228, under Ascend 950: `cubeMathType=4，当输入数据类型为FLOAT16/BFLOAT16时，
+    gemm过程会升精度计算…` says what happens for those dtypes, not that A may only be them: the
+    document's call (FLOAT, cubeMathType 1) runs there. Line 237's `不支持BFLOAT16数据类型` still
+    holds on the Atlas training products."""
+    _, spec, args = _function(corpus, "matmul/gemm/docs/aclnnGemm.md")
+    assert args["A"].dtype == "FLOAT"
+    assert _broken(spec, args, "950") == []
+    assert _broken(spec, _retyped(args, ("A", "B", "C", "out"), "FLOAT16"), "950") == []
+    assert "implied_dtypes_A" in _broken(spec, _retyped(args, ("A", "B", "C", "out"), "BFLOAT16"), "910")
+
+
+def test_a_sentence_led_by_a_condition_restricts_no_set(corpus):
+    """aclnnAddmm line 230, under A2/A3: `cubeMathType=4，当self、mat1和mat2均为FLOAT16或均为
+    BFLOAT16时，…；当输入数据类型为FLOAT32且k轴大于2048时，…` leaves self all three dtypes of its row;
+    aclnnAscendQuant line 190, A2/A3: `当数据格式为NZ时，出参y的数据类型支持INT32` leaves y INT8 in
+    ND (the document's call)."""
+    _, spec, args = _function(corpus, "matmul/mat_mul_v3/docs/aclnnAddmm&aclnnInplaceAddmm.md")
+    for dtype in ("FLOAT", "FLOAT16", "BFLOAT16"):
+        assert _broken(spec, _retyped(args, ("self", "mat1", "mat2", "out"), dtype), "910b") == []
+    assert _broken(spec, _retyped(args, ("self", "mat1", "mat2", "out"), "BFLOAT16"), "910") != []
+    _, spec, args = _function(corpus, "quant/ascend_quant_v2/docs/aclnnAscendQuant.md")
+    assert args["y"].dtype == "INT8"
+    assert _broken(spec, args, "910b") == [] and _broken(spec, args, "A3") == []
+
+
+def test_a_remark_restricts_the_parameters_it_names_as_subject(corpus):
+    """aclnnRmsNormQuant line 186, A2/A3: `入参x、gamma、beta、scale的数据类型仅支持FLOAT16，BFLOAT16，
+    offset仅支持INT8` gives the list to x…scale, not to offset (the call's offset is INT8);
+    aclnnQuantize line 180, A2/A3: `入参zeroPoints不支持FLOAT32。且当数据类型为BFLOAT16时，x、scales
+    数据类型均为BFLOAT16` withdraws FLOAT from zeroPoints only (the call's x is FLOAT), while line
+    171's `入参x、scales不支持BFLOAT16、FLOAT32` on the Atlas inference products still refuses it."""
+    _, spec, args = _function(corpus, "norm/rms_norm_quant/docs/aclnnRmsNormQuant.md")
+    assert args["offset"].dtype == "INT8"
+    assert _broken(spec, args, "910b") == []
+    assert _broken(spec, _retyped(args, ("x", "gamma", "beta", "scale"), "FLOAT"), "910b") != []
+    _, spec, args = _function(corpus, "quant/quantize/docs/aclnnQuantize.md")
+    assert args["x"].dtype == "FLOAT"
+    assert _broken(spec, args, "910b") == [] and _broken(spec, args, "A3") == []
+    assert _broken(spec, args, "310p") != []
+
+
+def test_a_clause_ending_in_a_condition_restricts_no_set(corpus):
+    """aclnnAscendQuant line 189, A2/A3: `参数x、scale、offset的数据格式为NZ时，数据类型仅支持FLOAT32` holds
+    in NZ only: x FLOAT16 in ND runs there; aclnnAvgPool2dBackward lines 239-256, Ascend 950:
+    `在globalPooling模式下，当输入数据类型为BFLOAT16时不支持该选项` (of a cubeMathType value) leaves
+    gradOutput FLOAT16; line 195's `入参x、scale、offset的数据类型不支持BFLOAT16` still holds on 310p."""
+    _, spec, args = _function(corpus, "quant/ascend_quant_v2/docs/aclnnAscendQuant.md")
+    assert _broken(spec, _retyped(args, ("x", "scale", "offset"), "FLOAT16"), "910b") == []
+    assert _broken(spec, _retyped(args, ("x", "scale", "offset"), "BFLOAT16"), "310p") != []
+    _, spec, args = _function(corpus, "pooling/avg_pool3_d_grad/docs/aclnnAvgPool2dBackward.md")
+    assert _broken(spec, _retyped(args, ("gradOutput", "self", "gradInput"), "FLOAT16"), "950") == []

@@ -780,7 +780,7 @@ def _note_constraints(
             elif (named := ctx.named(statement.text)) and name not in named:
                 continue
             else:
-                allowed = _restricted(general, statement.text, ctx, listed)
+                allowed = _restricted(general, _about(name, statement.text, ctx), ctx, listed)
             if allowed is None:  # a product's set equal to the general one is still said (and read)
                 continue
             out += [
@@ -788,6 +788,43 @@ def _note_constraints(
                 for pid in note.products
             ]
     return out
+
+
+# The sentences of a remark, and their clauses: a sentence holds unconditionally up to its first
+# clause that states a condition (`当数据格式为NZ时`, `但当x1和x2的dtype为INT8`, `参数x、scale、offset的
+# 数据格式为NZ时`: led by 当/若/如果 or ending in 时, not 同时); the words a sentence's subject is
+# named in come before its first dtype verb.
+_SENTENCE = re.compile(r"[^。；;]+")
+_CLAUSE = re.compile(r"[^，,]+[，,]?")
+_CONDITION = re.compile(r"^\s*(?:但|且|并且|而|另外|此外)?\s*(?:当|若|如果)|(?<!同)时\s*[，,]?\s*$")
+_DTYPE_VERB = re.compile(r"数据类型|不支持|仅支持|只支持|支持")
+
+
+def _unconditional(sentence: str) -> str:
+    """The sentence up to its first clause that states a condition."""
+    kept = ""
+    for clause in _CLAUSE.findall(sentence):
+        if _CONDITION.search(clause):
+            break
+        kept += clause
+    return kept.rstrip("，, ")
+
+
+def _about(name: str, text: str, ctx: cons.Context) -> str:
+    """What a product remark states of `name`'s dtypes on its products: each sentence up to its
+    first condition, where its subject names `name` or no parameter (aclnnRmsNormQuant, 910b:
+    `入参x、gamma、beta、scale的数据类型仅支持FLOAT16，BFLOAT16，offset仅支持INT8` says nothing of
+    offset's set in its first list; aclnnQuantize: `入参zeroPoints不支持FLOAT32。且当数据类型为
+    BFLOAT16时，x、scales数据类型均为BFLOAT16` withdraws nothing from x; aclnnGemm, 950:
+    `cubeMathType=4，当输入数据类型为FLOAT16/BFLOAT16时，gemm过程会升精度计算` and aclnnAscendQuant,
+    A2/A3: `参数x、scale、offset的数据格式为NZ时，数据类型仅支持FLOAT32` restrict no input)."""
+    kept = []
+    for sentence in map(_unconditional, _SENTENCE.findall(text)):
+        verb = _DTYPE_VERB.search(sentence)
+        who = ctx.named(sentence[: verb.start()]) if verb else ()
+        if sentence and (not who or name in who):
+            kept.append(sentence)
+    return "。".join(kept)
 
 
 # A remark led by the one parameter it is about: `输入`dim`仅支持1000。`, `参数x仅支持false`.
