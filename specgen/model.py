@@ -83,6 +83,8 @@ CheckKind = Literal[
     "dim_multiple",  # params: (tensor,) its last dimension, or (tensor, dim) the one dim names;
     # values[0]: the size must be a multiple of it (`x的最后一维不能被2整除`)
     "axis",  # params: (value, tensor): the value indexes a dimension of the tensor
+    "numel",  # params: tensors each of values[0] elements (`scalar元素个数不为1`)
+    "last_dim",  # params: (tensor,) its last dimension of size values[0] (`spatialShape的最后一轴不是2`)
     "empty_tensor",
     "non_contiguous",
     "shape",  # a shape rule the document states in prose only

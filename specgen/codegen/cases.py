@@ -68,6 +68,7 @@ POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", 
 TENSOR_KINDS = ("tensor", "tensor_list")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
 TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
+SINGLE_TENSOR_RULES = ("numel", "last_dim")  # the size of one tensor, not of a list's elements
 RELATIONS = ("same_shape", "same_rank", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
@@ -316,6 +317,8 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
     tensors = [n for n in params if by_name[n].kind in TENSOR_KINDS]
     if kind in TENSOR_RULES and not tensors:
         return f"a {kind} rule applies to tensors; {', '.join(params) or 'no parameter'} is not one"
+    if kind in SINGLE_TENSOR_RULES and any(by_name[n].kind != "tensor" for n in params):
+        return f"a {kind} rule applies to single tensors; {', '.join(params)} includes another kind"
     if kind in RELATIONS and len(tensors) < 2:
         return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
     if kind in ("enum", "range") and not any(by_name[n].kind in VALUE_KINDS for n in params):
@@ -1086,6 +1089,21 @@ def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
     return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
 
 
+def _bad_numel(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """A tensor with one element more than stated, as a 1-d tensor."""
+    name = next((n for n in rule.params if isinstance(args.get(n), ArrayTensor | DescTensor)), "")
+    return [(name, _change(args, name, shape=(int(str(rule.values[0])) + 1,)))] if name else []
+
+
+def _bad_last_dim(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensor with its last dimension one larger than stated."""
+    name = rule.params[0]
+    tensor = args.get(name)
+    if not isinstance(tensor, ArrayTensor | DescTensor) or not tensor.shape:
+        return []
+    return [(name, _change(args, name, shape=(*tensor.shape[:-1], int(str(rule.values[0])) + 1)))]
+
+
 def _bad_empty(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         tensor = _tensor(args, name)
@@ -1145,6 +1163,8 @@ _MUTATIONS = {
     "multiple": _bad_multiple,
     "length": _bad_length,
     "dim_multiple": _bad_dim_multiple,
+    "numel": _bad_numel,
+    "last_dim": _bad_last_dim,
     "empty_tensor": _bad_empty,
     "non_contiguous": _bad_contiguity,
     "output_shape": _bad_output_shape,

@@ -667,6 +667,25 @@ def _dim_multiple(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _numel(ctx: _Context, rule: Rule) -> str:
+    """Each tensor of the number of elements stated (an empty one has none)."""
+    count = int(rule.values[0])  # type: ignore[call-overload]
+    for name in rule.params:
+        desc = _single(ctx, name)
+        if desc is not None and desc.size != count:
+            return f"{name} has shape {_shape(desc.shape)}, {desc.size} elements; the document requires {count}"
+    return ""
+
+
+def _last_dim(ctx: _Context, rule: Rule) -> str:
+    """A tensor's last dimension of the size stated (a 0-d tensor has none)."""
+    size = int(rule.values[0])  # type: ignore[call-overload]
+    desc = _single(ctx, rule.params[0])
+    if desc is not None and (not desc.shape or desc.shape[-1] != size):
+        return f"{rule.params[0]} has shape {_shape(desc.shape)}; the document requires a last dimension of {size}"
+    return ""
+
+
 def _product(ctx: _Context, rule: Rule) -> str:
     if ctx.product in ctx.spec.unsupported_products:
         return f"the document lists product {ctx.product} as not supported"
@@ -693,6 +712,8 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "multiple": _multiple,
     "length": _length,
     "dim_multiple": _dim_multiple,
+    "numel": _numel,
+    "last_dim": _last_dim,
     "empty_tensor": _empty,
     "non_contiguous": _non_contiguous,
     "output_shape": _output_shape,

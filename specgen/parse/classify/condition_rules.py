@@ -344,6 +344,40 @@ def _dim_multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check
     return [Check(kind="dim_multiple", params=(tensors[0], *dims), values=(_number(m),))]
 
 
+# `scalar元素个数不为1`, `out的shape size不为1`, `foundInf或invScale中的元素个数不为1`
+_NUMEL = re.compile(r"(?:元素个数|元素数量|shape\s*size)\s*(?:不为|不等于|不是|!=)\s*(\d{1,6})(?![\d.])")
+# `spatialShape的最后一轴不是2` (not `…不是2的倍数`, a multiple)
+_LAST_DIM_SIZE = re.compile(
+    r"(?:最后一轴|最后一维|尾轴)(?:的?大小)?\s*(?:不为|不等于|不是|!=)\s*(\d{1,6})(?![\d.]|\s*的?倍)"
+)
+
+
+def _sized_tensors(s: ConditionStatement, m: re.Match[str] | None) -> tuple[str, ...]:
+    """The tensors named before a size's words, where only tensors are named there and not
+    a list's elements (`stateSteps中每个Tensor的元素个数`); () otherwise."""
+    if m is None:
+        return ()
+    before = re.split(r"[，,；;]", s.text[: m.start()])[-1]  # not the situation (`当source为scalar时，`)
+    if "每个" in before:
+        return ()
+    named = tuple(names_in(before, s.named))
+    return named if named and all(p in s.tensors for p in named) else ()
+
+
+def _numel(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """Tensors of a stated number of elements (`beta1Power…epsilon 的 shape size 不为 1`)."""
+    m = _NUMEL.search(s.text)
+    tensors = _sized_tensors(s, m)
+    return [Check(kind="numel", params=tensors, values=(int(m.group(1)),))] if m and tensors else None
+
+
+def _last_dim(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """A tensor's last dimension of a stated size (`location的最后一轴不是2`)."""
+    m = _LAST_DIM_SIZE.search(s.text)
+    tensors = _sized_tensors(s, m)
+    return [Check(kind="last_dim", params=tensors, values=(int(m.group(1)),))] if m and len(tensors) == 1 else None
+
+
 def _multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
     """`offset不是4的倍数`: a value parameter (not a tensor) a multiple of a number."""
     m = _VALUE_MULTIPLE.search(s.text)
@@ -620,6 +654,32 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ConditionExample("输入x1的尾轴不能被2整除", ("x1", "x2", "y")),  # aclnnAddRmsNormDynamicMxQuant
             # aclnnSituGlu
             ConditionExample("x在dim对应维度上不能被2整除", ("x", "out"), ("dim",)),
+        ),
+    ),
+    ConditionRule(
+        "numel",
+        "size",
+        re.compile(r"元素个数|元素数量|shape\s*size"),
+        _numel,
+        (
+            ConditionExample("scalar元素个数不为1", ("x", "scalar")),  # aclnnForeachMulScalarInplace
+            ConditionExample("out的shape size不为1", ("x", "out")),  # aclnnForeachNorm
+            # aclnnForeachNonFiniteCheckAndUnscale
+            ConditionExample("foundInf或invScale中的元素个数不为1", ("scaledGrads", "foundInf", "invScale")),
+            # aclnnApplyAdamD
+            ConditionExample(
+                "`beta1Power`、`lr`、`epsilon` 的 shape size 不为 1", ("var", "m", "beta1Power", "lr", "epsilon")
+            ),
+        ),
+    ),
+    ConditionRule(
+        "last_dim",
+        "size",
+        re.compile(r"最后一轴|最后一维|尾轴"),
+        _last_dim,
+        (
+            # aclnnMultiScaleDeformableAttnFunction
+            ConditionExample("spatialShape的最后一轴不是2", ("value", "spatialShape", "location")),
         ),
     ),
     ConditionRule(

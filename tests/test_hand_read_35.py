@@ -1,0 +1,128 @@
+"""Findings of the third hand-read audit of generated validators (ten random ops-nn operators),
+each on the document's own sentence: a dtype of `Ascend910B 及后续同代 SoC` holds on the later
+products too, and error rows stating an element count or a last dimension are enforced.
+Corpus documents are skipped when the corpus is absent."""
+
+from __future__ import annotations
+
+import pytest
+
+from specgen.codegen.cases import host_values, validator_spec
+from specgen.codegen.lower import operator_code
+from specgen.codegen.runtime import _validate as validator
+from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.parse import parse_paths
+from specgen.parse.classify.conditions import condition_checks
+
+HARDSIGMOID_V2 = "experimental/activation/hard_sigmoid_v2/docs/aclnnHardsigmoidV2&aclnnInplaceHardsigmoidV2.md"
+APPLY_ADAM_D = "experimental/optim/apply_adam_d/docs/aclnnApplyAdamD.md"
+MSDA = "vfusion/multi_scale_deformable_attn_function/docs/aclnnMultiScaleDeformableAttnFunction.md"
+
+
+def _function(corpus, rel: str, index: int = 0):
+    path = corpus / "docs" / "ops-nn" / rel
+    if not path.exists():
+        pytest.skip(f"{rel} is not in the corpus")
+    (doc,) = parse_paths([path])
+    return operator_code(doc, doc.source).functions[index]
+
+
+def _violation(fn, product: str | None = None, **changed: object) -> tuple[str, int] | None:
+    """The first rule a call breaks (its id and status): the valid call with `changed` in it."""
+    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
+    args = {**host_values(fn.cases.valid.args), **changed}
+    found = validator.first_violation(spec, args, product)
+    return (found[0].id, found[0].code) if found else None
+
+
+# ---------------------------------------------------------------- 及后续同代 (item 1)
+
+
+@pytest.mark.parametrize("product", ["910b", "A3", "950"])
+def test_bfloat16_of_ascend910b_and_later_is_accepted_on_its_generation_and_after(corpus, product):
+    """aclnnHardsigmoidV2.md:104 `BFLOAT16（仅 Ascend910B 及后续同代 SoC 支持）`: A3 is 910B's
+    generation and 950 came later; the audit's call on A3 was rejected with 161002."""
+    fn = _function(corpus, HARDSIGMOID_V2)
+    bf16 = TensorDesc((2, 3), "BFLOAT16")
+    assert _violation(fn, product, self=bf16, out=bf16) is None
+
+
+@pytest.mark.parametrize("product", ["310p", "910"])
+def test_bfloat16_of_ascend910b_and_later_is_rejected_on_older_products(corpus, product):
+    fn = _function(corpus, HARDSIGMOID_V2)
+    bf16 = TensorDesc((2, 3), "BFLOAT16")
+    found = _violation(fn, product, self=bf16, out=bf16)
+    assert found is not None and found[1] == 161002
+
+
+# ---------------------------------------------------------------- element counts and last dimensions (items 8, 9)
+
+
+@pytest.mark.parametrize(
+    ("condition", "tensors", "read"),
+    [
+        # aclnnApplyAdamD.md:109
+        (
+            "`beta1Power`、`beta2Power`、`lr`、`beta1`、`beta2`、`epsilon` 的 shape size 不为 1",
+            ("var", "beta1Power", "beta2Power", "lr", "beta1", "beta2", "epsilon"),
+            ("numel", ("beta1Power", "beta2Power", "lr", "beta1", "beta2", "epsilon"), (1,)),
+        ),
+        # aclnnForeachMulScalarInplace.md:177
+        ("scalar元素个数不为1", ("x", "scalar"), ("numel", ("scalar",), (1,))),
+        # aclnnNLLLoss2dBackward.md: `不是`
+        ("totalWeight的元素个数不是1", ("gradOutput", "totalWeight"), ("numel", ("totalWeight",), (1,))),
+        # aclnnMultiScaleDeformableAttnFunction.md:262
+        ("spatialShape的最后一轴不是2", ("value", "spatialShape"), ("last_dim", ("spatialShape",), (2,))),
+        # aclnnIndexCopy: the situation's tensor is not the one counted (and the row is conditional)
+        ("当source为scalar时，index元素数量不为1", ("self", "index", "source"), ("numel", ("index",), (1,))),
+        # counter-cases: a multiple stays a multiple; a list's elements are not the list
+        ("x的最后一维不是2的倍数", ("x", "y"), ("dim_multiple", ("x",), (2,))),
+        ("stateSteps中每个Tensor的元素个数不为1时", ("stateSteps", "x"), ("shape", ("stateSteps",), ())),
+    ],
+)
+def test_an_error_row_stating_a_size_is_read(condition, tensors, read):
+    named = tuple(n for n in tensors if n in condition)
+    (check,) = condition_checks(condition, named, tensors, tensors)
+    assert (check.kind, check.params, check.values) == read
+
+
+def test_a_stated_element_count_is_checked_and_an_empty_tensor_fails_it():
+    rule = validator.Rule(161002, "numel", ("lr", "epsilon"), "shape size 不为 1", id="r", values=(1,))
+    params = tuple(validator.ParamSpec(name=n, role="tensor", direction="in") for n in ("lr", "epsilon"))
+    spec = validator.Spec(function="aclnnXGetWorkspaceSize", params=params, rules=(rule,))
+    one = TensorDesc((1,), "FLOAT")
+    assert validator.first_violation(spec, {"lr": one, "epsilon": TensorDesc((), "FLOAT")}) is None
+    for bad in ((2,), (0,), (1, 2)):
+        found = validator.first_violation(spec, {"lr": one, "epsilon": TensorDesc(bad, "FLOAT")})
+        assert found and "epsilon" in found[1], bad
+
+
+def test_a_stated_last_dimension_is_checked():
+    rule = validator.Rule(161002, "last_dim", ("s",), "s的最后一轴不是2", id="r", values=(2,))
+    spec = validator.Spec(
+        function="aclnnXGetWorkspaceSize",
+        params=(validator.ParamSpec(name="s", role="tensor", direction="in"),),
+        rules=(rule,),
+    )
+    assert validator.first_violation(spec, {"s": TensorDesc((4, 2), "INT64")}) is None
+    for bad in ((1, 3), (3,), ()):
+        assert validator.first_violation(spec, {"s": TensorDesc(bad, "INT64")}), bad
+
+
+@pytest.mark.parametrize("name", ["lr", "epsilon", "beta1Power"])
+@pytest.mark.parametrize("shape", [(2,), (0,)])
+def test_apply_adam_d_rejects_a_scalar_input_of_other_than_one_element(corpus, name, shape):
+    """aclnnApplyAdamD.md:109 (161002): the audit's calls `lr` (2,) and `epsilon` (0,) were accepted."""
+    fn = _function(corpus, APPLY_ADAM_D)
+    assert _violation(fn) is None  # the derived call holds one element in each
+    found = _violation(fn, **{name: TensorDesc(shape, "FLOAT")})
+    assert found is not None and found[1] == 161002 and "numel" in found[0]
+
+
+def test_msda_rejects_a_spatial_shape_whose_last_axis_is_not_two(corpus):
+    """aclnnMultiScaleDeformableAttnFunction.md:262 (161002): `spatial_shape (1,3)` was accepted."""
+    fn = _function(corpus, MSDA)
+    assert _violation(fn) is None
+    spatial = fn.cases.valid.args["spatialShape"]
+    found = _violation(fn, spatialShape=TensorDesc((spatial.shape[0], 3), spatial.dtype))
+    assert found is not None and found[1] == 161002 and "last_dim" in found[0]
