@@ -126,3 +126,31 @@ def test_msda_rejects_a_spatial_shape_whose_last_axis_is_not_two(corpus):
     spatial = fn.cases.valid.args["spatialShape"]
     found = _violation(fn, spatialShape=TensorDesc((spatial.shape[0], 3), spatial.dtype))
     assert found is not None and found[1] == 161002 and "last_dim" in found[0]
+
+
+# ---------------------------------------------------------------- a collective subject (item 7)
+
+
+def test_inputs_and_outputs_said_as_a_whole_against_one_tensor_relate_every_one():
+    """aclnnApplyAdamD.md:107 `输入/输出 dtype 与 `var` 不一致。`: every input and output tensor
+    (not workspaceSize, not a bool) against var; one side only when one is said."""
+    tensors = ("var", "m", "lr", "varOut")
+    sides = (("var", "m", "lr"), ("varOut", "workspaceSize"))
+    pointers = (*tensors, "workspaceSize")
+    (both,) = condition_checks("输入/输出 dtype 与 `var` 不一致", ("var",), pointers, tensors, sides)
+    assert (both.kind, both.params) == ("same_dtype", ("var", "m", "lr", "varOut"))
+    (outputs,) = condition_checks("输出 dtype 与 `var` 不一致", ("var",), pointers, tensors, sides)
+    assert outputs.params == ("var", "varOut")
+    # counter-case: no tensor named to compare with, so no relation is read
+    assert all(c.kind != "same_dtype" for c in condition_checks("输入/输出 dtype 不一致", (), pointers, tensors, sides))
+
+
+@pytest.mark.parametrize("name", ["m", "grad", "lr"])
+def test_apply_adam_d_rejects_an_input_of_another_dtype_than_var(corpus, name):
+    """The audit's calls `m`, `grad`, `lr` FLOAT16 beside var FLOAT were accepted, and the `与 var
+    一致` statements said no error row makes them a rejection."""
+    fn = _function(corpus, APPLY_ADAM_D)
+    valid = fn.cases.valid.args[name]
+    found = _violation(fn, **{name: TensorDesc(valid.shape, "FLOAT16")})
+    assert found == ("rule3_same_dtype", 161002)
+    assert not [r for r in fn.cases.rules if r.id.startswith("stated_") and r.kind == "same_dtype"]

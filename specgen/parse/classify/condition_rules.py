@@ -222,7 +222,27 @@ def _castable(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | 
 
 def _same_dtype(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
     """`x和y数据类型不一致`; with no two tensors to relate the dtype rule may still read it."""
-    return _relate(s, "same_dtype")
+    return _relate(s, "same_dtype") or _sides_against(s)
+
+
+# `输入/输出 dtype 与 `var` 不一致`: every input and output tensor against the one named
+_SIDES_AGAINST = re.compile(
+    r"^(?:传入的?)?(?P<sides>(?:输入|输出)(?:\s*(?:/|和|与|、|及)\s*(?:输入|输出))?)(?:参数)?(?:的?(?:Tensor|tensor))?"
+    r"\s*的?\s*(?:数据类型|dtype)\s*(?:与|和)\s*(?P<against>[^，,；;]*?)\s*(?:不一致|不相同|不同|不匹配)"
+)
+
+
+def _sides_against(s: ConditionStatement) -> list[Check] | None:
+    """The tensors of the sides said as a whole (`输入/输出`) against the one tensor named after
+    them; None for any other form (a side beside named tensors names its own)."""
+    m = _SIDES_AGAINST.match(s.text.strip().strip("`"))
+    against = [p for p in names_in(m.group("against"), s.named) if p in s.tensors] if m else []
+    if m is None or len(against) != 1:
+        return None
+    sides = m.group("sides")
+    whole = (*(s.inputs if "输入" in sides else ()), *(s.outputs if "输出" in sides else ()))
+    others = tuple(p for p in dict.fromkeys(whole) if p in s.tensors and p != against[0])
+    return [Check(kind="same_dtype", params=(against[0], *others))] if others else None
 
 
 def _dtypes(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
@@ -571,6 +591,8 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ConditionExample("x和y数据类型不一致", ("x", "y")),  # aclnnGeluV2
             ConditionExample("out的数据类型与x不匹配", ("x", "out")),  # aclnnSituGlu
             ConditionExample("x中的Tensor的数据类型不一致", ("x",)),  # aclnnForeachLogInplace: within the list
+            # aclnnApplyAdamD: every input and output against var
+            ConditionExample("输入/输出 dtype 与 `var` 不一致", ("var", "m", "varOut"), outputs=("varOut",)),
             # aclnnEinsum, under each equation it registers: a list's elements and the output
             ConditionExample("tensors[0] 、tensors[1]、output三者数据类型需保持一致", ("tensors", "output")),
         ),
