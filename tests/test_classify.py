@@ -588,7 +588,8 @@ def test_examples_read_as_a_whole(rule, example):
     else:
         statement = example.statement()
         assert condition_clauses(example.text, statement.named) == [example.text]
-        assert condition_checks(example.text, statement.named, statement.pointers, statement.tensors)
+        sides = (statement.inputs, statement.outputs)  # `输入/输出…`: the sides said as a whole
+        assert condition_checks(example.text, statement.named, statement.pointers, statement.tensors, sides)
 
 
 def test_a_condition_head_stays_with_what_it_conditions():
