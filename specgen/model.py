@@ -74,7 +74,8 @@ CheckKind = Literal[
     "broadcast_result",
     "broadcast_to",  # params: (sources..., target): each source broadcasts to the target's shape
     "same_rank",  # params: tensors of one number of dimensions (`gradOutput和self维度不一致`)
-    "same_dtype",
+    "same_dtype",  # tensor lists compared position by position (x[i] with out[i])
+    "list_dtype",  # params: tensor lists, the tensors of each of one dtype (`x中的Tensor的数据类型不一致`)
     "castable",
     "same_format",
     "enum",

@@ -154,3 +154,74 @@ def test_apply_adam_d_rejects_an_input_of_another_dtype_than_var(corpus, name):
     found = _violation(fn, **{name: TensorDesc(valid.shape, "FLOAT16")})
     assert found == ("rule3_same_dtype", 161002)
     assert not [r for r in fn.cases.rules if r.id.startswith("stated_") and r.kind == "same_dtype"]
+
+
+# ---------------------------------------------------------------- tensor lists (items 2, 10)
+
+FOREACH_EXPM1 = "foreach/foreach_expm1/docs/aclnnForeachExpm1.md"
+FOREACH_MUL_SCALAR_INPLACE = "foreach/foreach_mul_scalar_inplace/docs/aclnnForeachMulScalarInplace.md"
+
+
+@pytest.mark.parametrize(
+    ("condition", "read"),
+    [
+        ("x或out中的Tensor的数据类型不一致", ("list_dtype", ("x", "out"))),  # aclnnForeachExpm1.md:167
+        ("x1、x2中的Tensor的数据类型不一致", ("list_dtype", ("x1", "x2"))),  # aclnnForeachAddListV2
+        ("x和out的数据类型不一致", ("same_dtype", ("x", "out"))),  # aclnnForeachExpm1.md:159
+        # counter-cases: a tensor named after the list's, or lists related by 与: across them
+        ("varRef中tensor与updates的数据类型不一致", ("same_dtype", ("varRef", "updates"))),  # aclnnScatterList
+        (
+            "paramsRef、gradsRef与momentumBufferListOptionalRef及其中各个tensor的数据类型不同",  # aclnnFusedSgd
+            ("same_dtype", ("paramsRef", "gradsRef", "momentumBufferListOptionalRef")),
+        ),
+    ],
+)
+def test_a_dtype_row_on_lists_is_read_within_each_or_across(condition, read):
+    kind, named = read
+    (check,) = condition_checks(condition, named, (*named, "y"), (*named, "y"))
+    assert (check.kind, check.params) == read
+
+
+def _list_spec(kind: str) -> validator.Spec:
+    rule = validator.Rule(161002, kind, ("x", "out"), "documented", id="r")
+    params = tuple(validator.ParamSpec(name=n, role="tensor_list", direction="in") for n in ("x", "out"))
+    return validator.Spec(function="aclnnXGetWorkspaceSize", params=params, rules=(rule,))
+
+
+F32, F16 = TensorDesc((2, 3), "FLOAT"), TensorDesc((1, 3), "FLOAT16")
+
+
+def test_lists_of_one_dtype_are_compared_position_by_position():
+    spec = _list_spec("same_dtype")
+    assert validator.first_violation(spec, {"x": [F32, F16], "out": [F32, F16]}) is None
+    found = validator.first_violation(spec, {"x": [F32, F16], "out": [F16, F32]})
+    assert found and "out[0]" in found[1]
+
+
+def test_the_tensors_of_each_list_share_one_dtype():
+    spec = _list_spec("list_dtype")
+    assert validator.first_violation(spec, {"x": [F32, F32], "out": [F16, F16]}) is None
+    found = validator.first_violation(spec, {"x": [F32, F16], "out": [F32, F16]})
+    assert found and "x[1]" in found[1]
+
+
+def test_foreach_expm1_rejects_mixed_dtypes_in_a_list_with_the_rows_status(corpus):
+    """aclnnForeachExpm1.md:167 `x或out中的Tensor的数据类型不一致。` (561002): the audit's call was
+    rejected with 161002 by line 159 `x和out的数据类型不一致`, which it does not break."""
+    fn = _function(corpus, FOREACH_EXPM1)
+    found = _violation(fn, x=[F32, F16], out=[F32, F16])
+    assert found is not None and found[1] == 561002 and "list_dtype" in found[0]
+    rows = {r.id: r for r in fn.cases.rules}
+    assert rows[found[0]].condition == "x或out中的Tensor的数据类型不一致"
+
+
+def test_foreach_mul_scalar_inplace_checks_its_561002_rows(corpus):
+    """aclnnForeachMulScalarInplace.md:171-177: mixed dtypes in x and a scalar of two elements
+    were accepted, and the rows said 561002 came from inside the library."""
+    fn = _function(corpus, FOREACH_MUL_SCALAR_INPLACE)
+    assert _violation(fn) is None
+    assert _violation(fn, x=[F32, F16])[1] == 561002
+    assert _violation(fn, scalar=TensorDesc((2,), "FLOAT")) == ("rule6_numel", 561002)
+    assert _violation(fn, scalar=TensorDesc((0,), "FLOAT")) == ("rule6_numel", 561002)
+    enforced = {r.condition for r in fn.cases.rules if r.host}
+    assert not [r for r in fn.cases.rules if "inside the library" in r.reason and r.condition in enforced]

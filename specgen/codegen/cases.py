@@ -54,6 +54,11 @@ from specgen.model import (
 from specgen.text import value_condition
 
 NULLPTR, INVALID = 161001, 161002
+# ACLNN_ERR_INNER_TILING_ERROR: the foreach functions' checks of list elements and element counts
+# (`x中的Tensor维度超过8维`, `x或out中的Tensor的数据类型不一致`, `scalar元素个数不为1`) are made
+# on the arguments as the first phase runs: checked, after the 161xxx rows
+TILING = 561002
+TILING_CHECKS = ("list_dtype", "rank", "numel", "last_dim")
 NOT_ON_HOST = {
     "castable": "dtype promotion rules are the library's own; not checked on the host",
     "internal": "a failure inside the library, not an argument rule",
@@ -67,7 +72,7 @@ NOT_ON_HOST = {
 POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array", "string")
 TENSOR_KINDS = ("tensor", "tensor_list")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
-TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
+TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous", "list_dtype")
 SINGLE_TENSOR_RULES = ("numel", "last_dim")  # the size of one tensor, not of a list's elements
 RELATIONS = ("same_shape", "same_rank", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
 # dtypes tried, in order, when a case needs one a parameter does not allow
@@ -275,7 +280,7 @@ def _not_on_host(
         return "" if has_products else NOT_ON_HOST["product"]
     if kind not in validator.CHECKED_KINDS:
         return NOT_ON_HOST.get(kind, NOT_ON_HOST["unclassified"])
-    if error.code not in (NULLPTR, INVALID):
+    if error.code not in (NULLPTR, INVALID) and not (error.code == TILING and kind in TILING_CHECKS):
         return f"status {error.code} comes from inside the library (runtime or tiling), after the argument checks"
     if kind == "not_null":
         if error.code != NULLPTR:
@@ -976,6 +981,18 @@ def _bad_same_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutatio
     return [(name, _change(args, name, dtype=choices[0]))]
 
 
+def _bad_list_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The last tensor of the first list of two or more in another dtype than the first."""
+    for name in rule.params:
+        value = args.get(name)
+        if isinstance(value, TensorListArg) and len(value.items) >= 2:
+            first = value.items[0]
+            choices = [d for d in (*params[name].dtypes, *_OTHER_DTYPES) if d != first.dtype]
+            items = (*value.items[:-1], _changed(value.items[-1], dtype=choices[0]))
+            return [(name, _replace(args, name, TensorListArg(items)))]
+    return []
+
+
 def _bad_same_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """The last tensor named one dimension more than the first (one fewer at its greatest rank)."""
     if (found := _first_and_last(args, rule)) is None:
@@ -1155,6 +1172,7 @@ _MUTATIONS = {
     "broadcast_result": _bad_shape,
     "broadcast_to": _bad_broadcast_to,
     "same_dtype": _bad_same_dtype,
+    "list_dtype": _bad_list_dtype,
     "same_rank": _bad_same_rank,
     "same_format": _bad_same_format,
     "enum": _bad_enum,

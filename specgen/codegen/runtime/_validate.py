@@ -168,8 +168,10 @@ def _broken(
     spec: Spec, args: Mapping[str, object], product: str | None
 ) -> Iterator[tuple[Rule, str]]:
     ctx = _Context(spec, args, product_id(product))
+    # null pointers first; a status from the tiling (561002) after the argument checks
     for rule in sorted(
-        spec.rules, key=lambda r: r.kind not in ("not_null", "not_null_when")
+        spec.rules,
+        key=lambda r: (r.kind not in ("not_null", "not_null_when"), r.code >= 500000),
     ):
         if rule.products and ctx.product not in rule.products:
             continue
@@ -442,10 +444,35 @@ def _broadcast_result(ctx: _Context, rule: Rule) -> str:
 
 
 def _same_dtype(ctx: _Context, rule: Rule) -> str:
-    tensors = ctx.tensors(rule.params)
+    """One dtype for the tensors named; tensor lists position by position (`x和out的数据类型
+    不一致`: x[i] and out[i]), a single tensor named beside them with each position."""
+    lists = [n for n in rule.params if ctx.spec.param(n).role == "tensor_list"]
+    if not lists:
+        return _one_dtype(ctx.tensors(rule.params))
+    singles = [
+        (n, d) for n in rule.params if n not in lists for d in ctx.descs.get(n, [])
+    ]
+    length = min(len(ctx.descs.get(n, [])) for n in lists)
+    for i in range(length):
+        at = [(f"{n}[{i}]", ctx.descs[n][i]) for n in rule.params if n in lists]
+        if problem := _one_dtype([*at[:1], *singles, *at[1:]]):
+            return problem
+    return ""
+
+
+def _one_dtype(tensors: list[tuple[str, TensorDesc]]) -> str:
     for name, desc in tensors[1:]:
         if desc.dtype != tensors[0][1].dtype:
             return f"{name} has dtype {desc.dtype} but {tensors[0][0]} has {tensors[0][1].dtype}"
+    return ""
+
+
+def _list_dtype(ctx: _Context, rule: Rule) -> str:
+    """The tensors of each list named of one dtype (`x或out中的Tensor的数据类型不一致`)."""
+    for name in rule.params:
+        items = [(f"{name}[{i}]", d) for i, d in enumerate(ctx.descs.get(name, []))]
+        if problem := _one_dtype(items):
+            return problem
     return ""
 
 
@@ -705,6 +732,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "broadcast_result": _broadcast_result,
     "broadcast_to": _broadcast_to,
     "same_dtype": _same_dtype,
+    "list_dtype": _list_dtype,
     "same_format": _same_format,
     "enum": _enum,
     "range": _range,

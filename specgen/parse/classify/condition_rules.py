@@ -127,10 +127,22 @@ _WITHIN_LIST = re.compile(r"中的?\s*(?:Tensor|tensor)|中各个|中每个|中�
 _SHAPE_RELATIONS = ("same_shape", "broadcast", "broadcast_result")
 
 
+def _within_each(text: str, related: tuple[str, ...]) -> bool:
+    """`x或out中的Tensor…`, `x1、x2中的Tensor…`: the lists named first, each of its own tensors;
+    not `varRef中tensor与updates…` (a tensor named after), nor lists related by 与/和."""
+    m = _WITHIN_LIST.search(text)
+    if m is None:
+        return False
+    before = text[: m.start()]
+    return all(p in names_in(before, related) for p in related) and not re.search(r"与|和", before)
+
+
 def _relate(s: ConditionStatement, kind: CheckKind) -> list[Check] | None:
     """A relation needs two tensors of its own (or a list's tensors among themselves); a shape
     relation short of them is a prose-only shape rule, any other none."""
     related = tuple(p for p in s.named if p in s.tensors)
+    if related and kind == "same_dtype" and _within_each(s.text, related):
+        return [Check(kind="list_dtype", params=related)]  # `x或out中的Tensor的数据类型不一致`: within each
     if len(related) >= 2 or (len(related) == 1 and _WITHIN_LIST.search(s.text)):
         return [Check(kind=kind, params=related)]
     if kind in _SHAPE_RELATIONS:
