@@ -225,3 +225,23 @@ def test_foreach_mul_scalar_inplace_checks_its_561002_rows(corpus):
     assert _violation(fn, scalar=TensorDesc((0,), "FLOAT")) == ("rule6_numel", 561002)
     enforced = {r.condition for r in fn.cases.rules if r.host}
     assert not [r for r in fn.cases.rules if "inside the library" in r.reason and r.condition in enforced]
+
+
+# ---------------------------------------------------------------- a list's length on a product (item 5)
+
+
+def test_a_remark_bounding_a_lists_tensors_is_checked_on_its_product(corpus):
+    """aclnnForeachMulScalarInplace.md:129, under Ascend 950: `参数`x`支持包含的最大Tensor个数为256。`
+    The audit's call of 257 tensors on 950 was accepted; with no product, which one runs is unknown."""
+    fn = _function(corpus, FOREACH_MUL_SCALAR_INPLACE)
+    one = TensorDesc((1,), "FLOAT")
+    assert _violation(fn, "950", x=[one] * 257) == ("product_length_x", 161002)
+    assert _violation(fn, "950", x=[one] * 256) is None
+    assert _violation(fn, None, x=[one] * 257) is None
+
+
+def test_a_remark_bounding_several_lists_bounds_each_named_and_no_other(corpus):
+    # aclnnForeachMulScalarV2.md: `入参x和出参out支持包含的最大Tensor个数均为50。`
+    fn = _function(corpus, "foreach/foreach_mul_scalar/docs/aclnnForeachMulScalarV2.md")
+    lengths = {r.params: r.bounds for r in fn.cases.rules if r.kind == "length"}
+    assert lengths == {("x",): (None, 50, True, True), ("out",): (None, 50, True, True)}

@@ -364,7 +364,7 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
 
 
 # What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
-PRODUCT_KINDS = ("enum", "range", "same_dtype")
+PRODUCT_KINDS = ("enum", "range", "same_dtype", "length")
 
 
 def _product_rules(params: list[Param]) -> list[Rule]:
@@ -380,7 +380,7 @@ def _product_rules(params: list[Param]) -> list[Rule]:
             found.setdefault(key, []).append(c.product)
     rules: list[Rule] = []
     for (name, kind, peers, values, low, high, low_in, high_in, text), products in found.items():
-        bounds = (low, high, low_in, high_in) if kind == "range" else None
+        bounds = (low, high, low_in, high_in) if kind in ("range", "length") else None
         rule_id = f"product_{kind}_{name}"
         rule_id += f"_{len(rules) + 1}" if any(r.id == rule_id for r in rules) else ""
         rules.append(
@@ -491,6 +491,8 @@ def _product_checkable(p: Param, kind: str) -> bool:
     """Whether a per-product remark's rule of `kind` reads `p` (a bool's one value included)."""
     if kind == "same_dtype":
         return p.kind in TENSOR_KINDS
+    if kind == "length" and p.kind == "tensor_list":  # `参数x支持包含的最大Tensor个数为256`
+        return True
     return p.kind == "bool" if kind == "enum" and p.kind == "bool" else _checkable(p, kind)
 
 

@@ -670,7 +670,14 @@ def _length(ctx: _Context, rule: Rule) -> str:
     if rule.bounds:
         low, high = rule.bounds[0], rule.bounds[1]
         if (low is not None and n < low) or (high is not None and n > high):
-            return f"{name} has length {n}; the document allows {low} to {high}"
+            span = (
+                f"at most {high:g}"
+                if low is None
+                else f"at least {low:g}"
+                if high is None
+                else f"{low:g} to {high:g}"
+            )
+            return f"{name} has length {n}; the document allows {span}"
     return ""
 
 
