@@ -245,3 +245,21 @@ def test_a_remark_bounding_several_lists_bounds_each_named_and_no_other(corpus):
     fn = _function(corpus, "foreach/foreach_mul_scalar/docs/aclnnForeachMulScalarV2.md")
     lengths = {r.params: r.bounds for r in fn.cases.rules if r.kind == "length"}
     assert lengths == {("x",): (None, 50, True, True), ("out",): (None, 50, True, True)}
+
+
+# ---------------------------------------------------------------- an output of a broadcast that cannot be (item 3)
+
+THRESHOLD_BACKWARD = "experimental/activation/threshold_grad_v2_d/docs/aclnnThresholdBackward.md"
+
+
+def test_an_output_of_inputs_that_do_not_broadcast_meets_no_shape(corpus):
+    """aclnnThresholdBackward.md:104 `shape需要与self和gradOutput进行broadcast之后的shape相等`: the
+    audit's call gradOutput (3,2), self (2,2), out (3,2) was accepted; no broadcast shape exists."""
+    fn = _function(corpus, THRESHOLD_BACKWARD)
+    assert _violation(fn) is None
+    dtype = fn.cases.valid.args["self"].dtype
+    grad, out = TensorDesc((3, 2), dtype), TensorDesc((3, 2), dtype)
+    found = _violation(fn, gradOutput=grad, self=TensorDesc((2, 2), dtype), out=out)
+    assert found is not None and "output_shape" in found[0]
+    # counter-case: shapes that broadcast, out their broadcast
+    assert _violation(fn, gradOutput=grad, self=TensorDesc((1, 2), dtype), out=out) is None

@@ -607,13 +607,36 @@ def _output_shape(ctx: _Context, rule: Rule) -> str:
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
-    allowed = shape_allowed(
-        rule.derive, _of_tensors(ctx, "shape"), _on_product(ctx), out.shape
-    )
+    shapes = _of_tensors(ctx, "shape")
+    allowed = shape_allowed(rule.derive, shapes, _on_product(ctx), out.shape)
     if allowed is None:
-        return ""
+        return _unbroadcastable(rule, shapes)
     expected = " or ".join(_shape(s) for s in allowed)
     return f"{rule.params[0]} has shape {_shape(out.shape)}; the document's rule gives {expected}"
+
+
+def _unbroadcastable(rule: Rule, shapes: Mapping[str, Any]) -> str:
+    """An output the rule gives the broadcast shape of inputs that do not broadcast
+    (`shape需要与self和gradOutput进行broadcast之后的shape相等`): no shape meets it."""
+    derive = rule.derive or {}
+    names = derive.get("params")
+    if (
+        derive.get("kind") != "broadcast"
+        or derive.get("when")
+        or not isinstance(names, list | tuple)
+    ):
+        return ""
+    known: list[tuple[int, ...]] = [
+        s for n in names if (s := shapes.get(n)) is not None
+    ]
+    if len(known) < 2 or len(known) != len(names):
+        return ""
+    try:
+        broadcast_shapes(*known)
+    except ValueError:
+        given = ", ".join(f"{n} {_shape(s)}" for n, s in zip(names, known, strict=True))
+        return f"{rule.params[0]}'s shape is the broadcast of {given}, which do not broadcast"
+    return ""
 
 
 def _output_dtype(ctx: _Context, rule: Rule) -> str:
