@@ -13,6 +13,7 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.parse import parse_paths
 from specgen.parse.classify.conditions import condition_checks
+from specgen.parse.classify.statements import clauses
 
 HARDSIGMOID_V2 = "experimental/activation/hard_sigmoid_v2/docs/aclnnHardsigmoidV2&aclnnInplaceHardsigmoidV2.md"
 APPLY_ADAM_D = "experimental/optim/apply_adam_d/docs/aclnnApplyAdamD.md"
@@ -263,3 +264,30 @@ def test_an_output_of_inputs_that_do_not_broadcast_meets_no_shape(corpus):
     assert found is not None and "output_shape" in found[0]
     # counter-case: shapes that broadcast, out their broadcast
     assert _violation(fn, gradOutput=grad, self=TensorDesc((1, 2), dtype), out=out) is None
+
+
+# ---------------------------------------------------------------- peers listed with a comma (minor)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # aclnnSigmoidBackward.md:95 (experimental), aclnnSeluBackward, aclnnLogSoftmaxBackward
+        ("数据类型、shape需要与grad_output，output一致", ["数据类型、shape需要与grad_output，output一致"]),
+        ("shape需要与gradOutput，output一致", ["shape需要与gradOutput，output一致"]),
+        # counter-cases: a comma between clauses stays a split
+        ("x，y的shape一致", ["x", "y的shape一致"]),
+        ("与x一致，y的shape为(2,3)", ["与x一致", "y的shape为(2,3)"]),
+    ],
+)
+def test_the_peers_of_one_relation_listed_with_a_comma_are_one_clause(text, expected):
+    assert clauses(text) == expected
+
+
+def test_sigmoid_backward_grad_input_takes_the_dtype_of_output(corpus):
+    """The audit's call: gradInput FLOAT16 beside FLOAT inputs was accepted (the statement was
+    split at ，into fragments no rule read)."""
+    fn = _function(corpus, "experimental/activation/sigmoid_grad/docs/aclnnSigmoidBackward.md")
+    valid = fn.cases.valid.args["gradInput"]
+    other = "FLOAT16" if valid.dtype != "FLOAT16" else "FLOAT"
+    assert _violation(fn, gradInput=TensorDesc(valid.shape, other)) is not None
