@@ -291,3 +291,11 @@ def test_sigmoid_backward_grad_input_takes_the_dtype_of_output(corpus):
     valid = fn.cases.valid.args["gradInput"]
     other = "FLOAT16" if valid.dtype != "FLOAT16" else "FLOAT"
     assert _violation(fn, gradInput=TensorDesc(valid.shape, other)) is not None
+
+
+def test_a_constraints_section_headed_otherwise_is_read(corpus):
+    """aclnnApplyAdamD.md:128 `## 约束与说明` (aclnnHardswishBackward: `## 约束与限制`): its
+    statements are named, not dropped."""
+    fn = _function(corpus, APPLY_ADAM_D)
+    noted = [r for r in fn.cases.rules if r.id.startswith("notes_")]
+    assert noted and "line 130" in noted[0].reason
