@@ -79,7 +79,8 @@ CheckKind = Literal[
     "length",  # params: (array,): its length is one of values, or within min/max (`outputMask的长度不为3`)
     "array_shape",  # params: (tensor, array): the tensor's shape is the array's value
     # (`weightOptional非空且shape与normalizedShape不相等`)
-    "same_dtype",
+    "same_dtype",  # tensor lists compared position by position (x[i] with out[i])
+    "list_dtype",  # params: tensor lists, the tensors of each of one dtype (`x中的Tensor的数据类型不一致`)
     "castable",
     "same_format",
     "enum",
@@ -88,6 +89,8 @@ CheckKind = Literal[
     "dim_multiple",  # params: (tensor,) its last dimension, or (tensor, dim) the one dim names;
     # values[0]: the size must be a multiple of it (`x的最后一维不能被2整除`)
     "axis",  # params: (value, tensor): the value indexes a dimension of the tensor
+    "numel",  # params: tensors each of values[0] elements (`scalar元素个数不为1`)
+    "last_dim",  # params: (tensor,) its last dimension of size values[0] (`spatialShape的最后一轴不是2`)
     "empty_tensor",
     "non_contiguous",
     "shape",  # a shape rule the document states in prose only

@@ -79,6 +79,27 @@ def product_id(name: str) -> str | None:
     return None
 
 
+# The training line's generations, oldest first: `Ascend910B 及后续同代 SoC` is 910B, the A3
+# products of its generation (910_93) and the 950 that came later. 310P and 310B are inference
+# parts off this line: which products follow them is not written anywhere.
+_GENERATIONS: tuple[tuple[str, ...], ...] = (("910",), ("910b", "A3"), ("950",))
+_AND_LATER = re.compile(r"及(?:后续|以后|之后)")
+
+
+def products_named(text: str) -> tuple[str, ...] | None:
+    """The product ids a product phrase names: one product (`Atlas A2训练系列产品`), or a
+    product and its generation and the later ones (`Ascend910B 及后续同代 SoC`: 910b, A3, 950).
+    None when no product is named, or for `及后续` after a product off the training line (which
+    products follow it is unknown)."""
+    pid = product_id(text)
+    if pid is None or not _AND_LATER.search(text):
+        return (pid,) if pid else None
+    for i, generation in enumerate(_GENERATIONS):
+        if pid in generation:
+            return tuple(p for later in _GENERATIONS[i:] for p in later)
+    return None
+
+
 def direction(text: str) -> str | None:
     """in/out/inout for a direction cell or bullet word (输入, 计算输出, 出参, 输入/输出, ...)."""
     t = re.sub(r"[\s（()）]", "", text)

@@ -368,15 +368,15 @@ CONDITIONS = [
         ("sortedSequence", "self", "sorter", "out"),
         [("same_shape", ("out", "self")), ("same_shape", ("sorter", "sortedSequence"))],
     ),
-    # one group: a list of parameters joined by 、 and 或 (ops-nn/foreach/...)
+    # one group: lists joined by 、 and 或, each of one dtype within (ops-nn/foreach/...)
     (
         "x1、x2或out中的Tensor的数据类型不一致",
         ("x1", "x2", "out"),
         ("x1", "x2", "out"),
-        [("same_dtype", ("x1", "x2", "out"))],
+        [("list_dtype", ("x1", "x2", "out"))],
     ),
     # within one tensor list (ops-nn/foreach/foreach_log_inplace/docs/aclnnForeachLogInplace.md)
-    ("x中的Tensor的数据类型不一致", ("x",), ("x",), [("same_dtype", ("x",))]),
+    ("x中的Tensor的数据类型不一致", ("x",), ("x",), [("list_dtype", ("x",))]),
     # ---- a relation short of two parameters: prose only
     # ops-nn/loss/binary_cross_entropy/docs/aclnnBinaryCrossEntropy.md
     ("out shape与实际不匹配", ("self", "target", "out"), ("self", "target", "out"), [("shape", ("out",))]),
@@ -595,7 +595,8 @@ def test_examples_read_as_a_whole(rule, example):
     else:
         statement = example.statement()
         assert condition_clauses(example.text, statement.named) == [example.text]
-        assert condition_checks(example.text, statement.named, statement.pointers, statement.tensors)
+        sides = (statement.inputs, statement.outputs)  # `输入/输出…`: the sides said as a whole
+        assert condition_checks(example.text, statement.named, statement.pointers, statement.tensors, sides)
 
 
 def test_a_condition_head_stays_with_what_it_conditions():

@@ -55,6 +55,11 @@ from specgen.model import (
 from specgen.text import value_condition
 
 NULLPTR, INVALID = 161001, 161002
+# ACLNN_ERR_INNER_TILING_ERROR: the foreach functions' checks of list elements and element counts
+# (`x中的Tensor维度超过8维`, `x或out中的Tensor的数据类型不一致`, `scalar元素个数不为1`) are made
+# on the arguments as the first phase runs: checked, after the 161xxx rows
+TILING = 561002
+TILING_CHECKS = ("list_dtype", "rank", "numel", "last_dim")
 NOT_ON_HOST = {
     "castable": "dtype promotion rules are the library's own; not checked on the host",
     "internal": "a failure inside the library, not an argument rule",
@@ -69,7 +74,8 @@ POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", 
 TENSOR_KINDS = ("tensor", "tensor_list")
 ARRAY_KINDS = ("int_array", "float_array", "bool_array")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
-TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")
+TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous", "list_dtype")
+SINGLE_TENSOR_RULES = ("numel", "last_dim")  # the size of one tensor, not of a list's elements
 RELATIONS = ("same_shape", "same_rank", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
@@ -283,7 +289,7 @@ def _not_on_host(
         return "" if has_products else NOT_ON_HOST["product"]
     if kind not in validator.CHECKED_KINDS:
         return NOT_ON_HOST.get(kind, NOT_ON_HOST["unclassified"])
-    if error.code not in (NULLPTR, INVALID):
+    if error.code not in (NULLPTR, INVALID) and not (error.code == TILING and kind in TILING_CHECKS):
         return f"status {error.code} comes from inside the library (runtime or tiling), after the argument checks"
     if kind == "not_null":
         if error.code != NULLPTR:
@@ -325,6 +331,8 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
     tensors = [n for n in params if by_name[n].kind in TENSOR_KINDS]
     if kind in TENSOR_RULES and not tensors:
         return f"a {kind} rule applies to tensors; {', '.join(params) or 'no parameter'} is not one"
+    if kind in SINGLE_TENSOR_RULES and any(by_name[n].kind != "tensor" for n in params):
+        return f"a {kind} rule applies to single tensors; {', '.join(params)} includes another kind"
     if kind in RELATIONS and len(tensors) < 2:
         return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
     if kind in ("enum", "range") and not any(by_name[n].kind in VALUE_KINDS for n in params):
@@ -392,7 +400,7 @@ def _held_rules(params: list[Param]) -> list[Rule]:
 
 
 # What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
-PRODUCT_KINDS = ("enum", "range", "same_dtype")
+PRODUCT_KINDS = ("enum", "range", "same_dtype", "length")
 
 
 def _product_rules(params: list[Param]) -> list[Rule]:
@@ -408,7 +416,7 @@ def _product_rules(params: list[Param]) -> list[Rule]:
             found.setdefault(key, []).append(c.product)
     rules: list[Rule] = []
     for (name, kind, peers, values, low, high, low_in, high_in, text), products in found.items():
-        bounds = (low, high, low_in, high_in) if kind == "range" else None
+        bounds = (low, high, low_in, high_in) if kind in ("range", "length") else None
         rule_id = f"product_{kind}_{name}"
         rule_id += f"_{len(rules) + 1}" if any(r.id == rule_id for r in rules) else ""
         rules.append(
@@ -556,6 +564,8 @@ def _product_checkable(p: Param, kind: str) -> bool:
     """Whether a per-product remark's rule of `kind` reads `p` (a bool's one value included)."""
     if kind == "same_dtype":
         return p.kind in TENSOR_KINDS
+    if kind == "length" and p.kind == "tensor_list":  # `参数x支持包含的最大Tensor个数为256`
+        return True
     return p.kind == "bool" if kind == "enum" and p.kind == "bool" else _checkable(p, kind)
 
 
@@ -1046,6 +1056,18 @@ def _bad_same_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutatio
     return [(name, _change(args, name, dtype=choices[0]))]
 
 
+def _bad_list_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The last tensor of the first list of two or more in another dtype than the first."""
+    for name in rule.params:
+        value = args.get(name)
+        if isinstance(value, TensorListArg) and len(value.items) >= 2:
+            first = value.items[0]
+            choices = [d for d in (*params[name].dtypes, *_OTHER_DTYPES) if d != first.dtype]
+            items = (*value.items[:-1], _changed(value.items[-1], dtype=choices[0]))
+            return [(name, _replace(args, name, TensorListArg(items)))]
+    return []
+
+
 def _bad_same_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """The last tensor named one dimension more than the first (one fewer at its greatest rank)."""
     if (found := _first_and_last(args, rule)) is None:
@@ -1185,6 +1207,21 @@ def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
     return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
 
 
+def _bad_numel(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """A tensor with one element more than stated, as a 1-d tensor."""
+    name = next((n for n in rule.params if isinstance(args.get(n), ArrayTensor | DescTensor)), "")
+    return [(name, _change(args, name, shape=(int(str(rule.values[0])) + 1,)))] if name else []
+
+
+def _bad_last_dim(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensor with its last dimension one larger than stated."""
+    name = rule.params[0]
+    tensor = args.get(name)
+    if not isinstance(tensor, ArrayTensor | DescTensor) or not tensor.shape:
+        return []
+    return [(name, _change(args, name, shape=(*tensor.shape[:-1], int(str(rule.values[0])) + 1)))]
+
+
 def _bad_empty(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         tensor = _tensor(args, name)
@@ -1236,6 +1273,7 @@ _MUTATIONS = {
     "broadcast_result": _bad_shape,
     "broadcast_to": _bad_broadcast_to,
     "same_dtype": _bad_same_dtype,
+    "list_dtype": _bad_list_dtype,
     "same_rank": _bad_same_rank,
     "rank_at_least": _bad_rank_at_least,
     "array_shape": _bad_array_shape,
@@ -1246,6 +1284,8 @@ _MUTATIONS = {
     "multiple": _bad_multiple,
     "length": _bad_length,
     "dim_multiple": _bad_dim_multiple,
+    "numel": _bad_numel,
+    "last_dim": _bad_last_dim,
     "empty_tensor": _bad_empty,
     "non_contiguous": _bad_contiguity,
     "output_shape": _bad_output_shape,

@@ -368,7 +368,22 @@ def _error_row_bounds(fn: Function) -> dict[str, list[Check]]:
         for check in () if rule.conditional else rule.checks:
             if check.kind in ("enum", "range") and len(check.params) == 1:
                 out.setdefault(check.params[0], []).append(check)
+            for name in check.params if check.kind in ("numel", "last_dim") else ():
+                out.setdefault(name, []).append(check)  # `scalar元素个数不为1`: the tensor's size
     return out
+
+
+def _sized(shape: tuple[int, ...], param: Param, rows: Sequence[Check]) -> tuple[int, ...]:
+    """The shape with the element count or last dimension unconditional error rows state
+    (`scalar元素个数不为1`: (1,); `spatialShape的最后一轴不是2`: (…, 2)), within its rank."""
+    for check in rows:
+        size = int(str(check.values[0]))
+        if check.kind == "last_dim" and shape:
+            shape = (*shape[:-1], size)
+        elif check.kind == "numel":
+            low = param.rank.min if param.rank else 0
+            shape = (*(1,) * (max(low, 1) - 1), size)
+    return shape
 
 
 def _outputs_by_rule(params: list[Param], args: list[SampleArg]) -> list[SampleArg]:
@@ -423,7 +438,9 @@ def _derived_tensors(param: Param, comment: str, derivation: _Derivation) -> Sam
     """A tensor, or a list of two alike."""
     dtype = sample_dtype(param, derivation.dtypes)
     derivation.dtypes[param.name] = dtype
-    shape = _sample_shape(param, derivation.shapes, derivation.doc_shapes)
+    shape = _sized(
+        _sample_shape(param, derivation.shapes, derivation.doc_shapes), param, derivation.bounds.get(param.name, ())
+    )
     derivation.shapes[param.name] = shape
     fmt = _sample_format(param)
     how_many = 1 if param.kind == "tensor" else 2

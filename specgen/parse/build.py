@@ -841,7 +841,11 @@ def _note_rules(name: str, notes: list[ProductNote], names: tuple[str, ...]) -> 
     out: list[Constraint] = []
     for note in notes:
         for statement in note.statements:
-            found = _remark_values(name, statement, names) + _remark_same_dtype(name, statement, names)
+            found = (
+                _remark_values(name, statement, names)
+                + _remark_same_dtype(name, statement, names)
+                + _remark_list_length(name, statement, names)
+            )
             out += [c.model_copy(update={"product": pid}) for c in found for pid in note.products]
     return out
 
@@ -853,6 +857,18 @@ def _remark_values(name: str, statement: Statement, names: tuple[str, ...]) -> l
     ctx = cons.Context(subject=name, params=names, line=statement.line)
     typed = cons.classify(statement.text[lead.end() :], ctx)[0]
     return [c.model_copy(update={"text": statement.text}) for c in typed if c.kind in _REMARK_KINDS]
+
+
+# `参数`x`支持包含的最大Tensor个数为256`, `入参`x`和出参`out`支持包含的最大Tensor个数均为50`
+_LIST_LENGTH = re.compile(r"支持包含的最大(?:Tensor|tensor)个数(?:均)?为\s*(?P<n>\d{1,6})")
+
+
+def _remark_list_length(name: str, statement: Statement, names: tuple[str, ...]) -> list[Constraint]:
+    """The most tensors a remark lets the lists it names hold, as their length bound."""
+    m = _LIST_LENGTH.search(statement.text)
+    if m is None or name not in cons.names_in(statement.text[: m.start()], names):
+        return []
+    return [Constraint(kind="length", text=statement.text, line=statement.line, max=int(m.group("n")))]
 
 
 # The equality closes the statement: `…与gradOut的保持一致。`, `参数mean和gradOut的数据类型相同。`;

@@ -9,7 +9,7 @@ from specgen.parse.document import Document, Section
 
 _SUMMARY = re.compile(r"功能说明|功能描述")
 _PRODUCTS = re.compile(r"产品支持情况|支持的产品型号")
-_NOTES = re.compile(r"约束说明")
+_NOTES = re.compile(r"约束(?:与)?说明|约束与限制")
 _SAMPLE = re.compile(r"调用示例|使用示例")
 _PARAMS = re.compile(r"参数说明|参数|Parameters?", re.I)
 # `### 4.2 aclnnXxx`, `4. 参数说明`: section numbers written into the heading

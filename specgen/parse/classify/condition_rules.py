@@ -127,10 +127,22 @@ _WITHIN_LIST = re.compile(r"中的?\s*(?:Tensor|tensor)|中各个|中每个|中�
 _SHAPE_RELATIONS = ("same_shape", "broadcast", "broadcast_result")
 
 
+def _within_each(text: str, related: tuple[str, ...]) -> bool:
+    """`x或out中的Tensor…`, `x1、x2中的Tensor…`: the lists named first, each of its own tensors;
+    not `varRef中tensor与updates…` (a tensor named after), nor lists related by 与/和."""
+    m = _WITHIN_LIST.search(text)
+    if m is None:
+        return False
+    before = text[: m.start()]
+    return all(p in names_in(before, related) for p in related) and not re.search(r"与|和", before)
+
+
 def _relate(s: ConditionStatement, kind: CheckKind) -> list[Check] | None:
     """A relation needs two tensors of its own (or a list's tensors among themselves); a shape
     relation short of them is a prose-only shape rule, any other none."""
     related = tuple(p for p in s.named if p in s.tensors)
+    if related and kind == "same_dtype" and _within_each(s.text, related):
+        return [Check(kind="list_dtype", params=related)]  # `x或out中的Tensor的数据类型不一致`: within each
     if len(related) >= 2 or (len(related) == 1 and _WITHIN_LIST.search(s.text)):
         return [Check(kind=kind, params=related)]
     if kind in _SHAPE_RELATIONS:
@@ -222,7 +234,27 @@ def _castable(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | 
 
 def _same_dtype(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
     """`x和y数据类型不一致`; with no two tensors to relate the dtype rule may still read it."""
-    return _relate(s, "same_dtype")
+    return _relate(s, "same_dtype") or _sides_against(s)
+
+
+# `输入/输出 dtype 与 `var` 不一致`: every input and output tensor against the one named
+_SIDES_AGAINST = re.compile(
+    r"^(?:传入的?)?(?P<sides>(?:输入|输出)(?:\s*(?:/|和|与|、|及)\s*(?:输入|输出))?)(?:参数)?(?:的?(?:Tensor|tensor))?"
+    r"\s*的?\s*(?:数据类型|dtype)\s*(?:与|和)\s*(?P<against>[^，,；;]*?)\s*(?:不一致|不相同|不同|不匹配)"
+)
+
+
+def _sides_against(s: ConditionStatement) -> list[Check] | None:
+    """The tensors of the sides said as a whole (`输入/输出`) against the one tensor named after
+    them; None for any other form (a side beside named tensors names its own)."""
+    m = _SIDES_AGAINST.match(s.text.strip().strip("`"))
+    against = [p for p in names_in(m.group("against"), s.named) if p in s.tensors] if m else []
+    if m is None or len(against) != 1:
+        return None
+    sides = m.group("sides")
+    whole = (*(s.inputs if "输入" in sides else ()), *(s.outputs if "输出" in sides else ()))
+    others = tuple(p for p in dict.fromkeys(whole) if p in s.tensors and p != against[0])
+    return [Check(kind="same_dtype", params=(against[0], *others))] if others else None
 
 
 def _dtypes(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
@@ -396,6 +428,40 @@ def _dim_multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check
     if m.re is _DIM_MULTIPLE and len(dims) != 1:
         return None
     return [Check(kind="dim_multiple", params=(tensors[0], *dims), values=(_number(m),))]
+
+
+# `scalar元素个数不为1`, `out的shape size不为1`, `foundInf或invScale中的元素个数不为1`
+_NUMEL = re.compile(r"(?:元素个数|元素数量|shape\s*size)\s*(?:不为|不等于|不是|!=)\s*(\d{1,6})(?![\d.])")
+# `spatialShape的最后一轴不是2` (not `…不是2的倍数`, a multiple)
+_LAST_DIM_SIZE = re.compile(
+    r"(?:最后一轴|最后一维|尾轴)(?:的?大小)?\s*(?:不为|不等于|不是|!=)\s*(\d{1,6})(?![\d.]|\s*的?倍)"
+)
+
+
+def _sized_tensors(s: ConditionStatement, m: re.Match[str] | None) -> tuple[str, ...]:
+    """The tensors named before a size's words, where only tensors are named there and not
+    a list's elements (`stateSteps中每个Tensor的元素个数`); () otherwise."""
+    if m is None:
+        return ()
+    before = re.split(r"[，,；;]", s.text[: m.start()])[-1]  # not the situation (`当source为scalar时，`)
+    if "每个" in before:
+        return ()
+    named = tuple(names_in(before, s.named))
+    return named if named and all(p in s.tensors for p in named) else ()
+
+
+def _numel(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """Tensors of a stated number of elements (`beta1Power…epsilon 的 shape size 不为 1`)."""
+    m = _NUMEL.search(s.text)
+    tensors = _sized_tensors(s, m)
+    return [Check(kind="numel", params=tensors, values=(int(m.group(1)),))] if m and tensors else None
+
+
+def _last_dim(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
+    """A tensor's last dimension of a stated size (`location的最后一轴不是2`)."""
+    m = _LAST_DIM_SIZE.search(s.text)
+    tensors = _sized_tensors(s, m)
+    return [Check(kind="last_dim", params=tensors, values=(int(m.group(1)),))] if m and len(tensors) == 1 else None
 
 
 def _multiple(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | None:
@@ -603,6 +669,8 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ConditionExample("x和y数据类型不一致", ("x", "y")),  # aclnnGeluV2
             ConditionExample("out的数据类型与x不匹配", ("x", "out")),  # aclnnSituGlu
             ConditionExample("x中的Tensor的数据类型不一致", ("x",)),  # aclnnForeachLogInplace: within the list
+            # aclnnApplyAdamD: every input and output against var
+            ConditionExample("输入/输出 dtype 与 `var` 不一致", ("var", "m", "varOut"), outputs=("varOut",)),
             # aclnnEinsum, under each equation it registers: a list's elements and the output
             ConditionExample("tensors[0] 、tensors[1]、output三者数据类型需保持一致", ("tensors", "output")),
         ),
@@ -707,6 +775,32 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ConditionExample("输入x1的尾轴不能被2整除", ("x1", "x2", "y")),  # aclnnAddRmsNormDynamicMxQuant
             # aclnnSituGlu
             ConditionExample("x在dim对应维度上不能被2整除", ("x", "out"), ("dim",)),
+        ),
+    ),
+    ConditionRule(
+        "numel",
+        "size",
+        re.compile(r"元素个数|元素数量|shape\s*size"),
+        _numel,
+        (
+            ConditionExample("scalar元素个数不为1", ("x", "scalar")),  # aclnnForeachMulScalarInplace
+            ConditionExample("out的shape size不为1", ("x", "out")),  # aclnnForeachNorm
+            # aclnnForeachNonFiniteCheckAndUnscale
+            ConditionExample("foundInf或invScale中的元素个数不为1", ("scaledGrads", "foundInf", "invScale")),
+            # aclnnApplyAdamD
+            ConditionExample(
+                "`beta1Power`、`lr`、`epsilon` 的 shape size 不为 1", ("var", "m", "beta1Power", "lr", "epsilon")
+            ),
+        ),
+    ),
+    ConditionRule(
+        "last_dim",
+        "size",
+        re.compile(r"最后一轴|最后一维|尾轴"),
+        _last_dim,
+        (
+            # aclnnMultiScaleDeformableAttnFunction
+            ConditionExample("spatialShape的最后一轴不是2", ("value", "spatialShape", "location")),
         ),
     ),
     ConditionRule(

@@ -17,6 +17,11 @@ _DTYPES = re.compile(
 )
 # `BFLOAT16（仅 Ascend910B 及后续同代 SoC 支持）`: a dtype of some products only.
 _ONLY_ON = re.compile(r"(?<![A-Za-z0-9_])(?P<dtype>[A-Za-z0-9_]+)\s*[（(]\s*仅\s*(?P<product>[^）)]+?)\s*支持\s*[）)]")
+# the same after the list: `FLOAT16、FLOAT32；BFLOAT16 仅支持 Ascend910B 及后续同代 SoC` (kept
+# only where the words after 仅支持/仅在 name a product)
+_ONLY_ON_AFTER = re.compile(
+    r"[；;，,]\s*(?P<dtype>[A-Z][A-Z0-9_]*)\s*仅(?:支持|在)\s*(?P<product>[^，,。；;、（(]+?)\s*(?:上)?\s*(?:支持)?\s*$"
+)
 _ONLY_DTYPES = re.compile(r"^[A-Z][A-Z0-9_]*(?:\s*[、,，/和]\s*[A-Z][A-Z0-9_]*)*$")
 
 
@@ -38,19 +43,33 @@ def dtype_sets(clause: str) -> tuple[tuple[tuple[str, ...], str | None], ...]:
     match = _DTYPES.search(bare)
     if not match or "不支持" in bare[: match.start() + 3]:
         return ()
+    restricted = _restricted_dtypes(clause) if "仅" in clause else {}
     listed = match.group("list") or match.group("list2") or ""
-    tail = clause
-    dtypes, _ = dtype_list(listed + " " + " ".join(m.group("dtype") for m in _ONLY_ON.finditer(tail)))
+    dtypes, _ = dtype_list(listed + " " + " ".join(restricted))
     if not dtypes:
         return ()
-    only_on = {vocab.dtype(m.group("dtype")): m.group("product") for m in _ONLY_ON.finditer(tail)}
+    # a dtype restricted to products nobody can name is let through on every product
+    only_on = {d: pids for d, pids in restricted.items() if pids}
     general = tuple(d for d in dtypes if d not in only_on)
     out: list[tuple[tuple[str, ...], str | None]] = [(general, None)]
-    for product_text in dict.fromkeys(only_on.values()):
-        pid = vocab.product_id(product_text)
-        if pid:
-            out.append((tuple(dtypes), pid))
+    for pid in dict.fromkeys(p for pids in only_on.values() for p in pids):
+        out.append((tuple(d for d in dtypes if d in general or pid in only_on.get(d, ())), pid))
     return tuple(out)
+
+
+def _restricted_dtypes(clause: str) -> dict[str, tuple[str, ...] | None]:
+    """Each dtype marked as some products' only (`BFLOAT16（仅 Ascend910B 及后续同代 SoC 支持）`,
+    `；BFLOAT16 仅支持 …`) with the product ids the mark names (None: a product phrase whose
+    products are unknown)."""
+    marks = list(_ONLY_ON.finditer(clause))
+    tail = _ONLY_ON_AFTER.search(clause)
+    if tail and vocab.product_id(tail.group("product")):
+        marks.append(tail)
+    out: dict[str, tuple[str, ...] | None] = {}
+    for m in marks:
+        if name := vocab.dtype(m.group("dtype")):
+            out[name] = vocab.products_named(m.group("product"))
+    return out
 
 
 _FORMATS = re.compile(r"(?:数据格式|format)(?:仅|只)?(?:支持|要求为|为)\s*(?P<list>[A-Za-z0-9_、,，/ ]+)")

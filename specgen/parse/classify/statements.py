@@ -22,6 +22,11 @@ _OPEN, _CLOSE = "([（【{", ")]）】}"
 # 数据类型`): one clause, not a clause a name.
 _NAME_LIST_RUN = re.compile(r"(?<![A-Za-z0-9_])[a-z_][A-Za-z0-9_]*(?:\s*[,，]\s*[a-z_][A-Za-z0-9_]*){2,}")
 
+# Two names or more a relation's 与 lists with a comma (`shape需要与grad_output，grad_input一致`,
+# aclnnSigmoidBackward): the peers of one relation, not two clauses.
+_PEER_LIST = re.compile(
+    r"(?<=与)\s*[A-Za-z_][A-Za-z0-9_]*(?:\s*[,，]\s*[A-Za-z_][A-Za-z0-9_]*)+(?=\s*(?:保持)?(?:一致|相同))"
+)
 
 # a quoted value is one value, commas and all (an einsum equation: `"a,b->ab"`)
 _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
@@ -30,6 +35,7 @@ _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
 def _split_top_level(text: str) -> list[str]:
     """Split at clause punctuation outside brackets (`[-1, 8)` is one value) and name lists."""
     listed = {i for m in _NAME_LIST_RUN.finditer(text) for i in range(*m.span())}
+    listed |= {i for m in _PEER_LIST.finditer(text) for i in range(*m.span())}
     listed |= {i for m in _QUOTED.finditer(text) for i in range(*m.span())}  # `"abcd,abced->abce"`
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
