@@ -56,6 +56,21 @@ CONSTRAINTS = [
     # ---- a dtype list that goes on past its clause's comma
     # ops-nn/experimental/activation/elu_v2 (its example program passes FLOAT)
     ("数据类型支持fp16，fp32，bf16", "self", ("self",), [("dtypes", ("FLOAT16", "FLOAT", "BFLOAT16"))]),
+    # legacy/FlashAttentionUnpaddingScoreGradV2.md:94: a remark on one dtype does not end the
+    # list (BOOL only was read; the sample's UINT8 broke it and every dtype check was dropped)
+    (
+        "数据类型支持BOOL(8bit的BOOL)、UINT8",
+        "attenMaskOptional",
+        ("attenMaskOptional",),
+        [("dtypes", ("BOOL", "UINT8"))],
+    ),
+    # legacy/FlashAttentionScoreV2.md:69: a remark after the last dtype, prose after it
+    (
+        "数据类型支持UINT8（标识8个1bit BOOL），数据格式支持ND",
+        "dropMaskOptional",
+        ("dropMaskOptional",),
+        [("dtypes", ("UINT8",)), ("formats", ("ND",))],
+    ),
     # ---- value sets: the whole list, with 和/或/、 read as a set
     # legacy/MoeGatingTopKSoftmaxV2.md
     ("renorm的值只支持0和1。", "renorm", ("x", "renorm"), [("enum", (0, 1))]),
