@@ -170,7 +170,8 @@ def _general(p: Param, kind: str) -> list[Constraint]:
 def _param_spec(arg: WrapperArg) -> dict:
     p = arg.code.param
     general = [c.values for c in p.of_kind("dtypes") if c.product is None]
-    enum = tuple(v for c in _general(p, "enum") for v in c.values)
+    # the union of the statements' sets, each value once (a default `"BSH"` is also listed)
+    enum = tuple({(type(v), v): v for c in _general(p, "enum") for v in c.values}.values())
     ranges = _general(p, "range")
     spec = {
         "name": p.name,

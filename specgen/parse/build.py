@@ -31,7 +31,7 @@ from specgen.parse.classify.listed_shapes import shape_lists
 from specgen.parse.classify.shape_sizes import ProductStatement
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
-from specgen.parse.classify.string_sets import string_sets
+from specgen.parse.classify.string_sets import stated_sets, string_sets
 from specgen.parse.classify.value_statements import value_statements
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (
@@ -639,7 +639,8 @@ def _param(
     constraints += _note_constraints(proto.name, constraints, notes, names, listed)
     constraints += _note_rules(proto.name, notes, names)
     if kind == "string":
-        constraints = string_sets(constraints)
+        stated, description = stated_sets(description, line)
+        constraints = string_sets(constraints + stated)
     if kind in ("tensor", "tensor_list"):
         constraints = shape_lists(constraints)
     else:
