@@ -99,6 +99,27 @@ def test_a_pointer_required_null_in_one_situation_is_named_as_such(corpus):
     assert not [r for r in fn.cases.rules if "需要传nullptr" in r.condition]
 
 
+@pytest.mark.parametrize(
+    ("stem", "text"),
+    [
+        # `…默认为0，表示和query的head个数相等；numHeads与numKeyValueHeads的比值不能大于64。`: after the
+        # semicolon, a rule, no longer the bullet's description (it was dropped silently)
+        ("IncreFlashAttentionV2", "numHeads与numKeyValueHeads的比值不能大于64"),
+        # `限制：需要满足numHeads整除numKeyValueHeads，numHeads与numKeyValueHeads的比值不能大于64，…`
+        ("PromptFlashAttentionV3", "限制：需要满足numHeads整除numKeyValueHeads"),
+    ],
+)
+def test_a_ratio_of_two_values_is_named_with_its_reason(corpus, stem, text):
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / f"{stem}.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    [rule] = [r for r in fn.cases.rules if r.condition == text]
+    assert not rule.host and "ratio or divisibility of two parameters" in rule.reason
+    (kv,) = [p for p in fn.function.params if p.name == "numKeyValueHeads"]
+    assert "比值" not in kv.description
+    # the clause before the semicolon stays the description
+    assert "表示和query的head个数相等" in kv.description or stem != "IncreFlashAttentionV2"
+
+
 def test_a_statement_an_output_rule_reads_is_enforced_by_it(corpus):
     """aclnnDynamicQuantV3 (ops-nn): scaleOut's three `quantMode是…时，shape为…` items are the cases
     of its shape rule; of yOut's, `其他数据类型时shape和x保持一致` is its shape rule, which holds

@@ -185,9 +185,15 @@ _RELATION_WORDS = {"same_shape": "shape", "broadcast": "shape", "broadcast_resul
                    "same_dtype": "数据类型", "same_format": "格式"}  # fmt: skip
 
 
+# `numHeads与numKeyValueHeads的比值不能大于64`, `需要满足numHeads整除numKeyValueHeads`
+_RATIO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*(?:与|和)\s*[A-Za-z_][A-Za-z0-9_]*\s*的?比值|[A-Za-z0-9_]整除[A-Za-z_]")
+
+
 def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"
+    if c.kind == "text" and _RATIO.search(c.text):
+        return "a ratio or divisibility of two parameters' values: the validator's bounds and multiples are constants"
     if c.kind in _REASONS:
         return _REASONS[c.kind]
     if c.product is not None:
