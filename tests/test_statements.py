@@ -120,6 +120,19 @@ def test_a_ratio_of_two_values_is_named_with_its_reason(corpus, stem, text):
     assert "表示和query的head个数相等" in kv.description or stem != "IncreFlashAttentionV2"
 
 
+def test_a_bool_the_document_allows_one_value_of_is_checked(corpus):
+    """MoeTokenUnpermute paddedMode `目前仅支持false`: the spec held enum=(False,) but the
+    statement was named `cannot check as stated` and paddedMode=True was accepted."""
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / "MoeTokenUnpermute.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    [rule] = [r for r in fn.cases.rules if r.condition == "目前仅支持false"]
+    assert rule.host and rule.kind == "enum"
+    [case] = [c for c in fn.cases.cases if c.rule == rule.id]
+    assert dict(case.args)["paddedMode"].literal == ("value", True)
+    # the document's own call (false) passes: its valid case holds paddedMode=False
+    assert dict(fn.cases.valid.args)["paddedMode"].literal == ("value", False)
+
+
 def test_a_statement_an_output_rule_reads_is_enforced_by_it(corpus):
     """aclnnDynamicQuantV3 (ops-nn): scaleOut's three `quantMode是…时，shape为…` items are the cases
     of its shape rule; of yOut's, `其他数据类型时shape和x保持一致` is its shape rule, which holds

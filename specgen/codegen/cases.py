@@ -471,8 +471,8 @@ def _checkable(p: Param, kind: str) -> bool:
         return p.kind in TENSOR_KINDS
     if kind == "axis":
         return p.kind in ("int", "int_array") and len(p.of_kind("axis")[0].params) == 1
-    if kind == "enum":  # layouts and modes are strings; an aclScalar holds a value too
-        return p.kind in ("int", "float", "string", "scalar")
+    if kind == "enum":  # layouts and modes are strings; an aclScalar holds a value too; `目前仅支持false`
+        return p.kind in ("int", "float", "string", "scalar", "bool")
     if kind == "length":
         return p.kind in ("int_array", "float_array", "bool_array", "string")
     if kind == "multiple":
@@ -996,6 +996,11 @@ def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutati
 def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         values = list(rule.values) or [v for c in _general(params[name], "enum") for v in c.values]
+        if params[name].kind == "bool":  # `目前仅支持false`: the other value, when one is left out
+            left_out = [v for v in (False, True) if v not in values and all(isinstance(x, bool) for x in values)]
+            return (
+                [(name, _replace(args, name, ValueArg(left_out[0])))] if left_out and _holds_value(args, name) else []
+            )
         allowed = [v for v in values if isinstance(v, int)]
         if allowed and _holds_value(args, name):
             outside = max(allowed) + 1
