@@ -289,6 +289,20 @@ CONSTRAINTS = [
     # MoeFinalizeRoutingV2Grad.md (doc-site dialect, corpus/docs/legacy): `同` without 一致; its
     # sample: gradY and gradExpandedXOut both ACL_FLOAT
     ("数据类型同gradY", "gradExpandedXOut", ("gradY", "gradExpandedXOut"), [("same_dtype", ("gradY",))]),
+    # legacy/MoeFinalizeRoutingV2Grad.md:75: the set after the relation is the tensor's dtypes (it was text)
+    (
+        "数据类型同gradY，支持FLOAT16、BFLOAT16、FLOAT32",
+        "biasOptional",
+        ("gradY", "biasOptional"),
+        [("same_dtype", ("gradY",)), ("dtypes", ("FLOAT16", "BFLOAT16", "FLOAT"))],
+    ),
+    # ...but not a permission that follows it
+    (
+        "数据类型同gradY，支持非连续输入",
+        "biasOptional",
+        ("gradY", "biasOptional"),
+        [("same_dtype", ("gradY",)), ("non_contiguous",)],
+    ),
     # ops-nn/experimental/activation/elu_v2/docs/aclnnEluV2.md: the input named as such
     ("数据类型同输入self", "out", ("self", "out"), [("same_dtype", ("self",))]),
     # the same dtype as a value, or at one time: no peer

@@ -133,6 +133,20 @@ def test_a_bool_the_document_allows_one_value_of_is_checked(corpus):
     assert dict(fn.cases.valid.args)["paddedMode"].literal == ("value", False)
 
 
+def test_a_dtype_row_of_the_inputs_and_outputs_checks_every_tensor(corpus):
+    """MoeFinalizeRoutingV2Grad `输入和输出的数据类型和格式不在支持的范围内` names every tensor
+    collectively; it was named unchecked as `the condition names no parameter`."""
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / "MoeFinalizeRoutingV2Grad.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    row = "输入和输出的数据类型和格式不在支持的范围内"
+    checked = {r.kind: r for r in fn.cases.rules if r.condition == row}
+    assert set(checked) == {"dtypes", "formats"} and all(r.host for r in checked.values())
+    assert {"gradY", "biasOptional", "gradExpandedXOut"} <= set(checked["dtypes"].params)
+    # the shape-and-value row of the same subject stays unchecked (status 561002)
+    [shapes] = [r for r in fn.cases.rules if r.condition == "输入和输出的shape、取值不满足参数说明中的要求"]
+    assert not shapes.host
+
+
 def test_a_statement_an_output_rule_reads_is_enforced_by_it(corpus):
     """aclnnDynamicQuantV3 (ops-nn): scaleOut's three `quantMode是…时，shape为…` items are the cases
     of its shape rule; of yOut's, `其他数据类型时shape和x保持一致` is its shape rule, which holds

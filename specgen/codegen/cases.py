@@ -290,7 +290,8 @@ def _not_on_host(
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
     if kind in ("broadcast_result", "same_shape") and (value := _shape_set_by_value(params, by_name)):
         return f"the output's shape depends on {value} (its own row says when), so the relation holds only then"
-    if not error.params:
+    if not error.params and not (params and kind in ("dtypes", "formats")):
+        # `输入和输出的数据类型和格式不在支持的范围内`: a collective subject the row's check reads as its tensors
         return "the condition names no parameter, so which arguments it constrains is not stated"
     return _inapplicable(kind, params, by_name)
 

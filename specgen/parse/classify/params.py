@@ -285,6 +285,9 @@ def classify(
         ):
             # `数据类型支持fp16，fp32，bf16`: the list goes on past the clause's comma
             found[-1] = last.model_copy(update={"values": tuple(dict.fromkeys(last.values + more))})
+        elif found and (last := found[-1]) is not None and (listed := _dtypes_after_same(last, clause)):
+            # `数据类型同gradY，支持FLOAT16、BFLOAT16、FLOAT32`: the set, its subject the clause before's
+            found.append(constraint("dtypes", clause, ctx, values=listed))
         elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):
             description.append(clause)
         else:
@@ -296,6 +299,17 @@ def classify(
 def _triggered(key: str, conditional: bool) -> tuple[PhraseRule, ...]:
     """The rules whose trigger finds the clause `key`, in table order."""
     return tuple(rule for rule in (CONDITIONAL_RULES if conditional else PARAM_RULES) if rule.trigger.search(key))
+
+
+_SUPPORTED = re.compile(r"^(?:仅|只)?支持\s*")
+
+
+def _dtypes_after_same(last: Constraint, clause: str) -> tuple[str, ...]:
+    """The dtypes a `支持…` clause lists after `数据类型同x` (a clause of nothing but dtype names)."""
+    head = _SUPPORTED.match(clause)
+    if last.kind != "same_dtype" or "数据类型" not in last.text or not head:
+        return ()
+    return _dtype_continuation(clause[head.end() :])
 
 
 def _dtype_continuation(clause: str) -> tuple[str, ...]:
