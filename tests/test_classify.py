@@ -72,6 +72,11 @@ CONSTRAINTS = [
         [("dtypes", ("UINT8",)), ("formats", ("ND",))],
     ),
     # ---- value sets: the whole list, with 和/或/、 read as a set
+    # legacy/FlashAttentionUnpaddingScoreGradV2.md:141-142: an item of the documented values is one
+    # of them, unless it says the value is not supported (5 was read as allowed)
+    ("sparseModeOptional为4时，代表band场景", "sparseModeOptional", ("sparseModeOptional",), [("enum", (4,))]),
+    ("sparseModeOptional为5时，**不支持**。", "sparseModeOptional", ("sparseModeOptional",), []),
+    ("5：不支持", "sparseModeOptional", ("sparseModeOptional",), []),
     # legacy/MoeGatingTopKSoftmaxV2.md
     ("renorm的值只支持0和1。", "renorm", ("x", "renorm"), [("enum", (0, 1))]),
     # legacy/PromptFlashAttentionV2.md (nextTokens=2147483647 was rejected: only 0 was read)

@@ -147,6 +147,16 @@ def test_a_dtype_row_of_the_inputs_and_outputs_checks_every_tensor(corpus):
     assert not shapes.host
 
 
+def test_a_value_the_documented_values_leave_out_is_rejected_by_their_set(corpus):
+    """FlashAttentionUnpaddingScoreGradV2 `sparseModeOptional为5时，**不支持**` among the items 0-8."""
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / "FlashAttentionUnpaddingScoreGradV2.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    [statement] = [s for s in fn.cases.statements if s.text == "sparseModeOptional为5时，不支持"]
+    assert statement.enforced and statement.rule == "implied_enum_sparseModeOptional"
+    [spec] = [p for p in fn.cases.params if p["name"] == "sparseModeOptional"]
+    assert 5 not in spec["enum"] and {0, 4, 6, 8} <= set(spec["enum"])
+
+
 def test_a_statement_an_output_rule_reads_is_enforced_by_it(corpus):
     """aclnnDynamicQuantV3 (ops-nn): scaleOut's three `quantMode是…时，shape为…` items are the cases
     of its shape rule; of yOut's, `其他数据类型时shape和x保持一致` is its shape rule, which holds
