@@ -650,3 +650,20 @@ def test_a_condition_head_stays_with_what_it_conditions():
         clauses("且当weightOptional存在时，biasOptional与weightOptional的数据类型相同")[0] == "且当weightOptional存在时"
     )
     assert clauses("x和y需要同时，shape一致")[0] == "x和y需要同时"  # 同时 ends no head
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        # legacy/MoeInitRoutingQuant.md:45 activeNum (its error row names `activateNum`, no parameter):
+        # what the value is, then its bound; activeNum=-1 was accepted
+        ("表示总的最大处理row数且大于等于0，expandedXOut只有这么多行是有效的。", [("range", 0.0, None, True, True)]),
+        # a description and no number bounding the value
+        ("表示总的最大处理row数且大于x的行数", []),
+    ],
+)
+def test_a_bound_after_what_the_value_is_is_read_and_the_description_kept(statement, expected):
+    found, description = classify(statement, Context(subject="activeNum", params=("activeNum", "x"), line=1),
+                                  descriptive_ok=True)  # fmt: skip
+    assert [typed(c) for c in found if c.kind == "range"] == expected
+    assert description[0].startswith("表示总的最大处理row数且")

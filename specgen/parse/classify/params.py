@@ -233,6 +233,10 @@ _DESCRIPTIVE = re.compile(
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])\s+(?=[\u4e00-\u9fff])")
 
 
+# what the parameter is, and a bound of its value after `且` (legacy/MoeInitRoutingQuant.md activeNum)
+_DESCRIBED_BOUND = re.compile(r"^表示[^，,；;]*?且(?P<bound>(?:大于等于|不小于|大于|小于等于|不大于|小于)\s*-?\d+)$")
+
+
 def reads_as_description(clause: str) -> bool:
     """The clause opens as a description does (`表示…`, `公式中的x`, `Device侧的aclTensor`)."""
     return bool(_DESCRIPTIVE.search(clause))
@@ -290,6 +294,9 @@ def classify(
             found.append(constraint("dtypes", clause, ctx, values=listed))
         elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):
             description.append(clause)
+            if bound := _DESCRIBED_BOUND.match(key):  # `表示总的最大处理row数且大于等于0`: the value's bound
+                read_bound = classify(bound.group("bound"), ctx, typed_only=True)[0]
+                found.extend(c.model_copy(update={"text": clause}) for c in read_bound if c.kind == "range")
         else:
             found.append(None if typed_only else constraint("text", clause, ctx))
     return [c for c in found if c is not None], description
