@@ -56,7 +56,27 @@ CONSTRAINTS = [
     # ---- a dtype list that goes on past its clause's comma
     # ops-nn/experimental/activation/elu_v2 (its example program passes FLOAT)
     ("数据类型支持fp16，fp32，bf16", "self", ("self",), [("dtypes", ("FLOAT16", "FLOAT", "BFLOAT16"))]),
+    # legacy/FlashAttentionUnpaddingScoreGradV2.md:94: a remark on one dtype does not end the
+    # list (BOOL only was read; the sample's UINT8 broke it and every dtype check was dropped)
+    (
+        "数据类型支持BOOL(8bit的BOOL)、UINT8",
+        "attenMaskOptional",
+        ("attenMaskOptional",),
+        [("dtypes", ("BOOL", "UINT8"))],
+    ),
+    # legacy/FlashAttentionScoreV2.md:69: a remark after the last dtype, prose after it
+    (
+        "数据类型支持UINT8（标识8个1bit BOOL），数据格式支持ND",
+        "dropMaskOptional",
+        ("dropMaskOptional",),
+        [("dtypes", ("UINT8",)), ("formats", ("ND",))],
+    ),
     # ---- value sets: the whole list, with 和/或/、 read as a set
+    # legacy/FlashAttentionUnpaddingScoreGradV2.md:141-142: an item of the documented values is one
+    # of them, unless it says the value is not supported (5 was read as allowed)
+    ("sparseModeOptional为4时，代表band场景", "sparseModeOptional", ("sparseModeOptional",), [("enum", (4,))]),
+    ("sparseModeOptional为5时，**不支持**。", "sparseModeOptional", ("sparseModeOptional",), []),
+    ("5：不支持", "sparseModeOptional", ("sparseModeOptional",), []),
     # legacy/MoeGatingTopKSoftmaxV2.md
     ("renorm的值只支持0和1。", "renorm", ("x", "renorm"), [("enum", (0, 1))]),
     # legacy/PromptFlashAttentionV2.md (nextTokens=2147483647 was rejected: only 0 was read)
@@ -274,6 +294,20 @@ CONSTRAINTS = [
     # MoeFinalizeRoutingV2Grad.md (doc-site dialect, corpus/docs/legacy): `同` without 一致; its
     # sample: gradY and gradExpandedXOut both ACL_FLOAT
     ("数据类型同gradY", "gradExpandedXOut", ("gradY", "gradExpandedXOut"), [("same_dtype", ("gradY",))]),
+    # legacy/MoeFinalizeRoutingV2Grad.md:75: the set after the relation is the tensor's dtypes (it was text)
+    (
+        "数据类型同gradY，支持FLOAT16、BFLOAT16、FLOAT32",
+        "biasOptional",
+        ("gradY", "biasOptional"),
+        [("same_dtype", ("gradY",)), ("dtypes", ("FLOAT16", "BFLOAT16", "FLOAT"))],
+    ),
+    # ...but not a permission that follows it
+    (
+        "数据类型同gradY，支持非连续输入",
+        "biasOptional",
+        ("gradY", "biasOptional"),
+        [("same_dtype", ("gradY",)), ("non_contiguous",)],
+    ),
     # ops-nn/experimental/activation/elu_v2/docs/aclnnEluV2.md: the input named as such
     ("数据类型同输入self", "out", ("self", "out"), [("same_dtype", ("self",))]),
     # the same dtype as a value, or at one time: no peer
@@ -617,3 +651,20 @@ def test_a_condition_head_stays_with_what_it_conditions():
         clauses("且当weightOptional存在时，biasOptional与weightOptional的数据类型相同")[0] == "且当weightOptional存在时"
     )
     assert clauses("x和y需要同时，shape一致")[0] == "x和y需要同时"  # 同时 ends no head
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        # legacy/MoeInitRoutingQuant.md:45 activeNum (its error row names `activateNum`, no parameter):
+        # what the value is, then its bound; activeNum=-1 was accepted
+        ("表示总的最大处理row数且大于等于0，expandedXOut只有这么多行是有效的。", [("range", 0.0, None, True, True)]),
+        # a description and no number bounding the value
+        ("表示总的最大处理row数且大于x的行数", []),
+    ],
+)
+def test_a_bound_after_what_the_value_is_is_read_and_the_description_kept(statement, expected):
+    found, description = classify(statement, Context(subject="activeNum", params=("activeNum", "x"), line=1),
+                                  descriptive_ok=True)  # fmt: skip
+    assert [typed(c) for c in found if c.kind == "range"] == expected
+    assert description[0].startswith("表示总的最大处理row数且")

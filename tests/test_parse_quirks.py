@@ -242,3 +242,26 @@ def test_includes_are_read_where_first_on_their_line(write_doc):
     code = '#include <a.h>\n  #include "b.h"\nint x; #include <c.h>\n#\tinclude <d.h>\n#include\n<e.h>\nint main() {}\n'
     doc = parse_file(write_doc("# aclnnDemo\n" + PROTO + "\n## 调用示例\n\n```cpp\n" + code + "```\n", "s.md"))
     assert doc.samples[0].includes == ("a.h", "b.h", "d.h", "e.h")
+
+
+@pytest.mark.parametrize(
+    ("body", "conditions"),
+    [
+        # legacy/MoeInitRoutingQuant.md:64-65 (a numbered list in a code block): ` * k` multiplies,
+        # it starts no bullet (the rows were cut into `…(min(num_rows, activateNum)` and `k, H)`)
+        (
+            "3. activateNum的值小于0。\n4. expandedXOut的shape不等于(min(num_rows, activateNum) * k, H)。",
+            ("activateNum的值小于0", "expandedXOut的shape不等于(min(num_rows, activateNum) * k, H)"),
+        ),
+        # ops-nn aclnnGather: `[-self.dim(), self.dim() - 1]` is one range
+        ("dim指定的维度超过了self自身维度范围[-self.dim(), self.dim() - 1]。", (
+            "dim指定的维度超过了self自身维度范围[-self.dim(), self.dim() - 1]",)),
+        # bullet items flattened into one cell still split
+        ("- self是空指针。 - out是空指针。", ("self是空指针", "out是空指针")),
+        ("self是空指针。 * out是空指针", ("self是空指针", "out是空指针")),
+    ],
+)  # fmt: skip
+def test_an_operator_between_operands_starts_no_condition(body, conditions):
+    from specgen.parse.errors import _located_conditions
+
+    assert tuple(c for c, _ in _located_conditions(body)) == conditions

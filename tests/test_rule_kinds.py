@@ -110,6 +110,9 @@ def _text(statement: str) -> Constraint:
          {"round", "hybrid", "rint"}),
         (['融合模式取值必须是""（表示不做融合）、"add"、"mul"'], {"", "add", "mul"}),  # aclnnFusedMatmul
         (["建议值NCHW"], set()),  # advice, not a set: nothing enforced
+        (["支持TND"], {"TND"}),  # legacy/FlashAttentionUnpaddingScoreGradV2.md:128: one value, the whole clause
+        (["数据类型支持String"], set()),  # a dtype list, no value
+        (["支持TND格式的输入"], set()),  # one word inside more text: not read as the set
         # aclnnEinsum's equation: quoted equations are values, commas and arrows included
         (["Host侧表达式字符串", '当前取值只支持"abcd,abced->abce"、"a,b->ab"'], {"abcd,abced->abce", "a,b->ab"}),
         (["Host侧表达式字符串", '当前取值只支持"abcd'], set()),  # an unclosed quote quotes nothing
@@ -133,6 +136,25 @@ def test_values_leading_a_rule_on_another_parameter_are_no_set_but_a_set_under_a
     # aclnnGroupedQuantMax's form: the condition quotes nothing, the rule quotes the values
     widened = string_sets([_text('当dstType取值为35时，roundMode支持"rint"')])
     assert [(c.kind, c.values) for c in widened] == [("enum", ("rint",))]
+
+
+@pytest.mark.parametrize(
+    ("stem", "values"),
+    [
+        # `用于标识输入query、key、value的数据排布格式，当前支持BSH、BNSD、BSND。用户不特意指定时可传入默认值"BSH"。`
+        ("IncreFlashAttentionV2", ("BSH", "BNSD", "BSND")),
+        # `…当前支持BSH、BSND、BNSD、BNSD_BSND（输入为BNSD时，输出格式为BSND）。…默认值"BSH"。`
+        ("PromptFlashAttentionV3", ("BSH", "BSND", "BNSD", "BNSD_BSND")),
+        # `Host侧的string，代表输入query、keyIn、value的数据排布格式，支持TND。`
+        ("FlashAttentionUnpaddingScoreGradV2", ("TND",)),
+    ],
+)
+def test_a_set_in_the_descriptive_first_sentence_of_a_string_bullet_is_read(corpus, stem, values):
+    # the set was left as description: any inputLayout, "XYZ" included, was accepted
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / f"{stem}.md"])
+    (layout,) = [p for f in doc.functions for p in f.params if p.name == "inputLayout"]
+    assert {v for c in layout.constraints if c.kind == "enum" for v in c.values} == set(values)
+    assert not any("支持BSH" in d or "支持TND" in d for d in [layout.description])
 
 
 def test_a_layout_outside_the_set_is_rejected_and_the_documented_ones_pass():

@@ -99,6 +99,64 @@ def test_a_pointer_required_null_in_one_situation_is_named_as_such(corpus):
     assert not [r for r in fn.cases.rules if "需要传nullptr" in r.condition]
 
 
+@pytest.mark.parametrize(
+    ("stem", "text"),
+    [
+        # `…默认为0，表示和query的head个数相等；numHeads与numKeyValueHeads的比值不能大于64。`: after the
+        # semicolon, a rule, no longer the bullet's description (it was dropped silently)
+        ("IncreFlashAttentionV2", "numHeads与numKeyValueHeads的比值不能大于64"),
+        # `限制：需要满足numHeads整除numKeyValueHeads，numHeads与numKeyValueHeads的比值不能大于64，…`
+        ("PromptFlashAttentionV3", "限制：需要满足numHeads整除numKeyValueHeads"),
+    ],
+)
+def test_a_ratio_of_two_values_is_named_with_its_reason(corpus, stem, text):
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / f"{stem}.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    [rule] = [r for r in fn.cases.rules if r.condition == text]
+    assert not rule.host and "ratio or divisibility of two parameters" in rule.reason
+    (kv,) = [p for p in fn.function.params if p.name == "numKeyValueHeads"]
+    assert "比值" not in kv.description
+    # the clause before the semicolon stays the description
+    assert "表示和query的head个数相等" in kv.description or stem != "IncreFlashAttentionV2"
+
+
+def test_a_bool_the_document_allows_one_value_of_is_checked(corpus):
+    """MoeTokenUnpermute paddedMode `目前仅支持false`: the spec held enum=(False,) but the
+    statement was named `cannot check as stated` and paddedMode=True was accepted."""
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / "MoeTokenUnpermute.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    [rule] = [r for r in fn.cases.rules if r.condition == "目前仅支持false"]
+    assert rule.host and rule.kind == "enum"
+    [case] = [c for c in fn.cases.cases if c.rule == rule.id]
+    assert dict(case.args)["paddedMode"].literal == ("value", True)
+    # the document's own call (false) passes: its valid case holds paddedMode=False
+    assert dict(fn.cases.valid.args)["paddedMode"].literal == ("value", False)
+
+
+def test_a_dtype_row_of_the_inputs_and_outputs_checks_every_tensor(corpus):
+    """MoeFinalizeRoutingV2Grad `输入和输出的数据类型和格式不在支持的范围内` names every tensor
+    collectively; it was named unchecked as `the condition names no parameter`."""
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / "MoeFinalizeRoutingV2Grad.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    row = "输入和输出的数据类型和格式不在支持的范围内"
+    checked = {r.kind: r for r in fn.cases.rules if r.condition == row}
+    assert set(checked) == {"dtypes", "formats"} and all(r.host for r in checked.values())
+    assert {"gradY", "biasOptional", "gradExpandedXOut"} <= set(checked["dtypes"].params)
+    # the shape-and-value row of the same subject stays unchecked (status 561002)
+    [shapes] = [r for r in fn.cases.rules if r.condition == "输入和输出的shape、取值不满足参数说明中的要求"]
+    assert not shapes.host
+
+
+def test_a_value_the_documented_values_leave_out_is_rejected_by_their_set(corpus):
+    """FlashAttentionUnpaddingScoreGradV2 `sparseModeOptional为5时，**不支持**` among the items 0-8."""
+    (doc,) = parse_paths([corpus / "docs" / "legacy" / "FlashAttentionUnpaddingScoreGradV2.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    [statement] = [s for s in fn.cases.statements if s.text == "sparseModeOptional为5时，不支持"]
+    assert statement.enforced and statement.rule == "implied_enum_sparseModeOptional"
+    [spec] = [p for p in fn.cases.params if p["name"] == "sparseModeOptional"]
+    assert 5 not in spec["enum"] and {0, 4, 6, 8} <= set(spec["enum"])
+
+
 def test_a_statement_an_output_rule_reads_is_enforced_by_it(corpus):
     """aclnnDynamicQuantV3 (ops-nn): scaleOut's three `quantMode是…时，shape为…` items are the cases
     of its shape rule; of yOut's, `其他数据类型时shape和x保持一致` is its shape rule, which holds

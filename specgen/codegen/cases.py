@@ -180,7 +180,8 @@ def _general(p: Param, kind: str) -> list[Constraint]:
 def _param_spec(arg: WrapperArg) -> dict:
     p = arg.code.param
     general = [c.values for c in p.of_kind("dtypes") if c.product is None]
-    enum = tuple(v for c in _general(p, "enum") for v in c.values)
+    # the union of the statements' sets, each value once (a default `"BSH"` is also listed)
+    enum = tuple({(type(v), v): v for c in _general(p, "enum") for v in c.values}.values())
     ranges = _general(p, "range")
     spec = {
         "name": p.name,
@@ -304,7 +305,8 @@ def _not_on_host(
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
     if kind in ("broadcast_result", "same_shape") and (value := _shape_set_by_value(params, by_name)):
         return f"the output's shape depends on {value} (its own row says when), so the relation holds only then"
-    if not error.params:
+    if not error.params and not (params and kind in ("dtypes", "formats")):
+        # `输入和输出的数据类型和格式不在支持的范围内`: a collective subject the row's check reads as its tensors
         return "the condition names no parameter, so which arguments it constrains is not stated"
     return _inapplicable(kind, params, by_name)
 
@@ -551,8 +553,8 @@ def _checkable(p: Param, kind: str) -> bool:
         return p.kind in TENSOR_KINDS
     if kind == "axis":
         return p.kind in ("int", "int_array") and len(p.of_kind("axis")[0].params) == 1
-    if kind == "enum":  # layouts and modes are strings; an aclScalar holds a value too
-        return p.kind in ("int", "float", "string", "scalar")
+    if kind == "enum":  # layouts and modes are strings; an aclScalar holds a value too; `目前仅支持false`
+        return p.kind in ("int", "float", "string", "scalar", "bool")
     if kind == "length":
         return p.kind in ("int_array", "float_array", "bool_array", "string")
     if kind == "multiple":
@@ -1090,6 +1092,11 @@ def _bad_same_format(args: Args, rule: Rule, params: dict[str, Param]) -> Mutati
 def _bad_enum(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     for name in rule.params:
         values = list(rule.values) or [v for c in _general(params[name], "enum") for v in c.values]
+        if params[name].kind == "bool":  # `目前仅支持false`: the other value, when one is left out
+            left_out = [v for v in (False, True) if v not in values and all(isinstance(x, bool) for x in values)]
+            return (
+                [(name, _replace(args, name, ValueArg(left_out[0])))] if left_out and _holds_value(args, name) else []
+            )
         allowed = [v for v in values if isinstance(v, int)]
         if allowed and _holds_value(args, name):
             outside = max(allowed) + 1

@@ -103,6 +103,11 @@ def _honoured(p: Param, c: Constraint) -> bool:
 
 def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     """The rule that checks the constraint, a checked one first; None when none covers it."""
+    if c.kind == "text" and (left_out := _left_out(p, c.text)) is not None:
+        # `sparseModeOptional为5时，不支持`: the set of the documented values the enum rule holds leaves it out
+        return next((r for r in rules if r.kind == "enum" and r.host and r.params == (p.name,) and not r.values
+                     and left_out not in {v for e in p.of_kind("enum") if e.product is None for v in e.values}),
+                    None)  # fmt: skip
     kinds = ENFORCED_BY.get(c.kind, ())
     peers = set(c.params) - {p.name}
 
@@ -199,9 +204,27 @@ _RELATION_WORDS = {"same_shape": "shape", "broadcast": "shape", "broadcast_resul
                    "same_dtype": "数据类型", "same_format": "格式"}  # fmt: skip
 
 
+# the parser leaves such an item out of the values it reads (classify/values.rule_enum_item)
+_VALUE_LEFT_OUT = re.compile(
+    r"^(?P<subject>[A-Za-z_][A-Za-z0-9_]*)\s*(?:为|=|取)\s*(?P<v>-?\d+)\s*时\s*[，,]?\s*(?:当前|目前)?暂?不支持\s*[。.]?$"
+)
+
+
+def _left_out(p: Param, text: str) -> int | None:
+    """The value an item of documented values says is not supported (`sparseModeOptional为5时，不支持`)."""
+    m = _VALUE_LEFT_OUT.match(text.replace("**", ""))
+    return int(m.group("v")) if m and m.group("subject") == p.name else None
+
+
+# `numHeads与numKeyValueHeads的比值不能大于64`, `需要满足numHeads整除numKeyValueHeads`
+_RATIO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*(?:与|和)\s*[A-Za-z_][A-Za-z0-9_]*\s*的?比值|[A-Za-z0-9_]整除[A-Za-z_]")
+
+
 def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"
+    if c.kind == "text" and _RATIO.search(c.text):
+        return "a ratio or divisibility of two parameters' values: the validator's bounds and multiples are constants"
     if c.kind in _REASONS:
         return _REASONS[c.kind]
     if c.product is not None:

@@ -31,7 +31,7 @@ from specgen.parse.classify.listed_shapes import shape_lists
 from specgen.parse.classify.shape_sizes import ProductStatement
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
-from specgen.parse.classify.string_sets import held_sets, string_sets
+from specgen.parse.classify.string_sets import held_sets, stated_sets, string_sets
 from specgen.parse.classify.value_statements import value_statements
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (
@@ -639,7 +639,8 @@ def _param(
     constraints += _note_constraints(proto.name, constraints, notes, names, listed)
     constraints += _note_rules(proto.name, notes, names)
     if kind == "string":
-        constraints = held_sets(string_sets(constraints), names)
+        stated, description = stated_sets(description, line)
+        constraints = held_sets(string_sets(constraints + stated), names)
     if kind in ("tensor", "tensor_list"):
         constraints = shape_lists(constraints)
     else:
@@ -670,6 +671,7 @@ def _param(
 
 # Words of a rule: a clause holding one is no description, whatever it opens with
 # (`计算输出yOut的shape最后一维…`, `用户必须传参`).
+_SENTENCE_END = re.compile(r"[。；;]")
 _RULE_WORDS = re.compile(r"shape|维|数据类型|必须|需要|支持|仅|不能|取值|须|不生效")
 
 
@@ -679,7 +681,9 @@ def _bullet_sentences(text: str, ctx: cons.Context) -> tuple[list[Constraint], l
     no rule and every sentence before was description; a rule moved from a table's usage cell
     into the bullet (`x的最后一维需要为2的倍数`) is then no description, as it was none in the cell."""
     typed, description = cons.classify(text, ctx, descriptive_ok=True)
-    first, _, rest = text.partition("。")
+    # `…，默认为0，表示和query的head个数相等；numHeads与numKeyValueHeads的比值不能大于64。`: a
+    # rule after a semicolon starts a sentence of its own
+    first, _, rest = _SENTENCE_END.sub("。", text, count=1).partition("。")
     late = set(_late_rules(rest))
     kept = [c for c in description if c not in late or c in first]
     for clause in description:

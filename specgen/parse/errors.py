@@ -37,7 +37,9 @@ _HEAD_PREFIX = re.compile(r"(?:返回)?[\s*]*$")
 _BODY_END = re.compile(r"\n[ \t]*\n(?=\S)|\n[ \t]*(?:```|~~~)|\n#|\n[ \t]*[-*][ \t]+\**(?:返回值|参数说明)")
 _NUMBERED = re.compile(r"(?:^|\n|\s)\d+\s*[.、．](?!\d)")
 _SENTENCES = re.compile(r"[。；;]\s*")
-_ITEM = re.compile(r"(?:^|\s)[-*•]\s+(?=\S)")  # "- a。 - b。": bullet items flattened into one cell
+# "- a。 - b。": bullet items flattened into one cell; not an operator between two operands
+# (`(min(num_rows, activateNum) * k, H)`, MoeInitRoutingQuant's error rows)
+_ITEM = re.compile(r"(?:^|(?<![A-Za-z0-9_)\]）])\s)[-*•]\s+(?=\S)")
 
 
 @dataclass(frozen=True, slots=True)

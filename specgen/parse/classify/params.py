@@ -233,6 +233,10 @@ _DESCRIPTIVE = re.compile(
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])\s+(?=[\u4e00-\u9fff])")
 
 
+# what the parameter is, and a bound of its value after `且` (legacy/MoeInitRoutingQuant.md activeNum)
+_DESCRIBED_BOUND = re.compile(r"^表示[^，,；;]*?且(?P<bound>(?:大于等于|不小于|大于|小于等于|不大于|小于)\s*-?\d+)$")
+
+
 def reads_as_description(clause: str) -> bool:
     """The clause opens as a description does (`表示…`, `公式中的x`, `Device侧的aclTensor`)."""
     return bool(_DESCRIPTIVE.search(clause))
@@ -285,8 +289,14 @@ def classify(
         ):
             # `数据类型支持fp16，fp32，bf16`: the list goes on past the clause's comma
             found[-1] = last.model_copy(update={"values": tuple(dict.fromkeys(last.values + more))})
+        elif found and (last := found[-1]) is not None and (listed := _dtypes_after_same(last, clause)):
+            # `数据类型同gradY，支持FLOAT16、BFLOAT16、FLOAT32`: the set, its subject the clause before's
+            found.append(constraint("dtypes", clause, ctx, values=listed))
         elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):
             description.append(clause)
+            if bound := _DESCRIBED_BOUND.match(key):  # `表示总的最大处理row数且大于等于0`: the value's bound
+                read_bound = classify(bound.group("bound"), ctx, typed_only=True)[0]
+                found.extend(c.model_copy(update={"text": clause}) for c in read_bound if c.kind == "range")
         else:
             found.append(None if typed_only else constraint("text", clause, ctx))
     return [c for c in found if c is not None], description
@@ -296,6 +306,17 @@ def classify(
 def _triggered(key: str, conditional: bool) -> tuple[PhraseRule, ...]:
     """The rules whose trigger finds the clause `key`, in table order."""
     return tuple(rule for rule in (CONDITIONAL_RULES if conditional else PARAM_RULES) if rule.trigger.search(key))
+
+
+_SUPPORTED = re.compile(r"^(?:仅|只)?支持\s*")
+
+
+def _dtypes_after_same(last: Constraint, clause: str) -> tuple[str, ...]:
+    """The dtypes a `支持…` clause lists after `数据类型同x` (a clause of nothing but dtype names)."""
+    head = _SUPPORTED.match(clause)
+    if last.kind != "same_dtype" or "数据类型" not in last.text or not head:
+        return ()
+    return _dtype_continuation(clause[head.end() :])
 
 
 def _dtype_continuation(clause: str) -> tuple[str, ...]:

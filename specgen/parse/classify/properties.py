@@ -22,6 +22,8 @@ _ONLY_ON = re.compile(r"(?<![A-Za-z0-9_])(?P<dtype>[A-Za-z0-9_]+)\s*[（(]\s*仅
 _ONLY_ON_AFTER = re.compile(
     r"[；;，,]\s*(?P<dtype>[A-Z][A-Z0-9_]*)\s*仅(?:支持|在)\s*(?P<product>[^，,。；;、（(]+?)\s*(?:上)?\s*(?:支持)?\s*$"
 )
+# `BOOL(8bit的BOOL)、UINT8`: a remark on one dtype inside the list, which goes on after it
+_REMARK = re.compile(r"(?<=[A-Z0-9])\s*[（(][^（）()]{1,40}[）)](?=\s*[、,，/和])")
 _ONLY_DTYPES = re.compile(r"^[A-Z][A-Z0-9_]*(?:\s*[、,，/和]\s*[A-Z][A-Z0-9_]*)*$")
 
 
@@ -40,6 +42,7 @@ def dtype_sets(clause: str) -> tuple[tuple[tuple[str, ...], str | None], ...]:
         return ((tuple(dtypes), None),) if dtypes and not unknown else ()
     # the list read with each `（仅…支持）` taken out, or it would end at the first one
     bare = _ONLY_ON.sub(lambda m: m.group("dtype"), clause) if "仅" in clause else clause
+    bare = _REMARK.sub("", bare)
     match = _DTYPES.search(bare)
     if not match or "不支持" in bare[: match.start() + 3]:
         return ()

@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from specgen import vocab
 from specgen.model import Constraint
 
+# `支持TND` (legacy/FlashAttentionUnpaddingScoreGradV2.md): one value, the clause's whole text
+_ONE_VALUE = re.compile(r"^(?:当前|目前)?(?:仅|只)?支持\s*([A-Za-z_][A-Za-z0-9_]*)$")
+
 # a quoted value: a word, or an einsum equation (`"abcd,abced->abce"`, `"a,b->ab"`)
 _QUOTED = re.compile(r"[\"“”'‘’]([A-Za-z0-9_]{0,32}|[A-Za-z]+(?:,[A-Za-z]+)*->[A-Za-z]*)[\"“”'‘’]")
 # `支持 none、sum、mean`, `支持取值round/ceil/trunc/floor`, `支持NHWC或NCHW`
@@ -39,7 +42,19 @@ def _values(text: str) -> tuple[str, ...]:
     if quoted:
         return tuple(dict.fromkeys(quoted))
     bare = _BARE_LIST.search(text)
-    return tuple(dict.fromkeys(_SEPARATOR.split(bare.group(1)))) if bare else ()
+    if bare:
+        return tuple(dict.fromkeys(_SEPARATOR.split(bare.group(1))))
+    one = _ONE_VALUE.match(text.strip())
+    return (one.group(1),) if one else ()
+
+
+def stated_sets(description: list[str], line: int) -> tuple[list[Constraint], list[str]]:
+    """The description clauses of a string parameter that state its values (`用于标识…的数据排布
+    格式，当前支持BSH、BNSD、BSND`: the set rides in the bullet's first, descriptive sentence) as
+    text constraints on `line`, and the description left."""
+    stated = [c for c in description if _SET_STATEMENT.search(c) and _values(c)]
+    kept = [c for c in description if c not in stated]
+    return [Constraint(kind="text", text=c, line=line) for c in stated], kept
 
 
 def string_sets(constraints: list[Constraint]) -> list[Constraint]:

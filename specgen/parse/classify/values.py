@@ -41,6 +41,8 @@ def _list_values(text: str) -> tuple[int | bool, ...]:
 
 
 _SUBJECT_IS = re.compile(r"\s*(?:为|=|取)\s*(?P<v>-?\d+)\s*时")  # after the subject's name
+# `sparseModeOptional为5时，**不支持**`: the item leaves the value out of the set
+NOT_SUPPORTED_ITEM = re.compile(r"\s*[，,：:]?\s*(?:\*\*)?(?:当前|目前)?暂?不支持(?:\*\*)?\s*[。.]?$")
 
 
 def rule_enum_item(clause: str, ctx: Context) -> list[Constraint]:
@@ -49,7 +51,10 @@ def rule_enum_item(clause: str, ctx: Context) -> list[Constraint]:
     item = _ENUM_ITEM_LINE.match(clause)
     if item is None and ctx.subject and clause.startswith(ctx.subject):
         item = _SUBJECT_IS.match(clause, len(ctx.subject))
-    return [constraint("enum", clause, ctx, values=(int(item.group("v")),))] if item else []
+    # `5：不支持` (the line's match holds the rest's first character) or `为5时，不支持`
+    if item is None or NOT_SUPPORTED_ITEM.match(clause, item.end() - (item.re is _ENUM_ITEM_LINE)):
+        return []
+    return [constraint("enum", clause, ctx, values=(int(item.group("v")),))]
 
 
 def rule_enum(clause: str, ctx: Context) -> list[Constraint]:
