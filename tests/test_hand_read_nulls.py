@@ -1,0 +1,70 @@
+"""Findings of the fourth hand-read audit (null pointers, products, a false rejection), each
+on the document's own text and the reviewer's calls: mirror calls get the same answer, a
+parameter the document says must be null is held to it, and so on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from specgen.codegen.cases import host_values, validator_spec
+from specgen.codegen.lower import operator_code
+from specgen.codegen.runtime import _validate as validator
+from specgen.model import Constraint, Param
+from specgen.parse import parse_paths
+from specgen.parse.classify.shapes import shape_rule
+
+
+def _function(path):
+    if not path.exists():
+        pytest.skip(f"{path.name} is not in the corpus")
+    (doc,) = parse_paths([path])
+    return operator_code(doc, doc.source).functions[0]
+
+
+def _rejected(fn, product: str | None = None, **changes) -> list[str]:
+    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
+    args = {**host_values(fn.cases.valid.args), **changes}
+    return [r.id for r, _ in validator.violations(spec, args, product)]
+
+
+SILU = "activation/silu_grad/docs/aclnnSiluBackward.md"
+
+
+def test_an_output_whose_inputs_are_the_same_or_broadcast_takes_their_broadcast_shape(corpus):
+    """aclnnSiluBackward line 100, `gradOutput、self与gradInput的shape一致且满足broadcast关系`
+    (error row line 186: `shape不同或不满足broadcast关系`): gradInput is the broadcast of the two
+    inputs, so gradOutput (1,3) with self (2,3) is as valid as the mirror call (2,3) with (1,3)."""
+    fn = _function(corpus / "docs" / "ops-nn" / SILU)
+    out = fn.function.param("gradInput")
+    assert out is not None and out.shape_rule is not None
+    assert (out.shape_rule.kind, out.shape_rule.params) == ("broadcast", ("gradOutput", "self"))
+    wide, row = np.zeros((2, 3), np.float32), np.zeros((1, 3), np.float32)
+    assert _rejected(fn, gradOutput=wide, self=row, gradInput=wide) == []
+    assert _rejected(fn, gradOutput=row, self=wide, gradInput=wide) == []
+    # gradInput narrower than the broadcast, or inputs that do not broadcast: rejected
+    assert _rejected(fn, gradOutput=row, self=wide, gradInput=row) != []
+    assert _rejected(fn, gradOutput=wide, self=np.zeros((2, 4), np.float32), gradInput=wide) != []
+
+
+def _tensor(name: str, direction: str, *relations: tuple[str, str, tuple[str, ...]]) -> Param:
+    constraints = tuple(Constraint(kind=kind, text=text, line=1, params=peers) for kind, text, peers in relations)
+    c_type = "aclTensor*" if direction == "out" else "const aclTensor*"
+    return Param(name=name, c_type=c_type, kind="tensor", direction=direction, constraints=constraints, line=1)
+
+
+def test_a_same_shape_relation_without_a_broadcast_one_keeps_the_first_inputs_shape():
+    same = ("same_shape", "gradOutput、self与gradInput的shape一致", ("gradOutput", "self"))
+    out = _tensor("gradInput", "out", same)
+    params = [_tensor("gradOutput", "in"), _tensor("self", "in"), out]
+    rule = shape_rule(out, params, [], {})
+    assert (rule.kind, rule.params) == ("same", ("gradOutput",))
+    # a broadcast relation of the output with one input only does not make it the broadcast
+    one = ("broadcast", "gradInput与self满足broadcast关系", ("self",))
+    out = _tensor("gradInput", "out", same, one)
+    rule = shape_rule(out, [*params[:2], out], [], {})
+    assert (rule.kind, rule.params) == ("same", ("gradOutput",))
+    both = ("broadcast", "gradOutput、self与gradInput的shape一致且满足broadcast关系", ("gradOutput", "self"))
+    out = _tensor("gradInput", "out", same, both)
+    rule = shape_rule(out, [*params[:2], out], [], {})
+    assert (rule.kind, rule.params) == ("broadcast", ("gradOutput", "self"))
