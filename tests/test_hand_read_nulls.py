@@ -68,3 +68,54 @@ def test_a_same_shape_relation_without_a_broadcast_one_keeps_the_first_inputs_sh
     out = _tensor("gradInput", "out", same, both)
     rule = shape_rule(out, [*params[:2], out], [], {})
     assert (rule.kind, rule.params) == ("broadcast", ("gradOutput", "self"))
+
+
+LEGACY = ("docs", "legacy")
+
+
+def test_a_pointer_the_document_says_must_be_null_is_held_to_it(corpus):
+    """MoeTokenUnpermute line 60 `目前仅支持nullptr` (restoreShapeOptional, an aclIntArray) and
+    FlashAttentionUnpaddingScoreGradV2 line 88 `**暂不支持该传参**` (paddingMaskOptional): given,
+    the call is rejected; null (the documents' own samples) it passes."""
+    fn = _function(corpus.joinpath(*LEGACY, "MoeTokenUnpermute.md"))
+    assert _rejected(fn, restoreShapeOptional=None) == []
+    assert _rejected(fn, restoreShapeOptional=[1, 2]) == ["implied_null_restoreShapeOptional"]
+    fn = _function(corpus.joinpath(*LEGACY, "FlashAttentionUnpaddingScoreGradV2.md"))
+    assert _rejected(fn, paddingMaskOptional=None) == []
+    mask = np.zeros((1, 1), np.uint8)
+    assert "implied_null_paddingMaskOptional" in _rejected(fn, paddingMaskOptional=mask)
+
+
+def test_a_per_product_must_be_null_remark_holds_on_that_product_only(corpus):
+    """IncreFlashAttentionV2 line 82, under dequantScale1: `Atlas 推理系列加速卡产品：仅支持nullptr`
+    (310p); on 910b, or with no product named, the tensor may be given."""
+    fn = _function(corpus.joinpath(*LEGACY, "IncreFlashAttentionV2.md"))
+    rule = next(r for r in fn.cases.rules if r.id == "implied_null_dequantScale1")
+    assert rule.products == ("310p",) and rule.host
+    scale = np.zeros((1,), np.float32)
+    assert "implied_null_dequantScale1" in _rejected(fn, "310p", dequantScale1=scale)
+    assert "implied_null_dequantScale1" not in _rejected(fn, "910b", dequantScale1=scale)
+    assert "implied_null_dequantScale1" not in _rejected(fn, dequantScale1=scale)
+    assert "implied_null_dequantScale1" not in _rejected(fn, "310p")
+
+
+@pytest.mark.parametrize(
+    ("text", "null"),
+    [
+        ("目前仅支持nullptr。", True),  # MoeTokenUnpermute (legacy) line 60
+        ("**暂不支持该传参**", True),  # FlashAttentionUnpaddingScoreGradV2 (legacy) line 88
+        ("仅支持nullptr", True),  # IncreFlashAttentionV2 line 82, a per-product remark
+        ("当前仅支持传入空指针。", True),  # aclnnQuantMatmulDequant xOffsetOptional
+        # a case, a permission or another parameter's null: not a requirement of this one
+        ("其他输入类型需要传入nullptr", False),  # aclnnQuantMatmulV4 offset
+        ("可选参数，支持传入空指针。", False),
+        ("否则须为nullptr", False),
+        ("如不使用该参数可传入nullptr", False),
+    ],
+)
+def test_only_an_unconditional_must_be_null_clause_is_read(text, null):
+    from specgen.parse.classify.params import classify
+    from specgen.parse.classify.text import Context
+
+    found, _ = classify(text, Context("offsetOptional", ("offsetOptional", "x"), 1))
+    assert any(c.kind == "null" for c in found) is null

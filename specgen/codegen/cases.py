@@ -229,7 +229,8 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                 )
             )
     rules = _one_product_status(rules) + later
-    return rules + _implied_rules(params, rules) + _product_rules(params) + _output_rules(params, rules)
+    implied = _implied_rules(params, rules) + _null_rules(params) + _product_rules(params)
+    return rules + implied + _output_rules(params, rules)
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:
@@ -353,6 +354,21 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             code = stated.get((kind, p.name), INVALID)
             implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _null_rules(params: list[Param]) -> list[Rule]:
+    """A pointer the document says must be null (`目前仅支持nullptr`, `暂不支持该传参`): checked
+    on every product, or, said in a per-product remark (`Atlas 推理系列加速卡产品：仅支持nullptr`),
+    when `product=` names one of its products."""
+    rules = []
+    for p in params:
+        said = [c for c in p.constraints if c.kind == "null"]
+        if not said or "*" not in p.c_type:
+            continue
+        products = () if any(c.product is None for c in said) else tuple(dict.fromkeys(str(c.product) for c in said))
+        first = next((c for c in said if c.product is None), said[0])
+        rules.append(Rule(INVALID, "null", (p.name,), first.text, id=f"implied_null_{p.name}", products=products))
+    return rules
 
 
 # What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
@@ -864,6 +880,22 @@ def _masked_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     return [(pointer, _replace(_replace(args, flags, asked), pointer, NULL))]
 
 
+def _given(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """A pointer the document says must be null, given: a one-element tensor or array."""
+    out = []
+    for name in rule.params:
+        p = params[name]
+        if p.kind == "tensor":
+            dtype = next(iter(p.dtypes), "FLOAT")
+            out.append((name, _replace(args, name, _case_tensor((1,), dtype, next(iter(p.formats), "ND")))))
+        elif p.kind in _ONE_ELEMENT:
+            out.append((name, _replace(args, name, ValueArg(_ONE_ELEMENT[p.kind]))))
+    return out
+
+
+_ONE_ELEMENT: dict[str, tuple] = {"int_array": (1,), "float_array": (1.0,), "bool_array": (True,)}
+
+
 def _bad_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """Each tensor the rule names in each of a few dtypes it does not allow."""
     out = []
@@ -1129,6 +1161,7 @@ def _bad_output_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
 _MUTATIONS = {
     "not_null": _null,
     "not_null_when": _masked_null,
+    "null": _given,
     "dtypes": _bad_dtype,
     "formats": _bad_format,
     "rank": _bad_rank,

@@ -314,6 +314,14 @@ def _not_null_when(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _null(ctx: _Context, rule: Rule) -> str:
+    """`目前仅支持nullptr`: the pointer must be null (on the rule's products, when it has any)."""
+    for name in rule.params:
+        if ctx.args.get(name) is not None:
+            return f"{name} is given but the document says it must be a null pointer (nullptr)"
+    return ""
+
+
 def _dtypes(ctx: _Context, rule: Rule) -> str:
     for name, desc in ctx.tensors(rule.params):
         allowed = ctx.spec.param(name).dtypes_on(ctx.product)
@@ -677,6 +685,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "product": _product,
     "not_null": _not_null,
     "not_null_when": _not_null_when,
+    "null": _null,
     "dtypes": _dtypes,
     "formats": _formats,
     "rank": _rank,

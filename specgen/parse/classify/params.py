@@ -10,7 +10,14 @@ from functools import lru_cache
 from specgen import vocab
 from specgen.model import Constraint
 from specgen.parse.classify.dims import rule_axis, rule_rank
-from specgen.parse.classify.properties import rule_dtypes, rule_empty, rule_formats, rule_non_contiguous, rule_optional
+from specgen.parse.classify.properties import (
+    rule_dtypes,
+    rule_empty,
+    rule_formats,
+    rule_non_contiguous,
+    rule_null,
+    rule_optional,
+)
 from specgen.parse.classify.relations import rule_broadcast, rule_castable, rule_same
 from specgen.parse.classify.statements import CONDITION_HEAD, CONTINUATION, clauses, is_conditional, situational
 from specgen.parse.classify.text import DTYPE_TOKEN, TEXT_CACHE, Context, Rule, constraint, read
@@ -105,6 +112,17 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("在amsgrad参数为false时可选", "maxGradNormOptional", ("amsgrad",)),  # aclnnApplyAdamW
             Example("传入sorter时", "sorter", ("sortedSequence",)),  # aclnnSearchSorted (ops-math, a review)
             Example("Optional input", "biasOptional"),  # the English documents' direction cell
+        ),
+    ),
+    PhraseRule(
+        "null",
+        re.compile(r"nullptr|空指针|传参", re.I),
+        rule_null,
+        (
+            Example("目前仅支持nullptr", "restoreShapeOptional"),  # MoeTokenUnpermute (legacy) line 60
+            Example("**暂不支持该传参**", "paddingMaskOptional"),  # FlashAttentionUnpaddingScoreGradV2 (legacy)
+            Example("当前仅支持传入空指针", "xOffsetOptional"),  # aclnnQuantMatmulDequant
+            Example("需要传入nullptr", "yScaleOptional"),  # aclnnFusedQuantMatmul
         ),
     ),
     PhraseRule(

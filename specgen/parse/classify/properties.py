@@ -127,3 +127,30 @@ def rule_optional(clause: str, ctx: Context) -> list[Constraint]:
     if (others and _NULL_VERB.fullmatch(before[others[-1].end() :])) or _OTHERS.search(before):
         return []
     return [constraint("optional", clause, ctx)]
+
+
+# A pointer that must be null, said without a condition: `目前仅支持nullptr` (MoeTokenUnpermute
+# restoreShapeOptional), `<product>：仅支持nullptr` (IncreFlashAttentionV2, a per-product remark),
+# `当前仅支持传入空指针`, `需要传入nullptr` (a reserved parameter), `**暂不支持该传参**`
+# (FlashAttentionUnpaddingScoreGradV2 paddingMaskOptional).
+_NULL_ONLY = re.compile(
+    r"^(?:目前|当前)?(?:仅|只)(?:支持|能)(?:传入?|为|是)?\s*(?:nullptr|空指针|NULL)\s*[。.]?$"
+    r"|^(?:需要|需|必须|固定)(?:传入?|为|是)\s*(?:nullptr|空指针)\s*[。.]?$"
+    r"|^(?:目前|当前)?暂不支持(?:该|此)传参\s*[。.]?$",
+    re.I,
+)
+# A clause that names a case (`其他输入类型需要传入nullptr`, `否则须为nullptr`) is not unconditional.
+_NULL_CASE = re.compile(r"时|其他|其余|否则|除|场景|模式|情况")
+
+
+def rule_null(clause: str, ctx: Context) -> list[Constraint]:
+    """Must be a null pointer: the clause says nothing else (`目前仅支持nullptr`,
+    `暂不支持该传参`), so it holds whatever the other arguments are."""
+    body = _PRODUCT_LEAD.sub("", clause.replace("*", "").strip())
+    if _NULL_CASE.search(body) or not _NULL_ONLY.match(body):
+        return []
+    return [constraint("null", clause, ctx)]
+
+
+# `Atlas 推理系列加速卡产品：` leading a per-product remark (its product is the context's)
+_PRODUCT_LEAD = re.compile(r"^[^：:，,。]{0,80}产品[^：:]{0,40}[：:]\s*")
