@@ -119,3 +119,39 @@ def test_only_an_unconditional_must_be_null_clause_is_read(text, null):
 
     found, _ = classify(text, Context("offsetOptional", ("offsetOptional", "x"), 1))
     assert any(c.kind == "null" for c in found) is null
+
+
+def test_a_pointer_required_when_another_is_given(corpus):
+    """MoeFinalizeRoutingV2Grad lines 72 and 74, `当scalesOptional非空指针时，其也不能是空指针`
+    (expandedXOptional) and the same of expertIdxOptional when biasOptional is given: null with
+    the other given is rejected under 161001; both null, or both given, pass."""
+    fn = _function(corpus.joinpath(*LEGACY, "MoeFinalizeRoutingV2Grad.md"))
+    assert _rejected(fn) == []
+    assert _rejected(fn, expandedXOptional=None) == ["implied_not_null_when_expandedXOptional"]
+    assert _rejected(fn, expertIdxOptional=None) == ["implied_not_null_when_expertIdxOptional"]
+    rule = next(r for r in fn.cases.rules if r.id == "implied_not_null_when_expandedXOptional")
+    assert rule.code == 161001 and rule.params == ("expandedXOptional", "scalesOptional")
+    # biasOptional still given does not ask for expandedXOptional: only the pointer its sentence names
+    assert "implied_not_null_when_expandedXOptional" not in _rejected(fn, expandedXOptional=None, scalesOptional=None)
+
+
+@pytest.mark.parametrize(
+    ("statement", "required_with"),
+    [
+        ("当scalesOptional非空指针时，其也不能是空指针", ("scalesOptional",)),  # MoeFinalizeRoutingV2Grad line 72
+        ("当biasOptional非空指针时，其也不能是空指针", ("biasOptional",)),  # line 74
+        # the subject itself, a parameter the function lacks, or a permission: no requirement
+        ("当expandedXOptional非空指针时，其也不能是空指针", None),
+        ("当fooOptional非空指针时，其也不能是空指针", None),
+        ("当scalesOptional非空指针时，其可以是空指针", None),
+        ("其也不能是空指针", None),
+    ],
+)
+def test_a_not_null_clause_reads_the_pointer_the_condition_before_it_names(statement, required_with):
+    from specgen.parse.classify.params import classify
+    from specgen.parse.classify.text import Context
+
+    names = ("expandedXOptional", "scalesOptional", "biasOptional")
+    found, _ = classify(statement, Context("expandedXOptional", names, 1))
+    read = [c.params for c in found if c.kind == "not_null_when"]
+    assert read == ([required_with] if required_with else [])

@@ -229,7 +229,8 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                 )
             )
     rules = _one_product_status(rules) + later
-    implied = _implied_rules(params, rules) + _null_rules(params) + _product_rules(params)
+    implied = _implied_rules(params, rules) + _null_rules(params) + _required_with_rules(params)
+    implied += _product_rules(params)
     return rules + implied + _output_rules(params, rules)
 
 
@@ -369,6 +370,19 @@ def _null_rules(params: list[Param]) -> list[Rule]:
         first = next((c for c in said if c.product is None), said[0])
         rules.append(Rule(INVALID, "null", (p.name,), first.text, id=f"implied_null_{p.name}", products=products))
     return rules
+
+
+def _required_with_rules(params: list[Param]) -> list[Rule]:
+    """A pointer required when another is given (`当scalesOptional非空指针时，其也不能是空指针`),
+    under 161001 (a required pointer is null)."""
+    pointers = {p.name for p in params if "*" in p.c_type}
+    return [
+        Rule(NULLPTR, "not_null_when", (p.name, c.params[0]), c.text, id=f"implied_not_null_when_{p.name}")
+        for p in params
+        if p.name in pointers
+        for c in p.constraints
+        if c.kind == "not_null_when" and c.product is None and c.params and c.params[0] in pointers
+    ]
 
 
 # What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
@@ -870,8 +884,12 @@ def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _masked_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """The pointer null with the array's element that asks for it set true."""
+    """The pointer null with the array's element that asks for it set true, or with the other
+    pointer that asks for it given."""
     pointer, flags = rule.params
+    if not rule.values:
+        other_given = not isinstance(args.get(flags, NULL), NullArg)
+        return [(pointer, _replace(args, pointer, NULL))] if other_given else []
     index = int(rule.values[0])  # type: ignore[call-overload]
     given = args.get(flags)
     if not isinstance(given, ValueArg) or not isinstance(given.value, tuple) or index >= len(given.value):

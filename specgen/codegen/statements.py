@@ -35,6 +35,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "non_contiguous": ("non_contiguous",),
     "empty_tensor": ("empty_tensor",),
     "null": ("null",),
+    "not_null_when": ("not_null_when",),
 }
 TENSOR_ONLY = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")  # what the validator reads of tensors
 RELATION_KINDS = ("same_shape", "broadcast", "broadcast_result", "same_dtype", "same_format", "castable")

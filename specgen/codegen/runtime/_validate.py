@@ -303,8 +303,13 @@ def _not_null(ctx: _Context, rule: Rule) -> str:
 
 def _not_null_when(ctx: _Context, rule: Rule) -> str:
     """`当outputMask[0]为true，传入的gradInput是空指针时`: the pointer is required when the bool
-    array's element is true (an array too short to hold it asks for nothing here)."""
+    array's element is true (an array too short to hold it asks for nothing here); with no
+    element, when the other pointer is given (`当scalesOptional非空指针时，其也不能是空指针`)."""
     pointer, flags = rule.params
+    if not rule.values:
+        if ctx.args.get(flags) is not None and ctx.args.get(pointer) is None:
+            return f"{pointer} is None (a null pointer) but {flags} is given"
+        return ""
     index = int(rule.values[0])  # type: ignore[call-overload]
     given = ctx.args.get(flags)
     if not isinstance(given, Sequence) or index >= len(given) or not given[index]:

@@ -154,3 +154,25 @@ def rule_null(clause: str, ctx: Context) -> list[Constraint]:
 
 # `Atlas 推理系列加速卡产品：` leading a per-product remark (its product is the context's)
 _PRODUCT_LEAD = re.compile(r"^[^：:，,。]{0,80}产品[^：:]{0,40}[：:]\s*")
+
+
+# `当scalesOptional非空指针时，其也不能是空指针` (MoeFinalizeRoutingV2Grad expandedXOptional): the
+# clause requiring the subject, and the condition clause before it naming the other pointer.
+_REQUIRED = re.compile(
+    r"^(?:其|该参数)?也?(?:不能|不可|不允许|不得)(?:是|为|传入?)?\s*(?:空指针|nullptr)\s*[。.]?$", re.I
+)
+_GIVEN_WHEN = re.compile(
+    r"(?:当|若|如果)\s*(?P<other>[A-Za-z_][A-Za-z0-9_]*)\s*"
+    r"(?:非空指针|不为空指针|不是空指针|不为nullptr|非nullptr|非空|不为空)\s*时\s*[，,]\s*$"
+)
+
+
+def rule_required_with(clause: str, ctx: Context) -> list[Constraint]:
+    """Must not be null when another pointer is not: `当scalesOptional非空指针时，其也不能是空指针`."""
+    if not _REQUIRED.match(clause.strip()):
+        return []
+    at = ctx.statement.find(clause)
+    m = _GIVEN_WHEN.search(ctx.statement[: max(at, 0)])
+    if at < 0 or m is None or m.group("other") not in ctx.params or m.group("other") == ctx.subject:
+        return []
+    return [constraint("not_null_when", clause, ctx, params=(m.group("other"),))]
