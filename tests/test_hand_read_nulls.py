@@ -155,3 +155,31 @@ def test_a_not_null_clause_reads_the_pointer_the_condition_before_it_names(state
     found, _ = classify(statement, Context("expandedXOptional", names, 1))
     read = [c.params for c in found if c.kind == "not_null_when"]
     assert read == ([required_with] if required_with else [])
+
+
+def test_a_doc_site_list_of_supported_products_rules_out_the_others_but_not_their_generation(corpus):
+    """MoeTokenUnpermute line 5: `## 支持的产品型号` lists `- Atlas A2 训练系列产品` only: product 910
+    is refused as the repository documents' 不支持 is; A3 (A2's generation) and 910b pass."""
+    fn_path = corpus.joinpath(*LEGACY, "MoeTokenUnpermute.md")
+    fn = _function(fn_path)
+    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name, fn.cases.unsupported_products)
+    args = host_values(fn.cases.valid.args)
+    with pytest.raises(ValueError, match="does not list product 910 as supported"):
+        validator.check(spec, args, "910")
+    for product in ("910b", "A3", None):
+        validator.check(spec, args, product)
+    (doc,) = parse_paths([fn_path])
+    assert {p.id: p.supported for p in doc.products} == {
+        "910b": True, "910": False, "310p": False, "310b": False, "950": False
+    }  # fmt: skip
+    assert {p.line for p in doc.products if not p.supported} == {3}  # the section's heading
+
+
+def test_a_product_table_marking_support_adds_no_product(corpus):
+    """aclnnApplyAdamD (ops-nn experimental) heads its √ table `## 支持的产品型号` too: the table
+    marks each product, so the ones it leaves out stay unknown, not unsupported."""
+    path = corpus / "docs" / "ops-nn" / "experimental" / "optim" / "apply_adam_d" / "docs" / "aclnnApplyAdamD.md"
+    if not path.exists():
+        pytest.skip("aclnnApplyAdamD.md is not in the corpus")
+    (doc,) = parse_paths([path])
+    assert [(p.id, p.supported) for p in doc.products] == [("910b", True)]

@@ -198,7 +198,7 @@ def check_product(spec: Spec, product: str | None) -> None:
     if pid is None or pid not in spec.unsupported_products:
         return
     rule = next((r for r in spec.rules if r.kind == "product" and r.host), None)
-    problem = f"the document lists product {pid} as not supported"
+    problem = f"the document does not list product {pid} as supported"
     if rule is None:
         raise ValueError(f"{spec.function}: {problem}")
     raise AclnnError(rule.code, spec.function, problem, rule.condition, rule.id or None)
@@ -682,7 +682,7 @@ def _dim_multiple(ctx: _Context, rule: Rule) -> str:
 
 def _product(ctx: _Context, rule: Rule) -> str:
     if ctx.product in ctx.spec.unsupported_products:
-        return f"the document lists product {ctx.product} as not supported"
+        return f"the document does not list product {ctx.product} as supported"
     return ""
 
 
