@@ -59,13 +59,18 @@ ConstraintKind = Literal[
     "multiple",  # values: (n,) a multiple of n, or params: (p,) a multiple of parameter p
     "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1]); values: allowed besides
     "optional",  # may be a null pointer
+    "null",  # must be a null pointer (on `product` when set): `目前仅支持nullptr`, `暂不支持该传参`
+    # params: (other,): must not be null when `other` is not (`当scalesOptional非空指针时，其也不能是空指针`)
+    "not_null_when",
     "non_contiguous",  # supported: non-contiguous tensors accepted or not
     "empty_tensor",  # supported: empty tensors accepted or not
     "text",  # a statement no rule recognises; kept verbatim
 ]
 CheckKind = Literal[
     "not_null",
-    "not_null_when",  # params: (pointer, bool array), values: (index,): not null when that element is true
+    "not_null_when",  # params: (pointer, bool array), values: (index,): not null when that element is true;
+    # params: (pointer, other), no values: not null when the other pointer is not null
+    "null",  # params: pointers the document says must be null (`目前仅支持nullptr`)
     "dtypes",
     "formats",
     "rank",

@@ -254,7 +254,7 @@ def test_a_product_the_support_list_marks_unsupported_is_refused(corpus):
     assert cases.unsupported_products == ("310b", "310p", "910")
     for product in (None, "A3", "910b"):
         validator.check(spec, args, product)
-    with pytest.raises(ValueError, match="product 910 as not supported"):
+    with pytest.raises(ValueError, match="not list product 910 as supported"):
         validator.check(spec, args, "910")
 
 

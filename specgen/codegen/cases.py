@@ -240,7 +240,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                 )
             )
     rules = _one_product_status(rules) + later
-    implied = _implied_rules(params, rules) + _held_rules(params)
+    implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
     outputs = _output_rules(params, rules)
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
@@ -399,6 +399,34 @@ def _held_rules(params: list[Param]) -> list[Rule]:
                 Rule(INVALID, "enum", (p.name,), c.text, id=f"held_enum_{p.name}_{n}", values=c.values, when=c.when)
             )
     return rules
+
+
+def _null_rules(params: list[Param]) -> list[Rule]:
+    """A pointer the document says must be null (`目前仅支持nullptr`, `暂不支持该传参`): checked
+    on every product, or, said in a per-product remark (`Atlas 推理系列加速卡产品：仅支持nullptr`),
+    when `product=` names one of its products."""
+    rules = []
+    for p in params:
+        said = [c for c in p.constraints if c.kind == "null"]
+        if not said or "*" not in p.c_type:
+            continue
+        products = () if any(c.product is None for c in said) else tuple(dict.fromkeys(str(c.product) for c in said))
+        first = next((c for c in said if c.product is None), said[0])
+        rules.append(Rule(INVALID, "null", (p.name,), first.text, id=f"implied_null_{p.name}", products=products))
+    return rules
+
+
+def _required_with_rules(params: list[Param]) -> list[Rule]:
+    """A pointer required when another is given (`当scalesOptional非空指针时，其也不能是空指针`),
+    under 161001 (a required pointer is null)."""
+    pointers = {p.name for p in params if "*" in p.c_type}
+    return [
+        Rule(NULLPTR, "not_null_when", (p.name, c.params[0]), c.text, id=f"implied_not_null_when_{p.name}")
+        for p in params
+        if p.name in pointers
+        for c in p.constraints
+        if c.kind == "not_null_when" and c.product is None and c.params and c.params[0] in pointers
+    ]
 
 
 # What a per-product remark may hold of a parameter besides its dtype set (`ParamSpec.product_dtypes`).
@@ -939,14 +967,34 @@ def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _masked_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """The pointer null with the array's element that asks for it set true."""
+    """The pointer null with the array's element that asks for it set true, or with the other
+    pointer that asks for it given."""
     pointer, flags = rule.params
+    if not rule.values:
+        other_given = not isinstance(args.get(flags, NULL), NullArg)
+        return [(pointer, _replace(args, pointer, NULL))] if other_given else []
     index = int(rule.values[0])  # type: ignore[call-overload]
     given = args.get(flags)
     if not isinstance(given, ValueArg) or not isinstance(given.value, tuple) or index >= len(given.value):
         return []
     asked = ValueArg(tuple(True if i == index else v for i, v in enumerate(given.value)))
     return [(pointer, _replace(_replace(args, flags, asked), pointer, NULL))]
+
+
+def _given(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """A pointer the document says must be null, given: a one-element tensor or array."""
+    out = []
+    for name in rule.params:
+        p = params[name]
+        if p.kind == "tensor":
+            dtype = next(iter(p.dtypes), "FLOAT")
+            out.append((name, _replace(args, name, _case_tensor((1,), dtype, next(iter(p.formats), "ND")))))
+        elif p.kind in _ONE_ELEMENT:
+            out.append((name, _replace(args, name, ValueArg(_ONE_ELEMENT[p.kind]))))
+    return out
+
+
+_ONE_ELEMENT: dict[str, tuple] = {"int_array": (1,), "float_array": (1.0,), "bool_array": (True,)}
 
 
 def _bad_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -1272,6 +1320,7 @@ def _bad_output_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
 _MUTATIONS = {
     "not_null": _null,
     "not_null_when": _masked_null,
+    "null": _given,
     "dtypes": _bad_dtype,
     "formats": _bad_format,
     "rank": _bad_rank,

@@ -34,6 +34,8 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "castable": ("castable",),
     "non_contiguous": ("non_contiguous",),
     "empty_tensor": ("empty_tensor",),
+    "null": ("null",),
+    "not_null_when": ("not_null_when",),
 }
 TENSOR_ONLY = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")  # what the validator reads of tensors
 RELATION_KINDS = ("same_shape", "broadcast", "broadcast_result", "same_dtype", "same_format", "castable")

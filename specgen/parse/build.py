@@ -646,9 +646,7 @@ def _param(
     else:
         constraints = value_statements(kind, proto.name, constraints, names)
     written = facts.direction if facts else None
-    optional = (
-        proto.name.endswith("Optional") or "可选" in (written or "") or any(c.kind == "optional" for c in constraints)
-    )
+    optional = proto.name.endswith("Optional") or "可选" in (written or "") or any(_may_be_null(c) for c in constraints)
     all_text = [s.text for s in (facts.description + facts.statements) if facts] if facts else []
     all_text += [_noted(note, st) for note in (facts.notes if facts else []) for st in note.statements]
     return Param(
@@ -982,3 +980,8 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
             )
         )
     return rules
+
+
+def _may_be_null(c: Constraint) -> bool:
+    """`可选`, or `目前仅支持nullptr` said of every product (a per-product one leaves the others)."""
+    return c.kind == "optional" or (c.kind == "null" and c.product is None)

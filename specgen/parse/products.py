@@ -64,7 +64,30 @@ def read_products(doc: Document) -> tuple[list[Product], list[Diagnostic]]:
             name, _, rest = body.partition("：")
             if vocab.product_id(name) and "参见" not in body:
                 add(name, not _UNSUPPORTED.match(rest.strip()), i + 1)
+    listed_only = not tables_in(doc, section.start, section.end)  # a table marks each product √/×
+    if listed_only and _SUPPORTED_ONLY.search(section.title) and found and all(p.supported for p in found.values()):
+        found.update(_absent(found, section.line))
     return sorted(found.values(), key=lambda p: p.line), warnings
+
+
+# The doc-site section `支持的产品型号` lists the supported products only: one it does not name
+# is unsupported (the repository's `产品支持情况` marks each ×/√ instead).
+_SUPPORTED_ONLY = re.compile(r"^支持的产品型号$")
+# Products of one generation (Atlas A2 and A3: "Ascend910B 及后续同代 SoC"): a list naming one
+# does not rule the other out. Local and small: a product-generation notion may replace it.
+_GENERATIONS = (frozenset({"910b", "A3"}),)
+
+
+def _absent(found: dict[str, Product], line: int) -> dict[str, Product]:
+    """The known products a supported-only list leaves out, as unsupported, at its heading;
+    none of the generation of one it names."""
+    listed = set(found)
+    kin = {pid for g in _GENERATIONS if g & listed for pid in g}
+    return {
+        pid: Product(id=pid, name=name, supported=False, line=line)
+        for pid, name in vocab.PRODUCT_NAMES.items()
+        if pid not in listed and pid not in kin
+    }
 
 
 def notes_in(doc: Document, start: int, end: int, skip: list[tuple[int, int]]) -> list[ProductNote]:

@@ -206,7 +206,7 @@ def check_product(spec: Spec, product: str | None) -> None:
     if pid is None or pid not in spec.unsupported_products:
         return
     rule = next((r for r in spec.rules if r.kind == "product" and r.host), None)
-    problem = f"the document lists product {pid} as not supported"
+    problem = f"the document does not list product {pid} as supported"
     if rule is None:
         raise ValueError(f"{spec.function}: {problem}")
     raise AclnnError(rule.code, spec.function, problem, rule.condition, rule.id or None)
@@ -311,14 +311,27 @@ def _not_null(ctx: _Context, rule: Rule) -> str:
 
 def _not_null_when(ctx: _Context, rule: Rule) -> str:
     """`当outputMask[0]为true，传入的gradInput是空指针时`: the pointer is required when the bool
-    array's element is true (an array too short to hold it asks for nothing here)."""
+    array's element is true (an array too short to hold it asks for nothing here); with no
+    element, when the other pointer is given (`当scalesOptional非空指针时，其也不能是空指针`)."""
     pointer, flags = rule.params
+    if not rule.values:
+        if ctx.args.get(flags) is not None and ctx.args.get(pointer) is None:
+            return f"{pointer} is None (a null pointer) but {flags} is given"
+        return ""
     index = int(rule.values[0])  # type: ignore[call-overload]
     given = ctx.args.get(flags)
     if not isinstance(given, Sequence) or index >= len(given) or not given[index]:
         return ""
     if ctx.args.get(pointer) is None:
         return f"{pointer} is None (a null pointer) but {flags}[{index}] is true"
+    return ""
+
+
+def _null(ctx: _Context, rule: Rule) -> str:
+    """`目前仅支持nullptr`: the pointer must be null (on the rule's products, when it has any)."""
+    for name in rule.params:
+        if ctx.args.get(name) is not None:
+            return f"{name} is given but the document says it must be a null pointer (nullptr)"
     return ""
 
 
@@ -776,7 +789,7 @@ def _last_dim(ctx: _Context, rule: Rule) -> str:
 
 def _product(ctx: _Context, rule: Rule) -> str:
     if ctx.product in ctx.spec.unsupported_products:
-        return f"the document lists product {ctx.product} as not supported"
+        return f"the document does not list product {ctx.product} as supported"
     return ""
 
 
@@ -784,6 +797,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "product": _product,
     "not_null": _not_null,
     "not_null_when": _not_null_when,
+    "null": _null,
     "dtypes": _dtypes,
     "formats": _formats,
     "rank": _rank,

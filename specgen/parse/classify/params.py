@@ -10,7 +10,15 @@ from functools import lru_cache
 from specgen import vocab
 from specgen.model import Constraint
 from specgen.parse.classify.dims import rule_axis, rule_rank
-from specgen.parse.classify.properties import rule_dtypes, rule_empty, rule_formats, rule_non_contiguous, rule_optional
+from specgen.parse.classify.properties import (
+    rule_dtypes,
+    rule_empty,
+    rule_formats,
+    rule_non_contiguous,
+    rule_null,
+    rule_optional,
+    rule_required_with,
+)
 from specgen.parse.classify.relations import rule_broadcast, rule_castable, rule_same
 from specgen.parse.classify.statements import CONDITION_HEAD, CONTINUATION, clauses, is_conditional, situational
 from specgen.parse.classify.text import DTYPE_TOKEN, TEXT_CACHE, Context, Rule, constraint, read
@@ -32,10 +40,11 @@ class Example:
     text: str
     subject: str
     others: tuple[str, ...] = ()
+    statement: str = ""  # the whole statement, when the clause reads the one before it
 
     def context(self) -> Context:
         params = (self.subject, *self.others)
-        return Context(subject=self.subject, params=params, line=0, statement=self.text)
+        return Context(subject=self.subject, params=params, line=0, statement=self.statement or self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +114,31 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("在amsgrad参数为false时可选", "maxGradNormOptional", ("amsgrad",)),  # aclnnApplyAdamW
             Example("传入sorter时", "sorter", ("sortedSequence",)),  # aclnnSearchSorted (ops-math, a review)
             Example("Optional input", "biasOptional"),  # the English documents' direction cell
+        ),
+    ),
+    PhraseRule(
+        "null",
+        re.compile(r"nullptr|空指针|传参", re.I),
+        rule_null,
+        (
+            Example("目前仅支持nullptr", "restoreShapeOptional"),  # MoeTokenUnpermute (legacy) line 60
+            Example("**暂不支持该传参**", "paddingMaskOptional"),  # FlashAttentionUnpaddingScoreGradV2 (legacy)
+            Example("当前仅支持传入空指针", "xOffsetOptional"),  # aclnnQuantMatmulDequant
+            Example("需要传入nullptr", "yScaleOptional"),  # aclnnFusedQuantMatmul
+        ),
+    ),
+    PhraseRule(
+        "not_null_when",
+        re.compile(r"nullptr|空指针", re.I),
+        rule_required_with,
+        (
+            # MoeFinalizeRoutingV2Grad (legacy) line 72: the condition is the clause before
+            Example(
+                "其也不能是空指针",
+                "expandedXOptional",
+                ("scalesOptional",),
+                statement="当scalesOptional非空指针时，其也不能是空指针",
+            ),
         ),
     ),
     PhraseRule(

@@ -149,3 +149,52 @@ def rule_optional(clause: str, ctx: Context) -> list[Constraint]:
     if (others and _NULL_VERB.fullmatch(before[others[-1].end() :])) or _OTHERS.search(before):
         return []
     return [constraint("optional", clause, ctx)]
+
+
+# A pointer that must be null, said without a condition: `目前仅支持nullptr` (MoeTokenUnpermute
+# restoreShapeOptional), `<product>：仅支持nullptr` (IncreFlashAttentionV2, a per-product remark),
+# `当前仅支持传入空指针`, `需要传入nullptr` (a reserved parameter), `**暂不支持该传参**`
+# (FlashAttentionUnpaddingScoreGradV2 paddingMaskOptional).
+_NULL_ONLY = re.compile(
+    r"^(?:目前|当前)?(?:仅|只)(?:支持|能)(?:传入?|为|是)?\s*(?:nullptr|空指针|NULL)\s*[。.]?$"
+    r"|^(?:需要|需|必须|固定)(?:传入?|为|是)\s*(?:nullptr|空指针)\s*[。.]?$"
+    r"|^(?:目前|当前)?暂不支持(?:该|此)传参\s*[。.]?$",
+    re.I,
+)
+# A clause that names a case (`其他输入类型需要传入nullptr`, `否则须为nullptr`) is not unconditional.
+_NULL_CASE = re.compile(r"时|其他|其余|否则|除|场景|模式|情况")
+
+
+def rule_null(clause: str, ctx: Context) -> list[Constraint]:
+    """Must be a null pointer: the clause says nothing else (`目前仅支持nullptr`,
+    `暂不支持该传参`), so it holds whatever the other arguments are."""
+    body = _PRODUCT_LEAD.sub("", clause.replace("*", "").strip())
+    if _NULL_CASE.search(body) or not _NULL_ONLY.match(body):
+        return []
+    return [constraint("null", clause, ctx)]
+
+
+# `Atlas 推理系列加速卡产品：` leading a per-product remark (its product is the context's)
+_PRODUCT_LEAD = re.compile(r"^[^：:，,。]{0,80}产品[^：:]{0,40}[：:]\s*")
+
+
+# `当scalesOptional非空指针时，其也不能是空指针` (MoeFinalizeRoutingV2Grad expandedXOptional): the
+# clause requiring the subject, and the condition clause before it naming the other pointer.
+_REQUIRED = re.compile(
+    r"^(?:其|该参数)?也?(?:不能|不可|不允许|不得)(?:是|为|传入?)?\s*(?:空指针|nullptr)\s*[。.]?$", re.I
+)
+_GIVEN_WHEN = re.compile(
+    r"(?:当|若|如果)\s*(?P<other>[A-Za-z_][A-Za-z0-9_]*)\s*"
+    r"(?:非空指针|不为空指针|不是空指针|不为nullptr|非nullptr|非空|不为空)\s*时\s*[，,]\s*$"
+)
+
+
+def rule_required_with(clause: str, ctx: Context) -> list[Constraint]:
+    """Must not be null when another pointer is not: `当scalesOptional非空指针时，其也不能是空指针`."""
+    if not _REQUIRED.match(clause.strip()):
+        return []
+    at = ctx.statement.find(clause)
+    m = _GIVEN_WHEN.search(ctx.statement[: max(at, 0)])
+    if at < 0 or m is None or m.group("other") not in ctx.params or m.group("other") == ctx.subject:
+        return []
+    return [constraint("not_null_when", clause, ctx, params=(m.group("other"),))]

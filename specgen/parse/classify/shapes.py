@@ -263,6 +263,22 @@ def _relation_peers(
     return tuple(dict.fromkeys(own))
 
 
+def _broadcast_peers(p: Param, params: Sequence[Param], conditional: Sequence[str]) -> tuple[str, ...]:
+    """Inputs a `broadcast` constraint puts in one relation with `p`, either way round."""
+    readable = {q.name for q in params if q.kind in TENSORS and q.direction != "out" and q.name != p.name}
+    own = [n for c in _whole(p.of_kind("broadcast"), conditional) for n in c.params]
+    related = [q.name for q in params for c in _whole(q.of_kind("broadcast"), conditional) if p.name in c.params]
+    return tuple(n for n in dict.fromkeys([*own, *related]) if n in readable)
+
+
+def _broadcast_of(peers: tuple[str, ...], p: Param, params: Sequence[Param], conditional: Sequence[str]) -> ShapeRule:
+    """`gradOutput、self与gradInput的shape一致且满足broadcast关系` (aclnnSiluBackward): the shapes
+    of the inputs are the same or broadcast, so the output's is their broadcast shape; taking
+    the first input's would reject gradOutput (1,3) with self (2,3) yet accept the mirror call."""
+    c = _first_constraint(p, params, "broadcast", conditional)
+    return ShapeRule(kind="broadcast", params=peers, text=c.text if c else "", line=c.line if c else p.line)
+
+
 def _whole(constraints: list[Constraint], conditional: Sequence[str]) -> list[Constraint]:
     """Relations of whole shapes, stated without a condition: `shape与mat和vec的乘积相同`
     (aclnnAddmv) relates a product; `数据类型为INT4时，shape与入参x一致` (aclnnFlatQuant) holds
@@ -300,6 +316,8 @@ def shape_rule(
         return rule
     if peers := _relation_peers(p, params, "same_shape", conditional):
         c = _first_constraint(p, params, "same_shape", conditional)
+        if len(peers) > 1 and set(peers) <= set(_broadcast_peers(p, params, conditional)):
+            return _broadcast_of(peers, p, params, conditional)
         return ShapeRule(kind="same", params=peers[:1], text=c.text if c else "", line=c.line if c else p.line)
     if peers := _relation_peers(p, params, "broadcast_result", conditional):
         c = p.of_kind("broadcast_result")[0]
