@@ -100,6 +100,11 @@ def products_named(text: str) -> tuple[str, ...] | None:
     return None
 
 
+def generation_of(pid: str) -> tuple[str, ...]:
+    """The products of pid's generation (A3 for 910b), pid alone off the training line."""
+    return next((g for g in _GENERATIONS if pid in g), (pid,))
+
+
 def direction(text: str) -> str | None:
     """in/out/inout for a direction cell or bullet word (输入, 计算输出, 出参, 输入/输出, ...)."""
     t = re.sub(r"[\s（()）]", "", text)

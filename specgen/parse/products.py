@@ -73,16 +73,13 @@ def read_products(doc: Document) -> tuple[list[Product], list[Diagnostic]]:
 # The doc-site section `支持的产品型号` lists the supported products only: one it does not name
 # is unsupported (the repository's `产品支持情况` marks each ×/√ instead).
 _SUPPORTED_ONLY = re.compile(r"^支持的产品型号$")
-# Products of one generation (Atlas A2 and A3: "Ascend910B 及后续同代 SoC"): a list naming one
-# does not rule the other out. Local and small: a product-generation notion may replace it.
-_GENERATIONS = (frozenset({"910b", "A3"}),)
 
 
 def _absent(found: dict[str, Product], line: int) -> dict[str, Product]:
     """The known products a supported-only list leaves out, as unsupported, at its heading;
     none of the generation of one it names."""
     listed = set(found)
-    kin = {pid for g in _GENERATIONS if g & listed for pid in g}
+    kin = {kin for pid in listed for kin in vocab.generation_of(pid)}  # A2 listed: A3 not ruled out
     return {
         pid: Product(id=pid, name=name, supported=False, line=line)
         for pid, name in vocab.PRODUCT_NAMES.items()
