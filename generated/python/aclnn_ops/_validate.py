@@ -172,8 +172,10 @@ def _broken(
     spec: Spec, args: Mapping[str, object], product: str | None
 ) -> Iterator[tuple[Rule, str]]:
     ctx = _Context(spec, args, product_id(product))
+    # null pointers first; a status from the tiling (561002) after the argument checks
     for rule in sorted(
-        spec.rules, key=lambda r: r.kind not in ("not_null", "not_null_when")
+        spec.rules,
+        key=lambda r: (r.kind not in ("not_null", "not_null_when"), r.code >= 500000),
     ):
         if rule.products and ctx.product not in rule.products:
             continue
@@ -204,7 +206,7 @@ def check_product(spec: Spec, product: str | None) -> None:
     if pid is None or pid not in spec.unsupported_products:
         return
     rule = next((r for r in spec.rules if r.kind == "product" and r.host), None)
-    problem = f"the document lists product {pid} as not supported"
+    problem = f"the document does not list product {pid} as supported"
     if rule is None:
         raise ValueError(f"{spec.function}: {problem}")
     raise AclnnError(rule.code, spec.function, problem, rule.condition, rule.id or None)
@@ -309,14 +311,27 @@ def _not_null(ctx: _Context, rule: Rule) -> str:
 
 def _not_null_when(ctx: _Context, rule: Rule) -> str:
     """`当outputMask[0]为true，传入的gradInput是空指针时`: the pointer is required when the bool
-    array's element is true (an array too short to hold it asks for nothing here)."""
+    array's element is true (an array too short to hold it asks for nothing here); with no
+    element, when the other pointer is given (`当scalesOptional非空指针时，其也不能是空指针`)."""
     pointer, flags = rule.params
+    if not rule.values:
+        if ctx.args.get(flags) is not None and ctx.args.get(pointer) is None:
+            return f"{pointer} is None (a null pointer) but {flags} is given"
+        return ""
     index = int(rule.values[0])  # type: ignore[call-overload]
     given = ctx.args.get(flags)
     if not isinstance(given, Sequence) or index >= len(given) or not given[index]:
         return ""
     if ctx.args.get(pointer) is None:
         return f"{pointer} is None (a null pointer) but {flags}[{index}] is true"
+    return ""
+
+
+def _null(ctx: _Context, rule: Rule) -> str:
+    """`目前仅支持nullptr`: the pointer must be null (on the rule's products, when it has any)."""
+    for name in rule.params:
+        if ctx.args.get(name) is not None:
+            return f"{name} is given but the document says it must be a null pointer (nullptr)"
     return ""
 
 
@@ -448,10 +463,35 @@ def _broadcast_result(ctx: _Context, rule: Rule) -> str:
 
 
 def _same_dtype(ctx: _Context, rule: Rule) -> str:
-    tensors = ctx.tensors(rule.params)
+    """One dtype for the tensors named; tensor lists position by position (`x和out的数据类型
+    不一致`: x[i] and out[i]), a single tensor named beside them with each position."""
+    lists = [n for n in rule.params if ctx.spec.param(n).role == "tensor_list"]
+    if not lists:
+        return _one_dtype(ctx.tensors(rule.params))
+    singles = [
+        (n, d) for n in rule.params if n not in lists for d in ctx.descs.get(n, [])
+    ]
+    length = min(len(ctx.descs.get(n, [])) for n in lists)
+    for i in range(length):
+        at = [(f"{n}[{i}]", ctx.descs[n][i]) for n in rule.params if n in lists]
+        if problem := _one_dtype([*at[:1], *singles, *at[1:]]):
+            return problem
+    return ""
+
+
+def _one_dtype(tensors: list[tuple[str, TensorDesc]]) -> str:
     for name, desc in tensors[1:]:
         if desc.dtype != tensors[0][1].dtype:
             return f"{name} has dtype {desc.dtype} but {tensors[0][0]} has {tensors[0][1].dtype}"
+    return ""
+
+
+def _list_dtype(ctx: _Context, rule: Rule) -> str:
+    """The tensors of each list named of one dtype (`x或out中的Tensor的数据类型不一致`)."""
+    for name in rule.params:
+        items = [(f"{name}[{i}]", d) for i, d in enumerate(ctx.descs.get(name, []))]
+        if problem := _one_dtype(items):
+            return problem
     return ""
 
 
@@ -586,13 +626,36 @@ def _output_shape(ctx: _Context, rule: Rule) -> str:
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
-    allowed = shape_allowed(
-        rule.derive, _of_tensors(ctx, "shape"), _on_product(ctx), out.shape
-    )
+    shapes = _of_tensors(ctx, "shape")
+    allowed = shape_allowed(rule.derive, shapes, _on_product(ctx), out.shape)
     if allowed is None:
-        return ""
+        return _unbroadcastable(rule, shapes)
     expected = " or ".join(_shape(s) for s in allowed)
     return f"{rule.params[0]} has shape {_shape(out.shape)}; the document's rule gives {expected}"
+
+
+def _unbroadcastable(rule: Rule, shapes: Mapping[str, Any]) -> str:
+    """An output the rule gives the broadcast shape of inputs that do not broadcast
+    (`shape需要与self和gradOutput进行broadcast之后的shape相等`): no shape meets it."""
+    derive = rule.derive or {}
+    names = derive.get("params")
+    if (
+        derive.get("kind") != "broadcast"
+        or derive.get("when")
+        or not isinstance(names, list | tuple)
+    ):
+        return ""
+    known: list[tuple[int, ...]] = [
+        s for n in names if (s := shapes.get(n)) is not None
+    ]
+    if len(known) < 2 or len(known) != len(names):
+        return ""
+    try:
+        broadcast_shapes(*known)
+    except ValueError:
+        given = ", ".join(f"{n} {_shape(s)}" for n, s in zip(names, known, strict=True))
+        return f"{rule.params[0]}'s shape is the broadcast of {given}, which do not broadcast"
+    return ""
 
 
 def _output_dtype(ctx: _Context, rule: Rule) -> str:
@@ -649,7 +712,14 @@ def _length(ctx: _Context, rule: Rule) -> str:
     if rule.bounds:
         low, high = rule.bounds[0], rule.bounds[1]
         if (low is not None and n < low) or (high is not None and n > high):
-            return f"{name} has length {n}; the document allows {low} to {high}"
+            span = (
+                f"at most {high:g}"
+                if low is None
+                else f"at least {low:g}"
+                if high is None
+                else f"{low:g} to {high:g}"
+            )
+            return f"{name} has length {n}; the document allows {span}"
     return ""
 
 
@@ -698,9 +768,28 @@ def _dim_multiple(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _numel(ctx: _Context, rule: Rule) -> str:
+    """Each tensor of the number of elements stated (an empty one has none)."""
+    count = int(rule.values[0])  # type: ignore[call-overload]
+    for name in rule.params:
+        desc = _single(ctx, name)
+        if desc is not None and desc.size != count:
+            return f"{name} has shape {_shape(desc.shape)}, {desc.size} elements; the document requires {count}"
+    return ""
+
+
+def _last_dim(ctx: _Context, rule: Rule) -> str:
+    """A tensor's last dimension of the size stated (a 0-d tensor has none)."""
+    size = int(rule.values[0])  # type: ignore[call-overload]
+    desc = _single(ctx, rule.params[0])
+    if desc is not None and (not desc.shape or desc.shape[-1] != size):
+        return f"{rule.params[0]} has shape {_shape(desc.shape)}; the document requires a last dimension of {size}"
+    return ""
+
+
 def _product(ctx: _Context, rule: Rule) -> str:
     if ctx.product in ctx.spec.unsupported_products:
-        return f"the document lists product {ctx.product} as not supported"
+        return f"the document does not list product {ctx.product} as supported"
     return ""
 
 
@@ -708,6 +797,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "product": _product,
     "not_null": _not_null,
     "not_null_when": _not_null_when,
+    "null": _null,
     "dtypes": _dtypes,
     "formats": _formats,
     "rank": _rank,
@@ -719,6 +809,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "broadcast_result": _broadcast_result,
     "broadcast_to": _broadcast_to,
     "same_dtype": _same_dtype,
+    "list_dtype": _list_dtype,
     "same_format": _same_format,
     "enum": _enum,
     "range": _range,
@@ -726,6 +817,8 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "multiple": _multiple,
     "length": _length,
     "dim_multiple": _dim_multiple,
+    "numel": _numel,
+    "last_dim": _last_dim,
     "empty_tensor": _empty,
     "non_contiguous": _non_contiguous,
     "output_shape": _output_shape,
