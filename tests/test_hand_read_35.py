@@ -228,6 +228,16 @@ def test_foreach_mul_scalar_inplace_checks_its_561002_rows(corpus):
     assert not [r for r in fn.cases.rules if "inside the library" in r.reason and r.condition in enforced]
 
 
+def test_row_statements_the_561002_rows_check_are_not_listed_as_unchecked(corpus):
+    """aclnnForeachMulScalarInplace.md:98-100: scalar's `不支持空Tensor` and `元素个数为1` and x's
+    `该参数中所有Tensor的数据类型保持一致` are checked by the numel and list_dtype rows (recheck of
+    the audit): the docstring listed them as not checked beside the rules that reject them."""
+    fn = _function(corpus, FOREACH_MUL_SCALAR_INPLACE)
+    unchecked = {r.id for r in fn.cases.rules if not r.host}
+    assert not unchecked & {"stated_scalar_1_empty_tensor", "stated_scalar_2_text", "stated_x_2_same_dtype"}
+    assert unchecked == {"rule3_not_null"}  # `x中存在空指针Tensor`: list elements, truly not checked
+
+
 # ---------------------------------------------------------------- a list's length on a product (item 5)
 
 

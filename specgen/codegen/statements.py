@@ -29,11 +29,11 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),
-    "same_dtype": ("same_dtype", "output_dtype"),
+    "same_dtype": ("same_dtype", "output_dtype", "list_dtype"),
     "same_format": ("same_format",),
     "castable": ("castable",),
     "non_contiguous": ("non_contiguous",),
-    "empty_tensor": ("empty_tensor",),
+    "empty_tensor": ("empty_tensor", "numel"),
     "null": ("null",),
     "not_null_when": ("not_null_when",),
 }
@@ -105,6 +105,10 @@ def _honoured(p: Param, c: Constraint) -> bool:
 
 def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     """The rule that checks the constraint, a checked one first; None when none covers it."""
+    if c.kind == "text" and (count := _element_count(c.text)) is not None:
+        # `元素个数为1`: the error row's numel rule of that count (`scalar元素个数不为1`)
+        return next((r for r in rules if r.kind == "numel" and r.host and p.name in r.params
+                     and r.values and float(r.values[0]) == count), None)  # type: ignore[arg-type]  # fmt: skip
     if c.kind == "text" and (left_out := _left_out(p, c.text)) is not None:
         # `sparseModeOptional为5时，不支持`: the set of the documented values the enum rule holds leaves it out
         return next((r for r in rules if r.kind == "enum" and r.host and r.params == (p.name,) and not r.values
@@ -116,6 +120,10 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     def covers(rule: Rule) -> bool:
         if rule.kind not in kinds or p.name not in rule.params or rule.when != c.when:
             return False  # a set held under a condition is its own rule's
+        if rule.kind == "list_dtype":  # `该参数中所有Tensor的数据类型保持一致`: one list's own tensors
+            return not peers
+        if rule.kind == "numel":  # `不支持空Tensor`: a count of one or more has no empty tensor
+            return bool(rule.values) and float(rule.values[0]) >= 1  # type: ignore[arg-type]
         if c.kind in TENSOR_ONLY and p.kind not in ("tensor", "tensor_list"):
             return False  # a dtypes rule naming a scalar checks the tensors it names only
         if c.kind in RELATION_KINDS and peers:
@@ -128,6 +136,15 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
     # row's (`lambda小于0`)
     found = sorted((r for r in rules if covers(r)), key=lambda r: (not r.host, bool(r.bounds or r.values)))
     return found[0] if found else None
+
+
+_ELEMENT_COUNT = re.compile(r"^(?:元素个数|元素数量|shape\s*size)\s*(?:为|是|=|等于)\s*(\d+)[。.]?$", re.I)
+
+
+def _element_count(text: str) -> int | None:
+    """The count a parameter row states of its own elements (`元素个数为1`, `shape size = 1`)."""
+    found = _ELEMENT_COUNT.match(text.strip())
+    return int(found.group(1)) if found else None
 
 
 _OUTPUT_RULES = (("output_shape", "shape_rule"), ("output_dtype", "dtype_rule"))
