@@ -56,6 +56,9 @@ CONSTRAINTS = [
     # ---- a dtype list that goes on past its clause's comma
     # ops-nn/experimental/activation/elu_v2 (its example program passes FLOAT)
     ("数据类型支持fp16，fp32，bf16", "self", ("self",), [("dtypes", ("FLOAT16", "FLOAT", "BFLOAT16"))]),
+    # legacy/MoeTokenUnpermute.md:54: `支持的数据类型` before a lowercase list (kept as text:
+    # sortedIndices FLOAT was accepted)
+    ("支持的数据类型int32", "sortedIndices", ("sortedIndices",), [("dtypes", ("INT32",))]),
     # legacy/FlashAttentionUnpaddingScoreGradV2.md:94: a remark on one dtype does not end the
     # list (BOOL only was read; the sample's UINT8 broke it and every dtype check was dropped)
     (

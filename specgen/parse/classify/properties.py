@@ -13,7 +13,7 @@ from specgen.parse.classify.text import IDENT, TEXT_CACHE, Context, constraint, 
 
 _DTYPES = re.compile(
     r"(?:数据类型|dtype)(?:仅|只)?(?:支持|需为|为|要求为|必须为)[:：]?\s*"
-    r"(?P<list>[A-Za-z0-9_、,，/和 ]+)|支持的数据类型[:：]?\s*(?P<list2>[A-Z0-9_、, ]+)"
+    r"(?P<list>[A-Za-z0-9_、,，/和 ]+)|支持的数据类型(?:为)?[:：]?\s*(?P<list2>[A-Za-z0-9_、, ]+)"
 )
 # `BFLOAT16（仅 Ascend910B 及后续同代 SoC 支持）`: a dtype of some products only.
 _ONLY_ON = re.compile(r"(?<![A-Za-z0-9_])(?P<dtype>[A-Za-z0-9_]+)\s*[（(]\s*仅\s*(?P<product>[^）)]+?)\s*支持\s*[）)]")
