@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from specgen.model import DtypeRule, Param
+from specgen.model import DtypeRule, Param, ShapeRule
 from specgen.parse.classify.shape_alternatives import presence
 from specgen.parse.classify.shape_gradients import Said
 from specgen.parse.classify.text import Statement
@@ -45,10 +45,12 @@ _SAME = re.compile(
 _FIXED = re.compile(r"数据类型(?:为|是)\s*(?P<dtype>[A-Z][A-Z0-9_]*)")
 
 
-def case_rule(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> DtypeRule | None:
-    """The dtype `p` takes case by case, read from its statements and the constraints section's
-    dtype-combination tables; None when neither gives a case."""
-    cases = [*prose_cases(p, params, notes), *table_cases(p, params, notes)]
+def case_rule(
+    p: Param, params: Sequence[Param], notes: Sequence[Said], shape: ShapeRule | None = None
+) -> DtypeRule | None:
+    """The dtype `p` takes case by case, read from its statements, the constraints section's
+    dtype-combination tables, or the sentences of its shape cases; None when none gives a case."""
+    cases = [*prose_cases(p, params, notes), *table_cases(p, params, notes)] or shape_cases(p, shape)
     if not cases:
         return None
     read = (n for c in cases for n in (*c.params, *c.when[::4]) if n)
@@ -59,6 +61,24 @@ def case_rule(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> Dtype
         text=cases[0].text,
         line=cases[0].line,
     )
+
+
+def shape_cases(p: Param, shape: ShapeRule | None) -> list[DtypeRule]:
+    """The dtype each of the output's shape cases gives in its own sentence (aclnnFlatQuant
+    quantScale: "量化输出类型为INT4或INT32时，shape为[M]，…，数据类型为FLOAT32。量化输出类型为
+    FLOAT4_E2M1时，shape为[…]，数据类型为FLOAT8_E8M0"): a fixed dtype under the case's conditions;
+    [] unless every case is conditioned on other parameters and states one dtype the output allows."""
+    alternatives = shape.alternatives if shape is not None and shape.kind == "one_of" else ()
+    cases = [_sentence_case(a, p) for a in alternatives]
+    return [c for c in cases if c is not None] if cases and all(cases) else []
+
+
+def _sentence_case(case: ShapeRule, p: Param) -> DtypeRule | None:
+    found = {d for m in _FIXED.finditer(case.text) if (d := dtype(m.group("dtype")))}
+    own = p.name in case.when[::4]  # `数据类型为INT32时，…`: a case of the output's own dtype gives none
+    if not case.when or own or len(found) != 1 or not found <= set(p.dtypes):
+        return None
+    return DtypeRule(kind="fixed", values=tuple(found), when=case.when, text=case.text, line=case.line)
 
 
 def _inputs(params: Sequence[Param], p: Param) -> dict[str, Param]:
