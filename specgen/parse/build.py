@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -874,6 +875,7 @@ def _note_rules(
     held on the remark's products only."""
     out: list[Constraint] = []
     for note in notes:
+        out += [c.model_copy(update={"product": pid}) for c in _pairings(name, note) for pid in note.products]
         for said in note.statements:
             statement = _resolved(said, aliases)
             found = (
@@ -883,6 +885,30 @@ def _note_rules(
             )
             verbatim = {"text": said.text} if statement is not said else {}  # the remark as written
             out += [c.model_copy(update={"product": pid, **verbatim}) for c in found for pid in note.products]
+    return out
+
+
+# `参数`scalar`的数据类型与入参`x`的数据类型具有一定对应关系：`, then a case a line: `当`x`的数据类型为
+# BFLOAT16时，数据类型支持FLOAT32。` (aclnnForeachMulScalarInplace, Ascend 950)
+_PAIRING = re.compile(
+    r"^(?:参数|入参|输入)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的?数据类型[^：:]*?)?与(?:输入参数|入参|输入|参数)?\s*"
+    r"`?(?P<peer>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?数据类型具有一定对应关系"
+)
+
+
+def _pairings(name: str, note: ProductNote) -> list[Constraint]:
+    """A remark pairing `name`'s dtype with another parameter's, case by case, with its cases
+    (`当x的数据类型为…时，…`) as one statement the validator lists unchecked: the cases speak of
+    `name`'s dtypes, never of the peer's own set."""
+    out: list[Constraint] = []
+    for i, said in enumerate(note.statements):
+        m = _PAIRING.match(said.text)
+        if m is None or m.group("name") != name:
+            continue
+        cases = [s.text for s in itertools.takewhile(lambda s: s.text.startswith("当"), note.statements[i + 1 :])]
+        out.append(
+            Constraint(kind="text", text=" ".join([said.text, *cases]), line=said.line, params=(m.group("peer"),))
+        )
     return out
 
 
