@@ -1,7 +1,7 @@
 """Output dtypes the document gives case by case: a `cases` DtypeRule, read where no other
 dtype rule is (see shapes.dtype_rule).
 
-Three readings, all of what the document writes, never of an operator's name:
+Four readings, all of what the document writes, never of an operator's name:
 
 - the output's own statement, clause by clause, each led by an input's presence
   (aclnnWeightQuantBatchMatmulV2 `y`: "当`quantScaleOptional`存在时，数据类型为INT8；当
@@ -11,7 +11,10 @@ Three readings, all of what the document writes, never of an operator's name:
   optional), each row a case: the input cells its conditions, the output's cell its dtype; a
   bullet after the table that ties the output to an input (aclnnQuantMatmulV5, T-CG:
   "out和x2Scale的数据类型需要一致") makes a row's several dtypes that input's;
-- where neither gives a case, the per-product remarks that leave the output one dtype on some
+- where neither gives a case, the output's shape cases whose own sentence states the dtype
+  (aclnnFlatQuant quantScale: "量化输出类型为FLOAT4_E2M1时，shape为[…]，数据类型为FLOAT8_E8M0"), each
+  under its case's conditions (never a case of the output's own dtype);
+- where none gives a case, the per-product remarks that leave the output one dtype on some
   products (aclnnAdaLayerNormQuant: "输出`out`的数据类型仅支持INT8" on Atlas A2/A3): fixed there,
   the caller's choice elsewhere.
 
