@@ -351,6 +351,16 @@ CONSTRAINTS = [
         ("gradOut", "self", "target", "gradInput"),
         [("broadcast_result", ("self", "target", "gradOut"))],
     ),
+    # ops-nn/experimental/activation/sigmoid_grad: the snake_case names of the formula are the
+    # parameters gradOutput and gradInput (the same-shape tie to both was lost or partial)
+    (
+        "shape需要与grad_output，grad_input一致",
+        "output",
+        ("gradOutput", "output", "gradInput"),
+        [("same_shape", ("gradOutput", "gradInput"))],
+    ),
+    # a snake_case word two parameters spell (case aside) names neither: only `self` is read
+    ("shape需要与grad_out，self一致", "x", ("gradOut", "GradOut", "self", "x"), [("same_shape", ("self",))]),
     # a listed name that is no parameter: the broadcast cannot be computed, so no rule
     ("shape为grad，self，target的broadcast结果", "out", ("gradOutput", "gradInput", "self", "target", "out"), []),
     # names listed with commas are one clause (ops-nn/matmul/addmv: was split into five)
@@ -470,6 +480,13 @@ CONDITIONS = [
     ),
     # ops-nn/activation/swi_glu/docs/aclnnSwiGlu.md: no tensor named: prose
     ("dim不在取值范围内", ("x", "dim", "out"), ("x", "out"), [("value", ("dim",))]),
+    # ops-nn/activation/clipped_swiglu/docs/aclnnClippedSwigluV2.md:311: clamp_mode is clampMode
+    (
+        "dim或clamp_mode不在指定的取值范围内",
+        ("x", "dim", "clampMode", "out"),
+        ("x", "out"),
+        [("value", ("dim", "clampMode"))],
+    ),
     # ---- ranks and nulls read with their negations
     # ops-nn/quant/grouped_dynamic_mx_quant_with_dual_axis/...: "不大于0" is no rank limit of 0; the
     # clauses on x.shape[1] no rule reads stay named as a prose shape rule

@@ -498,3 +498,60 @@ def test_the_error_case_of_a_settled_case_rule_keeps_the_nulls_its_row_needs(cor
     assert not case.skip
     assert isinstance(case.args["x1Scale"], NullArg) and isinstance(case.args["bias"], NullArg)
     assert case.args["out"].dtype == "FLOAT16"
+
+
+def _function(corpus, relative, name):
+    from specgen.parse import parse_paths
+
+    (doc,) = parse_paths([corpus / "docs" / "ops-nn" / relative])
+    return next(f for f in doc.functions if f.name == name)
+
+
+def test_a_shape_case_whose_sentence_gives_the_dtype_gives_it_under_the_same_condition(corpus):
+    from specgen.review.lint_outputs import call_values
+
+    # aclnnFlatQuant quantScale, line 192: "量化输出类型为INT4或INT32时，shape为[M],…，数据类型为FLOAT32。
+    # 量化输出类型为FLOAT4_E2M1时，shape为[M,ceildiv(N1*N2,64),2]，数据类型为FLOAT8_E8M0。" (out: the quantized output)
+    fn = _function(corpus, "quant/flat_quant/docs/aclnnFlatQuant.md", "aclnnFlatQuant")
+    params = {p.name: p for p in fn.params}
+    rule = params["quantScale"].dtype_rule
+    assert [(c.values, c.when) for c in rule.alternatives] == [
+        (("FLOAT",), ("out", "dtype", "INT4", "true")),
+        (("FLOAT",), ("out", "dtype", "INT32", "true")),
+        (("FLOAT8_E8M0",), ("out", "dtype", "FLOAT4_E2M1", "true")),
+    ]
+    plain = cases.plain_rule(rule)
+    for out, expected in (("INT32", "FLOAT"), ("FLOAT4_E2M1", "FLOAT8_E8M0")):
+        assert _shapes.output_dtype(plain, {"out": out}, {"out": TensorDesc((2, 2), out)}) == expected
+    # the sample (out INT32, quantScale FLOAT) meets it
+    values = call_values(fn, fn.sample_call)
+    assert values["out"].dtype == "INT32"
+    dtypes = {n: v.dtype if isinstance(v, TensorDesc) else None for n, v in values.items()}
+    assert _shapes.output_dtype(plain, dtypes, values) == values["quantScale"].dtype == "FLOAT"
+    # out's own cases (`数据类型为INT32时，shape的最后一维…`) are of its own dtype: they give none
+    assert params["out"].dtype_rule.kind == "not_derivable"
+
+
+def test_shape_cases_give_no_dtype_unless_each_states_one():
+    from specgen.model import ShapeRule
+    from specgen.parse.classify.dtype_rules import shape_cases
+
+    out = _tensor("yScaleOut", "out", ["FLOAT", "FLOAT8_E8M0"])
+
+    def one_of(*texts):
+        alts = [
+            ShapeRule(kind="explicit", dims=("1",), when=("quantMode", "value", str(i), "true"), text=t, line=5)
+            for i, t in enumerate(texts)
+        ]
+        return ShapeRule(kind="one_of", alternatives=tuple(alts), line=5)
+
+    # aclnnSwigluGroupQuant yScaleOut, line 576 (two of its three cases)
+    read = one_of(
+        "quantMode为0时，shape为[...,ceil((D/2)/128)]，数据类型为FLOAT32",
+        "quantMode为1时，shape为[…]，数据类型为FLOAT8_E8M0",
+    )
+    assert [c.values for c in shape_cases(out, read)] == [("FLOAT",), ("FLOAT8_E8M0",)]
+    # one case silent on the dtype: no case is read (the silent one is not guessed)
+    assert shape_cases(out, one_of("quantMode为0时，shape为[1]，数据类型为FLOAT32", "quantMode为1时，shape为[2]")) == []
+    # a dtype the output does not allow is no reading of it
+    assert shape_cases(out, one_of("quantMode为0时，shape为[1]，数据类型为INT8")) == []

@@ -239,11 +239,24 @@ def _left_out(p: Param, text: str) -> int | None:
 _RATIO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*(?:与|和)\s*[A-Za-z_][A-Za-z0-9_]*\s*的?比值|[A-Za-z0-9_]整除[A-Za-z_]")
 
 
+# `参数scalar的数据类型与入参x的数据类型具有一定对应关系：当x的数据类型为BFLOAT16时，数据类型支持FLOAT32…`
+_PAIRED = re.compile(
+    r"与(?:输入参数|入参|输入|参数)?\s*`?(?P<peer>[A-Za-z_][A-Za-z0-9_]*)?`?\s*的?数据类型具有一定对应关系"
+)
+
+
 def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"
     if c.kind == "text" and _RATIO.search(c.text):
         return "a ratio or divisibility of two parameters' values: the validator's bounds and multiples are constants"
+    if c.kind == "text" and (paired := _PAIRED.search(c.text)):
+        peer = paired.group("peer") or "another parameter"
+        on = f" on product {c.product}" if c.product else ""
+        return (
+            f"the dtypes {p.name} allows{on} depend on {peer}'s dtype, case by case; no check reads a pair of "
+            "dtypes, so it is not checked on the host"
+        )
     if c.kind in _REASONS:
         return _REASONS[c.kind]
     if c.product is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -28,6 +29,7 @@ from specgen.model import (
 from specgen.parse import classify as cons
 from specgen.parse import sections as sec
 from specgen.parse.classify.listed_shapes import shape_lists
+from specgen.parse.classify.shape_elsewhere import FORMULA_NAME
 from specgen.parse.classify.shape_sizes import ProductStatement
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
@@ -612,7 +614,35 @@ def _params(
         else:
             by_name[f.name] = f
     listed = _listed_dtypes(facts)
-    return [_param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute, listed) for p in prototype]
+    aliases = _output_aliases(list(by_name.values()), names)
+    return [
+        _param(p, by_name.get(p.name), notes, names, inplace, fallback_line, execute, listed, aliases)
+        for p in prototype
+    ]
+
+
+def _output_aliases(facts: list[ParamFacts], names: tuple[str, ...]) -> dict[str, str]:
+    """The formula's names of outputs that the remarks may call them by (aclnnForeachAddListV2
+    out: `对应公式中的`y``, then `入参`x1`、`x2`和出参`y`支持包含的最大Tensor个数均为50`): each
+    symbol one output's row names, when it names no parameter and no other output's row names it."""
+    found: dict[str, list[str]] = {}
+    for f in facts:
+        if f.direction and vocab.direction(f.direction) == "out":
+            for sym in dict.fromkeys(m.group("sym") for s in f.description for m in FORMULA_NAME.finditer(s.text)):
+                found.setdefault(sym, []).append(f.name)
+    return {sym: outs[0] for sym, outs in found.items() if len(outs) == 1 and sym not in names}
+
+
+# `出参`y``: the remark marks the name as an output's (the formula's name of it, see `_output_aliases`)
+_OUTPUT_WORD = re.compile(r"(?<=出参)(\s*`?)(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])")
+
+
+def _resolved(statement: Statement, aliases: dict[str, str]) -> Statement:
+    """The remark with each output it names by the formula's name (`出参`y``) named by its parameter."""
+    if not aliases or "出参" not in statement.text:
+        return statement
+    text = _OUTPUT_WORD.sub(lambda m: m.group(1) + aliases.get(m.group("name"), m.group("name")), statement.text)
+    return statement if text == statement.text else Statement(text, statement.line)
 
 
 def _listed_dtypes(facts: list[ParamFacts]) -> set[str]:
@@ -629,6 +659,7 @@ def _param(
     fallback_line: int,
     execute: bool,
     listed: set[str],
+    aliases: dict[str, str] | None = None,
 ) -> Param:
     kind = (execute_kind if execute else param_kind)(proto.c_type, proto.name)
     line = facts.line if facts else fallback_line
@@ -637,7 +668,7 @@ def _param(
     if facts is not None:
         constraints, description = _facts_constraints(facts, names)
     constraints += _note_constraints(proto.name, constraints, notes, names, listed)
-    constraints += _note_rules(proto.name, notes, names)
+    constraints += _note_rules(proto.name, notes, names, aliases or {})
     if kind == "string":
         stated, description = stated_sets(description, line)
         constraints = held_sets(string_sets(constraints + stated), names)
@@ -835,20 +866,49 @@ _REMARK_LEAD = re.compile(r"^(?:输入|参数|入参)?\s*`?(?P<name>[A-Za-z_]\w*
 _REMARK_KINDS = ("enum", "range")
 
 
-def _note_rules(name: str, notes: list[ProductNote], names: tuple[str, ...]) -> list[Constraint]:
+def _note_rules(
+    name: str, notes: list[ProductNote], names: tuple[str, ...], aliases: dict[str, str]
+) -> list[Constraint]:
     """The values a section-level product remark allows `name` (`输入`returnInverse`仅支持false`
     under `<term>Ascend 950PR/Ascend 950DT</term>：`), and the dtype equality it states of
     `name` and another parameter (`参数weight、gradBias的数据类型与gradOut的保持一致`): each
     held on the remark's products only."""
     out: list[Constraint] = []
     for note in notes:
-        for statement in note.statements:
+        out += [c.model_copy(update={"product": pid}) for c in _pairings(name, note) for pid in note.products]
+        for said in note.statements:
+            statement = _resolved(said, aliases)
             found = (
                 _remark_values(name, statement, names)
                 + _remark_same_dtype(name, statement, names)
                 + _remark_list_length(name, statement, names)
             )
-            out += [c.model_copy(update={"product": pid}) for c in found for pid in note.products]
+            verbatim = {"text": said.text} if statement is not said else {}  # the remark as written
+            out += [c.model_copy(update={"product": pid, **verbatim}) for c in found for pid in note.products]
+    return out
+
+
+# `参数`scalar`的数据类型与入参`x`的数据类型具有一定对应关系：`, then a case a line: `当`x`的数据类型为
+# BFLOAT16时，数据类型支持FLOAT32。` (aclnnForeachMulScalarInplace, Ascend 950)
+_PAIRING = re.compile(
+    r"^(?:参数|入参|输入)?\s*`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:的?数据类型[^：:]*?)?与(?:输入参数|入参|输入|参数)?\s*"
+    r"`?(?P<peer>[A-Za-z_][A-Za-z0-9_]*)`?\s*的?数据类型具有一定对应关系"
+)
+
+
+def _pairings(name: str, note: ProductNote) -> list[Constraint]:
+    """A remark pairing `name`'s dtype with another parameter's, case by case, with its cases
+    (`当x的数据类型为…时，…`) as one statement the validator lists unchecked: the cases speak of
+    `name`'s dtypes, never of the peer's own set."""
+    out: list[Constraint] = []
+    for i, said in enumerate(note.statements):
+        m = _PAIRING.match(said.text)
+        if m is None or m.group("name") != name:
+            continue
+        cases = [s.text for s in itertools.takewhile(lambda s: s.text.startswith("当"), note.statements[i + 1 :])]
+        out.append(
+            Constraint(kind="text", text=" ".join([said.text, *cases]), line=said.line, params=(m.group("peer"),))
+        )
     return out
 
 

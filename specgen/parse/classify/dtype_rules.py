@@ -1,7 +1,7 @@
 """Output dtypes the document gives case by case: a `cases` DtypeRule, read where no other
 dtype rule is (see shapes.dtype_rule).
 
-Three readings, all of what the document writes, never of an operator's name:
+Four readings, all of what the document writes, never of an operator's name:
 
 - the output's own statement, clause by clause, each led by an input's presence
   (aclnnWeightQuantBatchMatmulV2 `y`: "当`quantScaleOptional`存在时，数据类型为INT8；当
@@ -11,7 +11,10 @@ Three readings, all of what the document writes, never of an operator's name:
   optional), each row a case: the input cells its conditions, the output's cell its dtype; a
   bullet after the table that ties the output to an input (aclnnQuantMatmulV5, T-CG:
   "out和x2Scale的数据类型需要一致") makes a row's several dtypes that input's;
-- where neither gives a case, the per-product remarks that leave the output one dtype on some
+- where neither gives a case, the output's shape cases whose own sentence states the dtype
+  (aclnnFlatQuant quantScale: "量化输出类型为FLOAT4_E2M1时，shape为[…]，数据类型为FLOAT8_E8M0"), each
+  under its case's conditions (never a case of the output's own dtype);
+- where none gives a case, the per-product remarks that leave the output one dtype on some
   products (aclnnAdaLayerNormQuant: "输出`out`的数据类型仅支持INT8" on Atlas A2/A3): fixed there,
   the caller's choice elsewhere.
 
@@ -27,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from specgen.model import DtypeRule, Param
+from specgen.model import DtypeRule, Param, ShapeRule
 from specgen.parse.classify.shape_alternatives import presence
 from specgen.parse.classify.shape_gradients import Said
 from specgen.parse.classify.text import Statement
@@ -45,10 +48,12 @@ _SAME = re.compile(
 _FIXED = re.compile(r"数据类型(?:为|是)\s*(?P<dtype>[A-Z][A-Z0-9_]*)")
 
 
-def case_rule(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> DtypeRule | None:
-    """The dtype `p` takes case by case, read from its statements and the constraints section's
-    dtype-combination tables; None when neither gives a case."""
-    cases = [*prose_cases(p, params, notes), *table_cases(p, params, notes)]
+def case_rule(
+    p: Param, params: Sequence[Param], notes: Sequence[Said], shape: ShapeRule | None = None
+) -> DtypeRule | None:
+    """The dtype `p` takes case by case, read from its statements, the constraints section's
+    dtype-combination tables, or the sentences of its shape cases; None when none gives a case."""
+    cases = [*prose_cases(p, params, notes), *table_cases(p, params, notes)] or shape_cases(p, shape)
     if not cases:
         return None
     read = (n for c in cases for n in (*c.params, *c.when[::4]) if n)
@@ -59,6 +64,24 @@ def case_rule(p: Param, params: Sequence[Param], notes: Sequence[Said]) -> Dtype
         text=cases[0].text,
         line=cases[0].line,
     )
+
+
+def shape_cases(p: Param, shape: ShapeRule | None) -> list[DtypeRule]:
+    """The dtype each of the output's shape cases gives in its own sentence (aclnnFlatQuant
+    quantScale: "量化输出类型为INT4或INT32时，shape为[M]，…，数据类型为FLOAT32。量化输出类型为
+    FLOAT4_E2M1时，shape为[…]，数据类型为FLOAT8_E8M0"): a fixed dtype under the case's conditions;
+    [] unless every case is conditioned on other parameters and states one dtype the output allows."""
+    alternatives = shape.alternatives if shape is not None and shape.kind == "one_of" else ()
+    cases = [_sentence_case(a, p) for a in alternatives]
+    return [c for c in cases if c is not None] if cases and all(cases) else []
+
+
+def _sentence_case(case: ShapeRule, p: Param) -> DtypeRule | None:
+    found = {d for m in _FIXED.finditer(case.text) if (d := dtype(m.group("dtype")))}
+    own = p.name in case.when[::4]  # `数据类型为INT32时，…`: a case of the output's own dtype gives none
+    if not case.when or own or len(found) != 1 or not found <= set(p.dtypes):
+        return None
+    return DtypeRule(kind="fixed", values=tuple(found), when=case.when, text=case.text, line=case.line)
 
 
 def _inputs(params: Sequence[Param], p: Param) -> dict[str, Param]:

@@ -1158,7 +1158,7 @@ def dtype_rule(
     if len(wider) == 1 and not set(p.dtypes) <= set(_INDEX_DTYPES):
         c = p.of_kind("dtypes")[0]
         return DtypeRule(kind="same_set", params=(wider[0].name,), values=tuple(p.dtypes), text=c.text, line=c.line)
-    if cases := case_rule(p, params, notes) or product_case_rule(p):
+    if cases := case_rule(p, params, notes, shape) or product_case_rule(p):
         return cases  # aclnnWeightQuantBatchMatmulV2 y: `当quantScaleOptional存在时，数据类型为INT8；…`
     reason = (
         "the document allows " + "、".join(p.dtypes) + " and relates the dtype to no input"

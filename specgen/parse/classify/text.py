@@ -70,12 +70,25 @@ def names_in(text: str, params: Iterable[str], typos: dict[str, str] | None = No
     for word in IDENT.findall(text):
         if word in names:
             seen.setdefault(word, None)
+        elif (spelt := snake_spelling(word, names)) is not None:
+            seen.setdefault(spelt, None)
         elif len(word) >= 6 and typos is not None and word.lower() not in PLAIN_WORDS:
             close = [n for n in names if _one_edit(word, n) and not differs_in_digits(word, n)]
             if len(close) == 1:
                 typos[word] = close[0]
                 seen.setdefault(close[0], None)
     return list(seen)
+
+
+def snake_spelling(word: str, names: Iterable[str]) -> str | None:
+    """The one parameter a snake_case word of the prose spells in camelCase: `grad_output` is
+    `gradOutput` (case ignored, underscores removed; the formulas and descriptions write names
+    so, "公式中的grad_output"); None when the word has no inner underscore or no single match."""
+    if "_" not in word.strip("_"):
+        return None
+    key = word.replace("_", "").lower()
+    found = [n for n in names if "_" not in n and n.lower() == key]
+    return found[0] if len(found) == 1 else None
 
 
 def differs_in_digits(a: str, b: str) -> bool:
