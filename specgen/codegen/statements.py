@@ -26,6 +26,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "axis": ("axis",),
     "length": ("length",),
     "multiple": ("multiple",),
+    "ratio": ("ratio",),
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),
