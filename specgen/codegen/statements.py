@@ -227,7 +227,10 @@ def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"
     if c.kind == "text" and _RATIO.search(c.text):
-        return "a ratio or divisibility of two parameters' values: the validator's bounds and multiples are constants"
+        return (
+            "a ratio or divisibility of two parameters' values in a form no reader types (held in a situation,"
+            " or `可以整除`, which the documents write both ways round)"
+        )
     if c.kind in _REASONS:
         return _REASONS[c.kind]
     if c.product is not None:
