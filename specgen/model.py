@@ -56,7 +56,9 @@ ConstraintKind = Literal[
     "range",  # min/max (inclusive flags): values outside are rejected
     "clamp",  # min/max: values outside are normalised to the bound, not rejected
     "length",  # values: an array's or a string's allowed lengths, or min/max: their range
-    "multiple",  # values: (n,) a multiple of n, or params: (p,) a multiple of parameter p
+    "multiple",  # values: (n,) a multiple of n, or params: (p,) a multiple of parameter p, or
+    # params: (a, b): a a multiple of b (`需要满足numHeads整除numKeyValueHeads`)
+    "ratio",  # params: (a, b): a / b at most max (`numHeads与numKeyValueHeads的比值不能大于64`)
     "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1]); values: allowed besides
     "optional",  # may be a null pointer
     "null",  # must be a null pointer (on `product` when set): `目前仅支持nullptr`, `暂不支持该传参`
@@ -91,6 +93,7 @@ CheckKind = Literal[
     "enum",
     "range",
     "multiple",  # params: a value (or values) that must be a multiple of values[0] (`offset % 4 == 0`)
+    "ratio",  # params: (a, b): a / b at most max; never checked while b is 0 or not given
     "dim_multiple",  # params: (tensor,) its last dimension, or (tensor, dim) the one dim names;
     # values[0]: the size must be a multiple of it (`x的最后一维不能被2整除`)
     "axis",  # params: (value, tensor): the value indexes a dimension of the tensor

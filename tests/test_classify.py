@@ -688,3 +688,25 @@ def test_a_bound_after_what_the_value_is_is_read_and_the_description_kept(statem
                                   descriptive_ok=True)  # fmt: skip
     assert [typed(c) for c in found if c.kind == "range"] == expected
     assert description[0].startswith("表示总的最大处理row数且")
+
+
+@pytest.mark.parametrize(
+    ("statement", "subject", "unchecked", "described"),
+    [
+        # ops-nn aclnnMaxPool3D.md:50 padsOptional: the requirement was folded into the description
+        ("显式padding，必须包含6个", "padsOptional", ["必须包含6个"], ["显式padding"]),
+        # aclnnEmbeddingDenseBackward.md:48 indices: a range of data the host cannot read
+        ("grad输入对应的索引值，Device侧的aclTensor，取值范围为[0, numWeights)", "indices",
+         ["取值范围为[0, numWeights)"], ["grad输入对应的索引值", "Device侧的aclTensor"]),
+        # aclnnSoftmax.md:98 dim, aclnnGroupNormSwishGrad dbetaIsRequire, a workspace size: descriptions
+        ("需要做Softmax的轴", "dim", [], ["需要做Softmax的轴"]),
+        ("是否需要输出dbeta", "dbetaIsRequire", [], ["是否需要输出dbeta"]),
+        ("返回需要在Device侧申请的workspace大小", "workspaceSize", [], ["返回需要在Device侧申请的workspace大小"]),
+        # aclnnSituGlu linearBeta: a situation's bound describes what happens, it requires nothing
+        ("小于等于0时up路径不进行变换", "linearBeta", [], ["小于等于0时up路径不进行变换"]),
+    ],
+)  # fmt: skip
+def test_a_requirement_no_reader_types_is_a_statement_never_the_description(statement, subject, unchecked, described):
+    found, description = classify(statement, Context(subject=subject, params=(subject,), line=1), descriptive_ok=True)
+    assert [c.text for c in found if c.kind == "text"] == unchecked
+    assert description == described

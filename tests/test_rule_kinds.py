@@ -344,3 +344,45 @@ def test_a_quoted_value_is_one_clause_commas_and_all():
         "Host侧表达式字符串",
     ]
     assert clauses('当前取值只支持"abcd,abced->abce') == ['当前取值只支持"abcd', "abced->abce"]
+
+
+@pytest.mark.parametrize(
+    ("statement", "kind", "params", "high"),
+    [
+        # legacy PromptFlashAttentionV2.md:119, FusedInferAttentionScoreV2.md:102 numKeyValueHeads
+        ("限制：需要满足numHeads整除numKeyValueHeads", "multiple", ("numHeads", "numKeyValueHeads"), None),
+        ("需要满足numHeads整除numKeyValueHeads", "multiple", ("numHeads", "numKeyValueHeads"), None),
+        # legacy IncreFlashAttention.md:72
+        ("numHeads与numKeyValueHeads的比值不能大于64", "ratio", ("numHeads", "numKeyValueHeads"), 64),
+        # with a modal word the documents mean the reverse (`group需可以整除self的第一维度`): unread
+        ("numHeads可以整除numKeyValueHeads", "text", (), None),
+        ("当layout为BNSD时，numHeads与numKeyValueHeads的比值不能大于64", "text", (), None),  # a situation
+    ],
+)
+def test_a_relation_of_two_values_in_a_parameter_statement(statement, kind, params, high):
+    (c,) = _read("int", [statement], ("numKeyValueHeads", "numHeads"))
+    assert (c.kind, c.params, c.max) == (kind, params, high)
+
+
+def test_a_ratio_of_two_values_is_checked_and_a_zero_denominator_never_rejects():
+    # legacy IncreFlashAttention.md:72: `默认为0，表示和query的head个数相等。numHeads与numKeyValueHeads的比值不能大于64`
+    text = "numHeads与numKeyValueHeads的比值不能大于64"
+    rule = _validate.Rule(
+        161002, "ratio", ("numHeads", "numKeyValueHeads"), text, id="r", bounds=(None, 64, True, True)
+    )
+    spec = _spec_of(rule, {"numHeads": "value", "numKeyValueHeads": "value"})
+    assert _broken(spec, numHeads=128, numKeyValueHeads=2) == ""  # 64 itself is allowed
+    assert "numHeads / numKeyValueHeads is 65" in _broken(spec, numHeads=130, numKeyValueHeads=2)
+    assert _broken(spec, numHeads=130, numKeyValueHeads=0) == ""  # 0: equal to numHeads
+    assert _broken(spec, numHeads=130) == ""
+
+
+def test_a_divisibility_of_two_values_is_checked_dividend_first():
+    # legacy FusedInferAttentionScoreV2.md:102 `需要满足numHeads整除numKeyValueHeads` (its 约束说明:
+    # `numHeads是numKeyValueHeads的倍数关系`)
+    text = "需要满足numHeads整除numKeyValueHeads"
+    rule = _validate.Rule(161002, "multiple", ("numHeads", "numKeyValueHeads"), text, id="r")
+    spec = _spec_of(rule, {"numHeads": "value", "numKeyValueHeads": "value"})
+    assert _broken(spec, numHeads=8, numKeyValueHeads=2) == ""
+    assert "not a multiple of 2" in _broken(spec, numHeads=3, numKeyValueHeads=2)
+    assert _broken(spec, numHeads=3, numKeyValueHeads=0) == ""

@@ -14,7 +14,8 @@ import pytest
 from specgen.codegen.errors import LowerError
 from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime._validate import CHECKED_KINDS
-from specgen.model import Function, OperatorDoc
+from specgen.codegen.statements import account
+from specgen.model import Constraint, Function, OperatorDoc, Param
 from specgen.parse import parse_paths
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
@@ -100,24 +101,33 @@ def test_a_pointer_required_null_in_one_situation_is_named_as_such(corpus):
 
 
 @pytest.mark.parametrize(
-    ("stem", "text"),
+    ("stem", "text", "kind"),
     [
         # `…默认为0，表示和query的head个数相等；numHeads与numKeyValueHeads的比值不能大于64。`: after the
         # semicolon, a rule, no longer the bullet's description (it was dropped silently)
-        ("IncreFlashAttentionV2", "numHeads与numKeyValueHeads的比值不能大于64"),
+        ("IncreFlashAttentionV2", "numHeads与numKeyValueHeads的比值不能大于64", "ratio"),
         # `限制：需要满足numHeads整除numKeyValueHeads，numHeads与numKeyValueHeads的比值不能大于64，…`
-        ("PromptFlashAttentionV3", "限制：需要满足numHeads整除numKeyValueHeads"),
+        ("PromptFlashAttentionV3", "限制：需要满足numHeads整除numKeyValueHeads", "multiple"),
     ],
 )
-def test_a_ratio_of_two_values_is_named_with_its_reason(corpus, stem, text):
+def test_a_ratio_of_two_values_is_checked(corpus, stem, text, kind):
     (doc,) = parse_paths([corpus / "docs" / "legacy" / f"{stem}.md"])
     fn = operator_code(doc, doc.source).functions[0]
     [rule] = [r for r in fn.cases.rules if r.condition == text]
-    assert not rule.host and "ratio or divisibility of two parameters" in rule.reason
+    assert rule.host and rule.kind == kind and rule.params == ("numHeads", "numKeyValueHeads")
     (kv,) = [p for p in fn.function.params if p.name == "numKeyValueHeads"]
     assert "比值" not in kv.description
     # the clause before the semicolon stays the description
     assert "表示和query的head个数相等" in kv.description or stem != "IncreFlashAttentionV2"
+
+
+def test_a_ratio_held_in_a_situation_is_named_with_its_reason():
+    """Conditional, the relation stays text: named unchecked with the reason, not enforced."""
+    p = Param(name="numKeyValueHeads", c_type="int64_t", kind="int", direction="in", line=1)
+    c = Constraint(kind="text", text="当layout为BNSD时，numHeads与numKeyValueHeads的比值不能大于64", line=1)
+    p = p.model_copy(update={"constraints": (c,)})
+    ([rule], [statement]) = account([p], [])
+    assert not rule.host and "no reader types" in rule.reason and statement.rule == rule.id
 
 
 def test_a_bool_the_document_allows_one_value_of_is_checked(corpus):

@@ -349,6 +349,8 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
         return "a rank_at_least rule needs a tensor and the array whose length it compares with"
     if kind == "length" and not (len(params) == 1 and by_name[params[0]].kind in (*ARRAY_KINDS, "string")):
         return f"a length rule applies to an array or a string; {', '.join(params) or 'no parameter'} is not one"
+    if kind == "ratio" and not (len(params) == 2 and all(by_name[n].kind == "int" for n in params)):
+        return f"a ratio rule needs two integers; {', '.join(params) or 'no parameter'} are not"
     if kind == "axis" and not (len(params) == 2 and by_name[params[1]].kind in TENSOR_KINDS):
         return "an axis rule needs the value and the tensor whose dimensions it indexes"
     if kind in ("output_shape", "output_dtype") and not (params and by_name[params[0]].kind == "tensor"):
@@ -370,18 +372,28 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     by_name = {p.name: p for p in params}
     implied = []
     for p in params:
-        for kind in ("dtypes", "formats", "rank", "enum", "range", "axis", "length", "multiple"):
+        for kind in ("dtypes", "formats", "rank", "enum", "range", "axis", "length", "multiple", "ratio"):
             constraints = _general(p, kind)
             if not constraints or (kind, p.name) in covered or not _checkable(p, kind):
                 continue
             if kind == "rank" and _shape_set_by_value((p.name,), by_name):  # "否则out为scalar": 0-d then
                 continue
             first = constraints[0]
-            names = (p.name, *first.params) if kind in ("axis", "multiple") else (p.name,)
+            names = _implied_names(p, kind, first)
+            if _inapplicable(kind, names, by_name):
+                continue
             rule_id = f"implied_{kind}_{p.name}"
             code = stated.get((kind, p.name), INVALID)
             implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _implied_names(p: Param, kind: str, first: Constraint) -> tuple[str, ...]:
+    """The parameters a rule implied by `p`'s constraint reads: two values a relation names
+    (`需要满足numHeads整除numKeyValueHeads` on numKeyValueHeads), else `p` and what it is against."""
+    if kind == "ratio" or (kind == "multiple" and len(first.params) == 2):
+        return first.params
+    return (p.name, *first.params) if kind in ("axis", "multiple") else (p.name,)
 
 
 def _held_rules(params: list[Param]) -> list[Rule]:
@@ -464,6 +476,8 @@ def _stated_values(kind: str, constraints: list[Constraint]) -> dict:
         return {"values": tuple(dict.fromkeys(v for c in constraints for v in c.values))}
     if kind == "length":
         return {"bounds": (constraints[0].min, constraints[0].max, True, True)}
+    if kind == "ratio":
+        return {"bounds": (None, constraints[0].max, True, constraints[0].max_inclusive)}
     if kind in ("multiple", "axis"):  # axis: the values allowed besides the range (`传入1000表示…`)
         return {"values": constraints[0].values}
     return {}
@@ -585,7 +599,7 @@ def _checkable(p: Param, kind: str) -> bool:
         return p.kind in ("int", "float", "string", "scalar", "bool")
     if kind == "length":
         return p.kind in ("int_array", "float_array", "bool_array", "string")
-    if kind == "multiple":
+    if kind in ("multiple", "ratio"):
         return p.kind == "int"
     return p.kind in ("int", "float", "scalar", "int_array", "float_array")  # a range bounds each element
 
@@ -1207,6 +1221,21 @@ def _bad_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     return [(name, _replace(args, name, ValueArg(value.value + 1)))]
 
 
+def _bad_ratio(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The numerator the denominator times one more than the bound: still a multiple of it (a
+    divisibility rule on the two stays met), the ratio over the bound. None while the
+    denominator is 0 or not given (the document's "equal to the numerator")."""
+    numerator, denominator = rule.params[0], rule.params[1]
+    value = args.get(denominator)
+    if not isinstance(value, ValueArg) or isinstance(value.value, bool) or not isinstance(value.value, int):
+        return []
+    high = rule.bounds[1] if rule.bounds else None
+    if value.value <= 0 or high is None:
+        return []
+    times = int(high) + 1 if rule.bounds and rule.bounds[3] else max(int(high), 1)
+    return [(numerator, _replace(args, numerator, ValueArg(value.value * times)))]
+
+
 def _bad_length(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """The array (or string) one longer than the longest length allowed; one shorter than the
     shortest where only a least length is stated (`normalizedShape维度小于1维`)."""
@@ -1338,6 +1367,7 @@ _MUTATIONS = {
     "range": _bad_range,
     "axis": _bad_axis,
     "multiple": _bad_multiple,
+    "ratio": _bad_ratio,
     "length": _bad_length,
     "dim_multiple": _bad_dim_multiple,
     "numel": _bad_numel,

@@ -26,6 +26,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "axis": ("axis",),
     "length": ("length",),
     "multiple": ("multiple",),
+    "ratio": ("ratio",),
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),
@@ -249,7 +250,10 @@ def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"
     if c.kind == "text" and _RATIO.search(c.text):
-        return "a ratio or divisibility of two parameters' values: the validator's bounds and multiples are constants"
+        return (
+            "a ratio or divisibility of two parameters' values in a form no reader types (held in a situation,"
+            " or `可以整除`, which the documents write both ways round)"
+        )
     if c.kind == "text" and (paired := _PAIRED.search(c.text)):
         peer = paired.group("peer") or "another parameter"
         on = f" on product {c.product}" if c.product else ""

@@ -778,9 +778,10 @@ def _facts_constraints(facts: ParamFacts, names: tuple[str, ...]) -> tuple[list[
             typed, descriptive = cons.classify(statement.text, at(statement.line))
         found += typed
         description += descriptive
-    if not facts.mixed_prose:  # a description cell may still state typed facts
+    if not facts.mixed_prose:  # a description cell may still state typed facts, and requirements
         for statement in facts.description:
-            found += cons.classify(statement.text, at(statement.line), typed_only=True)[0]
+            typed = cons.classify(statement.text, at(statement.line), descriptive_ok=True)[0]
+            found += [c for c in typed if c.kind != "text" or cons.states_requirement(c.text)]
     for role, cell in facts.cells.items():
         found += cons.read(_CELL_READERS[role], cell.text, at(cell.line))
     for note in facts.notes:  # nested under this parameter: the product's own set

@@ -33,6 +33,7 @@ from specgen.parse.classify.params import (
     classify,
     normalize_spacing,
     reads_as_description,
+    states_requirement,
 )
 from specgen.parse.classify.properties import rule_dtypes, rule_empty, rule_formats, rule_non_contiguous, rule_optional
 from specgen.parse.classify.relations import rule_broadcast, rule_castable, rule_same
@@ -75,6 +76,7 @@ __all__ = [
     "non_contiguous_cell",
     "normalize_spacing",
     "reads_as_description",
+    "states_requirement",
     "read",
     "read_statement",
     "rule_axis",

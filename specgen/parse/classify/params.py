@@ -264,6 +264,19 @@ _DESCRIPTIVE = re.compile(
     r"^(?:Device侧|Host侧|公式中|表示|返回|输入|输出|计算|对应|作为|指定|在Device侧"
     r"|op执行器|反向传播|正向|用于|即)|侧的acl|公式中的"
 )
+# A clause stating a requirement (`当dropPadMode是1时，expertCapacity必须大于0`, `expertNum必须等于E`)
+# is a statement even where nothing before it was: unread, it is named as not checked, never
+# folded into the description. A clause opening as pure description (`表示需要计算的维度`) stays one.
+REQUIREMENT = re.compile(
+    r"必须|要求|不能|不可|不得|仅支持|只支持|不支持|仅可|只能|取值范围|应(?:该|当|为|是|满足|与|大于|小于|等于|在)"
+    # `需要满足…`, `shape需要与x一致`, not `需要做Softmax的轴`, `是否需要输出dbeta`, `零表示不需要转置`
+    r"|(?<!是否)(?<!不)需要?(?:满足|与|和|为|是|等于|大于|小于|保持|一致|不超过|符合|配合|在)"
+    # a bound with its value, not a situation (`小于等于0时up路径不进行变换`)
+    r"|(?:大于|小于|等于|不超过|不小于|不大于|≥|≤|>=|<=)\s*[-+]?\d(?![\d.]*\s*(?:时|的?情况|的?场景))"
+)
+_PURE_DESCRIPTION = re.compile(
+    r"^(?:[(（][^()（）]{0,30}[)）]\s*[：:]\s*)?(?:表示|公式中|Device侧|Host侧|在Device侧|即|用于|op执行器|返回)"
+)
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[A-Za-z0-9_])|(?<=[A-Za-z0-9_])\s+(?=[\u4e00-\u9fff])")
 
 
@@ -326,7 +339,7 @@ def classify(
         elif found and (last := found[-1]) is not None and (listed := _dtypes_after_same(last, clause)):
             # `数据类型同gradY，支持FLOAT16、BFLOAT16、FLOAT32`: the set, its subject the clause before's
             found.append(constraint("dtypes", clause, ctx, values=listed))
-        elif descriptive_ok and (_DESCRIPTIVE.search(clause) or not found):
+        elif descriptive_ok and _described(clause, key, found):
             description.append(clause)
             if bound := _DESCRIBED_BOUND.match(key):  # `表示总的最大处理row数且大于等于0`: the value's bound
                 read_bound = classify(bound.group("bound"), ctx, typed_only=True)[0]
@@ -334,6 +347,20 @@ def classify(
         else:
             found.append(None if typed_only else constraint("text", clause, ctx))
     return [c for c in found if c is not None], description
+
+
+def states_requirement(clause: str) -> bool:
+    """Whether an untyped clause states a requirement rather than describes (`必须包含6个`)."""
+    key = normalize_spacing(clause)
+    return bool(REQUIREMENT.search(key)) and not _PURE_DESCRIPTION.match(key)
+
+
+def _described(clause: str, key: str, found: list[Constraint | None]) -> bool:
+    """Whether a bullet's untyped clause continues its description: one opening as description
+    does, or any before the first rule, but for a clause stating a requirement."""
+    if _PURE_DESCRIPTION.match(key):
+        return True
+    return bool(_DESCRIPTIVE.search(clause) or not found) and not REQUIREMENT.search(key)
 
 
 @lru_cache(maxsize=TEXT_CACHE)

@@ -1,6 +1,7 @@
 """Statements of a value parameter no other rule types: an array's or a string's allowed
-lengths (`长度为1或2`, `数组长度恒为2`, `支持长度：[1,127]`) and a value's multiple (`仅支持32的倍数`,
-`C必须可以被group整除`).
+lengths (`长度为1或2`, `数组长度恒为2`, `支持长度：[1,127]`), a value's multiple (`仅支持32的倍数`,
+`C必须可以被group整除`, `需要满足numHeads整除numKeyValueHeads`) and the bound of the ratio of two
+values (`numHeads与numKeyValueHeads的比值不能大于64`).
 
 Only statements that hold whatever the situation are read: one naming a situation (当…时), a
 length relative to another parameter (`数组长度需等于self维度-2`) or a symbol (`数组长度为N`) stays
@@ -28,6 +29,15 @@ _PARENS = re.compile(r"[(（][^()（）]*[)）]")
 _MULTIPLE = re.compile(r"(?:是|为|支持)?\s*(\d{1,6})\s*的(?:整数)?倍数")
 # `C必须可以被group整除`: a multiple of another value parameter
 _DIVIDED_BY = re.compile(r"(?:可以|能|需|要)?\s*被\s*([A-Za-z_]\w*)\s*(?:数)?\s*整除")
+# `需要满足numHeads整除numKeyValueHeads`: the documents write "A整除B" for "A divisible by B" (the
+# same documents' 约束说明: `numHeads是numKeyValueHeads的倍数关系`); with a modal word, `group需可以
+# 整除self的第一维度`, they mean the reverse, so only the bare form is read
+_DIVIDES = re.compile(r"(?<![被A-Za-z0-9_])([A-Za-z_]\w*)\s*整除\s*([A-Za-z_]\w*)")
+# `numHeads与numKeyValueHeads的比值不能大于64`: the first value over the second at most N
+_RATIO = re.compile(
+    r"([A-Za-z_]\w*)\s*(?:与|和)\s*([A-Za-z_]\w*)\s*的比值\s*"
+    r"(不能大于|不可大于|不得大于|不大于|不能超过|不超过|小于等于|<=|≤|小于|<)\s*(\d{1,6})(?![\d.])"
+)
 
 
 def _length_constraint(c: Constraint) -> Constraint | None:
@@ -44,6 +54,8 @@ def _length_constraint(c: Constraint) -> Constraint | None:
 def _multiple_constraint(c: Constraint, names: tuple[str, ...], own: str) -> Constraint | None:
     if (m := _MULTIPLE.search(c.text)) is not None and int(m.group(1)) >= 2:
         return c.model_copy(update={"kind": "multiple", "values": (int(m.group(1)),)})
+    if (read := _two_values(c, names)) is not None:
+        return read
     m = _DIVIDED_BY.search(c.text)
     subject = c.text[: m.start()] if m else ""
     if m and m.group(1) in names and m.group(1) != own and (own in subject or not re.search(r"[A-Za-z]", subject)):
@@ -51,8 +63,29 @@ def _multiple_constraint(c: Constraint, names: tuple[str, ...], own: str) -> Con
     return None
 
 
+def _two_values(c: Constraint, names: tuple[str, ...]) -> Constraint | None:
+    """A relation of two value parameters the statement names: (dividend, divisor) of a
+    multiple, or (numerator, denominator) of a ratio with its upper bound."""
+    if (m := _DIVIDES.search(c.text)) is not None and _distinct_names(m.group(1), m.group(2), names):
+        return c.model_copy(update={"kind": "multiple", "params": (m.group(1), m.group(2))})
+    if (m := _RATIO.search(c.text)) is not None and _distinct_names(m.group(1), m.group(2), names):
+        inclusive = m.group(3) not in ("小于", "<")
+        update = {
+            "kind": "ratio",
+            "params": (m.group(1), m.group(2)),
+            "max": int(m.group(4)),
+            "max_inclusive": inclusive,
+        }
+        return c.model_copy(update=update)
+    return None
+
+
+def _distinct_names(first: str, second: str, names: tuple[str, ...]) -> bool:
+    return first != second and first in names and second in names
+
+
 def value_statements(kind: str, name: str, constraints: list[Constraint], names: tuple[str, ...]) -> list[Constraint]:
-    """The constraints of a value parameter with its length and multiple statements typed."""
+    """The constraints of a value parameter with its length, multiple and ratio statements typed."""
     arrays = kind in ("int_array", "float_array", "bool_array", "string")
     out = []
     for c in constraints:
