@@ -700,6 +700,29 @@ def _multiple(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _ratio(ctx: _Context, rule: Rule) -> str:
+    """The first value over the second at most the bound (`numHeads与numKeyValueHeads的比值不能
+    大于64`); never checked while the second is 0 or not given (`默认值0，表示…相等`)."""
+    numerator = _numbers(ctx.args.get(rule.params[0]))
+    denominator = _numbers(ctx.args.get(rule.params[1]))
+    if (
+        not rule.bounds
+        or not numerator
+        or not denominator
+        or len(numerator) != 1
+        or len(denominator) != 1
+    ):
+        return ""
+    if denominator[0] == 0:
+        return ""
+    high, inclusive = rule.bounds[1], rule.bounds[3]
+    ratio = numerator[0] / denominator[0]
+    if high is not None and (ratio > high if inclusive else ratio >= high):
+        limit = "at most" if inclusive else "below"
+        return f"{rule.params[0]} / {rule.params[1]} is {ratio:g}, not {limit} {high:g}"
+    return ""
+
+
 def _length(ctx: _Context, rule: Rule) -> str:
     """An array's or a string's length is one the document allows (`长度为1或2`, `[1,127]`)."""
     name = rule.params[0]
@@ -815,6 +838,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "range": _range,
     "axis": _axis,
     "multiple": _multiple,
+    "ratio": _ratio,
     "length": _length,
     "dim_multiple": _dim_multiple,
     "numel": _numel,
