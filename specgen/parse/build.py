@@ -688,7 +688,7 @@ def _param(
         optional=optional,
         description=_as_written(description, [s.text for s in facts.statements])
         if facts and facts.mixed_prose
-        else " ".join(s.text for s in facts.description)
+        else _cell_description(facts, constraints)
         if facts
         else "",
         text="\n".join(all_text + [c.text for c in (facts.cells.values() if facts else [])]),
@@ -751,6 +751,17 @@ def _as_written(clauses: list[str], statements: list[str]) -> str:
         if not _TYPE_BOILERPLATE.match(clause):
             out.append(clause + stop)
     return "".join(out).rstrip("，。；")
+
+
+def _cell_description(facts: ParamFacts, constraints: list[Constraint]) -> str:
+    """A table's description cell as written, less the requirements read from it as statements
+    (`表示左矩阵是否参与运算，用户必须传参。`): the description a list's sentences give too."""
+    lines = {s.line for s in facts.description}
+    required = [c.text for c in constraints if c.kind == "text" and c.line in lines and cons.states_requirement(c.text)]
+    text = " ".join(s.text for s in facts.description)
+    for clause in required:
+        text = re.sub(r"[，,；;]?\s*" + re.escape(clause) + r"\s*[。；;，,]?", "", text, count=1)
+    return text.strip()
 
 
 _CELL_READERS = {
