@@ -23,20 +23,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from specgen import config  # noqa: E402
-from specgen.parse import parse_paths  # noqa: E402
-from tests.oracle import changed_outputs, document_calls, generate_package, validate_all  # noqa: E402
+from tests.oracle import changed_outputs, corpus_arguments, document_calls, generate_package, read_corpus, validate_all  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=Path, default=ROOT.parent / "shared" / "corpus" / "docs")
-    parser.add_argument("--out", type=Path, help="where to generate (default: a temporary folder)")
-    parser.add_argument("--config", type=Path, help="a specgen configuration (e.g. to include other file names)")
+    corpus_arguments(parser, ROOT.parent / "shared" / "corpus" / "docs")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every output whose change is accepted")
     args = parser.parse_args()
-    selection = config.load(str(args.config)).selection if args.config else None
-    docs = parse_paths([args.docs], selection=selection)
+    docs = read_corpus(args)
     with tempfile.TemporaryDirectory() as scratch:
         package = generate_package(args.docs, args.out or Path(scratch), args.config)
         if not (package / "aclnn_ops").is_dir():

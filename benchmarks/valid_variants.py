@@ -24,22 +24,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from specgen import config  # noqa: E402
-from specgen.parse import parse_paths  # noqa: E402
-from tests.oracle import generate_package  # noqa: E402
+from tests.oracle import corpus_arguments, generate_package, read_corpus  # noqa: E402
 from tests.variants import Rejection, run, sample  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=Path, default=ROOT.parent / "shared" / "corpus" / "docs")
-    parser.add_argument("--out", type=Path, help="where to generate (default: a temporary folder)")
-    parser.add_argument("--config", type=Path, help="a specgen configuration (e.g. to include other file names)")
+    corpus_arguments(parser, ROOT.parent / "shared" / "corpus" / "docs")
     parser.add_argument("-v", "--verbose", action="store_true", help="list every rejection")
     parser.add_argument("--sample", type=int, default=0, help="list N rejections drawn with a fixed seed")
     args = parser.parse_args()
-    selection = config.load(str(args.config)).selection if args.config else None
-    docs = parse_paths([args.docs], selection=selection)
+    docs = read_corpus(args)
     with tempfile.TemporaryDirectory() as scratch:
         package = generate_package(args.docs, args.out or Path(scratch), args.config)
         tried, rejected, spared = run(package, docs)

@@ -22,25 +22,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from specgen import config  # noqa: E402
-from specgen.parse import parse_paths  # noqa: E402
-from tests.oracle import generate_package  # noqa: E402
+from tests.oracle import corpus_arguments, generate_package, read_corpus  # noqa: E402
 from tests.wrapper_calls import build_recorder, compare, document_wrapper_calls, run_calls  # noqa: E402
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=Path, required=True)
-    parser.add_argument("--out", type=Path, help="where to generate (default: a temporary folder)")
-    parser.add_argument("--config", type=Path, help="a specgen configuration (e.g. to include other file names)")
+    corpus_arguments(parser, None)
     parser.add_argument("--allocate", action="store_true", help="leave the outputs the wrapper allocates to it")
     parser.add_argument(
         "--name-dtypes", action="store_true", help="with --allocate: name the dtype of outputs the caller types"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every function that differs")
     args = parser.parse_args()
-    selection = config.load(str(args.config)).selection if args.config else None
-    docs = parse_paths([args.docs], selection=selection)
+    docs = read_corpus(args)
     resolved, calls = document_wrapper_calls(docs, allocate=args.allocate, name_dtypes=args.name_dtypes)
     with tempfile.TemporaryDirectory() as scratch:
         package = generate_package(args.docs, args.out or Path(scratch) / "out", args.config)

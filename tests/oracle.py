@@ -6,6 +6,7 @@ of documents and example programs (e.g. another operator repository).
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -15,11 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from specgen import config as specgen_config
 from specgen.codegen.cases import call_values, function_cases
 from specgen.codegen.errors import LowerError
 from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Function, OperatorDoc
+from specgen.parse import parse_paths
 from specgen.parse.sample_call import find_calls
 from specgen.selection import Selection
 
@@ -50,6 +53,19 @@ print(json.dumps(results))
 """
 
 Call = tuple[str, dict[str, object]]  # (function, arguments by C name)
+
+
+def corpus_arguments(parser: argparse.ArgumentParser, docs: Path | None) -> None:
+    """A benchmark's --docs (defaulting to `docs`, else required), --out and --config."""
+    parser.add_argument("--docs", type=Path, default=docs, required=docs is None)
+    parser.add_argument("--out", type=Path, help="where to generate (default: a temporary folder)")
+    parser.add_argument("--config", type=Path, help="a specgen configuration (e.g. to include other file names)")
+
+
+def read_corpus(args: argparse.Namespace) -> list[OperatorDoc]:
+    """The documents --docs names, chosen as --config's selection says."""
+    selection = specgen_config.load(str(args.config)).selection if args.config else None
+    return parse_paths([args.docs], selection=selection)
 
 
 def generate_package(docs: Path, out: Path, config: Path | None = None) -> Path:
