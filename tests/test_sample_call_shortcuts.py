@@ -1,4 +1,4 @@
-"""Guards of the sample reader's shortcuts (specgen.parse.sample_call): each gives what the
+"""Guards of the sample reader's shortcuts (specgen.parse.sample_call and specgen.parse.sample): each gives what the
 plain way gives. Token kinds are told from first characters; a statement is read only when a
 name it holds is asked about; a variable read twice in one frame is not read again. These
 tests compare each with the plain way, on a sample and at every budget and depth."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from specgen.parse import sample_call as sc
+from specgen.parse.sample import evaluator, program, tokens, values
 from tests.test_sample_call import HELPER
 
 SAMPLE = (
@@ -70,7 +71,7 @@ def test_the_sample_is_read():
 
 def test_token_kinds_offsets_and_lines():
     code = 'a.b .5 x/=2 / 1 // c\n/* d\n e */ "s\\\n t" \'c\' "\n#define N (1)\n#define F(x) x\n@ y'
-    toks, macros = sc._lex(code, 10)
+    toks, macros = tokens._lex(code, 10)
     assert list(zip(toks.kinds, toks.texts, toks.lines, strict=True)) == [
         ("id", "a", 10),
         ("op", ".", 10),
@@ -91,7 +92,7 @@ def test_token_kinds_offsets_and_lines():
     assert [(name, body.texts, body.lines) for name, body in macros] == [("N", ["(", "1", ")"], [14, 14, 14])]
 
 
-def _functions(prog: sc._Program) -> list[sc._Func]:
+def _functions(prog: program._Program) -> list[program._Func]:
     return [prog.globals, *(f for fs in prog.funcs.values() for f in fs)]
 
 
@@ -103,16 +104,16 @@ READ_ON = [  # cut samples whose last statement reads on into the macro bodies a
 
 @pytest.mark.parametrize("code", [SAMPLE, *READ_ON], ids=["sample", "cut at a for", "cut at a call"])
 def test_statements_read_when_asked_give_the_events_of_reading_them_all(code):
-    every = sc._Program(code, 1)
-    by_name: list[dict[str, list[sc._Event]]] = []
+    every = program._Program(code, 1)
+    by_name: list[dict[str, list[program._Event]]] = []
     for func in _functions(every):  # every statement read, in order, as one pass over them would
-        events: dict[str, list[sc._Event]] = {}
+        events: dict[str, list[program._Event]] = {}
         for si, st in enumerate(func.stmts):
             for e in every._events(func, si, st):
                 events.setdefault(e.name, []).append(e)
         by_name.append(events)
-    asked = sc._Program(code, 1)
-    names = set(asked.texts) | {n for events in by_name for n in events} | {sc._RETURN}
+    asked = program._Program(code, 1)
+    names = set(asked.texts) | {n for events in by_name for n in events} | {program._RETURN}
     for func, events in zip(_functions(asked), by_name, strict=True):
         places = (0, len(func.stmts) // 2, len(func.stmts))
         for name in sorted(names):
@@ -131,7 +132,7 @@ def test_statements_read_when_asked_give_the_events_of_reading_them_all(code):
         ]
 
 
-def _read_anew(self: sc._Evaluator, name: str, frame: sc._Frame) -> sc._Val:
+def _read_anew(self: sc._Evaluator, name: str, frame: evaluator._Frame) -> values._Val:
     return self._guarded(self._lookup, 1, name, frame)
 
 
@@ -139,24 +140,24 @@ def _budget_used() -> int:
     evaluators: list[sc._Evaluator] = []
 
     class Kept(sc._Evaluator):
-        def __init__(self, prog: sc._Program) -> None:
+        def __init__(self, prog: program._Program) -> None:
             super().__init__(prog)
             evaluators.append(self)
 
     with pytest.MonkeyPatch.context() as m:
         m.setattr(sc, "_Evaluator", Kept)
         sc.find_calls(SAMPLE, 1, FUNCTIONS)
-    return sc.BUDGET - evaluators[0].budget
+    return evaluator.BUDGET - evaluators[0].budget
 
 
 def test_a_variable_read_twice_in_a_frame_is_what_reading_it_anew_gives(monkeypatch):
     used = _budget_used()
     assert used > 100
-    limits = [(budget, 40) for budget in range(1, used + 3, 2)] + [(sc.BUDGET, depth) for depth in range(1, 30)]
+    limits = [(budget, 40) for budget in range(1, used + 3, 2)] + [(evaluator.BUDGET, depth) for depth in range(1, 30)]
     limits += [(budget, depth) for budget in range(7, used, 23) for depth in (6, 9, 12)]
     for budget, depth in limits:
-        monkeypatch.setattr(sc, "BUDGET", budget)
-        monkeypatch.setattr(sc, "MAX_DEPTH", depth)
+        monkeypatch.setattr(evaluator, "BUDGET", budget)
+        monkeypatch.setattr(evaluator, "MAX_DEPTH", depth)
         remembered = sc.find_calls(SAMPLE, 1, FUNCTIONS)
         with monkeypatch.context() as m:
             m.setattr(sc._Evaluator, "lookup", _read_anew)
