@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from specgen.diagnostics import CODES, Code, Location
 from specgen.model import Diagnostic
-from specgen.review import diff
+from specgen.review import diff, diff_summary
 from specgen.review.diff import ChangeId
 from specgen.review.report import Item, problem_code
 from specgen.review.rules import PROBLEM_CODES, SEVERITY_ORDER, Rule
@@ -146,4 +146,4 @@ def test_every_severity_of_the_registries_has_a_rank():
 
 
 def test_every_change_id_reads_as_a_sentence():
-    assert set(diff._SENTENCES) == set(ChangeId)
+    assert set(diff_summary._SENTENCES) == set(ChangeId)
