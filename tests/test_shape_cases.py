@@ -75,8 +75,19 @@ def test_the_runtime_holds_a_rule_to_an_input_rank_or_presence():
     array = np.zeros((12, 4, 5), dtype=np.float32)
     fixed = {"kind": "fixed", "values": ["FLOAT"]}
     assert _shapes.allocate("y", ranked, fixed, {"x": array, "y": None}).shape == (4,)
-    with pytest.raises(TypeError, match="pass y"):
+    # the refusal names the case the call is not in (it once said only "rule unsettled")
+    with pytest.raises(TypeError, match=r"pass y: .*\(its rule holds only when x has rank 3\)"):
         _shapes.allocate("y", ranked, fixed, {"x": np.zeros((12, 5), dtype=np.float32), "y": None})
+    # aclnnWeightQuantBatchMatmulNz's y: a matmul unless weight is INT32 or FLOAT (packed 4-bit)
+    packed = {
+        "kind": "matmul",
+        "params": ["x", "w"],
+        "when": ["w", "dtype", "INT32", "false", "w", "dtype", "FLOAT", "false"],
+    }
+    operands = {"x": np.zeros((2, 3), dtype=np.float16), "w": np.zeros((3, 4), dtype=np.float32), "y": None}
+    with pytest.raises(TypeError, match=r"\(its rule holds only when w's dtype is not FLOAT\)"):
+        _shapes.allocate("y", packed, fixed, operands)
+    assert _shapes.allocate("y", packed, fixed, {**operands, "w": np.zeros((3, 4), dtype=np.float16)}).shape == (2, 4)
 
 
 # aclnnFusedAddRmsNorm (ops-nn), rstdOut's row

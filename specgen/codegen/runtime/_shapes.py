@@ -835,10 +835,39 @@ def _allocate_one(
         if missing == "dtype" and dtype_rule.get("kind") == "cases":
             why = _unsettled_cases(dtype_rule, descs, args)
             why += f"; give its dtype as {keyword}" if keyword else ""
+        why = why or _unmet(shape_rule if missing == "shape" else dtype_rule, args)
         raise TypeError(
             f"pass {name}: its {missing} does not follow from these arguments ({why or 'rule unsettled'})"
         )
     return empty(shape, dtype)
+
+
+# How a refusal names a four-part condition, by its second part (the condition's truth: the
+# first phrase, its opposite: the second).
+_CONDITION_WORDS = {
+    "product": ("on {2}", "not on {2}"),
+    "value": ("{0} is {2}", "{0} is not {2}"),
+    "dtype": ("{0}'s dtype is {2}", "{0}'s dtype is not {2}"),
+    "bool": ("{0} is {2}", "{0} is not {2}"),
+    "rank": ("{0} has rank {2}", "{0} has not rank {2}"),
+    "given": ("{0} is given", "{0} is not given"),
+    "last": ("{0}'s last axis is {2}", "{0}'s last axis is not {2}"),
+}
+
+
+def _unmet(rule: Mapping[str, object], args: Mapping[str, object]) -> str:
+    """The conditions of a rule these arguments fail (`its rule holds only when weight's dtype
+    is not INT32`), in words; "" when they fail none."""
+    when = _items(rule, "when")
+    if len(when) % 4 or not when or conditions_hold(when, args):
+        return ""
+    parts = [when[i : i + 4] for i in range(0, len(when), 4)]
+    words = [
+        _CONDITION_WORDS[p[1]][p[3] == "false"].format(*p)
+        for p in parts
+        if p[1] in _CONDITION_WORDS and _settled(p, args) is False
+    ]
+    return "its rule holds only when " + " and ".join(words) if words else ""
 
 
 def _reads_own_dtype(name: str, rule: Mapping[str, object]) -> bool:
