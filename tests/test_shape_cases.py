@@ -9,6 +9,7 @@ import pytest
 from specgen.codegen.runtime import _shapes
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.model import Param
+from specgen.parse import parse_paths
 from specgen.parse.classify.shape_phrases import ShapeContext
 from specgen.parse.classify.shapes import (
     Statement,
@@ -17,6 +18,7 @@ from specgen.parse.classify.shapes import (
     _input_lists,
     _leading_by_examples,
     _leading_only,
+    _one_axis_only,
 )
 
 
@@ -115,6 +117,27 @@ def test_leading_dimensions_are_not_read_without_examples_that_agree():
     gemma = "shape与入参`x`的shape前几维保持一致，前几维指`x`的维度减去`gamma`的维度，表示不需要norm的维度。"
     assert _leading_by_examples(_out("rstdOut"), [Statement(gemma, 1)], ("x", "gamma")) is None
     assert "only the output's leading dimensions" in _leading_only([Statement(gemma, 1)])  # the reason given
+
+
+def test_a_size_along_one_axis_only_is_the_reason_given():
+    # aclnnSwigluMxQuant (ops-nn), mxscaleOut's row; its call writes (2, 1, 2) for x (2, 64): a
+    # rank and a trailing 2 the row does not state
+    row = "shape在axis轴上为x对应轴的值除以blocksize=32向上取整，并对其进行偶数pad，pad填充值为0。"
+    reason = _one_axis_only([Statement(row, 314)])
+    assert reason.startswith("the document gives only its size along axis (line 314") and "not its rank" in reason
+    # aclnnRmsNormDynamicMxQuant's row names the axis in words
+    tail = "shape在尾轴上为x对应值除以blocksize=32向上取整，并对其进行偶数pad，pad填充值为0。"
+    assert "along 尾轴" in _one_axis_only([Statement(tail, 1)])
+    # the error table's `shape在非dim轴上的大小不同时` compares two tensors: no size of the output
+    assert _one_axis_only([Statement("selfRef和source的shape在非dim轴上的大小不同时。", 1)]) == ""
+
+
+def test_swiglu_mx_quant_mxscale_out_says_why_it_is_not_derivable(corpus):
+    path = corpus / "docs" / "ops-nn" / "quant" / "swiglu_mx_quant" / "docs" / "aclnnSwigluMxQuant.md"
+    (doc,) = parse_paths([path])
+    rule = doc.functions[0].param("mxscaleOut").shape_rule
+    assert rule is not None and not rule.derived
+    assert rule.reason.startswith("the document gives only its size along axis")
 
 
 def test_outputs_whose_size_the_data_decide_say_so():

@@ -154,6 +154,21 @@ def test_a_shape_spoken_of_elsewhere_in_a_form_no_reader_takes_is_named_with_its
     assert unread_statement(out, [Statement("- out的数据类型与x一致。", 9)], []) == ""
 
 
+def test_a_tables_view_shape_column_is_a_shape_spoken_of_elsewhere():
+    packed = Param(name="weightInt4Pack", **OUT)
+    # aclnnConvertWeightToINT4Pack.md 约束说明: the packed output's view shape, row by row of its own
+    # dtype and format (`INT4` … `和输入weight保持一致，即(dim0, dim1)`; `INT32` … `(dim0, dim1/8)`)
+    notes = [
+        Statement("- 参数间数据类型、数据格式间关系如下：", 227),
+        Statement("<th>weight shape</th>", 246),
+        Statement("<th>weightInt4Pack view shape</th>", 247),
+    ]
+    reason = unread_statement(packed, notes, [])
+    assert reason.startswith("the constraints section speaks of its shape") and "line 247" in reason
+    # another tensor's column names nothing of the output
+    assert unread_statement(packed, notes[:2], []) == ""
+
+
 def test_a_shape_only_a_products_note_states_is_no_statement_of_the_function():
     # aclnnDequantSwigluQuant.md: the Ascend 950 notes say yOut `shape为[N...,H/2]`; the notes of
     # the Atlas A2 products, which it supports too, say nothing of it

@@ -140,8 +140,11 @@ def unread_statement(p: Param, notes: Sequence[Statement], summary: Sequence[Sta
     description (`summary`) speaks of in a form no reader takes (a statement of some products or
     cases, an example, a size only: aclnnRepeatInterleaveGrad `out的shape大小满足yGrad的axis轴
     ReduceSum后的shape大小`): the first such line; "" when none speaks of it."""
+    # a table's column of the output's view or storage shape (aclnnConvertWeightToINT4Pack's
+    # `weightInt4Pack view shape`, by its dtype and format) speaks of it too
     subject = re.compile(
-        rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_])`?\s*(?:的|参数中，)?\s*(?:输出)?(?:shape|形状)"
+        rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_])`?\s*(?:的|参数中，)?\s*(?:输出)?"
+        r"(?:(?:view|storage)\s*)?(?:shape|形状)"
     )
     for where, lines in (("the constraints section", notes), ("the description", summary)):
         if said := next((s for s in lines if subject.search(s.text)), None):

@@ -413,7 +413,7 @@ def shape_rule(
     reason = reason or elsewhere_reason(p, notes, summary)
     inputs_said = [x for q in params if q.name != p.name for x in statements.get(q.name, [])]
     reason = reason or unlettered_reason(p, params, said, [*notes, *inputs_said])
-    reason = reason or "the document states no rule for this output's shape"
+    reason = reason or _one_axis_only(said) or "the document states no rule for this output's shape"
     return ShapeRule(kind="not_derivable", reason=reason, line=p.line)
 
 
@@ -544,6 +544,23 @@ def _leading_only(said: Sequence[Statement]) -> str:
     writes (2, 1) for x (2, 16): 1s, which the row does not state)."""
     if any("前几维" in s.text and "保持一致" in s.text for s in said):
         return "the document gives only the output's leading dimensions, not its rank or its other dimensions"
+    return ""
+
+
+# `shape在axis轴上为x对应轴的值除以blocksize=32向上取整，并对其进行偶数pad` (aclnnSwigluMxQuant
+# mxscaleOut): the size along one axis, named by an attribute or in words (`尾轴`)
+_ONE_AXIS = re.compile(r"shape\s*在\s*`?(?P<axis>[^，,。；;\s`]{1,16}?)`?\s*轴上(?:的值)?\s*(?:为|，)")
+
+
+def _one_axis_only(said: Sequence[Statement]) -> str:
+    """Why a row that gives the size along one axis only gives no shape: neither the output's
+    rank nor its other dimensions are said (aclnnSwigluMxQuant writes (2, 1, 2) for x (2, 64),
+    a rank its row does not state)."""
+    for s in said:
+        if m := _ONE_AXIS.search(s.text):
+            where = f"line {s.line}: {s.text.strip()[:40]}"
+            axis = m.group("axis") if m.group("axis").isascii() else m.group("axis") + "轴"  # `尾轴`
+            return f"the document gives only its size along {axis} ({where}), not its rank or its other dimensions"
     return ""
 
 
