@@ -480,7 +480,7 @@ def _call(
     name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
 ) -> int:
     """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole);
-    prod(a shape or part of one); max(a, b, ...) or max(an integer array)."""
+    prod(a shape or part of one); max(a, b, ...) or max(an integer array); min(a, b, ...)."""
     if name == "len" and len(args) == 1 and isinstance(args[0], ast.Name):
         return env[f"len({args[0].id})"]
     if name == "rank" and len(args) == 1 and isinstance(args[0], ast.Name):
@@ -498,6 +498,8 @@ def _call(
         return max(_shape_part(args[0], env, shapes))
     if name == "max" and len(args) > 1:  # `max(scale.shape[0], offset.shape[0])`
         return max(_evaluate(x, env, shapes) for x in args)
+    if name == "min" and len(args) > 1:  # `min(NUM_ROWS, activeNum) * k`
+        return min(_evaluate(x, env, shapes) for x in args)
     if name == "ceildiv" and len(args) == 2:
         a, b = (_evaluate(x, env, shapes) for x in args)
         return -(-a // b)

@@ -622,6 +622,10 @@ def _from_reading(
     bound = {**list_bindings(params, texts), **defined, **_bindings(params, statements)} if wanted else {}
     scalars = {q.name for q in params if q.kind in ("int", "bool")}
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
+    if recased := _recased(unbound, [*bound, *scalars]):  # MoeInitRoutingQuant: `* k` of expertIdx's `K`
+        dims = substituted(dims, recased)
+        wanted = (wanted - set(recased)) | set(recased.values())
+        unbound = [s for s in unbound if s not in recased]
     if unbound:
         reason = f"the list [{', '.join(dims)}] names {', '.join(unbound)}, which no input's documented shape binds"
         why = misdefined(unbound, worded, params)
@@ -640,6 +644,16 @@ def _respelled(symbols: set[str], params: Sequence[Param]) -> dict[str, str]:
         if q.kind == "int":
             by_letters.setdefault(_letters(q.name), []).append(q.name)
     return {s: found[0] for s in symbols if len(found := by_letters.get(_letters(s), [])) == 1}
+
+
+def _recased(unbound: Sequence[str], bound: Sequence[str]) -> dict[str, str]:
+    """Symbols no shape binds that a bound one spells in other letter case (MoeInitRoutingQuant
+    writes expertIdx `(NUM_ROWS, K)` and expandedXOut `(min(NUM_ROWS, activeNum) * k, H)`): that
+    one, when only one is spelled so."""
+    by_case: dict[str, list[str]] = {}
+    for name in dict.fromkeys(bound):
+        by_case.setdefault(name.lower(), []).append(name)
+    return {s: found[0] for s in unbound if len(found := by_case.get(s.lower(), [])) == 1}
 
 
 def _letters(name: str) -> str:
