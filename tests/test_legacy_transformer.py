@@ -35,3 +35,15 @@ def test_a_min_of_a_symbol_and_an_attribute_sizes_the_rows(corpus):
     assert _shapes.output_shape(rule, shapes, values) == (6, 4)
     # fewer active rows than NUM_ROWS: activeNum 2 keeps 2 * K rows
     assert _shapes.output_shape(rule, shapes, {**values, "activeNum": 2}) == (4, 4)
+
+
+def test_an_output_an_error_row_holds_equal_to_another_takes_its_shape(corpus):
+    # MoeInitRoutingQuant.md line 65 (561002): `5. expandedRowIdxOut和expandedExpertIdxOut的shape
+    # 不相等，且不等于(num_rows * k, )`; expandedExpertIdxOut's own row (line 50) gives no shape.
+    # The sample allocates both in idxOutShape {6} (expertIdx {3, 2})
+    fn = _legacy_function(corpus, "MoeInitRoutingQuant")
+    out = next(p for p in fn.params if p.name == "expandedExpertIdxOut")
+    assert out.shape_rule is not None
+    assert (out.shape_rule.kind, out.shape_rule.params) == ("same", ("expandedRowIdxOut",))
+    shapes, values = _sample_shapes(fn)
+    assert _shapes.output_shape(plain_rule(out.shape_rule), shapes, values) == (6,)

@@ -41,6 +41,7 @@ from specgen.parse.classify.shape_elsewhere import (
     dimensions_alike,
     elsewhere_reason,
     product_of_operands,
+    tied_output_rule,
 )
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
@@ -1260,6 +1261,8 @@ def output_rules(
             shape = shape_rule(p, params, errors, statements, formula, notes, summary)
             if not shape.derived and (named := co_named_rule(p, params, errors, derived)):
                 shape = named  # aclnnNanMedianDim: `valuesOut或indicesOut的shape与self除dim外的shape不一致`
+            if not shape.derived and (tied := tied_output_rule(p, params, errors, derived)):
+                shape = tied  # MoeInitRoutingQuant: `expandedRowIdxOut和expandedExpertIdxOut的shape不相等`
             if not shape.derived and (sized := size_rule(p, params, *remarks)):
                 shape = sized  # aclnnForeachSqrt: `910b、A3：入参x的shape size小于等于出参out的shape size`
             if not shape.derived and (by := _by_product(p, params, statements, remarks[0])):
