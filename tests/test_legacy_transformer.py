@@ -47,3 +47,39 @@ def test_an_output_an_error_row_holds_equal_to_another_takes_its_shape(corpus):
     assert (out.shape_rule.kind, out.shape_rule.params) == ("same", ("expandedRowIdxOut",))
     shapes, values = _sample_shapes(fn)
     assert _shapes.output_shape(plain_rule(out.shape_rule), shapes, values) == (6,)
+
+
+def test_cases_keyed_on_an_attribute_compared_with_a_size(corpus):
+    # MoeFinalizeRoutingV2Grad.md line 80, gradExpandedXOut: `当dropPadMode是0时，要求是一个2D的
+    # Tensor，当activeNum大于0且小于R * K时，shape为(activeNum, H)，否则shape为(R * K, H)；当
+    # dropPadMode是1时，要求是一个3D的Tensor，shape为(expertNum, expertCapacity, H)`, with gradY
+    # `(R, H)` and scalesOptional `(R, K)`. The sample: gradY {2, 2}, scales {2, 2}, dropPadMode 0,
+    # activeNum 0: gradExpandedXShape {4, 2}
+    fn = _legacy_function(corpus, "MoeFinalizeRoutingV2Grad")
+    out = next(p for p in fn.params if p.name == "gradExpandedXOut")
+    assert out.shape_rule is not None and out.shape_rule.kind == "one_of"
+    assert [(a.dims, a.when) for a in out.shape_rule.alternatives] == [
+        (
+            ("activeNum", "H"),
+            ("dropPadMode", "value", "0", "true", "activeNum", "compare", "> 0", "true")
+            + ("activeNum", "compare", "< R * K", "true"),
+        ),
+        (("R * K", "H"), ("dropPadMode", "value", "0", "true", "activeNum", "compare", "> 0", "false")),
+        (("R * K", "H"), ("dropPadMode", "value", "0", "true", "activeNum", "compare", "< R * K", "false")),
+        (("expertNum", "expertCapacity", "H"), ("dropPadMode", "value", "1", "true")),
+    ]
+    shapes, values = _sample_shapes(fn)
+    rule = plain_rule(out.shape_rule)
+    assert _shapes.output_shapes(rule, shapes, values) == ((4, 2),)
+    assert _shapes.allocation_shape(rule, shapes, values) == (4, 2)
+    # activeNum 3 < R * K = 4: 3 rows; 9 is not less: R * K rows
+    assert _shapes.output_shapes(rule, shapes, {**values, "activeNum": 3}) == ((3, 2),)
+    assert _shapes.output_shapes(rule, shapes, {**values, "activeNum": 9}) == ((4, 2),)
+    dropped = {**values, "dropPadMode": 1, "expertNum": 3, "expertCapacity": 2}
+    assert _shapes.output_shapes(rule, shapes, dropped) == ((3, 2, 2),)
+    # K unknown (no scalesOptional nor expertIdxOptional): the comparison is not settled, no
+    # case is met, and the validator lets any shape pass
+    unscaled = {**shapes, "scalesOptional": None, "expertIdxOptional": None}
+    assert _shapes.output_shapes(rule, unscaled, {**values, "activeNum": 3}) == ()
+    assert _shapes.shape_allowed(rule, unscaled, {**values, "activeNum": 3}, (7, 2)) is None
+    assert _shapes.shape_allowed(rule, shapes, {**values, "activeNum": 3}, (4, 2)) == ((3, 2),)

@@ -123,6 +123,7 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
     alternatives = tuple(
         a.model_copy(update={"line": a.line or first.line}) for when, rule in cases for a in _in_form(when, rule)
     )
+    alternatives = tuple(_bounds_sized(a, resolve) for a in alternatives)
     reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
     return ShapeRule(
         kind="one_of",
@@ -131,6 +132,24 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
         text=" ".join(said),
         line=first.line,
     )
+
+
+def _bounds_sized(rule: ShapeRule, resolve: Resolve) -> ShapeRule:
+    """A case's comparisons with their bounds read as dimensions are (`activeNum小于R * K`: R
+    and K bound to the inputs' axes, as the case's symbols); unread bounds stay as written, and
+    the runtime leaves such a condition unsettled."""
+    at = [i for i in range(0, len(rule.when) - 3, 4) if rule.when[i + 1] == "compare"]
+    if not rule.derived or not at:
+        return rule
+    ops, bounds = zip(*(rule.when[i + 2].split(" ", 1) for i in at), strict=True)
+    sized = resolve(("explicit", (), tuple(bounds)), rule.text, ())
+    if sized.kind != "explicit" or len(sized.dims) != len(bounds):
+        return rule
+    when = list(rule.when)
+    for i, op, dim in zip(at, ops, sized.dims, strict=True):
+        when[i + 2] = f"{op} {dim}"
+    symbols = tuple(dict.fromkeys((*rule.symbols, *sized.symbols)))
+    return rule.model_copy(update={"when": tuple(when), "symbols": symbols})
 
 
 def _in_form(when: tuple[str, ...], rule: ShapeRule) -> list[ShapeRule]:
@@ -195,6 +214,7 @@ def _sentence_cases(
     if not conditions or "shape" not in sentence:  # `当yOut的数据类型为…时，yOut的最后一维需要是2的倍数`
         return []
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
+    local: tuple[str, ...] = ()  # a lead of this sentence only
     for i, m in enumerate(conditions):
         said_when = (m.group("led") or m.group("bare")).strip()
         others = _OTHERS.match(said_when)
@@ -208,8 +228,15 @@ def _sentence_cases(
                 return None
             outer.append(whens[0])
             continue
+        # `当dropPadMode是0时，要求是一个2D的Tensor，当activeNum大于0…时，shape为…`: a condition
+        # whose clause gives no shape leads the sentence's cases after it
+        if i == 0 and len(conditions) > 1 and "shape" not in shape_text.lower():
+            if outer or len(whens) != 1:
+                return None
+            local = whens[0]
+            continue
         said, *otherwise = _OTHERWISE.split(shape_text, maxsplit=1)
-        lead = outer[0] if outer else ()
+        lead = outer[0] if outer else local
         out += _each(said, whens, lead, sentence, ctx, resolve)
         if otherwise and otherwise[0].strip():  # `否则为(1,)`: where the case does not hold
             unless = _otherwise(said_when, whens, ctx, known)
@@ -446,12 +473,35 @@ def _condition(text: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ..
     """A case's conditions (`A且B`), four parts each, as alternatives of them (`类型为INT4或INT32`
     is two); None when one is not read."""
     conjunctions: list[tuple[str, ...]] = [()]
+    subject = ""
     for atom in re.split(r"\s*(?:且|并且)\s*", text.strip()):
-        options = _atom(atom.strip(), ctx, known)
+        options = _compared(atom.strip(), subject, known) or _atom(atom.strip(), ctx, known)
         if options is None:
             return None
+        subject = options[0][0] if len(options) == 1 else ""
         conjunctions = [(*c, *o) for c in conjunctions for o in options]
     return conjunctions
+
+
+# `activeNum大于0`, `小于R * K` (the atom before's subject): an integer attribute compared with
+# an integer or a size expression
+_COMPARED = re.compile(
+    rf"^(?:{_NAME}\s*(?:的值)?\s*)?(?P<op>大于等于|小于等于|大于|小于|>=|<=|>|<)\s*(?P<bound>[A-Za-z0-9_ *+\-/()]+?)$"
+)
+_OPERATORS = {"大于等于": ">=", "小于等于": "<=", "大于": ">", "小于": "<"}
+
+
+def _compared(atom: str, subject: str, known: Known) -> list[tuple[str, ...]] | None:
+    """An integer attribute's comparison, as (name, "compare", "<op> <bound>", "true"); None
+    when the atom is no comparison of one."""
+    m = _COMPARED.match(atom)
+    name = (m.group("name") or subject) if m else ""
+    if m is None or known.kinds.get(name) != "int":
+        return None
+    bound = dim_expression(m.group("bound"), ())
+    if bound is None:
+        return None
+    return [(name, "compare", f"{_OPERATORS.get(m.group('op'), m.group('op'))} {bound}", "true")]
 
 
 def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] | None:

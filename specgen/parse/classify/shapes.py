@@ -743,14 +743,28 @@ def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]
 
 def _joined(said: Sequence[Statement]) -> list[Statement]:
     """The statements, a condition standing alone (`quantMode是pertoken时`, a line of its own)
-    joined to the statement after it."""
+    or leading a clause of no shape (MoeFinalizeRoutingV2Grad `当dropPadMode是0时，要求是一个2D的
+    Tensor`) joined to the statement after it, and an otherwise case (`否则shape为(R * K, H)`)
+    to the statement before it."""
     out: list[Statement] = []
     for s in said:
-        if out and out[-1].text.rstrip("，,").endswith("时"):
+        if out and (_leads(out[-1].text) or _OTHERWISE_LED.match(s.text)):
             out[-1] = Statement(out[-1].text.rstrip("，,") + "，" + s.text, out[-1].line)
         else:
             out.append(s)
     return out
+
+
+_OTHERWISE_LED = re.compile(r"^\s*(?:否则|其他情况下?|其余情况下?)")
+_LEADING_CONDITION = re.compile(r"^(?:当|若|如果)[^，,；;。]+时(?:[，,](?P<clause>[^；;。]*))?$")
+
+
+def _leads(text: str) -> bool:
+    """A condition standing alone, or leading a clause that gives no shape."""
+    if text.rstrip("，,").endswith("时"):
+        return True
+    m = _LEADING_CONDITION.match(text.strip().rstrip("，,"))
+    return m is not None and "shape" not in (m.group("clause") or "").lower()
 
 
 # `quantMode是pertoken时，shape为x的shape剔除最后一维`: a clause led by one value of an attribute
