@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from specgen.codegen.cases import call_values, plain_rule
+from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _shapes
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.parse import parse_paths
@@ -83,3 +84,25 @@ def test_cases_keyed_on_an_attribute_compared_with_a_size(corpus):
     assert _shapes.output_shapes(rule, unscaled, {**values, "activeNum": 3}) == ()
     assert _shapes.shape_allowed(rule, unscaled, {**values, "activeNum": 3}, (7, 2)) is None
     assert _shapes.shape_allowed(rule, shapes, {**values, "activeNum": 3}, (4, 2)) == ((3, 2),)
+
+
+def _named_notes(corpus: Path, stem: str) -> dict[str, str]:
+    [doc] = parse_paths([corpus / "docs" / "legacy" / f"{stem}.md"])
+    [fn] = operator_code(doc, doc.source).functions
+    return {r.condition: r.reason for r in fn.cases.rules if r.kind == "notes" and not r.host}
+
+
+def test_a_paragraph_of_the_constraints_section_is_named_not_dropped(corpus):
+    # MoeTokenUnpermute.md line 91, the whole 约束说明: `topK_num <= 512`, a line of its own
+    named = _named_notes(corpus, "MoeTokenUnpermute")
+    assert "topK_num <= 512" in named and "line 91" in named["topK_num <= 512"]
+    # IncreFlashAttentionV2.md lines 162-164: a bullet heading ending in `：`, then the paragraph
+    # that states the rule; the reading stopped at line 161 (`仅支持query的S轴等于1。`)
+    named = _named_notes(corpus, "IncreFlashAttentionV2")
+    int8 = (
+        "query、key、value输入为FLOAT16，输出为INT8的场景：入参quantScale2必填，quantOffset2可选，"
+        "不能传入dequantScale1、quantScale1、dequantScale2（即为nullptr）参数。"
+    )
+    assert int8 in named and "line 164" in named[int8]
+    assert "仅支持query的S轴等于1。" in named
+    assert not any(text.startswith("int8量化相关入参数量") for text in named)  # a heading, no rule
