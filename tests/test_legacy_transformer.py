@@ -106,3 +106,21 @@ def test_a_paragraph_of_the_constraints_section_is_named_not_dropped(corpus):
     assert int8 in named and "line 164" in named[int8]
     assert "仅支持query的S轴等于1。" in named
     assert not any(text.startswith("int8量化相关入参数量") for text in named)  # a heading, no rule
+
+
+def test_an_outputs_contiguity_is_no_reading_of_its_shape_rule(corpus):
+    # MoeInitRoutingQuant.md line 49, expandedRowIdxOut: `要求是一个1D的Tensor，Shape为
+    # \(NUM\_ROWS\*K, \)，…，不支持[非连续的Tensor]`. Its shape rule is read from the whole row, but
+    # the validator reads no strides for it: the statement is named as not checked (the error
+    # table, lines 59-65, gives no status for a non-contiguous tensor), not counted as enforced.
+    # MoeFinalizeRoutingV2Grad.md line 80, gradExpandedXOut: `…不支持非连续输出。` alike
+    for stem, output in (
+        ("MoeInitRoutingQuant", "expandedRowIdxOut"),
+        ("MoeFinalizeRoutingV2Grad", "gradExpandedXOut"),
+    ):
+        [doc] = parse_paths([corpus / "docs" / "legacy" / f"{stem}.md"])
+        [fn] = operator_code(doc, doc.source).functions
+        [said] = [s for s in fn.cases.statements if s.param == output and s.kind == "non_contiguous"]
+        assert not said.enforced
+        rule = next(r for r in fn.cases.rules if r.id == said.rule)
+        assert not rule.host and "no status for a non-contiguous tensor" in rule.reason

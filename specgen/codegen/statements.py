@@ -157,7 +157,11 @@ def _read_by_output(p: Param, c: Constraint, rules: list[Rule]) -> tuple[Rule, s
     `quantMode是pertoken时，shape为x的shape剔除最后一维`, a case of its shape rule), with "" when it
     reads it as a rule, or the reason it reads it as the one dtype it leaves unchecked
     (`数据类型为INT32时，最后一维是x最后一维的1/8`, its shape held for the other dtypes); None when
-    no output rule is read from it."""
+    no output rule is read from it. A tensor's state (`不支持非连续的Tensor`) is never a shape's
+    or a dtype's reading, though a rule read from the whole row quotes it (MoeInitRoutingQuant
+    expandedRowIdxOut)."""
+    if c.kind in ("non_contiguous", "empty_tensor"):
+        return None
     return _output_reading(p, _plain(c.text), rules)
 
 
