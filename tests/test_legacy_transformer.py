@@ -124,3 +124,20 @@ def test_an_outputs_contiguity_is_no_reading_of_its_shape_rule(corpus):
         assert not said.enforced
         rule = next(r for r in fn.cases.rules if r.id == said.rule)
         assert not rule.host and "no status for a non-contiguous tensor" in rule.reason
+
+
+def test_a_2d_shape_is_a_rank_and_a_row_an_output_rule_is_read_from_checks_it(corpus):
+    # MoeInitRoutingQuant.md line 44, expertIdx: `要求是一个2D的shape \(NUM\_ROWS, K\)`; the
+    # sample's idxShape is {3, 2}
+    fn = _legacy_function(corpus, "MoeInitRoutingQuant")
+    expert_idx = next(p for p in fn.params if p.name == "expertIdx")
+    assert expert_idx.rank is not None and (expert_idx.rank.min, expert_idx.rank.max) == (2, 2)
+    # line 65, `561002(ACLNN_ERR_INNER_TILING_ERROR): … 5. expandedRowIdxOut和expandedExpertIdxOut的
+    # shape不相等，且不等于(num_rows * k, )`: expandedExpertIdxOut's rule is read from that row, so the
+    # row checks it, with the row's status (not an implied rule under 161002)
+    [doc] = parse_paths([corpus / "docs" / "legacy" / "MoeInitRoutingQuant.md"])
+    [code] = operator_code(doc, doc.source).functions
+    rules = [r for r in code.cases.rules if "expandedExpertIdxOut" in r.params and r.kind == "output_shape"]
+    assert [(r.code, r.host, r.condition) for r in rules] == [
+        (561002, True, "expandedRowIdxOut和expandedExpertIdxOut的shape不相等，且不等于(num_rows * k, )")
+    ]
