@@ -10,6 +10,7 @@ from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _shapes
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.parse import parse_paths
+from specgen.parse.classify.shape_alternatives import scenarios
 
 
 def _legacy_function(corpus: Path, stem: str):
@@ -141,3 +142,33 @@ def test_a_2d_shape_is_a_rank_and_a_row_an_output_rule_is_read_from_checks_it(co
     assert [(r.code, r.host, r.condition) for r in rules] == [
         (561002, True, "expandedRowIdxOut和expandedExpertIdxOut的shape不相等，且不等于(num_rows * k, )")
     ]
+
+
+def test_cases_keyed_on_scenarios_the_attributes_rows_name(corpus):
+    # MoeInitRoutingV2.md line 89, expandedXOut: `在Dropless/Active场景下要求是一个2D的Tensor，
+    # Dropless场景shape为[numRows * k, h]，Active场景shape为[min(activeNum, numRows * k), h]，在
+    # Drop/Pad场景下要求是一个3D的Tensor，shape为[expertNum, expertCapacity, h]`; the scenarios are
+    # named by activeNum (line 76: `该属性在dropPadMode为0时生效…；0表示Dropless场景，大于0时表示
+    # Active场景`) and dropPadMode (line 81: `1：表示Drop/Pad场景`)
+    fn = _legacy_function(corpus, "MoeInitRoutingV2")
+    out = next(p for p in fn.params if p.name == "expandedXOut")
+    assert out.shape_rule is not None and out.shape_rule.kind == "one_of"
+    assert [(a.dims, a.when) for a in out.shape_rule.alternatives] == [
+        (("numRows * k", "h"), ("dropPadMode", "value", "0", "true", "activeNum", "value", "0", "true")),
+        (
+            ("min(activeNum, numRows * k)", "h"),
+            ("dropPadMode", "value", "0", "true", "activeNum", "compare", "> 0", "true"),
+        ),
+        (("expertNum", "expertCapacity", "h"), ("dropPadMode", "value", "1", "true")),
+    ]
+    # the sample: x {3, 4}, expertIdx {3, 2}, dropPadMode 1, expertNum 3, expertCapacity 2:
+    # expandedXOutShape {3, 2, 4}
+    shapes, values = _sample_shapes(fn)
+    rule = plain_rule(out.shape_rule)
+    assert _shapes.allocation_shape(rule, shapes, values) == (3, 2, 4)
+    dropless = {**values, "dropPadMode": 0}
+    assert _shapes.output_shapes(rule, shapes, dropless) == ((6, 4),)
+    assert _shapes.output_shapes(rule, shapes, {**dropless, "activeNum": 4}) == ((4, 4),)
+    # a scenario only the negation names (`0：表示非Drop/Pad场景`) is no scenario
+    assert "非Drop/Pad" not in scenarios({"dropPadMode": "0：表示非Drop/Pad场景。"})
+    assert scenarios({"dropPadMode": "0：表示非Drop/Pad场景。"}) == {}

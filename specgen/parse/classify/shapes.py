@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule, product_case_rule
-from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule, scenarios
 from specgen.parse.classify.shape_arrays import array_shape_rule
 from specgen.parse.classify.shape_dtype_notes import dtype_case_rule
 from specgen.parse.classify.shape_einsum import einsum_rule
@@ -512,7 +512,8 @@ def _alternatives(
 
     texts = [s.text for s in _joined(said)]
     tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
-    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes], _reduction(params))
+    named = scenarios({q.name: q.text for q in params if q.kind == "int"})
+    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes], _reduction(params), named)
     return alternatives_rule(texts, ctx, known, resolve)
 
 
