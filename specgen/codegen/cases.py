@@ -567,10 +567,12 @@ def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]
 
 
 def _read_from(row: Rule, outputs: Iterable[Rule]) -> Rule | None:
-    """The checked output rule read from the error row itself (MoeInitRoutingQuant's
-    expandedExpertIdxOut, from `expandedRowIdxOut和expandedExpertIdxOut的shape不相等`): the row
-    checks it, with its own status."""
-    return next((o for o in outputs if o.condition == row.condition and o.params[0] in row.params), None)
+    """The checked output rule read from the same-shape error row itself, relating the same
+    tensors (MoeInitRoutingQuant's expandedExpertIdxOut, from `expandedRowIdxOut和
+    expandedExpertIdxOut的shape不相等`): the row checks it, with its own status."""
+    if row.kind != "same_shape":
+        return None
+    return next((o for o in outputs if o.condition == row.condition and set(o.params) == set(row.params)), None)
 
 
 def _names(text: str, name: str) -> bool:
