@@ -290,7 +290,9 @@ class ShapeRule(Frozen):
     # (`当logProbs为3维时`: ("logProbs", "rank", "3", "true")) or presence (`当groupIndexOptional
     # 存在时`: ("groupIndexOptional", "given", "", "true"); "false": null); or a bool the formula
     # holds for (a plain convolution's: ("transposed", "bool", "false", "true")), or an axis that is
-    # a tensor's last (`当activateDim对应的x的尾轴时`: ("activateDim", "last", "x", "true")); any
+    # a tensor's last (`当activateDim对应的x的尾轴时`: ("activateDim", "last", "x", "true")), or an
+    # integer compared with a bound (`activeNum小于R * K`: ("activeNum", "compare", "< R * K", "true"),
+    # the bound a dimension expression of the rule's symbols); any
     # four-part condition "false" where it fails (`reduction的值不为0`). Allocation holds
     # to these four-part conditions; several of them in a row (4k parts) must all hold
     # (`当reduction为0且self的shape为2维时`).

@@ -198,7 +198,8 @@ def test_a_statement_is_read_by_an_output_rule_as_whole_clauses_only():
 
 def test_the_constraints_section_is_named_line_by_line(corpus):
     """aclnnCtcLoss's 约束说明 bounds targets, inputLengths and targetLengths: no rule reads that
-    section, so each bullet is named as not checked, at its own line; determinism is no rule."""
+    section, so each bullet is named as not checked, at its own line, and so is the paragraph
+    after them (`若不满足前三条值域约束，…`); determinism is no rule."""
     path = corpus / "docs" / "ops-nn/loss/ctc_loss_v2/docs/aclnnCtcLoss.md"
     lines = path.read_text(encoding="utf-8").splitlines()
     (doc,) = parse_paths([path])
@@ -209,6 +210,7 @@ def test_the_constraints_section_is_named_line_by_line(corpus):
         "inputLengths",
         "targetLengths",
         "targetLengths中",
+        "若不满足前三条值域约束，CPU/GPU可能存在越界行为，导致negLogLikelihoodOut和logAlphaOut",
     ]
     for rule in named:
         assert not rule.host

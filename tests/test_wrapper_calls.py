@@ -93,8 +93,9 @@ def test_a_caller_chosen_output_dtype_named_makes_the_documents_call(gcc, corpus
 # The doc-site dialect's documents (corpus/docs/legacy: FlashAttention, IncreFlashAttention,
 # Moe*, Swin*…), whose file names the default selection leaves out: `python
 # benchmarks/wrapper_calls.py --docs ../shared/corpus/docs/legacy --config CFG --allocate`, CFG
-# holding `include = ["*.md"]` (7 of 23 before the readers of issue 35c)
-MIN_LEGACY_ALLOCATED_CALLS = 14 / 23
+# holding `include = ["*.md"]` (7 of 23 before the readers of issue 35c, 14 before issue 40b's:
+# min() and scenario- or comparison-keyed cases of the MoE documents)
+MIN_LEGACY_ALLOCATED_CALLS = 17 / 23
 
 
 @pytest.mark.slow

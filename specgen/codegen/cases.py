@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Literal
 
@@ -543,6 +544,9 @@ def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]
     checked = {r.params[0]: r for r in outputs if r.kind == "output_shape" and r.host}
     found = []
     for r in rules:
+        if not r.host and (read := _read_from(r, checked.values())):
+            found.append(replace(r, kind="output_shape", params=read.params, derive=read.derive, host=True, reason=""))
+            continue
         written = [n for n in r.params if by_name[n].direction in ("out", "inout")]
         held = checked.get(written[0]) if len(written) == 1 else None
         shape = by_name[written[0]].shape_rule if held else None
@@ -560,6 +564,15 @@ def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]
             continue
         found.append(replace(r, kind="output_shape", params=held.params, derive=held.derive, host=True, reason=""))
     return found
+
+
+def _read_from(row: Rule, outputs: Iterable[Rule]) -> Rule | None:
+    """The checked output rule read from the same-shape error row itself, relating the same
+    tensors (MoeInitRoutingQuant's expandedExpertIdxOut, from `expandedRowIdxOut和
+    expandedExpertIdxOut的shape不相等`): the row checks it, with its own status."""
+    if row.kind != "same_shape":
+        return None
+    return next((o for o in outputs if o.condition == row.condition and set(o.params) == set(row.params)), None)
 
 
 def _names(text: str, name: str) -> bool:

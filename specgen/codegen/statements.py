@@ -157,7 +157,11 @@ def _read_by_output(p: Param, c: Constraint, rules: list[Rule]) -> tuple[Rule, s
     `quantMode是pertoken时，shape为x的shape剔除最后一维`, a case of its shape rule), with "" when it
     reads it as a rule, or the reason it reads it as the one dtype it leaves unchecked
     (`数据类型为INT32时，最后一维是x最后一维的1/8`, its shape held for the other dtypes); None when
-    no output rule is read from it."""
+    no output rule is read from it. A tensor's state (`不支持非连续的Tensor`) is never a shape's
+    or a dtype's reading, though a rule read from the whole row quotes it (MoeInitRoutingQuant
+    expandedRowIdxOut)."""
+    if c.kind in ("non_contiguous", "empty_tensor"):
+        return None
     return _output_reading(p, _plain(c.text), rules)
 
 
@@ -319,9 +323,8 @@ def notes_rules(
         return [], ()
     named: list[Rule] = []
     statements: list[Statement] = []
-    for offset, line in enumerate(notes.text.splitlines()):
-        m = _BULLET.match(line)
-        text = _MARKUP.sub("", m.group(1)).strip() if m else ""
+    for offset, said in _note_lines(notes.text):
+        text = _MARKUP.sub("", said).strip()
         if not text or _NO_RULE.search(text):
             continue
         at = notes.line + offset
@@ -332,6 +335,38 @@ def notes_rules(
         reason = reading[1] if reading is not None and reading[1] else NOTES_REASON.format(line=at)
         named.append(Rule(INVALID, "notes", (), text, host=False, reason=reason, id=f"notes_{len(named) + 1}"))
     return named, tuple(statements)
+
+
+# A paragraph's line that is no statement of its own: a table row, a code fence, a heading, an
+# image, HTML (a product's span comment, a table), a formula, a quoted remark, `无`
+_NO_PARAGRAPH = re.compile(r"^\s*(?:\||```|#|!\[|<|\$|>|无[。.]?\s*$)")
+
+
+def _note_lines(text: str) -> list[tuple[int, str]]:
+    """The section's bullets and its paragraphs (MoeTokenUnpermute's `topK_num <= 512`, a line of
+    its own; IncreFlashAttentionV2's `query、key、value输入为FLOAT16，输出为INT8的场景：入参quantScale2
+    必填…` under a bullet ending in `：`), each with its line offset; a paragraph's lines joined.
+    A bullet's continuation lines and code blocks are no statements of their own."""
+    found: list[tuple[int, str]] = []
+    previous = ""  # "bullet", "paragraph" or "" (a blank line)
+    fenced = False
+    for offset, line in enumerate(text.splitlines()):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        if fenced or line.strip().startswith("```"):
+            previous = "code"
+            continue
+        if m := _BULLET.match(line):
+            found.append((offset, m.group(1)))
+            previous = "bullet"
+        elif not line.strip() or _NO_PARAGRAPH.match(line):
+            previous = ""
+        elif previous == "paragraph":
+            found[-1] = (found[-1][0], found[-1][1] + line.strip())
+        elif not previous:
+            found.append((offset, line.strip()))
+            previous = "paragraph"
+    return found
 
 
 def _note_reading(text: str, params: list[Param], rules: list[Rule]) -> tuple[Rule, str] | None:

@@ -22,7 +22,7 @@ def _int(token: str) -> int:
 _RANK_RANGE = re.compile(r"(?P<lo>\d)\s*(?:-|~|到|至)\s*(?P<hi>\d)\s*(?:维|个维度)")
 _RANK_EXACT = re.compile(
     r"(?:shape|维度|维数|dim)(?:要求)?(?:仅|只)?(?:支持|为|是|必须为)?\s*"
-    r"(?P<n>[0-9一二三四五六七八])\s*维|(?P<d>\d)D(?:的)?(?:Tensor|tensor)"
+    r"(?P<n>[0-9一二三四五六七八])\s*维|(?P<d>\d)D(?:的)?(?:Tensor|tensor|shape)"
 )
 _RANK_MAX = re.compile(
     r"(?:维度|维数|shape维度|dim)(?:需要|要求)?"

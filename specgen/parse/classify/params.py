@@ -197,6 +197,7 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("最大维度支持8维", "self"),  # issue 25: a maximum, not exactly 8
             Example("shape只支持一维", "groupIndexOptional"),  # aclnnDynamicQuantV3
             Example("要求是一个2D/3D的Tensor", "x", ("k",)),  # MoeGatingTopKSoftmaxV2 (legacy)
+            Example("要求是一个2D的shape (NUM_ROWS, K)", "expertIdx"),  # MoeInitRoutingQuant (legacy)
             Example("shape支持1维(n, )或3维(batch, 1, n)", "bias"),  # aclnnQuantMatmulWeightNz
         ),
     ),

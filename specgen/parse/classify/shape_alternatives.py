@@ -54,6 +54,9 @@ class Known:
     notes: Sequence[str] = ()
     # the integer attribute that chooses a reduction, 0 being none (`支持0(none)|1(mean)|2(sum)`)
     reduction: str = ""
+    # the scenarios integer attributes name, as their conditions (MoeInitRoutingV2 activeNum:
+    # `0表示Dropless场景，大于0时表示Active场景`; see `scenarios`)
+    scenarios: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 _NAME = r"`?(?P<name>[A-Za-z_][A-Za-z0-9_]*)`?"
@@ -104,13 +107,53 @@ _EMPTY = re.compile(r"shape\s*为\s*(?:\(\s*\)|（\s*）|\[\s*\])")
 _BOOLS = ("true", "false")
 
 
+_SCENARIO_NAME = r"(?P<scenario>[A-Za-z][A-Za-z/]*)场景"
+# `0表示Dropless场景`, `1：表示Drop/Pad场景` (a value's bullet), `大于0时表示Active场景`
+_NAMED_BY_VALUE = re.compile(rf"(?<![\d.])(?P<value>\d+)\s*[：:]?\s*表示{_SCENARIO_NAME}")
+_NAMED_BY_BOUND = re.compile(rf"(?P<op>大于等于|小于等于|大于|小于)\s*(?P<value>\d+)\s*时?\s*表示{_SCENARIO_NAME}")
+# `该属性在dropPadMode为0时生效`: the attribute's scenarios hold under another's value only
+_IN_EFFECT = re.compile(rf"该(?:属性|参数)在\s*{_NAME}\s*(?:为|是|等于)\s*(?P<value>\d+)\s*时生效")
+
+
+def scenarios(texts: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """The scenarios integer attributes' own rows name (`texts`: each one's row), each as the
+    four-part conditions it holds under: a value (`0表示Dropless场景`, `1：表示Drop/Pad场景`) or a
+    bound (`大于0时表示Active场景`), under the value of another attribute the row says it takes
+    effect at (`该属性在dropPadMode为0时生效`). A scenario two rows name is not read."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for name, text in texts.items():
+        effect = _IN_EFFECT.search(text)
+        lead = (effect.group("name"), "value", effect.group("value"), "true") if effect else ()
+        for m in _NAMED_BY_VALUE.finditer(text):
+            found.setdefault(m.group("scenario"), []).append((*lead, name, "value", m.group("value"), "true"))
+        for m in _NAMED_BY_BOUND.finditer(text):
+            bound = f"{_OPERATORS[m.group('op')]} {m.group('value')}"
+            found.setdefault(m.group("scenario"), []).append((*lead, name, "compare", bound, "true"))
+    return {scenario: when[0] for scenario, when in found.items() if len(when) == 1}
+
+
+_SCENARIO_LEAD = re.compile(rf"(?<![A-Za-z/非])在?\s*{_SCENARIO_NAME}下?\s*[，,]?\s*")
+
+
+def _scenario_led(text: str, known: Known) -> str:
+    """The statement with each scenario that leads a clause (`Dropless场景shape为…`, `在Drop/Pad
+    场景下要求是…`) written as a condition (`当Dropless场景时，shape为…`)."""
+
+    def led(m: re.Match[str]) -> str:
+        named = m.group("scenario")
+        known_name = named in known.scenarios or all(p in known.scenarios for p in named.split("/"))
+        return f"当{named}场景时，" if known_name else m.group(0)
+
+    return _SCENARIO_LEAD.sub(led, text) if known.scenarios else text
+
+
 def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, resolve: Resolve) -> ShapeRule | None:
     """The output's shapes case by case, or as alternatives joined by 或; None unless every
     case the statements give is read."""
     cases: list[tuple[tuple[str, ...], ShapeRule]] = []
     said = []
     for text in texts:
-        found = _cases(text, ctx, known, resolve, [when for when, _ in cases])
+        found = _cases(_scenario_led(text, known), ctx, known, resolve, [when for when, _ in cases])
         if found is None:
             return None
         cases += found
@@ -123,6 +166,7 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
     alternatives = tuple(
         a.model_copy(update={"line": a.line or first.line}) for when, rule in cases for a in _in_form(when, rule)
     )
+    alternatives = tuple(_bounds_sized(a, resolve) for a in alternatives)
     reads = [n for a in alternatives for n in (*a.params, *(s.param for s in a.symbols))]
     return ShapeRule(
         kind="one_of",
@@ -131,6 +175,24 @@ def alternatives_rule(texts: Sequence[str], ctx: ShapeContext, known: Known, res
         text=" ".join(said),
         line=first.line,
     )
+
+
+def _bounds_sized(rule: ShapeRule, resolve: Resolve) -> ShapeRule:
+    """A case's comparisons with their bounds read as dimensions are (`activeNum小于R * K`: R
+    and K bound to the inputs' axes, as the case's symbols); unread bounds stay as written, and
+    the runtime leaves such a condition unsettled."""
+    at = [i for i in range(0, len(rule.when) - 3, 4) if rule.when[i + 1] == "compare"]
+    if not rule.derived or not at:
+        return rule
+    ops, bounds = zip(*(rule.when[i + 2].split(" ", 1) for i in at), strict=True)
+    sized = resolve(("explicit", (), tuple(bounds)), rule.text, ())
+    if sized.kind != "explicit" or len(sized.dims) != len(bounds):
+        return rule
+    when = list(rule.when)
+    for i, op, dim in zip(at, ops, sized.dims, strict=True):
+        when[i + 2] = f"{op} {dim}"
+    symbols = tuple(dict.fromkeys((*rule.symbols, *sized.symbols)))
+    return rule.model_copy(update={"when": tuple(when), "symbols": symbols})
 
 
 def _in_form(when: tuple[str, ...], rule: ShapeRule) -> list[ShapeRule]:
@@ -195,6 +257,7 @@ def _sentence_cases(
     if not conditions or "shape" not in sentence:  # `当yOut的数据类型为…时，yOut的最后一维需要是2的倍数`
         return []
     out: list[tuple[tuple[str, ...], ShapeRule]] = []
+    local: tuple[str, ...] = ()  # a lead of this sentence only
     for i, m in enumerate(conditions):
         said_when = (m.group("led") or m.group("bare")).strip()
         others = _OTHERS.match(said_when)
@@ -208,8 +271,17 @@ def _sentence_cases(
                 return None
             outer.append(whens[0])
             continue
+        # `当dropPadMode是0时，要求是一个2D的Tensor，当activeNum大于0…时，shape为…`: a condition
+        # whose clause gives no shape leads the sentence's cases after it
+        if i == 0 and len(conditions) > 1 and "shape" not in shape_text.lower():
+            if len(whens) > 1 and _restated(whens, conditions[1:], ctx, known):
+                continue  # `在Dropless/Active场景下要求是一个2D的Tensor，Dropless场景shape为…`
+            if outer or len(whens) != 1:
+                return None
+            local = whens[0]
+            continue
         said, *otherwise = _OTHERWISE.split(shape_text, maxsplit=1)
-        lead = outer[0] if outer else ()
+        lead = outer[0] if outer else local
         out += _each(said, whens, lead, sentence, ctx, resolve)
         if otherwise and otherwise[0].strip():  # `否则为(1,)`: where the case does not hold
             unless = _otherwise(said_when, whens, ctx, known)
@@ -217,6 +289,12 @@ def _sentence_cases(
                 return None
             out += _each(otherwise[0], unless, lead, sentence, ctx, resolve)
     return out
+
+
+def _restated(whens: list[tuple[str, ...]], later: Sequence[re.Match[str]], ctx: ShapeContext, known: Known) -> bool:
+    """Each alternative of a lead is the condition of a case after it: the lead adds nothing."""
+    said = [_condition((m.group("led") or m.group("bare")).strip(), ctx, known) or [] for m in later]
+    return all(any(when in found for found in said) for when in whens)
 
 
 # `INT8: shape为x.shape[:-1]+[H]；其他: shape为[M, H]` (aclnnDequantSituQuant yOut): a case keyed
@@ -446,15 +524,40 @@ def _condition(text: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ..
     """A case's conditions (`A且B`), four parts each, as alternatives of them (`类型为INT4或INT32`
     is two); None when one is not read."""
     conjunctions: list[tuple[str, ...]] = [()]
+    subject = ""
     for atom in re.split(r"\s*(?:且|并且)\s*", text.strip()):
-        options = _atom(atom.strip(), ctx, known)
+        options = _compared(atom.strip(), subject, known) or _atom(atom.strip(), ctx, known)
         if options is None:
             return None
+        subject = options[0][0] if len(options) == 1 else ""
         conjunctions = [(*c, *o) for c in conjunctions for o in options]
     return conjunctions
 
 
+# `activeNum大于0`, `小于R * K` (the atom before's subject): an integer attribute compared with
+# an integer or a size expression
+_COMPARED = re.compile(
+    rf"^(?:{_NAME}\s*(?:的值)?\s*)?(?P<op>大于等于|小于等于|大于|小于|>=|<=|>|<)\s*(?P<bound>[A-Za-z0-9_ *+\-/()]+?)$"
+)
+_OPERATORS = {"大于等于": ">=", "小于等于": "<=", "大于": ">", "小于": "<"}
+
+
+def _compared(atom: str, subject: str, known: Known) -> list[tuple[str, ...]] | None:
+    """An integer attribute's comparison, as (name, "compare", "<op> <bound>", "true"); None
+    when the atom is no comparison of one."""
+    m = _COMPARED.match(atom)
+    name = (m.group("name") or subject) if m else ""
+    if m is None or known.kinds.get(name) != "int":
+        return None
+    bound = dim_expression(m.group("bound"), ())
+    if bound is None:
+        return None
+    return [(name, "compare", f"{_OPERATORS.get(m.group('op'), m.group('op'))} {bound}", "true")]
+
+
 def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] | None:
+    if (in_scenario := _in_scenario(atom, known)) is not None:
+        return in_scenario
     kinds = known.kinds
     if (m := _STATE_ATOM.match(atom)) and _subject(m.group("name"), ctx):
         return _states(ctx.subject, ctx, known).get(m.group("state"))
@@ -490,6 +593,22 @@ def _atom(atom: str, ctx: ShapeContext, known: Known) -> list[tuple[str, ...]] |
     if kinds.get(name) in ("int", "string") and value.lower() not in _BOOLS:
         return [(name, "value", value, held)]
     return None
+
+
+_IN_SCENARIO = re.compile(rf"^在?\s*{_SCENARIO_NAME}下?$")
+
+
+def _in_scenario(atom: str, known: Known) -> list[tuple[str, ...]] | None:
+    """`Drop/Pad场景`, `在Dropless/Active场景下`: the conditions of a scenario the rows name, or of
+    each of several (`Dropless/Active`) when the name is none itself; None otherwise."""
+    m = _IN_SCENARIO.match(atom)
+    if m is None or not known.scenarios:
+        return None
+    name = m.group("scenario")
+    if name in known.scenarios:
+        return [known.scenarios[name]]
+    parts = name.split("/")
+    return [known.scenarios[p] for p in parts] if all(p in known.scenarios for p in parts) else None
 
 
 def presence(atom: str, names: Collection[str]) -> tuple[str, ...] | None:

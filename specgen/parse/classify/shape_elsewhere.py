@@ -104,6 +104,22 @@ def co_named_rule(
     return ShapeRule(kind="same", params=(pairs[0],), text=said.condition, line=said.line)
 
 
+def tied_output_rule(
+    p: Param, params: Sequence[Param], errors: Sequence[ErrorRule], derived: Mapping[str, ShapeRule]
+) -> ShapeRule | None:
+    """`p` has the shape of the one other output an unconditional error row holds it equal to
+    (MoeInitRoutingQuant: `expandedRowIdxOut和expandedExpertIdxOut的shape不相等，且不等于(num_rows
+    * k, )`), when that output's shape is derived; None otherwise."""
+    outputs = {q.name for q in params if q.direction == "out" and q.kind in ("tensor", "tensor_list")}
+    for e in errors:
+        pairs = [set(c.params) for c in e.checks if c.kind == "same_shape" and p.name in c.params]
+        other = next(iter(pairs[0] - {p.name}), "") if len(pairs) == 1 and len(pairs[0]) == 2 else ""
+        rule = derived.get(other)
+        if not e.conditional and other in outputs and rule is not None and rule.derived:
+            return ShapeRule(kind="same", params=(other,), text=e.condition, line=e.line)
+    return None
+
+
 def _paired(name: str, condition: str, outputs: set[str]) -> str:
     """The output a condition names `name` with as an alternative (`A或name`, `name或A`), when
     it names no other output; "" otherwise."""

@@ -78,18 +78,20 @@ class ShapePhrase:
 # ---------------------------------------------------------------- explicit lists
 
 _OPEN_CLOSE = {"[": "]", "(": ")", "（": "）", "{": "}"}
-# `shape为[B, N]`, `其shape支持（NUM_ROWS，K）`, `输出维度[N,C,S,H]` and `要求是一个2D的shape [numRows, k]`
+# `shape为[B, N]`, `其shape支持（NUM_ROWS，K）`, `输出维度[N,C,S,H]`, `要求是一个2D的shape [numRows, k]`
 # (doc-site dialect; not
 # `shape支持三维（…）`, which ops-nn's LSTM rows write of each tensor of a list)
 _LIST_HEAD = re.compile(
     r"(?i)(?:(?:shape|形状|维度)\s*(?:需要|必须|要求|固定|均)?\s*(?:为|是|=|：|:)|各个维度表示\s*[：:])"
     r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])|(?:shape\s*支持|(?:输入|输出)维度|\dD的\s*shape)\s*(?=[\[\(（{])"
+    # `要求是一个2D的Tensor，shape (min(NUM_ROWS, activeNum) * k, H)` (doc-site dialect)
+    r"|\dD的\s*Tensor\s*[，,]\s*shape\s*(?=[\[\(（{])"
 )
 # another list after the first: `shape支持[G, N]，[G, ]` gives two shapes
 _ANOTHER_LIST = re.compile(r"^\s*(?:[，,、/]|或)\s*[\[\(（{]")
 DIM_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\.size\((-?\d+)\)")
-ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones", "broadcast", "prod", "max"})
+ALLOWED_CALLS = frozenset({"ceil", "floor", "ceildiv", "rank", "len", "ones", "broadcast", "prod", "max", "min"})
 
 
 def _bracketed(text: str, start: int) -> str | None:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from specgen.model import Constraint, ConstraintKind, DtypeRule, ErrorRule, Param, ShapeRule, ShapeRuleKind, SymbolDim
 from specgen.parse.classify.dtype_rules import case_rule, product_case_rule
-from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule
+from specgen.parse.classify.shape_alternatives import Known, alternatives_rule, either_rule, scenarios
 from specgen.parse.classify.shape_arrays import array_shape_rule
 from specgen.parse.classify.shape_dtype_notes import dtype_case_rule
 from specgen.parse.classify.shape_einsum import einsum_rule
@@ -41,6 +41,7 @@ from specgen.parse.classify.shape_elsewhere import (
     dimensions_alike,
     elsewhere_reason,
     product_of_operands,
+    tied_output_rule,
 )
 from specgen.parse.classify.shape_equations import equations_reading
 from specgen.parse.classify.shape_formulas import defined_by_formula, formula_rule, product_rule
@@ -511,7 +512,8 @@ def _alternatives(
 
     texts = [s.text for s in _joined(said)]
     tensors = {q.name: q.dtypes for q in params if q.kind in TENSORS}
-    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes], _reduction(params))
+    named = scenarios({q.name: q.text for q in params if q.kind == "int"})
+    known = Known({q.name: q.kind for q in params}, tensors, [s.text for s in notes], _reduction(params), named)
     return alternatives_rule(texts, ctx, known, resolve)
 
 
@@ -639,6 +641,10 @@ def _from_reading(
     bound = {**list_bindings(params, texts), **defined, **_bindings(params, statements)} if wanted else {}
     scalars = {q.name for q in params if q.kind in ("int", "bool")}
     unbound = sorted(s for s in wanted if s not in bound and s not in scalars)
+    if recased := _recased(unbound, [*bound, *scalars]):  # MoeInitRoutingQuant: `* k` of expertIdx's `K`
+        dims = substituted(dims, recased)
+        wanted = (wanted - set(recased)) | set(recased.values())
+        unbound = [s for s in unbound if s not in recased]
     if unbound:
         reason = f"the list [{', '.join(dims)}] names {', '.join(unbound)}, which no input's documented shape binds"
         why = misdefined(unbound, worded, params)
@@ -657,6 +663,16 @@ def _respelled(symbols: set[str], params: Sequence[Param]) -> dict[str, str]:
         if q.kind == "int":
             by_letters.setdefault(_letters(q.name), []).append(q.name)
     return {s: found[0] for s in symbols if len(found := by_letters.get(_letters(s), [])) == 1}
+
+
+def _recased(unbound: Sequence[str], bound: Sequence[str]) -> dict[str, str]:
+    """Symbols no shape binds that a bound one spells in other letter case (MoeInitRoutingQuant
+    writes expertIdx `(NUM_ROWS, K)` and expandedXOut `(min(NUM_ROWS, activeNum) * k, H)`): that
+    one, when only one is spelled so."""
+    by_case: dict[str, list[str]] = {}
+    for name in dict.fromkeys(bound):
+        by_case.setdefault(name.lower(), []).append(name)
+    return {s: found[0] for s in unbound if len(found := by_case.get(s.lower(), [])) == 1}
 
 
 def _letters(name: str) -> str:
@@ -745,14 +761,28 @@ def _for_other_dtypes(p: Param, said: Sequence[Statement], inputs: Sequence[str]
 
 def _joined(said: Sequence[Statement]) -> list[Statement]:
     """The statements, a condition standing alone (`quantMode是pertoken时`, a line of its own)
-    joined to the statement after it."""
+    or leading a clause of no shape (MoeFinalizeRoutingV2Grad `当dropPadMode是0时，要求是一个2D的
+    Tensor`) joined to the statement after it, and an otherwise case (`否则shape为(R * K, H)`)
+    to the statement before it."""
     out: list[Statement] = []
     for s in said:
-        if out and out[-1].text.rstrip("，,").endswith("时"):
+        if out and (_leads(out[-1].text) or _OTHERWISE_LED.match(s.text)):
             out[-1] = Statement(out[-1].text.rstrip("，,") + "，" + s.text, out[-1].line)
         else:
             out.append(s)
     return out
+
+
+_OTHERWISE_LED = re.compile(r"^\s*(?:否则|其他情况下?|其余情况下?)")
+_LEADING_CONDITION = re.compile(r"^(?:当|若|如果)[^，,；;。]+时(?:[，,](?P<clause>[^；;。]*))?$")
+
+
+def _leads(text: str) -> bool:
+    """A condition standing alone, or leading a clause that gives no shape."""
+    if text.rstrip("，,").endswith("时"):
+        return True
+    m = _LEADING_CONDITION.match(text.strip().rstrip("，,"))
+    return m is not None and "shape" not in (m.group("clause") or "").lower()
 
 
 # `quantMode是pertoken时，shape为x的shape剔除最后一维`: a clause led by one value of an attribute
@@ -1263,6 +1293,8 @@ def output_rules(
             shape = shape_rule(p, params, errors, statements, formula, notes, summary)
             if not shape.derived and (named := co_named_rule(p, params, errors, derived)):
                 shape = named  # aclnnNanMedianDim: `valuesOut或indicesOut的shape与self除dim外的shape不一致`
+            if not shape.derived and (tied := tied_output_rule(p, params, errors, derived)):
+                shape = tied  # MoeInitRoutingQuant: `expandedRowIdxOut和expandedExpertIdxOut的shape不相等`
             if not shape.derived and (sized := size_rule(p, params, *remarks)):
                 shape = sized  # aclnnForeachSqrt: `910b、A3：入参x的shape size小于等于出参out的shape size`
             if not shape.derived and (by := _by_product(p, params, statements, remarks[0])):
