@@ -93,7 +93,7 @@ def output_shapes(
         return None
     found: list[Shape] = []
     for alternative in _items(rule, "alternatives"):
-        if not _written(_items(alternative, "when"), values):
+        if not _written(sized_bounds(alternative, shapes, values), values):
             continue
         shape = output_shape({**alternative, "when": ()}, shapes, values)
         if shape is None:
@@ -200,6 +200,45 @@ def _last_axis(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
     return (axis in (-1, rank - 1)) == (wanted == "true")
 
 
+_COMPARE = {
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+}
+
+
+def _compared(when: tuple[Any, ...], values: Mapping[str, object]) -> bool:
+    """(name, "compare", "<op> <bound>", "true"/"false"): an integer attribute compared with
+    a bound (`activeNum大于0`: "> 0"), or not; False when the call does not give the integer or
+    the bound is still an expression (`sized_bounds` sizes those it can)."""
+    value = values.get(when[0])
+    op, _, bound = str(when[2]).partition(" ")
+    if not isinstance(value, int) or isinstance(value, bool) or op not in _COMPARE:
+        return False
+    try:
+        limit = int(bound)
+    except ValueError:
+        return False
+    return _COMPARE[op](value, limit) == (when[3] != "false")
+
+
+def sized_bounds(
+    rule: Mapping[str, object], shapes: ShapeOf, values: Mapping[str, object]
+) -> tuple[Any, ...]:
+    """The rule's conditions with each comparison's bound (`< R * K`) evaluated as a dimension
+    of the rule is (its symbols), where the call settles it."""
+    when = list(_items(rule, "when"))
+    for i in range(0, len(when) - 3, 4):
+        if when[i + 1] != "compare":
+            continue
+        op, _, bound = str(when[i + 2]).partition(" ")
+        size = _explicit({**rule, "dims": [bound]}, shapes, values)
+        if size is not None:
+            when[i + 2] = f"{op} {size[0]}"
+    return tuple(when)
+
+
 # Where a validator or wrapper given `product=` puts it among the values the rules read.
 PRODUCT_KEY = "@product"
 # The product ids `product=` takes (the ids of the documents' npu="..." comments).
@@ -233,6 +272,7 @@ _CONDITIONS = {
     "rank": _shaped,
     "given": _shaped,
     "last": _last_axis,
+    "compare": _compared,
 }
 
 
@@ -480,7 +520,7 @@ def _call(
     name: str, args: list[ast.expr], env: Mapping[str, int], shapes: ShapeOf
 ) -> int:
     """ceildiv(a, b); ceil(a/b) and floor(a/b) round the quotient (any other argument is whole);
-    prod(a shape or part of one); max(a, b, ...) or max(an integer array)."""
+    prod(a shape or part of one); max(a, b, ...) or max(an integer array); min(a, b, ...)."""
     if name == "len" and len(args) == 1 and isinstance(args[0], ast.Name):
         return env[f"len({args[0].id})"]
     if name == "rank" and len(args) == 1 and isinstance(args[0], ast.Name):
@@ -498,6 +538,8 @@ def _call(
         return max(_shape_part(args[0], env, shapes))
     if name == "max" and len(args) > 1:  # `max(scale.shape[0], offset.shape[0])`
         return max(_evaluate(x, env, shapes) for x in args)
+    if name == "min" and len(args) > 1:  # `min(NUM_ROWS, activeNum) * k`
+        return min(_evaluate(x, env, shapes) for x in args)
     if name == "ceildiv" and len(args) == 2:
         a, b = (_evaluate(x, env, shapes) for x in args)
         return -(-a // b)
@@ -852,6 +894,7 @@ _CONDITION_WORDS = {
     "rank": ("{0} has rank {2}", "{0} has not rank {2}"),
     "given": ("{0} is given", "{0} is not given"),
     "last": ("{0}'s last axis is {2}", "{0}'s last axis is not {2}"),
+    "compare": ("{0} {2}", "not {0} {2}"),
 }
 
 

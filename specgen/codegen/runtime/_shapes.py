@@ -894,6 +894,7 @@ _CONDITION_WORDS = {
     "rank": ("{0} has rank {2}", "{0} has not rank {2}"),
     "given": ("{0} is given", "{0} is not given"),
     "last": ("{0}'s last axis is {2}", "{0}'s last axis is not {2}"),
+    "compare": ("{0} {2}", "not {0} {2}"),
 }
 
 
