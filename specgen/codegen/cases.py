@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from specgen.codegen.runtime import _validate as validator
@@ -102,12 +103,15 @@ def cases_for(
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
     broken = _violations(validator_spec(param_specs, rules, function.name), valid.args)
     unmet: tuple[str, ...] = ()
+    checker = _Checker(param_specs, function.name)
     if sample.from_document:
-        rules = [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in rules]
+        values = host_values(valid.args)
+        rules = _spare_broken(rules, checker, values, sample.line)
         added = _uncovered_outputs(params, rules)
-        broken = _violations(validator_spec(param_specs, [*rules, *added], function.name), valid.args)
-        rules += [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in added]
-    elif broken:
+        rules += _spare_broken(added, checker, values, sample.line)
+    elif function.sample_call is not None and (stated := _read_facts(function, host_values(valid.args))):
+        rules = _spare_read_facts(rules, checker, host_values(valid.args), stated, function.sample_call.line)
+    if broken and not sample.from_document:
         unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
         valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
     # the rules as enforced, spared ones aside
@@ -160,6 +164,129 @@ def _uncovered_outputs(params: list[Param], rules: list[Rule]) -> list[Rule]:
     held = {r.params[0] for r in documented if r.kind == "output_shape" and r.host}  # a row checks it
     found = _output_rules(params, documented)
     return [r for r in found if r.id not in known and not (r.kind == "output_shape" and r.params[0] in held)]
+
+
+# rules that check each argument they name on its own: the sample breaking one argument's
+# spares that argument only
+PER_ARGUMENT_KINDS = (
+    "not_null", "null", "dtypes", "formats", "rank", "empty_tensor", "non_contiguous",
+    "list_dtype", "numel", "last_dim", "enum", "range",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Checker:
+    """Whether the arguments break one rule, among the rules of a function."""
+
+    param_specs: tuple[dict, ...]
+    function: str
+
+    def problem(self, rule: Rule, values: dict[str, object]) -> str:
+        spec = validator_spec(self.param_specs, [rule], self.function)
+        return next((problem for r, problem in validator.violations(spec, values) if r is rule), "")
+
+
+def _spare_broken(rules: list[Rule], checker: _Checker, values: dict[str, object], line: int) -> list[Rule]:
+    """The rules with what the document's own (fully read) call breaks spared: of a rule that
+    checks each argument on its own, only the arguments that break it (aclnnGeluBackward's
+    sample passes gradOutput as INT32: gradOutput's dtype is spared, self's still checked)."""
+    kept: list[Rule] = []
+    for rule in rules:
+        problem = checker.problem(rule, values) if rule.host else ""
+        if not problem:
+            kept.append(rule)
+            continue
+        breaking = _breaking_arguments(rule, lambda r: checker.problem(r, values))
+        kept += _split_spared(rule, breaking, problem, line, checker, values)
+    return kept
+
+
+def _breaking_arguments(rule: Rule, problem_of: Callable[[Rule], str]) -> tuple[str, ...]:
+    """The arguments that break a rule on their own; all it names when it does not check them one by one."""
+    if rule.kind not in PER_ARGUMENT_KINDS or len(rule.params) < 2:
+        return rule.params
+    alone = tuple(p for p in rule.params if problem_of(replace(rule, params=(p,))))
+    return alone or rule.params
+
+
+def _split_spared(
+    rule: Rule,
+    breaking: tuple[str, ...],
+    problem: str,
+    line: int,
+    checker: _Checker,
+    values: dict[str, object],
+) -> list[Rule]:
+    """The rule held on the arguments the sample does not break, and spared on those it does."""
+    rest = tuple(p for p in rule.params if p not in breaking)
+    if not rest or checker.problem(replace(rule, params=rest), values):
+        return [_spare(rule, problem, line)]
+    spared = replace(rule, params=breaking, id=f"{rule.id}_{'_'.join(breaking)}")
+    alone = checker.problem(replace(rule, params=breaking), values) or problem
+    return [replace(rule, params=rest), _spare(spared, alone, line)]
+
+
+def _spare_read_facts(
+    rules: list[Rule], checker: _Checker, derived: dict[str, object], read: dict[str, object], line: int
+) -> list[Rule]:
+    """The rules with what the document's partly read call breaks spared, argument by argument:
+    a fact read of an argument (aclnnDualLevelQuantMatmulWeightNz's x2 passed as INT8, its storage
+    shape unread) that breaks a rule checking each argument on its own, where the call derived
+    for the test meets it."""
+    facts = {**derived, **read}
+    kept: list[Rule] = []
+    for rule in rules:
+        if not rule.host or rule.kind not in PER_ARGUMENT_KINDS:
+            kept.append(rule)
+            continue
+        alone = {p: replace(rule, params=(p,)) for p in rule.params if p in read}
+        breaking = tuple(p for p, r in alone.items() if checker.problem(r, facts) and not checker.problem(r, derived))
+        if not breaking:
+            kept.append(rule)
+            continue
+        problem = checker.problem(alone[breaking[0]], facts)
+        kept += _split_spared(rule, breaking, problem, line, checker, derived)
+    return kept
+
+
+def _read_facts(fn: Function, derived: dict[str, object]) -> dict[str, object]:
+    """The arguments of the document's call that were read in part or whole, as the validator
+    receives them, with what was not read taken from the derived call; empty when the call does
+    not match the prototype."""
+    call = fn.sample_call
+    if call is None or len(call.args) != len(fn.params):
+        return {}
+    read = {}
+    for p, arg in zip(fn.params, call.args, strict=True):
+        if p.name in derived and (value := _read_fact(p, arg, derived[p.name])) is not _UNREAD:
+            read[p.name] = value
+    return read
+
+
+_UNREAD = object()
+
+
+def _read_fact(p: Param, arg: CallArg, derived: object) -> object:
+    """An argument with the facts the sample states of it, the derived call's for the rest."""
+    if arg.kind == "null":
+        return None
+    if arg.kind == "tensor" and isinstance(derived, TensorDesc):
+        if arg.shape is None and arg.dtype is None and arg.format is None:
+            return _UNREAD
+        shape_read = arg.shape is not None
+        return TensorDesc(
+            arg.shape if shape_read else derived.shape,  # type: ignore[arg-type]
+            arg.dtype or derived.dtype,
+            arg.strides if shape_read else derived.strides,
+            arg.format or derived.format,
+        )
+    if arg.kind == "tensor" and arg.shape is not None and arg.dtype is not None:
+        return TensorDesc(arg.shape, arg.dtype, arg.strides, arg.format or "ND")
+    if arg.kind == "tensor" or arg.kind == "tensor_list":
+        return _UNREAD
+    if arg.elements is not None:
+        return tuple(arg.elements)
+    return _integer_dtype(p.kind, arg.value) if arg.value is not None else _UNREAD
 
 
 def _spare(rule: Rule, problem: str, line: int) -> Rule:

@@ -1,0 +1,70 @@
+"""Findings of the hand-read audit 40 (/tmp/hr40, issue 23), each on the document's own
+sentence: a rule the document's own sample breaks is spared for the argument that breaks it
+only, and also when the sample is read in part. Corpus documents are skipped when the corpus
+is absent."""
+
+from __future__ import annotations
+
+import pytest
+
+from specgen.codegen.cases import host_values, validator_spec
+from specgen.codegen.lower import operator_code
+from specgen.codegen.runtime import _validate as validator
+from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.parse import parse_paths
+
+GELU_BACKWARD = "experimental/activation/gelu_grad/docs/aclnnGeluBackward.md"
+DUAL_LEVEL_QUANT = "matmul/dual_level_quant_batch_matmul/docs/aclnnDualLevelQuantMatmulWeightNz.md"
+
+
+def _function(corpus, rel: str, index: int = 0):
+    path = corpus / "docs" / "ops-nn" / rel
+    if not path.exists():
+        pytest.skip(f"{rel} is not in the corpus")
+    (doc,) = parse_paths([path])
+    return operator_code(doc, doc.source).functions[index]
+
+
+def _violation(fn, **changed: object) -> tuple[str, int] | None:
+    """The first rule a call breaks (its id and status): the valid call with `changed` in it."""
+    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
+    args = {**host_values(fn.cases.valid.args), **changed}
+    found = validator.first_violation(spec, args)
+    return (found[0].id, found[0].code) if found else None
+
+
+def _with_dtype(fn, name: str, dtype: str) -> TensorDesc:
+    given = host_values(fn.cases.valid.args)[name]
+    return TensorDesc(given.shape, dtype, given.strides, given.format)
+
+
+# ---------------------------------------------------------------- sparing per argument (item 1)
+
+
+def test_gelu_backward_spares_only_the_dtype_its_sample_breaks(corpus):
+    """aclnnGeluBackward.md:168 `gradOutput、self、gradInput的数据类型和数据格式不在支持的范围之内`
+    (161002); the sample (l.305-330) passes gradOutput as ACL_INT32 against l.91's FLOAT、FLOAT16、
+    BFLOAT16, so gradOutput's dtype is not enforced; self's (l.101) and gradInput's (l.111) still are."""
+    fn = _function(corpus, GELU_BACKWARD)
+    assert fn.sample.from_document
+    assert _violation(fn) is None  # the sample's own call, gradOutput INT32
+    for name in ("self", "gradInput"):
+        found = _violation(fn, **{name: _with_dtype(fn, name, "INT8")})
+        assert found is not None and found[1] == 161002, name
+    spared = [r for r in fn.cases.rules if r.kind == "dtypes" and not r.host]
+    assert [r.params for r in spared] == [("gradOutput",)]
+    assert "line 330" in spared[0].reason and "INT32" in spared[0].reason
+
+
+def test_a_partly_read_sample_spares_the_dtype_it_states(corpus):
+    """aclnnDualLevelQuantMatmulWeightNz.md:121 gives x2 FLOAT4_E2M1, but the sample passes x2Nz
+    as ACL_INT8 (l.545 `NpuFormatCast无法转换B4类型，使用B8代替`, l.562); x2Nz's storage shape is
+    not read, so the sample is read in part. The document's INT8 x2 is accepted; x1's dtype
+    (FLOAT4_E2M1 too, which the sample keeps) is still checked."""
+    fn = _function(corpus, DUAL_LEVEL_QUANT)
+    assert not fn.sample.from_document
+    assert _violation(fn, x2=_with_dtype(fn, "x2", "INT8")) is None
+    found = _violation(fn, x1=_with_dtype(fn, "x1", "INT8"))
+    assert found is not None and found[1] == 161002
+    (spared,) = [r for r in fn.cases.rules if r.kind == "dtypes" and not r.host]
+    assert spared.params == ("x2",) and "INT8" in spared.reason
