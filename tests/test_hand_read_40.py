@@ -68,3 +68,41 @@ def test_a_partly_read_sample_spares_the_dtype_it_states(corpus):
     assert found is not None and found[1] == 161002
     (spared,) = [r for r in fn.cases.rules if r.kind == "dtypes" and not r.host]
     assert spared.params == ("x2",) and "INT8" in spared.reason
+
+
+# ---------------------------------------------------------------- a string parameter's set of values (item 2)
+
+
+def _legacy_function(corpus, name: str):
+    path = corpus / "docs" / "legacy" / f"{name}.md"
+    if not path.exists():
+        pytest.skip(f"{name} is not in the corpus")
+    (doc,) = parse_paths([path])
+    return operator_code(doc, doc.source).functions[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "allowed", "refused"),
+    [
+        # FlashAttentionVarLenScore.md:75 `数据排布格式，支持TND。`
+        ("FlashAttentionVarLenScore", ("TND",), ("BSH", "BNSD")),
+        # IncreFlashAttentionV4.md:101 `当前支持BSH、BNSD、BSND。`
+        ("IncreFlashAttentionV4", ("BSH", "BNSD", "BSND"), ("TND", "SBH")),
+    ],
+)
+def test_a_layout_outside_the_documented_set_is_refused(corpus, name, allowed, refused):
+    fn = _legacy_function(corpus, name)
+    for layout in allowed:
+        assert _violation(fn, inputLayout=layout) is None, layout
+    for layout in refused:
+        assert _violation(fn, inputLayout=layout) == ("implied_enum_inputLayout", 161002), layout
+
+
+def test_a_layout_set_the_document_widens_elsewhere_is_listed_not_enforced(corpus):
+    """FlashAttentionScoreGradV2.md:135 `支持BSH、SBH、BSND、BNSD`, yet l.206 says of softmaxMax
+    `TND的输入格式除外，此时为[T, N, 8]`: TND is a layout the document knows, so the set of l.135
+    is not taken as the whole, and the reason says why."""
+    fn = _legacy_function(corpus, "FlashAttentionScoreGradV2")
+    (rule,) = [r for r in fn.cases.rules if r.kind == "enum" and r.params == ("inputLayout",)]
+    assert not rule.host and "TND" in rule.reason
+    assert "cannot check as stated" not in rule.reason

@@ -99,7 +99,7 @@ def cases_for(
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
     param_specs = tuple(_param_spec(a) for a in wrapper)
-    rules = _rules(function, params, unsupported_products)
+    rules = [_string_set_held(r, params, notes) for r in _rules(function, params, unsupported_products)]
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
     broken = _violations(validator_spec(param_specs, rules, function.name), valid.args)
     unmet: tuple[str, ...] = ()
@@ -464,7 +464,8 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
         return f"a {kind} rule applies to single tensors; {', '.join(params)} includes another kind"
     if kind in RELATIONS and len(tensors) < 2:
         return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
-    if kind in ("enum", "range") and not any(by_name[n].kind in VALUE_KINDS for n in params):
+    valued = (*VALUE_KINDS, "string") if kind == "enum" else VALUE_KINDS  # a layout's name is one of a set
+    if kind in ("enum", "range") and not any(by_name[n].kind in valued for n in params):
         return f"a {kind} rule applies to values; {', '.join(params)} holds none"
     if kind == "array_shape" and not (
         len(params) == 2 and by_name[params[0]].kind == "tensor" and by_name[params[1]].kind == "int_array"
@@ -521,6 +522,41 @@ def _implied_names(p: Param, kind: str, first: Constraint) -> tuple[str, ...]:
     if kind == "ratio" or (kind == "multiple" and len(first.params) == 2):
         return first.params
     return (p.name, *first.params) if kind in ("axis", "multiple") else (p.name,)
+
+
+# A layout named in passing (`TND的输入格式除外`, `inputLayout为TND时`): a value the parameter may take
+_LAYOUT_NAMED = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<before>[A-Z][A-Z0-9_]{2,})(?=的?(?:输入)?(?:格式|排布|场景))"
+    r"|(?:[Ll]ayout|排布|格式)\s*(?:为|是|取|设置为|==?)\s*[\"“']?(?P<after>[A-Z][A-Z0-9_]{2,})"
+)
+_TENSOR_FORMATS = {"ND", "NZ", "NCHW", "NHWC", "NCDHW", "NDHWC", "HWCN", "NCL", "FRACTAL_NZ", "FRACTAL_Z", "NC1HWC0"}
+
+
+def _string_set_held(rule: Rule, params: list[Param], notes: TextBlock | None) -> Rule:
+    """A string parameter's set of values (`inputLayout`: `支持TND`, `当前支持BSH、BNSD、BSND`)
+    checked only when it is the whole set the document gives: a value said elsewhere for it (on
+    one product, or a layout the text names) leaves it unchecked, as narrowing a valid call out."""
+    p = next((q for q in params if rule.params == (q.name,)), None)
+    if p is None or p.kind != "string" or rule.kind != "enum" or rule.values or not rule.host:
+        return rule
+    allowed = {v for c in _general(p, "enum") for v in c.values}
+    beyond = next(((c, v) for c in p.of_kind("enum") for v in c.values if v not in allowed), None)
+    if beyond is not None:
+        said, value = beyond
+        where = f" on product {said.product}" if said.product else ""
+        reason = f"line {said.line} allows {value!r}{where} (`{said.text}`), beyond the set the rule holds"
+        return replace(rule, host=False, reason=reason + "; not checked, so as not to narrow it")
+    named = _layouts_named(params, notes) - allowed - _TENSOR_FORMATS - set(ACL_DTYPES)
+    if named and all(isinstance(v, str) and v.isupper() for v in allowed):
+        reason = f"the document names the layout {', '.join(sorted(named))} elsewhere, outside the set of {p.name}"
+        return replace(rule, host=False, reason=reason + "; not checked, so as not to narrow it")
+    return rule
+
+
+def _layouts_named(params: list[Param], notes: TextBlock | None) -> set[str]:
+    texts = [c.text for q in params for c in q.constraints] + [q.description or "" for q in params]
+    texts += [notes.text] if notes is not None else []
+    return {m.group("before") or m.group("after") for text in texts for m in _LAYOUT_NAMED.finditer(text)}
 
 
 def _held_rules(params: list[Param]) -> list[Rule]:
