@@ -106,3 +106,64 @@ def test_a_layout_set_the_document_widens_elsewhere_is_listed_not_enforced(corpu
     (rule,) = [r for r in fn.cases.rules if r.kind == "enum" and r.params == ("inputLayout",)]
     assert not rule.host and "TND" in rule.reason
     assert "cannot check as stated" not in rule.reason
+
+
+# ---------------------------------------------------------------- relations the constraints section makes firm (item 3)
+
+HARDSWISH_BACKWARD = "experimental/activation/hard_swish_grad/docs/aclnnHardswishBackward.md"
+
+
+def test_hardswish_backward_holds_the_relations_of_its_constraints_section(corpus):
+    """aclnnHardswishBackward.md:67 `gradOutput、self 和 out 的数据类型必须一致。` and l.68 `shape 必须一致，
+    不支持广播。`: the table's `与 gradOutput 一致` (l.44) is firm; self FLOAT16 against a FLOAT
+    gradOutput, and self (3,) against (9,), were accepted."""
+    fn = _function(corpus, HARDSWISH_BACKWARD)
+    assert _violation(fn) is None
+    found = _violation(fn, self=_with_dtype(fn, "self", "FLOAT16"))
+    assert found is not None and found[0].startswith("notes_same_dtype") and found[1] == 161002
+    given = host_values(fn.cases.valid.args)["gradOutput"]
+    found = _violation(fn, self=TensorDesc((3,) if given.shape != (3,) else (4,), given.dtype))
+    assert found is not None and found[0].startswith("notes_same_shape")
+    said = {s.text: s.enforced for s in fn.cases.statements if s.kind == "notes"}
+    assert said == {
+        "gradOutput、self 和 out 的数据类型必须一致。": True,
+        "gradOutput、self 和 out 的 shape 必须一致，不支持广播。": True,
+    }
+
+
+def test_an_output_format_tied_to_an_input_is_checked(corpus):
+    """aclnnHardswishBackward.md:45 out's format cell `与 `gradOutput` 一致`: neither checked nor listed
+    before (its text was taken as read by out's shape rule); an out in FRACTAL_NZ is refused."""
+    fn = _function(corpus, HARDSWISH_BACKWARD)
+    given = host_values(fn.cases.valid.args)["gradOutput"]
+    assert _violation(fn, out=TensorDesc(given.shape, given.dtype, None, "FRACTAL_NZ")) == (
+        "implied_same_format_out",
+        161002,
+    )
+    (statement,) = [s for s in fn.cases.statements if s.param == "out" and s.kind == "same_format"]
+    assert statement.rule == "implied_same_format_out" and statement.enforced
+
+
+def test_a_relation_said_under_one_product_stays_per_product():
+    """aclnnRotateQuant.md:415 `x和rotation的数据类型必须相同` sits under `- <term>Ascend 950PR…</term>：`
+    (and a `<!-- npu=` block): it is not made a rule of every product; a top-level bullet is."""
+    from specgen.codegen.statements import notes_relations
+    from specgen.model import Param, TextBlock
+
+    params = [Param(name=n, kind="tensor", c_type="aclTensor*", direction="in", line=1) for n in ("x", "rotation")]
+    nested = TextBlock(text="- <term>Ascend 950PR</term>：\n  - x和rotation的数据类型必须相同。", line=10)
+    marked = TextBlock(text='<!-- npu="950" id9 -->\n- x和rotation的数据类型必须相同。\n<!-- end id9 -->', line=10)
+    plain = TextBlock(text="- `x`和`rotation`的数据类型必须相同。", line=10)
+    assert notes_relations(nested, params) == [] and notes_relations(marked, params) == []
+    (rule,) = notes_relations(plain, params)
+    assert (rule.kind, rule.params, rule.host) == ("same_dtype", ("x", "rotation"), True)
+
+
+def test_var_len_score_holds_one_dtype_for_query_key_value(corpus):
+    """FlashAttentionVarLenScore.md:128 `输入query、key、value、realShiftOptional的数据类型必须一致。`:
+    a FLOAT key with a FLOAT16 query was accepted."""
+    fn = _legacy_function(corpus, "FlashAttentionVarLenScore")
+    assert _violation(fn) is None
+    query = host_values(fn.cases.valid.args)["query"].dtype
+    found = _violation(fn, key=_with_dtype(fn, "key", "FLOAT" if query != "FLOAT" else "FLOAT16"))
+    assert found is not None and found[0].startswith("notes_same_dtype")

@@ -23,7 +23,7 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import Statement, account, notes_rules
+from specgen.codegen.statements import Statement, account, notes_relations, notes_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -100,6 +100,7 @@ def cases_for(
     params = [a.code.param for a in wrapper]
     param_specs = tuple(_param_spec(a) for a in wrapper)
     rules = [_string_set_held(r, params, notes) for r in _rules(function, params, unsupported_products)]
+    rules += notes_relations(notes, params)
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
     broken = _violations(validator_spec(param_specs, rules, function.name), valid.args)
     unmet: tuple[str, ...] = ()
@@ -372,7 +373,24 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
     outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
-    return rules + implied + _product_rules(params) + outputs
+    return rules + implied + _product_rules(params) + outputs + _output_format_rules(params, rules)
+
+
+def _output_format_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
+    """An output's format the table ties to an input (aclnnHardswishBackward's out: `与 `gradOutput`
+    一致` in the format column), where no checked error row relates them already: held as the
+    output's dtype and shape relations are."""
+    tensors = {p.name for p in params if p.kind in TENSOR_KINDS}
+    held = {n for r in rules if r.kind == "same_format" and r.host for n in r.params}
+    found = []
+    for p in params:
+        said = [c for c in p.of_kind("same_format") if c.product is None and not c.when]
+        peers = tuple(dict.fromkeys(n for c in said for n in c.params if n in tensors and n != p.name))
+        if p.direction == "out" and p.kind in TENSOR_KINDS and peers and p.name not in held:
+            found.append(
+                Rule(INVALID, "same_format", (p.name, *peers), said[0].text, id=f"implied_same_format_{p.name}")
+            )
+    return found
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:
