@@ -167,3 +167,16 @@ def test_var_len_score_holds_one_dtype_for_query_key_value(corpus):
     query = host_values(fn.cases.valid.args)["query"].dtype
     found = _violation(fn, key=_with_dtype(fn, "key", "FLOAT" if query != "FLOAT" else "FLOAT16"))
     assert found is not None and found[0].startswith("notes_same_dtype")
+
+
+def test_a_narrower_string_set_said_in_one_situation_is_named_and_the_union_checked(corpus):
+    """aclnnAddRmsNormDynamicMxQuant.md:203 roundMode `当dstType为40/41时，支持{"rint", "floor", "round"}` and
+    `当dstType为36/35时，仅支持{"rint"}`: the union is checked ("ceil" refused, "floor" accepted); the
+    narrowing under dstType 36/35 is not read as a rule, so it is named, not claimed enforced."""
+    fn = _function(corpus, "norm/add_rms_norm_dynamic_mx_quant/docs/aclnnAddRmsNormDynamicMxQuant.md")
+    assert _violation(fn, roundMode="ceil") == ("implied_enum_roundMode", 161002)
+    assert _violation(fn, roundMode="floor") is None or _violation(fn, roundMode="floor")[0] != "implied_enum_roundMode"
+    (narrow,) = [s for s in fn.cases.statements if s.param == "roundMode" and "仅支持" in s.text]
+    assert not narrow.enforced
+    (rule,) = [r for r in fn.cases.rules if r.id == narrow.rule]
+    assert "narrower set" in rule.reason and "implied_enum_roundMode" in rule.reason

@@ -115,6 +115,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
         return next((r for r in rules if r.kind == "enum" and r.host and r.params == (p.name,) and not r.values
                      and left_out not in {v for e in p.of_kind("enum") if e.product is None for v in e.values}),
                     None)  # fmt: skip
+    if _narrower_set(p, c):
+        return None  # the parameter's whole set is checked, not this narrowing
     kinds = ENFORCED_BY.get(c.kind, ())
     peers = set(c.params) - {p.name}
 
@@ -246,7 +248,30 @@ _PAIRED = re.compile(
 )
 
 
+# `仅支持{"rint"}`, `当dstType为36/35时，支持…`: a restriction, not a value's meaning (`0：KEEP_DTYPE`)
+_RESTRICTS = re.compile(r"仅|只|时")
+
+
+def _narrower_set(p: Param, c: Constraint) -> bool:
+    """A string parameter's set narrower than its whole one, in a restriction whose situation
+    the model does not hold (aclnnAddRmsNormDynamicMxQuant roundMode: `当dstType为36/35时，仅支持
+    {"rint"}` beside `当dstType为40/41时，支持{"rint", "floor", "round"}`)."""
+    if p.kind != "string" or c.kind != "enum" or c.when or c.product is not None or not _RESTRICTS.search(c.text):
+        return False
+    if "默认" in c.text:  # `用户不特意指定时可传入默认值"BSH"`: a default, not a narrowing
+        return False
+    whole = {v for e in p.of_kind("enum") if e.product is None and not e.when for v in e.values}
+    return set(c.values) < whole
+
+
 def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
+    if _narrower_set(p, c):
+        held = next((r.id for r in rules if r.kind == "enum" and r.host and r.params == (p.name,)), "")
+        whole = f"; the whole set is checked ({held})" if held else ""
+        return (
+            f"a narrower set than the {len(p.of_kind('enum'))} statements of {p.name} give together, in a"
+            f" situation or time no check reads; the union is checked, not this narrowing{whole}"
+        )
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"
     if c.kind == "text" and _RATIO.search(c.text):
