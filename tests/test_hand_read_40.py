@@ -180,3 +180,31 @@ def test_a_narrower_string_set_said_in_one_situation_is_named_and_the_union_chec
     assert not narrow.enforced
     (rule,) = [r for r in fn.cases.rules if r.id == narrow.rule]
     assert "narrower set" in rule.reason and "implied_enum_roundMode" in rule.reason
+
+
+# ---------------------------------------------------------------- value sets and null phrasings (item 4)
+
+
+@pytest.mark.parametrize(
+    ("name", "param", "allowed", "refused"),
+    [
+        # FlashAttentionVarLenScore.md:86 sparseModeOptional `支持配置值为0、1、2、3、4、6、7、8`
+        ("FlashAttentionVarLenScore", "sparseModeOptional", 8, 5),
+        # SwinTransformerLnQkvQuant.md:35 seqLength `只支持32/64两种`
+        ("SwinTransformerLnQkvQuant", "seqLength", 64, 48),
+    ],
+)
+def test_a_value_set_phrased_as_configurable_or_slashed_is_checked(corpus, name, param, allowed, refused):
+    fn = _legacy_function(corpus, name)
+    assert _violation(fn) is None
+    found = _violation(fn, **{param: allowed})
+    assert found is None or param not in found[0]
+    assert _violation(fn, **{param: refused}) == (f"implied_enum_{param}", 161002)
+
+
+def test_a_pointer_said_to_take_only_nullptr_as_input_must_be_null(corpus):
+    """SwinAttentionScoreQuant.md:40 paddingMask2Optional `当前仅支持输入nullptr`: a given mask passed."""
+    fn = _legacy_function(corpus, "SwinAttentionScoreQuant")
+    assert _violation(fn) is None
+    mask = host_values(fn.cases.valid.args)["paddingMask1Optional"] or TensorDesc((1, 3, 49, 49), "FLOAT16")
+    assert _violation(fn, paddingMask2Optional=mask) == ("implied_null_paddingMask2Optional", 161002)
