@@ -101,6 +101,15 @@ CONSTRAINTS = [
     ("支持取值0和1，取值为0代表场景1，为1代表场景2。", "scaleAlg", ("x", "scaleAlg"), [("enum", (0, 1))]),
     # ops-nn/matmul/fused_linear_cross_entropy_loss_grad/docs/aclnnFusedLinearCrossEntropyLossGrad.md
     ("目前仅支持取值为0。", "labelSmoothing", ("x", "labelSmoothing"), [("enum", (0,))]),
+    # legacy/SwinTransformerLnQkvQuant.md:35: `两种` counts the slashed values (not a fraction)
+    ("只支持32/64两种", "seqLength", ("x", "seqLength"), [("enum", (32, 64))]),
+    # legacy/FlashAttentionVarLenScore.md:86
+    (
+        "支持配置值为0、1、2、3、4、6、7、8",
+        "sparseModeOptional",
+        ("x", "sparseModeOptional"),
+        [("enum", (0, 1, 2, 3, 4, 6, 7, 8))],
+    ),
     # ops-nn/index/expand_into_jagged_permute/... style: a `{...}` set (ops-nn/quant/dynamic_mx_quant_v2 dstType)
     ("输入范围为{35, 36, 40, 41}。", "dstType", ("x", "dstType"), [("enum", (35, 36, 40, 41))]),
     # ---- no value set: a multiple, a length, a fraction, a usual value, an either-or with prose
@@ -110,8 +119,8 @@ CONSTRAINTS = [
     ("长度仅支持0、1、2。", "stride", ("self", "stride"), UNTYPED),
     # ops-nn/pooling/avg_pool3_d/docs/aclnnAvgPool2d.md style: lengths 1 or 2, labelled
     ("长度为1(kH=kW)或2(kH, kW)。", "kernelSize", ("self", "kernelSize"), UNTYPED),
-    # legacy/SwinTransformerLnQkvQuant.md
-    ("只支持32/64两种", "seqLength", ("x", "seqLength"), UNTYPED),
+    # a slash with no count of values may be a fraction
+    ("仅支持1/2", "ratio", ("x", "ratio"), UNTYPED),
     # ops-nn/experimental/loss/hinge_loss_grad/docs/aclnnHingeLossGrad.md
     ("通常取值为 1 或 -1", "target", ("self", "target"), UNTYPED),
     # ops-nn/quant/swiglu_mx_quant (axis): -1 or the positive index of the last dimension

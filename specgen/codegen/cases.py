@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
-from dataclasses import replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import Statement, account, notes_rules
+from specgen.codegen.statements import Statement, account, notes_relations, notes_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -99,16 +99,20 @@ def cases_for(
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
     param_specs = tuple(_param_spec(a) for a in wrapper)
-    rules = _rules(function, params, unsupported_products)
+    rules = [_string_set_held(r, params, notes) for r in _rules(function, params, unsupported_products)]
+    rules += notes_relations(notes, params)
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
     broken = _violations(validator_spec(param_specs, rules, function.name), valid.args)
     unmet: tuple[str, ...] = ()
+    checker = _Checker(param_specs, function.name)
     if sample.from_document:
-        rules = [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in rules]
+        values = host_values(valid.args)
+        rules = _spare_broken(rules, checker, values, sample.line)
         added = _uncovered_outputs(params, rules)
-        broken = _violations(validator_spec(param_specs, [*rules, *added], function.name), valid.args)
-        rules += [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in added]
-    elif broken:
+        rules += _spare_broken(added, checker, values, sample.line)
+    elif function.sample_call is not None and (stated := _read_facts(function, host_values(valid.args))):
+        rules = _spare_read_facts(rules, checker, host_values(valid.args), stated, function.sample_call.line)
+    if broken and not sample.from_document:
         unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
         valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
     # the rules as enforced, spared ones aside
@@ -161,6 +165,129 @@ def _uncovered_outputs(params: list[Param], rules: list[Rule]) -> list[Rule]:
     held = {r.params[0] for r in documented if r.kind == "output_shape" and r.host}  # a row checks it
     found = _output_rules(params, documented)
     return [r for r in found if r.id not in known and not (r.kind == "output_shape" and r.params[0] in held)]
+
+
+# rules that check each argument they name on its own: the sample breaking one argument's
+# spares that argument only
+PER_ARGUMENT_KINDS = (
+    "not_null", "null", "dtypes", "formats", "rank", "empty_tensor", "non_contiguous",
+    "list_dtype", "numel", "last_dim", "enum", "range",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _Checker:
+    """Whether the arguments break one rule, among the rules of a function."""
+
+    param_specs: tuple[dict, ...]
+    function: str
+
+    def problem(self, rule: Rule, values: dict[str, object]) -> str:
+        spec = validator_spec(self.param_specs, [rule], self.function)
+        return next((problem for r, problem in validator.violations(spec, values) if r is rule), "")
+
+
+def _spare_broken(rules: list[Rule], checker: _Checker, values: dict[str, object], line: int) -> list[Rule]:
+    """The rules with what the document's own (fully read) call breaks spared: of a rule that
+    checks each argument on its own, only the arguments that break it (aclnnGeluBackward's
+    sample passes gradOutput as INT32: gradOutput's dtype is spared, self's still checked)."""
+    kept: list[Rule] = []
+    for rule in rules:
+        problem = checker.problem(rule, values) if rule.host else ""
+        if not problem:
+            kept.append(rule)
+            continue
+        breaking = _breaking_arguments(rule, lambda r: checker.problem(r, values))
+        kept += _split_spared(rule, breaking, problem, line, checker, values)
+    return kept
+
+
+def _breaking_arguments(rule: Rule, problem_of: Callable[[Rule], str]) -> tuple[str, ...]:
+    """The arguments that break a rule on their own; all it names when it does not check them one by one."""
+    if rule.kind not in PER_ARGUMENT_KINDS or len(rule.params) < 2:
+        return rule.params
+    alone = tuple(p for p in rule.params if problem_of(replace(rule, params=(p,))))
+    return alone or rule.params
+
+
+def _split_spared(
+    rule: Rule,
+    breaking: tuple[str, ...],
+    problem: str,
+    line: int,
+    checker: _Checker,
+    values: dict[str, object],
+) -> list[Rule]:
+    """The rule held on the arguments the sample does not break, and spared on those it does."""
+    rest = tuple(p for p in rule.params if p not in breaking)
+    if not rest or checker.problem(replace(rule, params=rest), values):
+        return [_spare(rule, problem, line)]
+    spared = replace(rule, params=breaking, id=f"{rule.id}_{'_'.join(breaking)}")
+    alone = checker.problem(replace(rule, params=breaking), values) or problem
+    return [replace(rule, params=rest), _spare(spared, alone, line)]
+
+
+def _spare_read_facts(
+    rules: list[Rule], checker: _Checker, derived: dict[str, object], read: dict[str, object], line: int
+) -> list[Rule]:
+    """The rules with what the document's partly read call breaks spared, argument by argument:
+    a fact read of an argument (aclnnDualLevelQuantMatmulWeightNz's x2 passed as INT8, its storage
+    shape unread) that breaks a rule checking each argument on its own, where the call derived
+    for the test meets it."""
+    facts = {**derived, **read}
+    kept: list[Rule] = []
+    for rule in rules:
+        if not rule.host or rule.kind not in PER_ARGUMENT_KINDS:
+            kept.append(rule)
+            continue
+        alone = {p: replace(rule, params=(p,)) for p in rule.params if p in read}
+        breaking = tuple(p for p, r in alone.items() if checker.problem(r, facts) and not checker.problem(r, derived))
+        if not breaking:
+            kept.append(rule)
+            continue
+        problem = checker.problem(alone[breaking[0]], facts)
+        kept += _split_spared(rule, breaking, problem, line, checker, derived)
+    return kept
+
+
+def _read_facts(fn: Function, derived: dict[str, object]) -> dict[str, object]:
+    """The arguments of the document's call that were read in part or whole, as the validator
+    receives them, with what was not read taken from the derived call; empty when the call does
+    not match the prototype."""
+    call = fn.sample_call
+    if call is None or len(call.args) != len(fn.params):
+        return {}
+    read = {}
+    for p, arg in zip(fn.params, call.args, strict=True):
+        if p.name in derived and (value := _read_fact(p, arg, derived[p.name])) is not _UNREAD:
+            read[p.name] = value
+    return read
+
+
+_UNREAD = object()
+
+
+def _read_fact(p: Param, arg: CallArg, derived: object) -> object:
+    """An argument with the facts the sample states of it, the derived call's for the rest."""
+    if arg.kind == "null":
+        return None
+    if arg.kind == "tensor" and isinstance(derived, TensorDesc):
+        if arg.shape is None and arg.dtype is None and arg.format is None:
+            return _UNREAD
+        shape_read = arg.shape is not None
+        return TensorDesc(
+            arg.shape if shape_read else derived.shape,  # type: ignore[arg-type]
+            arg.dtype or derived.dtype,
+            arg.strides if shape_read else derived.strides,
+            arg.format or derived.format,
+        )
+    if arg.kind == "tensor" and arg.shape is not None and arg.dtype is not None:
+        return TensorDesc(arg.shape, arg.dtype, arg.strides, arg.format or "ND")
+    if arg.kind == "tensor" or arg.kind == "tensor_list":
+        return _UNREAD
+    if arg.elements is not None:
+        return tuple(arg.elements)
+    return _integer_dtype(p.kind, arg.value) if arg.value is not None else _UNREAD
 
 
 def _spare(rule: Rule, problem: str, line: int) -> Rule:
@@ -246,7 +373,24 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
     outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
-    return rules + implied + _product_rules(params) + outputs
+    return rules + implied + _product_rules(params) + outputs + _output_format_rules(params, rules)
+
+
+def _output_format_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
+    """An output's format the table ties to an input (aclnnHardswishBackward's out: `与 `gradOutput`
+    一致` in the format column), where no checked error row relates them already: held as the
+    output's dtype and shape relations are."""
+    tensors = {p.name for p in params if p.kind in TENSOR_KINDS}
+    held = {n for r in rules if r.kind == "same_format" and r.host for n in r.params}
+    found = []
+    for p in params:
+        said = [c for c in p.of_kind("same_format") if c.product is None and not c.when]
+        peers = tuple(dict.fromkeys(n for c in said for n in c.params if n in tensors and n != p.name))
+        if p.direction == "out" and p.kind in TENSOR_KINDS and peers and p.name not in held:
+            found.append(
+                Rule(INVALID, "same_format", (p.name, *peers), said[0].text, id=f"implied_same_format_{p.name}")
+            )
+    return found
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:
@@ -338,7 +482,8 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
         return f"a {kind} rule applies to single tensors; {', '.join(params)} includes another kind"
     if kind in RELATIONS and len(tensors) < 2:
         return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
-    if kind in ("enum", "range") and not any(by_name[n].kind in VALUE_KINDS for n in params):
+    valued = (*VALUE_KINDS, "string") if kind == "enum" else VALUE_KINDS  # a layout's name is one of a set
+    if kind in ("enum", "range") and not any(by_name[n].kind in valued for n in params):
         return f"a {kind} rule applies to values; {', '.join(params)} holds none"
     if kind == "array_shape" and not (
         len(params) == 2 and by_name[params[0]].kind == "tensor" and by_name[params[1]].kind == "int_array"
@@ -395,6 +540,41 @@ def _implied_names(p: Param, kind: str, first: Constraint) -> tuple[str, ...]:
     if kind == "ratio" or (kind == "multiple" and len(first.params) == 2):
         return first.params
     return (p.name, *first.params) if kind in ("axis", "multiple") else (p.name,)
+
+
+# A layout named in passing (`TND的输入格式除外`, `inputLayout为TND时`): a value the parameter may take
+_LAYOUT_NAMED = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<before>[A-Z][A-Z0-9_]{2,})(?=的?(?:输入)?(?:格式|排布|场景))"
+    r"|(?:[Ll]ayout|排布|格式)\s*(?:为|是|取|设置为|==?)\s*[\"“']?(?P<after>[A-Z][A-Z0-9_]{2,})"
+)
+_TENSOR_FORMATS = {"ND", "NZ", "NCHW", "NHWC", "NCDHW", "NDHWC", "HWCN", "NCL", "FRACTAL_NZ", "FRACTAL_Z", "NC1HWC0"}
+
+
+def _string_set_held(rule: Rule, params: list[Param], notes: TextBlock | None) -> Rule:
+    """A string parameter's set of values (`inputLayout`: `支持TND`, `当前支持BSH、BNSD、BSND`)
+    checked only when it is the whole set the document gives: a value said elsewhere for it (on
+    one product, or a layout the text names) leaves it unchecked, as narrowing a valid call out."""
+    p = next((q for q in params if rule.params == (q.name,)), None)
+    if p is None or p.kind != "string" or rule.kind != "enum" or rule.values or not rule.host:
+        return rule
+    allowed = {v for c in _general(p, "enum") for v in c.values}
+    beyond = next(((c, v) for c in p.of_kind("enum") for v in c.values if v not in allowed), None)
+    if beyond is not None:
+        said, value = beyond
+        where = f" on product {said.product}" if said.product else ""
+        reason = f"line {said.line} allows {value!r}{where} (`{said.text}`), beyond the set the rule holds"
+        return replace(rule, host=False, reason=reason + "; not checked, so as not to narrow it")
+    named = _layouts_named(params, notes) - allowed - _TENSOR_FORMATS - set(ACL_DTYPES)
+    if named and all(isinstance(v, str) and v.isupper() for v in allowed):
+        reason = f"the document names the layout {', '.join(sorted(named))} elsewhere, outside the set of {p.name}"
+        return replace(rule, host=False, reason=reason + "; not checked, so as not to narrow it")
+    return rule
+
+
+def _layouts_named(params: list[Param], notes: TextBlock | None) -> set[str]:
+    texts = [c.text for q in params for c in q.constraints] + [q.description or "" for q in params]
+    texts += [notes.text] if notes is not None else []
+    return {m.group("before") or m.group("after") for text in texts for m in _LAYOUT_NAMED.finditer(text)}
 
 
 def _held_rules(params: list[Param]) -> list[Rule]:

@@ -115,6 +115,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
         return next((r for r in rules if r.kind == "enum" and r.host and r.params == (p.name,) and not r.values
                      and left_out not in {v for e in p.of_kind("enum") if e.product is None for v in e.values}),
                     None)  # fmt: skip
+    if _narrower_set(p, c):
+        return None  # the parameter's whole set is checked, not this narrowing
     kinds = ENFORCED_BY.get(c.kind, ())
     peers = set(c.params) - {p.name}
 
@@ -250,7 +252,30 @@ _PAIRED = re.compile(
 )
 
 
+# `仅支持{"rint"}`, `当dstType为36/35时，支持…`: a restriction, not a value's meaning (`0：KEEP_DTYPE`)
+_RESTRICTS = re.compile(r"仅|只|时")
+
+
+def _narrower_set(p: Param, c: Constraint) -> bool:
+    """A string parameter's set narrower than its whole one, in a restriction whose situation
+    the model does not hold (aclnnAddRmsNormDynamicMxQuant roundMode: `当dstType为36/35时，仅支持
+    {"rint"}` beside `当dstType为40/41时，支持{"rint", "floor", "round"}`)."""
+    if p.kind != "string" or c.kind != "enum" or c.when or c.product is not None or not _RESTRICTS.search(c.text):
+        return False
+    if "默认" in c.text:  # `用户不特意指定时可传入默认值"BSH"`: a default, not a narrowing
+        return False
+    whole = {v for e in p.of_kind("enum") if e.product is None and not e.when for v in e.values}
+    return set(c.values) < whole
+
+
 def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
+    if _narrower_set(p, c):
+        held = next((r.id for r in rules if r.kind == "enum" and r.host and r.params == (p.name,)), "")
+        whole = f"; the whole set is checked ({held})" if held else ""
+        return (
+            f"a narrower set than the {len(p.of_kind('enum'))} statements of {p.name} give together, in a"
+            f" situation or time no check reads; the union is checked, not this narrowing{whole}"
+        )
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"
     if c.kind == "text" and _RATIO.search(c.text):
@@ -311,6 +336,49 @@ NOTES_REASON = (
 )
 
 
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+# `gradOutput、self 和 out 的数据类型必须一致。`, `x和rotation的数据类型必须相同。`, `shape 必须一致，不支持广播。`:
+# a relation of the tensors named, said with no condition (a clause may follow after a comma)
+_FIRM_RELATION = re.compile(
+    rf"^(?:输入|输出|参数|入参)?\s*(?P<names>{_NAME}(?:\s*(?:、|,|，|和|与|及|以及)\s*{_NAME})+)\s*的\s*"
+    r"(?P<what>数据类型|dtype|shape)\s*(?:必须|需要|需|要)?\s*(?:保持)?\s*(?:一致|相同)\s*(?:[，,；;。].*)?$"
+)
+_RELATION_OF = {"数据类型": "same_dtype", "dtype": "same_dtype", "shape": "same_shape"}
+
+
+def _top_bullets(notes: TextBlock) -> list[tuple[int, str]]:
+    """The constraints section's bullets said of every product (line, text without markup): not
+    nested under a product's heading, not inside a block marked for some products (`<!-- npu=`)."""
+    found = []
+    marked = False
+    for offset, line in enumerate(notes.text.splitlines()):
+        if "<!-- npu=" in line or "<!-- end" in line:
+            marked = "<!-- npu=" in line
+        m = _BULLET.match(line)
+        if m and not marked and not line[:1].isspace():
+            found.append((notes.line + offset, _MARKUP.sub("", m.group(1)).strip()))
+    return found
+
+
+def notes_relations(notes: TextBlock | None, params: list[Param]) -> list[Rule]:
+    """The dtype and shape relations the constraints section states of every product, as checked
+    rules: the section makes firm what the parameter table says only (aclnnHardswishBackward:
+    `gradOutput、self 和 out 的数据类型必须一致。`, l.67)."""
+    if notes is None:
+        return []
+    tensors = {p.name for p in params if p.kind in ("tensor", "tensor_list")}
+    rules: list[Rule] = []
+    for _, text in _top_bullets(notes):
+        m = _FIRM_RELATION.match(text)
+        names = tuple(dict.fromkeys(re.findall(_NAME, m.group("names")))) if m else ()
+        if len(names) < 2 or not set(names) <= tensors:
+            continue
+        kind = _RELATION_OF[m.group("what")]  # type: ignore[union-attr]
+        rule_id = f"notes_{kind}_{len(rules) + 1}"
+        rules.append(Rule(INVALID, kind, names, text, id=rule_id))
+    return rules
+
+
 def notes_rules(
     notes: TextBlock | None, params: list[Param], rules: list[Rule]
 ) -> tuple[list[Rule], tuple[Statement, ...]]:
@@ -328,6 +396,10 @@ def notes_rules(
         if not text or _NO_RULE.search(text):
             continue
         at = notes.line + offset
+        firm = next((r for r in rules if r.id.startswith("notes_same_") and r.condition == text), None)
+        if firm is not None:  # checked, or spared by the document's own sample (its reason says so)
+            statements.append(Statement(firm.params[0], "notes", text, at, firm.id, enforced=firm.host))
+            continue
         reading = _note_reading(text, params, rules)
         if reading is not None and reading[0].host and not reading[1]:
             statements.append(Statement(reading[0].params[0], "notes", text, at, reading[0].id, enforced=True))

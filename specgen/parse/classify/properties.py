@@ -153,10 +153,11 @@ def rule_optional(clause: str, ctx: Context) -> list[Constraint]:
 
 # A pointer that must be null, said without a condition: `目前仅支持nullptr` (MoeTokenUnpermute
 # restoreShapeOptional), `<product>：仅支持nullptr` (IncreFlashAttentionV2, a per-product remark),
-# `当前仅支持传入空指针`, `需要传入nullptr` (a reserved parameter), `**暂不支持该传参**`
+# `当前仅支持传入空指针`, `当前仅支持输入nullptr` (SwinAttentionScoreQuant), `需要传入nullptr` (a
+# reserved parameter), `**暂不支持该传参**`
 # (FlashAttentionUnpaddingScoreGradV2 paddingMaskOptional).
 _NULL_ONLY = re.compile(
-    r"^(?:目前|当前)?(?:仅|只)(?:支持|能)(?:传入?|为|是)?\s*(?:nullptr|空指针|NULL)\s*[。.]?$"
+    r"^(?:目前|当前)?(?:仅|只)(?:支持|能)(?:传入?|输入|为|是)?\s*(?:nullptr|空指针|NULL)\s*[。.]?$"
     r"|^(?:需要|需|必须|固定)(?:传入?|为|是)\s*(?:nullptr|空指针)\s*[。.]?$"
     r"|^(?:目前|当前)?暂不支持(?:该|此)传参\s*[。.]?$",
     re.I,

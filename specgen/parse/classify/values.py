@@ -16,7 +16,7 @@ _INTEGER = r"-?\d++(?!\.\d)"  # `1.75` is no list of 1 and 75
 _VALUES = r"(?P<vals>(?:INT|true|false)(?:\s*(?:、|,|和|或者|或|及)\s*(?:INT|true|false))*)".replace("INT", _INTEGER)
 _ENUM_NAMED = re.compile(r"(?<![\d.])(?P<v>-?\d++)\s*+(?:时为|[（(]\s*)['\"]?(?P<label>[A-Za-z_]+)")
 _ENUM_LIST = re.compile(
-    r"(?:取值(?:为|是)?|(?:仅|只)支持(?:取值为?)?|支持取值)\s*"
+    r"(?:取值(?:为|是)?|(?:仅|只)支持(?:取值为?)?|支持取值|支持配置值为?)\s*"
     r"(?P<vals>INT(?:\s*(?:[、,，|]|和|或者|或)\s*INT)+)".replace("INT", _INTEGER)
 )
 
@@ -28,6 +28,10 @@ _ENUM_ONLY = re.compile(
     r"(?:仅|只)(?:支持|能|可)(?:取|传入?|输入|设置为?|配置为?)?(?:默认值|值为?|取值为?)?\s*" + _VALUES
 )
 # What may follow such a list: a label (`0（FP32）`, `1('tanh')`), an end, or a count.
+# `只支持32/64两种` (SwinTransformerLnQkvQuant seqLength): a slashed list closed by its count
+_ENUM_SLASHED = re.compile(
+    r"(?:仅|只)支持\s*(?P<vals>INT(?:\s*/\s*INT)+)\s*(?:两种|三种|四种|\d种)".replace("INT", _INTEGER)
+)
 _ENUM_ONLY_END = re.compile(r"\s*(?:$|[（()）]|两种|三种|四种|\d种|的(?:场景|情况)|[，,。；;])")
 _SIZED = re.compile(r"长度|个数|(?<![A-Za-z])(?i:size)(?![A-Za-z])|元素数|维度数|len\(|数量")
 
@@ -65,6 +69,8 @@ def rule_enum(clause: str, ctx: Context) -> list[Constraint]:
     if not value_rule_allowed(clause):
         return []
     if m := _ENUM_SET.search(clause):
+        return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
+    if m := _ENUM_SLASHED.search(clause):
         return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
     if (m := _ENUM_ONLY.search(clause)) and _ENUM_ONLY_END.match(clause, m.end()):
         return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
