@@ -208,3 +208,12 @@ def test_a_pointer_said_to_take_only_nullptr_as_input_must_be_null(corpus):
     assert _violation(fn) is None
     mask = host_values(fn.cases.valid.args)["paddingMask1Optional"] or TensorDesc((1, 3, 49, 49), "FLOAT16")
     assert _violation(fn, paddingMask2Optional=mask) == ("implied_null_paddingMask2Optional", 161002)
+
+
+def test_a_same_format_relation_lets_nd_stand_beside_a_plain_layout():
+    """Leniency: an ND output beside an NCHW input is the same data to the operator (as a
+    formats row listing ND admits NCHW); NCHW beside NHWC, or a private format, still disagree."""
+    from specgen.codegen.runtime._validate import _formats_agree
+
+    assert _formats_agree("ND", "NCHW") and _formats_agree("NCL", "ND") and _formats_agree("NHWC", "NHWC")
+    assert not _formats_agree("NCHW", "NHWC") and not _formats_agree("ND", "FRACTAL_NZ")

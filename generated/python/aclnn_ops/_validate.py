@@ -498,9 +498,15 @@ def _list_dtype(ctx: _Context, rule: Rule) -> str:
 def _same_format(ctx: _Context, rule: Rule) -> str:
     tensors = ctx.tensors(rule.params)
     for name, desc in tensors[1:]:
-        if desc.format != tensors[0][1].format:
+        if not _formats_agree(desc.format, tensors[0][1].format):
             return f"{name} has format {desc.format} but {tensors[0][0]} has {tensors[0][1].format}"
     return ""
+
+
+def _formats_agree(a: str, b: str) -> bool:
+    """Equal formats, or ND beside a plain layout (an ND output of an NCHW input: the same
+    data to the operator, as `format_allowed` reads ND); NCHW beside NHWC disagree."""
+    return a == b or ("ND" in (a, b) and a in ND_FAMILY and b in ND_FAMILY)
 
 
 def _numbers(value: object) -> list[float] | None:
