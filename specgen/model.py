@@ -341,6 +341,9 @@ class Param(Frozen):
     # outputs and in-out tensors: how the library shapes and types what it writes
     shape_rule: ShapeRule | None = _sparse(None)
     dtype_rule: DtypeRule | None = _sparse(None)
+    # inputs: the dimension list the parameter's own statement gives (`维度只支持1维且为[H]`),
+    # its symbols sized by the other inputs; not_derivable, with the reason, when no call settles it
+    stated_shape: ShapeRule | None = _sparse(None)
 
     @model_validator(mode="before")
     @classmethod

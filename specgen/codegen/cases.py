@@ -245,7 +245,27 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
     outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
-    return rules + implied + _product_rules(params) + outputs
+    return rules + implied + _product_rules(params) + outputs + _input_shape_rules(params)
+
+
+def _input_shape_rules(params: list[Param]) -> list[Rule]:
+    """Each input's own dimension list (`Param.stated_shape`: `维度只支持1维且为[H]`), held as an
+    output's rule is, with its symbols sized by the other inputs; where no call settles it, listed
+    as not checked with the reason."""
+    names = {p.name for p in params}
+    rules = []
+    for p in params:
+        shape = p.stated_shape
+        if shape is None or p.kind != "tensor":
+            continue
+        rule_id = f"stated_shape_{p.name}"
+        if shape.derived and _reads(shape, names):
+            reads = dict.fromkeys((p.name, *shape.params, *(s.param for s in shape.symbols)))
+            rules.append(Rule(INVALID, "output_shape", tuple(reads), shape.text, id=rule_id, derive=plain_rule(shape)))
+        else:
+            reason = shape.reason or "its symbols are sized by a parameter the function does not take"
+            rules.append(Rule(INVALID, "shape", (p.name,), shape.text, host=False, reason=reason, id=rule_id))
+    return rules
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:
