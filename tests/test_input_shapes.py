@@ -103,3 +103,44 @@ def test_an_ops_nn_scale_is_held_to_the_axis_its_row_names_and_the_derived_call_
     assert host_values(fn.cases.valid.args)["weightScale"].shape == (x.shape[1],)
     wrong = np.zeros((x.shape[1] + 1,), np.float32)
     assert "stated_shape_weightScale" in _rejected(fn, weightScale=wrong)
+
+
+OPS_NN = ("docs", "ops-nn")
+
+
+def test_lists_whose_letters_the_sample_contradicts_are_spared_together(corpus):
+    """aclnnConvTbcBackward lines 116-159: self `shape为(N,Cout,Hout)`, input `(N,Cin,Hin)`, weight
+    `(Cout,Cin,K)`, bias `(Cout)`; its sample (line 588-591) passes the TBC layout: self (5,1,2),
+    input (5,1,2), weight (1,2,2), bias (2,). The sample breaks input's and bias's lists, so none
+    of the four is enforced (weight's alone would reject the sample's like with Cout = 2)."""
+    fn = _function(corpus.joinpath(*OPS_NN, "conv", "convolution_backward", "docs", "aclnnConvTbcBackward.md"))
+    for name in ("self", "input", "weight", "bias"):
+        rule = _rule(fn, f"stated_shape_{name}")
+        assert not rule.host and "sample call (line 666)" in rule.reason
+    # a TBC call where self's batch equals Cout: the doc's letters would reject it; nothing does
+    grown = {
+        "self": np.zeros((5, 2, 2), np.float32),
+        "input": np.zeros((5, 2, 3), np.float32),
+        "weight": np.zeros((1, 3, 2), np.float32),
+        "bias": np.zeros((2,), np.float32),
+    }
+    assert not [r for r in _rejected(fn, **grown) if r.startswith("stated_shape")]
+
+
+def test_a_channel_axis_of_a_tensor_that_allows_channel_last_formats_is_not_checked(corpus):
+    """aclnnBatchNorm line 96: input `4维（对应的格式为NCHW、NHWC）`; line 126: runningMean `shape长度与入参
+    `input`中channel轴的长度相等`: the channel is axis 1 or the last by format, so the list is named
+    with that reason, not held to input.shape[1]."""
+    fn = _function(corpus.joinpath(*OPS_NN, "norm", "batch_norm_v3", "docs", "aclnnBatchNorm.md"))
+    rule = _rule(fn, "stated_shape_runningMean")
+    assert not rule.host and "NHWC" in rule.reason
+
+
+def test_a_list_beside_a_rank_given_case_by_case_is_not_checked(corpus):
+    """aclnnCrossEntropyLossGrad line 178: gradLoss `(N,)` in the shape column, beside `当reductionOptional
+    为none时，要求为一个维度为1D的Tensor。当reductionOptional为mean/sum时，要求为一个维度为0D的Tensor。`
+    (its sample passes a 0-d gradLoss with reduction mean)."""
+    fn = _function(corpus.joinpath(*OPS_NN, "loss", "cross_entropy_loss_grad", "docs", "aclnnCrossEntropyLossGrad.md"))
+    for name in ("gradLoss", "gradZlossOptional"):
+        rule = _rule(fn, f"stated_shape_{name}")
+        assert not rule.host and "case by case" in rule.reason

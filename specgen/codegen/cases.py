@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -104,6 +105,7 @@ def cases_for(
     unmet: tuple[str, ...] = ()
     if sample.from_document:
         rules = [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in rules]
+        rules = _spare_misnamed_lists(rules, host_values(valid.args), sample.line)
         added = _uncovered_outputs(params, rules)
         broken = _violations(validator_spec(param_specs, [*rules, *added], function.name), valid.args)
         rules += [_spare(r, broken[r.id], sample.line) if r.id in broken else r for r in added]
@@ -160,6 +162,39 @@ def _uncovered_outputs(params: list[Param], rules: list[Rule]) -> list[Rule]:
     held = {r.params[0] for r in documented if r.kind == "output_shape" and r.host}  # a row checks it
     found = _output_rules(params, documented)
     return [r for r in found if r.id not in known and not (r.kind == "output_shape" and r.params[0] in held)]
+
+
+STATED_SHAPE = "stated_shape_"
+
+
+def _spare_misnamed_lists(rules: list[Rule], values: dict[str, object], line: int) -> list[Rule]:
+    """The inputs' own lists (`stated_shape_*`) when the document's own sample breaks one of
+    them, or gives a symbol they share two sizes: the lists' letters are taken as misread, all
+    of them (aclnnConvTbcBackward: self `(N,Cout,Hout)`, input `(N,Cin,Hin)`, weight `(Cout,Cin,K)`,
+    bias `(Cout)`, where the sample passes the TBC layout, self (5,1,2), weight (1,2,2), bias (2,))."""
+    lists = [r for r in rules if r.id.startswith(STATED_SHAPE) and r.kind == "output_shape"]
+    broken = [r.params[0] for r in lists if not r.host]
+    clashes = _clashing_symbols([r for r in lists if r.host], values)
+    if not broken and not clashes:
+        return rules
+    if broken:
+        why = f"the document's own sample call (line {line}) breaks the list of {', '.join(broken)}"
+    else:
+        why = f"the document's own sample call (line {line}) gives {'; '.join(clashes)}"
+    reason = f"{why}: the inputs' lists share its letters, so they are taken as misread, not enforced"
+    return [replace(r, host=False, reason=reason) if r in lists and r.host else r for r in rules]
+
+
+def _clashing_symbols(lists: list[Rule], values: dict[str, object]) -> list[str]:
+    """The symbols the lists size by other inputs that the call gives two sizes (`Cout 1 and 2`)."""
+    sizes: dict[str, set[int]] = {}
+    for r in lists:
+        bindings: Sequence[dict] = (r.derive or {}).get("symbols", ())  # type: ignore[assignment]
+        for binding in bindings:
+            shape = getattr(values.get(binding["param"]), "shape", None)
+            if binding["param"] != r.params[0] and shape is not None and -len(shape) <= binding["axis"] < len(shape):
+                sizes.setdefault(binding["symbol"], set()).add(shape[binding["axis"]])
+    return [f"{s} {' and '.join(map(str, sorted(v)))}" for s, v in sizes.items() if len(v) > 1]
 
 
 def _spare(rule: Rule, problem: str, line: int) -> Rule:
@@ -258,7 +293,7 @@ def _input_shape_rules(params: list[Param]) -> list[Rule]:
         shape = p.stated_shape
         if shape is None or p.kind != "tensor":
             continue
-        rule_id = f"stated_shape_{p.name}"
+        rule_id = f"{STATED_SHAPE}{p.name}"
         if shape.derived and _reads(shape, names):
             reads = dict.fromkeys((p.name, *shape.params, *(s.param for s in shape.symbols)))
             rules.append(Rule(INVALID, "output_shape", tuple(reads), shape.text, id=rule_id, derive=plain_rule(shape)))

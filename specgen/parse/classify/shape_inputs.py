@@ -39,6 +39,12 @@ _NULL_OR = re.compile(r"(?:支持|可)?(?:输入|传入)?nullptr\s*[，,]\s*或�
 _LIST_AT = re.compile(r"[\[（(][^\[\]（）()]*[\]）)]")
 # `t = 1或n`, `t = m`: a symbol one row defines for itself by other symbols (not `H=32/64`, a value)
 _DEFINES = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)(?=[^，,。；;]*[A-Za-z])")
+# aclnnCrossEntropyLossGrad's gradLoss, `(N,)` in the shape column beside `当reductionOptional为mean/sum时，
+# 要求为一个维度为0D的Tensor`: the list holds in one case only (`当前`, "currently", is no case)
+_CASED_SHAPE = re.compile(r"当(?!前)[^，。；;]{0,40}时[，,]?[^。；;]*(?:维|shape)")
+# `channel轴`, `通道`: an axis named by its role, which the tensor's format places
+_CHANNEL = re.compile(r"(?i)channel|通道|C轴")
+_CHANNEL_LAST = re.compile(r"N[DHWL]*[DHWL]C")
 # `weightTranspose`, `transposeX2`: the word a bool's name adds to the tensor's it transposes
 _TRANSPOSE = re.compile(r"(?i)_?transpose[d_]?")
 # `输入shape为(1,N,1,S)或(B,N,1,S)`: lists offered as alternatives
@@ -68,12 +74,16 @@ def input_shape_rule(p: Param, params: Sequence[Param], statements: dict[str, li
         return several  # `[G]或[G, N]`: the reader took the first list only
     if reading[0] != "explicit":
         return None  # a relation (`shape与x一致`): the relation constraints check it
+    if cased := next((s for s in own if s is not statement and _CASED_SHAPE.search(s.text)), None):
+        return _unchecked(f"its statements give its shape case by case (line {cased.line}: {cased.text})", statement)
     if _worded_transposed(p, own):
         why = "its statements speak of it being transposed (转置), so which axis holds which size is not fixed"
         return _unchecked(why, statement)
     rule = rule_of_reading(params, statements, reading, statement)
     if not rule.derived:
         return _unchecked(rule.reason, statement)
+    if last := _channel_last(rule, params, statement):
+        return _unchecked(f"the channel axis it names is not fixed: {last}", statement)
     sized = _sized_by_others(p, rule, own, _defining(params, statements), statements)
     return _untransposed(p, sized, params) if sized is not None else None
 
@@ -96,6 +106,19 @@ def _alternatives(own: Sequence[Statement]) -> ShapeRule | None:
             reason = f"the statement gives several shapes ({m.group('lists')}); which one a call must have is not read"
             return ShapeRule(kind="not_derivable", reason=reason, text=s.text, line=s.line)
     return None
+
+
+def _channel_last(rule: ShapeRule, params: Sequence[Param], statement: Statement) -> str:
+    """Why the channel axis the statement names (aclnnBatchNorm's runningMean: `shape长度与入参input中
+    channel轴的长度相等`, read `input.shape[1]`) is not one axis: the tensor allows a format that puts
+    it last (input `NCHW、NHWC`); "" when none does or the statement names no channel."""
+    if not _CHANNEL.search(statement.text):
+        return ""
+    for q in params:
+        last = [f for f in q.formats if _CHANNEL_LAST.fullmatch(f)]
+        if last and any(f"{q.name}.shape[" in d for d in rule.dims):
+            return f"{q.name} allows {', '.join(last)}, which put it last"
+    return ""
 
 
 def _worded_transposed(p: Param, own: Sequence[Statement]) -> bool:
