@@ -144,3 +144,21 @@ def test_a_list_beside_a_rank_given_case_by_case_is_not_checked(corpus):
     for name in ("gradLoss", "gradZlossOptional"):
         rule = _rule(fn, f"stated_shape_{name}")
         assert not rule.host and "case by case" in rule.reason
+
+
+def test_a_scale_is_sized_by_the_end_of_a_list_with_a_free_prefix(corpus):
+    """aclnnAdaLayerNorm line 99: x `shape为[B…, S, H]`; line 139: biasOptional `shape为[H]，H与`x`中H维
+    一致`: biasOptional is held to x's last dimension."""
+    fn = _function(corpus.joinpath(*OPS_NN, "norm", "ada_layer_norm", "docs", "aclnnAdaLayerNorm.md"))
+    x = host_values(fn.cases.valid.args)["x"]
+    assert _rejected(fn) == []
+    wrong = np.zeros((x.shape[-1] + 1,), np.float32)
+    assert "stated_shape_biasOptional" in _rejected(fn, biasOptional=wrong, weightOptional=None)
+
+
+def test_a_tensor_lists_element_shape_is_named_not_checked(corpus):
+    """aclnnLstmBackward line 378: g, an aclTensorList whose elements the row gives as
+    `(time_step, batch_size, hidden_size)`: listed as not checked, with that reason."""
+    fn = _function(corpus.joinpath(*OPS_NN, "rnn", "single_layer_lstm_grad", "docs", "aclnnLstmBackward.md"))
+    rule = _rule(fn, "stated_shape_g")
+    assert not rule.host and "tensor list" in rule.reason

@@ -291,10 +291,13 @@ def _input_shape_rules(params: list[Param]) -> list[Rule]:
     rules = []
     for p in params:
         shape = p.stated_shape
-        if shape is None or p.kind != "tensor":
+        if shape is None:
             continue
         rule_id = f"{STATED_SHAPE}{p.name}"
-        if shape.derived and _reads(shape, names):
+        if p.kind != "tensor":  # aclnnLstmBackward's i, g, f, o: each element's shape
+            reason = "a tensor list's elements are said to have this shape; their shapes are not checked"
+            rules.append(Rule(INVALID, "shape", (p.name,), shape.text, host=False, reason=reason, id=rule_id))
+        elif shape.derived and _reads(shape, names):
             reads = dict.fromkeys((p.name, *shape.params, *(s.param for s in shape.symbols)))
             rules.append(Rule(INVALID, "output_shape", tuple(reads), shape.text, id=rule_id, derive=plain_rule(shape)))
         else:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from specgen.model import Param, ShapeRule, SymbolDim
-from specgen.parse.classify.shape_phrases import DIM_WORD, Reading, ShapeContext
+from specgen.parse.classify.shape_phrases import DIM_WORD, Reading, ShapeContext, listed
 from specgen.parse.classify.shapes import TENSORS, explicit_dims
 from specgen.parse.classify.shapes import _from_reading as rule_of_reading
 from specgen.parse.classify.text import Statement
@@ -45,6 +45,8 @@ _CASED_SHAPE = re.compile(r"当(?!前)[^，。；;]{0,40}时[，,]?[^。；;]*(?
 # `channel轴`, `通道`: an axis named by its role, which the tensor's format places
 _CHANNEL = re.compile(r"(?i)channel|通道|C轴")
 _CHANNEL_LAST = re.compile(r"N[DHWL]*[DHWL]C")
+# `B…`, `N...`: a run of dimensions the list leaves free, before the named ones
+_PREFIX = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\s*(?:…|\.\.\.)")
 # `weightTranspose`, `transposeX2`: the word a bool's name adds to the tensor's it transposes
 _TRANSPOSE = re.compile(r"(?i)_?transpose[d_]?")
 # `输入shape为(1,N,1,S)或(B,N,1,S)`: lists offered as alternatives
@@ -79,13 +81,45 @@ def input_shape_rule(p: Param, params: Sequence[Param], statements: dict[str, li
     if _worded_transposed(p, own):
         why = "its statements speak of it being transposed (转置), so which axis holds which size is not fixed"
         return _unchecked(why, statement)
-    rule = rule_of_reading(params, statements, reading, statement)
+    prefixed = _prefixed_bindings(p, params, statements)
+    rule = _with_bindings(rule_of_reading(params, statements, reading, statement), reading, prefixed)
     if not rule.derived:
         return _unchecked(rule.reason, statement)
     if last := _channel_last(rule, params, statement):
         return _unchecked(f"the channel axis it names is not fixed: {last}", statement)
-    sized = _sized_by_others(p, rule, own, _defining(params, statements), statements)
+    defining = _defining(params, statements) | {b.param for found in prefixed.values() for b in found}
+    sized = _sized_by_others(p, rule, own, defining, statements)
     return _untransposed(p, sized, params) if sized is not None else None
+
+
+def _prefixed_bindings(
+    p: Param, params: Sequence[Param], statements: dict[str, list[Statement]]
+) -> dict[str, list[SymbolDim]]:
+    """Symbols the other inputs' lists with a free prefix bind from the end (aclnnAdaLayerNorm: x
+    `shape为[B…, S, H]`, so biasOptional's `[H]`, `H与x中H维一致`, is x.shape[-1])."""
+    bound: dict[str, list[SymbolDim]] = {}
+    for q in params:
+        if q is p or q.kind not in TENSORS or q.direction != "in" or _worded_transposed(q, statements.get(q.name, [])):
+            continue
+        parts = next((found for s in statements.get(q.name, []) if (found := listed(s.text))), None)
+        rest = [part.strip() for part in parts[1:]] if parts and _PREFIX.fullmatch(parts[0].strip()) else []
+        if rest and all(DIM_WORD.fullmatch(x) for x in rest):
+            for i, x in enumerate(rest):
+                bound.setdefault(x, []).append(SymbolDim(symbol=x, param=q.name, axis=i - len(rest)))
+    return bound
+
+
+def _with_bindings(rule: ShapeRule, reading: Reading, prefixed: dict[str, list[SymbolDim]]) -> ShapeRule:
+    """The rule with the symbols prefixed lists bind added; a list only they close made a rule."""
+    wanted = {d for d in reading[2] if DIM_WORD.fullmatch(d)} & set(prefixed)
+    if not wanted:
+        return rule
+    added = tuple(b for symbol in sorted(wanted) for b in prefixed[symbol])
+    if rule.derived:
+        return rule.model_copy(update={"symbols": (*rule.symbols, *added)})
+    if all(not DIM_WORD.fullmatch(d) or d in wanted for d in reading[2]) and not reading[1]:
+        return ShapeRule(kind="explicit", dims=reading[2], symbols=added, text=rule.text, line=rule.line)
+    return rule
 
 
 def _unchecked(why: str, statement: Statement) -> ShapeRule:
