@@ -103,6 +103,7 @@ CheckKind = Literal[
     "non_contiguous",
     "shape",  # a shape rule the document states in prose only
     "output_shape",  # params: an output and what its shape rule reads; the shape it must have
+    # (also an input held to its own list, `Param.stated_shape`: validator rules `stated_shape_<name>`)
     "output_dtype",  # params: an output and the input whose dtype it takes
     "value",  # a value rule the document states in prose only
     "product",  # the product (platform) is not supported
