@@ -103,6 +103,7 @@ CheckKind = Literal[
     "non_contiguous",
     "shape",  # a shape rule the document states in prose only
     "output_shape",  # params: an output and what its shape rule reads; the shape it must have
+    # (also an input held to its own list, `Param.stated_shape`: validator rules `stated_shape_<name>`)
     "output_dtype",  # params: an output and the input whose dtype it takes
     "value",  # a value rule the document states in prose only
     "product",  # the product (platform) is not supported
@@ -343,6 +344,9 @@ class Param(Frozen):
     # outputs and in-out tensors: how the library shapes and types what it writes
     shape_rule: ShapeRule | None = _sparse(None)
     dtype_rule: DtypeRule | None = _sparse(None)
+    # inputs: the dimension list the parameter's own statement gives (`维度只支持1维且为[H]`),
+    # its symbols sized by the other inputs; not_derivable, with the reason, when no call settles it
+    stated_shape: ShapeRule | None = _sparse(None)
 
     @model_validator(mode="before")
     @classmethod

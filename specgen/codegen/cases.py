@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -108,6 +108,7 @@ def cases_for(
     if sample.from_document:
         values = host_values(valid.args)
         rules = _spare_broken(rules, checker, values, sample.line)
+        rules = _spare_misnamed_lists(rules, values, sample.line)
         added = _uncovered_outputs(params, rules)
         rules += _spare_broken(added, checker, values, sample.line)
     elif function.sample_call is not None and (stated := _read_facts(function, host_values(valid.args))):
@@ -290,6 +291,39 @@ def _read_fact(p: Param, arg: CallArg, derived: object) -> object:
     return _integer_dtype(p.kind, arg.value) if arg.value is not None else _UNREAD
 
 
+STATED_SHAPE = "stated_shape_"
+
+
+def _spare_misnamed_lists(rules: list[Rule], values: dict[str, object], line: int) -> list[Rule]:
+    """The inputs' own lists (`stated_shape_*`) when the document's own sample breaks one of
+    them, or gives a symbol they share two sizes: the lists' letters are taken as misread, all
+    of them (aclnnConvTbcBackward: self `(N,Cout,Hout)`, input `(N,Cin,Hin)`, weight `(Cout,Cin,K)`,
+    bias `(Cout)`, where the sample passes the TBC layout, self (5,1,2), weight (1,2,2), bias (2,))."""
+    lists = [r for r in rules if r.id.startswith(STATED_SHAPE) and r.kind == "output_shape"]
+    broken = [r.params[0] for r in lists if not r.host]
+    clashes = _clashing_symbols([r for r in lists if r.host], values)
+    if not broken and not clashes:
+        return rules
+    if broken:
+        why = f"the document's own sample call (line {line}) breaks the list of {', '.join(broken)}"
+    else:
+        why = f"the document's own sample call (line {line}) gives {'; '.join(clashes)}"
+    reason = f"{why}: the inputs' lists share its letters, so they are taken as misread, not enforced"
+    return [replace(r, host=False, reason=reason) if r in lists and r.host else r for r in rules]
+
+
+def _clashing_symbols(lists: list[Rule], values: dict[str, object]) -> list[str]:
+    """The symbols the lists size by other inputs that the call gives two sizes (`Cout 1 and 2`)."""
+    sizes: dict[str, set[int]] = {}
+    for r in lists:
+        bindings: Sequence[dict] = (r.derive or {}).get("symbols", ())  # type: ignore[assignment]
+        for binding in bindings:
+            shape = getattr(values.get(binding["param"]), "shape", None)
+            if binding["param"] != r.params[0] and shape is not None and -len(shape) <= binding["axis"] < len(shape):
+                sizes.setdefault(binding["symbol"], set()).add(shape[binding["axis"]])
+    return [f"{s} {' and '.join(map(str, sorted(v)))}" for s, v in sizes.items() if len(v) > 1]
+
+
 def _spare(rule: Rule, problem: str, line: int) -> Rule:
     reason = f"the document's own sample call (line {line}) breaks it ({problem}): taken as misread, not enforced"
     return replace(rule, host=False, reason=reason)
@@ -373,7 +407,8 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
     outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
-    return rules + implied + _product_rules(params) + outputs + _output_format_rules(params, rules)
+    stated = _output_format_rules(params, rules) + _input_shape_rules(params)
+    return rules + implied + _product_rules(params) + outputs + stated
 
 
 def _output_format_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
@@ -391,6 +426,29 @@ def _output_format_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
                 Rule(INVALID, "same_format", (p.name, *peers), said[0].text, id=f"implied_same_format_{p.name}")
             )
     return found
+
+
+def _input_shape_rules(params: list[Param]) -> list[Rule]:
+    """Each input's own dimension list (`Param.stated_shape`: `维度只支持1维且为[H]`), held as an
+    output's rule is, with its symbols sized by the other inputs; where no call settles it, listed
+    as not checked with the reason."""
+    names = {p.name for p in params}
+    rules = []
+    for p in params:
+        shape = p.stated_shape
+        if shape is None:
+            continue
+        rule_id = f"{STATED_SHAPE}{p.name}"
+        if p.kind != "tensor":  # aclnnLstmBackward's i, g, f, o: each element's shape
+            reason = "a tensor list's elements are said to have this shape; their shapes are not checked"
+            rules.append(Rule(INVALID, "shape", (p.name,), shape.text, host=False, reason=reason, id=rule_id))
+        elif shape.derived and _reads(shape, names):
+            reads = dict.fromkeys((p.name, *shape.params, *(s.param for s in shape.symbols)))
+            rules.append(Rule(INVALID, "output_shape", tuple(reads), shape.text, id=rule_id, derive=plain_rule(shape)))
+        else:
+            reason = shape.reason or "its symbols are sized by a parameter the function does not take"
+            rules.append(Rule(INVALID, "shape", (p.name,), shape.text, host=False, reason=reason, id=rule_id))
+    return rules
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:

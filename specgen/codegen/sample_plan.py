@@ -359,7 +359,25 @@ def _derived_args(doc: OperatorDoc, fn: Function, params: list[Param]) -> list[S
     args = [_derived_arg(param, derivation) for param in params]
     axes = _axis_params(fn)
     args = [_first_axis(a) if a.name in axes else a for a in args]
-    return _outputs_by_rule(params, args)
+    return _outputs_by_rule(params, _inputs_by_rule(params, args))
+
+
+def _inputs_by_rule(params: list[Param], args: list[SampleArg]) -> list[SampleArg]:
+    """Input tensors reshaped to the list their own statement gives (`shape为[N]，长度与x的N维长度
+    一致`), sized by the other derived inputs: twice, so that a tensor sized by one reshaped
+    after it follows too."""
+    by_name = {p.name: p for p in params}
+    for _ in range(2):
+        for i, arg in enumerate(args):
+            rule = by_name[arg.name].stated_shape
+            if arg.kind != "tensor" or rule is None or not rule.derived:
+                continue
+            shapes = {a.name: a.shape if a.kind == "tensor" else None for a in args}
+            values = {a.name: _plain_value(a) for a in args}
+            shape = output_shape(plain_rule(rule), shapes, values)
+            if shape is not None and shape != arg.shape:
+                args[i] = _retyped(by_name[arg.name], arg, shape, arg.dtype, i)
+    return args
 
 
 def _error_row_bounds(fn: Function) -> dict[str, list[Check]]:

@@ -30,6 +30,7 @@ from specgen.parse import classify as cons
 from specgen.parse import sections as sec
 from specgen.parse.classify.listed_shapes import shape_lists
 from specgen.parse.classify.shape_elsewhere import FORMULA_NAME
+from specgen.parse.classify.shape_inputs import input_rules
 from specgen.parse.classify.shape_sizes import ProductStatement
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
@@ -385,14 +386,17 @@ def _function(
     return Function(
         name=name,
         line=gws.line,
-        params=output_rules(
-            params,
-            error_rules,
+        params=input_rules(
+            output_rules(
+                params,
+                error_rules,
+                _shape_statements(facts),
+                _formula_statement(doc),
+                _notes_statements(doc),
+                _summary_statements(doc),
+                (remarks, supported),
+            ),
             _shape_statements(facts),
-            _formula_statement(doc),
-            _notes_statements(doc),
-            _summary_statements(doc),
-            (remarks, supported),
         ),
         execute_params=tuple(exe_params),
         execute_line=exe.line if exe else None,

@@ -86,6 +86,10 @@ _LIST_HEAD = re.compile(
     r"\s*(?:[一二三四五六七八1-8]维)?\s*(?=[\[\(（{])|(?:shape\s*支持|(?:输入|输出)维度|\dD的\s*shape)\s*(?=[\[\(（{])"
     # `要求是一个2D的Tensor，shape (min(NUM_ROWS, activeNum) * k, H)` (doc-site dialect)
     r"|\dD的\s*Tensor\s*[，,]\s*shape\s*(?=[\[\(（{])"
+    # SwinTransformerLnQkvQuant's gamma: `维度只支持1维且为[H]`
+    r"|维度\s*只?支持\s*[一二三四五六七八1-8]维且为\s*(?=[\[\(（{])"
+    # SwinAttentionScoreQuant's paddingMask1Optional: `四维的tensor，维度[1,C,S,S]`
+    r"|(?<![^，,；;\s])维度\s*(?=\[)"
 )
 # another list after the first: `shape支持[G, N]，[G, ]` gives two shapes
 _ANOTHER_LIST = re.compile(r"^\s*(?:[，,、/]|或)\s*[\[\(（{]")
