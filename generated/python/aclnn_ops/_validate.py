@@ -628,7 +628,8 @@ def _on_product(ctx: _Context) -> Mapping[str, object]:
 
 
 def _output_shape(ctx: _Context, rule: Rule) -> str:
-    """An output has the shape the document's rule gives it (when the arguments settle it)."""
+    """An output (or an input held to its own list) has the shape the document's rule gives
+    it (when the arguments settle it)."""
     out = _single(ctx, rule.params[0])
     if out is None or rule.derive is None:
         return ""
