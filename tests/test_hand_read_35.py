@@ -7,33 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from specgen.codegen.cases import host_values, validator_spec
-from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._tensor import TensorDesc
-from specgen.parse import parse_paths
 from specgen.parse.classify.conditions import condition_checks
 from specgen.parse.classify.statements import clauses
+from tests.validator_calls import first_violation, ops_nn
 
 HARDSIGMOID_V2 = "experimental/activation/hard_sigmoid_v2/docs/aclnnHardsigmoidV2&aclnnInplaceHardsigmoidV2.md"
 APPLY_ADAM_D = "experimental/optim/apply_adam_d/docs/aclnnApplyAdamD.md"
 MSDA = "vfusion/multi_scale_deformable_attn_function/docs/aclnnMultiScaleDeformableAttnFunction.md"
-
-
-def _function(corpus, rel: str, index: int = 0):
-    path = corpus / "docs" / "ops-nn" / rel
-    if not path.exists():
-        pytest.skip(f"{rel} is not in the corpus")
-    (doc,) = parse_paths([path])
-    return operator_code(doc, doc.source).functions[index]
-
-
-def _violation(fn, product: str | None = None, **changed: object) -> tuple[str, int] | None:
-    """The first rule a call breaks (its id and status): the valid call with `changed` in it."""
-    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
-    args = {**host_values(fn.cases.valid.args), **changed}
-    found = validator.first_violation(spec, args, product)
-    return (found[0].id, found[0].code) if found else None
 
 
 # ---------------------------------------------------------------- 及后续同代 (item 1)
@@ -43,16 +25,16 @@ def _violation(fn, product: str | None = None, **changed: object) -> tuple[str, 
 def test_bfloat16_of_ascend910b_and_later_is_accepted_on_its_generation_and_after(corpus, product):
     """aclnnHardsigmoidV2.md:104 `BFLOAT16（仅 Ascend910B 及后续同代 SoC 支持）`: A3 is 910B's
     generation and 950 came later; the audit's call on A3 was rejected with 161002."""
-    fn = _function(corpus, HARDSIGMOID_V2)
+    fn = ops_nn(corpus, HARDSIGMOID_V2)
     bf16 = TensorDesc((2, 3), "BFLOAT16")
-    assert _violation(fn, product, self=bf16, out=bf16) is None
+    assert first_violation(fn, product, self=bf16, out=bf16) is None
 
 
 @pytest.mark.parametrize("product", ["310p", "910"])
 def test_bfloat16_of_ascend910b_and_later_is_rejected_on_older_products(corpus, product):
-    fn = _function(corpus, HARDSIGMOID_V2)
+    fn = ops_nn(corpus, HARDSIGMOID_V2)
     bf16 = TensorDesc((2, 3), "BFLOAT16")
-    found = _violation(fn, product, self=bf16, out=bf16)
+    found = first_violation(fn, product, self=bf16, out=bf16)
     assert found is not None and found[1] == 161002
 
 
@@ -114,18 +96,18 @@ def test_a_stated_last_dimension_is_checked():
 @pytest.mark.parametrize("shape", [(2,), (0,)])
 def test_apply_adam_d_rejects_a_scalar_input_of_other_than_one_element(corpus, name, shape):
     """aclnnApplyAdamD.md:109 (161002): the audit's calls `lr` (2,) and `epsilon` (0,) were accepted."""
-    fn = _function(corpus, APPLY_ADAM_D)
-    assert _violation(fn) is None  # the derived call holds one element in each
-    found = _violation(fn, **{name: TensorDesc(shape, "FLOAT")})
+    fn = ops_nn(corpus, APPLY_ADAM_D)
+    assert first_violation(fn) is None  # the derived call holds one element in each
+    found = first_violation(fn, **{name: TensorDesc(shape, "FLOAT")})
     assert found is not None and found[1] == 161002 and "numel" in found[0]
 
 
 def test_msda_rejects_a_spatial_shape_whose_last_axis_is_not_two(corpus):
     """aclnnMultiScaleDeformableAttnFunction.md:262 (161002): `spatial_shape (1,3)` was accepted."""
-    fn = _function(corpus, MSDA)
-    assert _violation(fn) is None
+    fn = ops_nn(corpus, MSDA)
+    assert first_violation(fn) is None
     spatial = fn.cases.valid.args["spatialShape"]
-    found = _violation(fn, spatialShape=TensorDesc((spatial.shape[0], 3), spatial.dtype))
+    found = first_violation(fn, spatialShape=TensorDesc((spatial.shape[0], 3), spatial.dtype))
     assert found is not None and found[1] == 161002 and "last_dim" in found[0]
 
 
@@ -150,9 +132,9 @@ def test_inputs_and_outputs_said_as_a_whole_against_one_tensor_relate_every_one(
 def test_apply_adam_d_rejects_an_input_of_another_dtype_than_var(corpus, name):
     """The audit's calls `m`, `grad`, `lr` FLOAT16 beside var FLOAT were accepted, and the `与 var
     一致` statements said no error row makes them a rejection."""
-    fn = _function(corpus, APPLY_ADAM_D)
+    fn = ops_nn(corpus, APPLY_ADAM_D)
     valid = fn.cases.valid.args[name]
-    found = _violation(fn, **{name: TensorDesc(valid.shape, "FLOAT16")})
+    found = first_violation(fn, **{name: TensorDesc(valid.shape, "FLOAT16")})
     assert found == ("rule3_same_dtype", 161002)
     assert not [r for r in fn.cases.rules if r.id.startswith("stated_") and r.kind == "same_dtype"]
 
@@ -209,8 +191,8 @@ def test_the_tensors_of_each_list_share_one_dtype():
 def test_foreach_expm1_rejects_mixed_dtypes_in_a_list_with_the_rows_status(corpus):
     """aclnnForeachExpm1.md:167 `x或out中的Tensor的数据类型不一致。` (561002): the audit's call was
     rejected with 161002 by line 159 `x和out的数据类型不一致`, which it does not break."""
-    fn = _function(corpus, FOREACH_EXPM1)
-    found = _violation(fn, x=[F32, F16], out=[F32, F16])
+    fn = ops_nn(corpus, FOREACH_EXPM1)
+    found = first_violation(fn, x=[F32, F16], out=[F32, F16])
     assert found is not None and found[1] == 561002 and "list_dtype" in found[0]
     rows = {r.id: r for r in fn.cases.rules}
     assert rows[found[0]].condition == "x或out中的Tensor的数据类型不一致"
@@ -219,11 +201,11 @@ def test_foreach_expm1_rejects_mixed_dtypes_in_a_list_with_the_rows_status(corpu
 def test_foreach_mul_scalar_inplace_checks_its_561002_rows(corpus):
     """aclnnForeachMulScalarInplace.md:171-177: mixed dtypes in x and a scalar of two elements
     were accepted, and the rows said 561002 came from inside the library."""
-    fn = _function(corpus, FOREACH_MUL_SCALAR_INPLACE)
-    assert _violation(fn) is None
-    assert _violation(fn, x=[F32, F16])[1] == 561002
-    assert _violation(fn, scalar=TensorDesc((2,), "FLOAT")) == ("rule6_numel", 561002)
-    assert _violation(fn, scalar=TensorDesc((0,), "FLOAT")) == ("rule6_numel", 561002)
+    fn = ops_nn(corpus, FOREACH_MUL_SCALAR_INPLACE)
+    assert first_violation(fn) is None
+    assert first_violation(fn, x=[F32, F16])[1] == 561002
+    assert first_violation(fn, scalar=TensorDesc((2,), "FLOAT")) == ("rule6_numel", 561002)
+    assert first_violation(fn, scalar=TensorDesc((0,), "FLOAT")) == ("rule6_numel", 561002)
     enforced = {r.condition for r in fn.cases.rules if r.host}
     assert not [r for r in fn.cases.rules if "inside the library" in r.reason and r.condition in enforced]
 
@@ -232,7 +214,7 @@ def test_row_statements_the_561002_rows_check_are_not_listed_as_unchecked(corpus
     """aclnnForeachMulScalarInplace.md:98-100: scalar's `不支持空Tensor` and `元素个数为1` and x's
     `该参数中所有Tensor的数据类型保持一致` are checked by the numel and list_dtype rows (recheck of
     the audit): the docstring listed them as not checked beside the rules that reject them."""
-    fn = _function(corpus, FOREACH_MUL_SCALAR_INPLACE)
+    fn = ops_nn(corpus, FOREACH_MUL_SCALAR_INPLACE)
     unchecked = {r.id for r in fn.cases.rules if not r.host}
     assert not unchecked & {"stated_scalar_1_empty_tensor", "stated_scalar_2_text", "stated_x_2_same_dtype"}
     # left: `x中存在空指针Tensor` (list elements) and the 950 remark pairing scalar's dtype with x's
@@ -246,16 +228,16 @@ def test_row_statements_the_561002_rows_check_are_not_listed_as_unchecked(corpus
 def test_a_remark_bounding_a_lists_tensors_is_checked_on_its_product(corpus):
     """aclnnForeachMulScalarInplace.md:129, under Ascend 950: `参数`x`支持包含的最大Tensor个数为256。`
     The audit's call of 257 tensors on 950 was accepted; with no product, which one runs is unknown."""
-    fn = _function(corpus, FOREACH_MUL_SCALAR_INPLACE)
+    fn = ops_nn(corpus, FOREACH_MUL_SCALAR_INPLACE)
     one = TensorDesc((1,), "FLOAT")
-    assert _violation(fn, "950", x=[one] * 257) == ("product_length_x", 161002)
-    assert _violation(fn, "950", x=[one] * 256) is None
-    assert _violation(fn, None, x=[one] * 257) is None
+    assert first_violation(fn, "950", x=[one] * 257) == ("product_length_x", 161002)
+    assert first_violation(fn, "950", x=[one] * 256) is None
+    assert first_violation(fn, None, x=[one] * 257) is None
 
 
 def test_a_remark_bounding_several_lists_bounds_each_named_and_no_other(corpus):
     # aclnnForeachMulScalarV2.md: `入参x和出参out支持包含的最大Tensor个数均为50。`
-    fn = _function(corpus, "foreach/foreach_mul_scalar/docs/aclnnForeachMulScalarV2.md")
+    fn = ops_nn(corpus, "foreach/foreach_mul_scalar/docs/aclnnForeachMulScalarV2.md")
     lengths = {r.params: r.bounds for r in fn.cases.rules if r.kind == "length"}
     assert lengths == {("x",): (None, 50, True, True), ("out",): (None, 50, True, True)}
 
@@ -268,14 +250,14 @@ THRESHOLD_BACKWARD = "experimental/activation/threshold_grad_v2_d/docs/aclnnThre
 def test_an_output_of_inputs_that_do_not_broadcast_meets_no_shape(corpus):
     """aclnnThresholdBackward.md:104 `shape需要与self和gradOutput进行broadcast之后的shape相等`: the
     audit's call gradOutput (3,2), self (2,2), out (3,2) was accepted; no broadcast shape exists."""
-    fn = _function(corpus, THRESHOLD_BACKWARD)
-    assert _violation(fn) is None
+    fn = ops_nn(corpus, THRESHOLD_BACKWARD)
+    assert first_violation(fn) is None
     dtype = fn.cases.valid.args["self"].dtype
     grad, out = TensorDesc((3, 2), dtype), TensorDesc((3, 2), dtype)
-    found = _violation(fn, gradOutput=grad, self=TensorDesc((2, 2), dtype), out=out)
+    found = first_violation(fn, gradOutput=grad, self=TensorDesc((2, 2), dtype), out=out)
     assert found is not None and "output_shape" in found[0]
     # counter-case: shapes that broadcast, out their broadcast
-    assert _violation(fn, gradOutput=grad, self=TensorDesc((1, 2), dtype), out=out) is None
+    assert first_violation(fn, gradOutput=grad, self=TensorDesc((1, 2), dtype), out=out) is None
 
 
 # ---------------------------------------------------------------- peers listed with a comma (minor)
@@ -299,15 +281,15 @@ def test_the_peers_of_one_relation_listed_with_a_comma_are_one_clause(text, expe
 def test_sigmoid_backward_grad_input_takes_the_dtype_of_output(corpus):
     """The audit's call: gradInput FLOAT16 beside FLOAT inputs was accepted (the statement was
     split at ，into fragments no rule read)."""
-    fn = _function(corpus, "experimental/activation/sigmoid_grad/docs/aclnnSigmoidBackward.md")
+    fn = ops_nn(corpus, "experimental/activation/sigmoid_grad/docs/aclnnSigmoidBackward.md")
     valid = fn.cases.valid.args["gradInput"]
     other = "FLOAT16" if valid.dtype != "FLOAT16" else "FLOAT"
-    assert _violation(fn, gradInput=TensorDesc(valid.shape, other)) is not None
+    assert first_violation(fn, gradInput=TensorDesc(valid.shape, other)) is not None
 
 
 def test_a_constraints_section_headed_otherwise_is_read(corpus):
     """aclnnApplyAdamD.md:128 `## 约束与说明` (aclnnHardswishBackward: `## 约束与限制`): its
     statements are named, not dropped."""
-    fn = _function(corpus, APPLY_ADAM_D)
+    fn = ops_nn(corpus, APPLY_ADAM_D)
     noted = [r for r in fn.cases.rules if r.id.startswith("notes_")]
     assert noted and "line 130" in noted[0].reason

@@ -7,30 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from specgen.codegen.cases import host_values, validator_spec
+from specgen.codegen.cases import host_values
 from specgen.codegen.lower import operator_code
-from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._tensor import TensorDesc
 from specgen.parse import parse_paths
+from tests.validator_calls import first_violation, ops_nn
 
 GELU_BACKWARD = "experimental/activation/gelu_grad/docs/aclnnGeluBackward.md"
 DUAL_LEVEL_QUANT = "matmul/dual_level_quant_batch_matmul/docs/aclnnDualLevelQuantMatmulWeightNz.md"
-
-
-def _function(corpus, rel: str, index: int = 0):
-    path = corpus / "docs" / "ops-nn" / rel
-    if not path.exists():
-        pytest.skip(f"{rel} is not in the corpus")
-    (doc,) = parse_paths([path])
-    return operator_code(doc, doc.source).functions[index]
-
-
-def _violation(fn, **changed: object) -> tuple[str, int] | None:
-    """The first rule a call breaks (its id and status): the valid call with `changed` in it."""
-    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
-    args = {**host_values(fn.cases.valid.args), **changed}
-    found = validator.first_violation(spec, args)
-    return (found[0].id, found[0].code) if found else None
 
 
 def _with_dtype(fn, name: str, dtype: str) -> TensorDesc:
@@ -45,11 +29,11 @@ def test_gelu_backward_spares_only_the_dtype_its_sample_breaks(corpus):
     """aclnnGeluBackward.md:168 `gradOutput、self、gradInput的数据类型和数据格式不在支持的范围之内`
     (161002); the sample (l.305-330) passes gradOutput as ACL_INT32 against l.91's FLOAT、FLOAT16、
     BFLOAT16, so gradOutput's dtype is not enforced; self's (l.101) and gradInput's (l.111) still are."""
-    fn = _function(corpus, GELU_BACKWARD)
+    fn = ops_nn(corpus, GELU_BACKWARD)
     assert fn.sample.from_document
-    assert _violation(fn) is None  # the sample's own call, gradOutput INT32
+    assert first_violation(fn) is None  # the sample's own call, gradOutput INT32
     for name in ("self", "gradInput"):
-        found = _violation(fn, **{name: _with_dtype(fn, name, "INT8")})
+        found = first_violation(fn, **{name: _with_dtype(fn, name, "INT8")})
         assert found is not None and found[1] == 161002, name
     spared = [r for r in fn.cases.rules if r.kind == "dtypes" and not r.host]
     assert [r.params for r in spared] == [("gradOutput",)]
@@ -61,10 +45,10 @@ def test_a_partly_read_sample_spares_the_dtype_it_states(corpus):
     as ACL_INT8 (l.545 `NpuFormatCast无法转换B4类型，使用B8代替`, l.562); x2Nz's storage shape is
     not read, so the sample is read in part. The document's INT8 x2 is accepted; x1's dtype
     (FLOAT4_E2M1 too, which the sample keeps) is still checked."""
-    fn = _function(corpus, DUAL_LEVEL_QUANT)
+    fn = ops_nn(corpus, DUAL_LEVEL_QUANT)
     assert not fn.sample.from_document
-    assert _violation(fn, x2=_with_dtype(fn, "x2", "INT8")) is None
-    found = _violation(fn, x1=_with_dtype(fn, "x1", "INT8"))
+    assert first_violation(fn, x2=_with_dtype(fn, "x2", "INT8")) is None
+    found = first_violation(fn, x1=_with_dtype(fn, "x1", "INT8"))
     assert found is not None and found[1] == 161002
     (spared,) = [r for r in fn.cases.rules if r.kind == "dtypes" and not r.host]
     assert spared.params == ("x2",) and "INT8" in spared.reason
@@ -93,9 +77,9 @@ def _legacy_function(corpus, name: str):
 def test_a_layout_outside_the_documented_set_is_refused(corpus, name, allowed, refused):
     fn = _legacy_function(corpus, name)
     for layout in allowed:
-        assert _violation(fn, inputLayout=layout) is None, layout
+        assert first_violation(fn, inputLayout=layout) is None, layout
     for layout in refused:
-        assert _violation(fn, inputLayout=layout) == ("implied_enum_inputLayout", 161002), layout
+        assert first_violation(fn, inputLayout=layout) == ("implied_enum_inputLayout", 161002), layout
 
 
 def test_a_layout_set_the_document_widens_elsewhere_is_listed_not_enforced(corpus):
@@ -117,12 +101,12 @@ def test_hardswish_backward_holds_the_relations_of_its_constraints_section(corpu
     """aclnnHardswishBackward.md:67 `gradOutput、self 和 out 的数据类型必须一致。` and l.68 `shape 必须一致，
     不支持广播。`: the table's `与 gradOutput 一致` (l.44) is firm; self FLOAT16 against a FLOAT
     gradOutput, and self (3,) against (9,), were accepted."""
-    fn = _function(corpus, HARDSWISH_BACKWARD)
-    assert _violation(fn) is None
-    found = _violation(fn, self=_with_dtype(fn, "self", "FLOAT16"))
+    fn = ops_nn(corpus, HARDSWISH_BACKWARD)
+    assert first_violation(fn) is None
+    found = first_violation(fn, self=_with_dtype(fn, "self", "FLOAT16"))
     assert found is not None and found[0].startswith("notes_same_dtype") and found[1] == 161002
     given = host_values(fn.cases.valid.args)["gradOutput"]
-    found = _violation(fn, self=TensorDesc((3,) if given.shape != (3,) else (4,), given.dtype))
+    found = first_violation(fn, self=TensorDesc((3,) if given.shape != (3,) else (4,), given.dtype))
     assert found is not None and found[0].startswith("notes_same_shape")
     said = {s.text: s.enforced for s in fn.cases.statements if s.kind == "notes"}
     assert said == {
@@ -134,9 +118,9 @@ def test_hardswish_backward_holds_the_relations_of_its_constraints_section(corpu
 def test_an_output_format_tied_to_an_input_is_checked(corpus):
     """aclnnHardswishBackward.md:45 out's format cell `与 `gradOutput` 一致`: neither checked nor listed
     before (its text was taken as read by out's shape rule); an out in FRACTAL_NZ is refused."""
-    fn = _function(corpus, HARDSWISH_BACKWARD)
+    fn = ops_nn(corpus, HARDSWISH_BACKWARD)
     given = host_values(fn.cases.valid.args)["gradOutput"]
-    assert _violation(fn, out=TensorDesc(given.shape, given.dtype, None, "FRACTAL_NZ")) == (
+    assert first_violation(fn, out=TensorDesc(given.shape, given.dtype, None, "FRACTAL_NZ")) == (
         "implied_same_format_out",
         161002,
     )
@@ -163,9 +147,9 @@ def test_var_len_score_holds_one_dtype_for_query_key_value(corpus):
     """FlashAttentionVarLenScore.md:128 `输入query、key、value、realShiftOptional的数据类型必须一致。`:
     a FLOAT key with a FLOAT16 query was accepted."""
     fn = _legacy_function(corpus, "FlashAttentionVarLenScore")
-    assert _violation(fn) is None
+    assert first_violation(fn) is None
     query = host_values(fn.cases.valid.args)["query"].dtype
-    found = _violation(fn, key=_with_dtype(fn, "key", "FLOAT" if query != "FLOAT" else "FLOAT16"))
+    found = first_violation(fn, key=_with_dtype(fn, "key", "FLOAT" if query != "FLOAT" else "FLOAT16"))
     assert found is not None and found[0].startswith("notes_same_dtype")
 
 
@@ -173,9 +157,12 @@ def test_a_narrower_string_set_said_in_one_situation_is_named_and_the_union_chec
     """aclnnAddRmsNormDynamicMxQuant.md:203 roundMode `当dstType为40/41时，支持{"rint", "floor", "round"}` and
     `当dstType为36/35时，仅支持{"rint"}`: the union is checked ("ceil" refused, "floor" accepted); the
     narrowing under dstType 36/35 is not read as a rule, so it is named, not claimed enforced."""
-    fn = _function(corpus, "norm/add_rms_norm_dynamic_mx_quant/docs/aclnnAddRmsNormDynamicMxQuant.md")
-    assert _violation(fn, roundMode="ceil") == ("implied_enum_roundMode", 161002)
-    assert _violation(fn, roundMode="floor") is None or _violation(fn, roundMode="floor")[0] != "implied_enum_roundMode"
+    fn = ops_nn(corpus, "norm/add_rms_norm_dynamic_mx_quant/docs/aclnnAddRmsNormDynamicMxQuant.md")
+    assert first_violation(fn, roundMode="ceil") == ("implied_enum_roundMode", 161002)
+    assert (
+        first_violation(fn, roundMode="floor") is None
+        or first_violation(fn, roundMode="floor")[0] != "implied_enum_roundMode"
+    )
     (narrow,) = [s for s in fn.cases.statements if s.param == "roundMode" and "仅支持" in s.text]
     assert not narrow.enforced
     (rule,) = [r for r in fn.cases.rules if r.id == narrow.rule]
@@ -196,18 +183,18 @@ def test_a_narrower_string_set_said_in_one_situation_is_named_and_the_union_chec
 )
 def test_a_value_set_phrased_as_configurable_or_slashed_is_checked(corpus, name, param, allowed, refused):
     fn = _legacy_function(corpus, name)
-    assert _violation(fn) is None
-    found = _violation(fn, **{param: allowed})
+    assert first_violation(fn) is None
+    found = first_violation(fn, **{param: allowed})
     assert found is None or param not in found[0]
-    assert _violation(fn, **{param: refused}) == (f"implied_enum_{param}", 161002)
+    assert first_violation(fn, **{param: refused}) == (f"implied_enum_{param}", 161002)
 
 
 def test_a_pointer_said_to_take_only_nullptr_as_input_must_be_null(corpus):
     """SwinAttentionScoreQuant.md:40 paddingMask2Optional `当前仅支持输入nullptr`: a given mask passed."""
     fn = _legacy_function(corpus, "SwinAttentionScoreQuant")
-    assert _violation(fn) is None
+    assert first_violation(fn) is None
     mask = host_values(fn.cases.valid.args)["paddingMask1Optional"] or TensorDesc((1, 3, 49, 49), "FLOAT16")
-    assert _violation(fn, paddingMask2Optional=mask) == ("implied_null_paddingMask2Optional", 161002)
+    assert first_violation(fn, paddingMask2Optional=mask) == ("implied_null_paddingMask2Optional", 161002)
 
 
 def test_a_same_format_relation_lets_nd_stand_beside_a_plain_layout():

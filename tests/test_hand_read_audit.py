@@ -7,26 +7,18 @@ from __future__ import annotations
 import pytest
 
 from specgen.codegen.cases import host_values, validator_spec
-from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate as validator
 from specgen.model import Param
-from specgen.parse import build, parse_paths
+from specgen.parse import build
 from specgen.parse.classify.shapes import Statement as ShapeStatement
-
-
-def _function(corpus, rel: str):
-    path = corpus / "docs" / "ops-nn" / rel
-    if not path.exists():
-        pytest.skip(f"{rel} is not in the corpus")
-    (doc,) = parse_paths([path])
-    return operator_code(doc, doc.source).functions[0]
+from tests.validator_calls import ops_nn
 
 
 def test_an_optional_c_value_is_passed_never_none(corpus):
     """aclnnQuantMatmulActivationQuantWeightNz: `int64_t groupSize` whose row says 可选输入
     (`不支持groupSize的场景，传入0`): a plain int the caller passes, not `int | None` (ctypes
     cannot pass None for an int64_t); the optional pointer x1ScaleOptional stays None-able."""
-    fn = _function(corpus, "matmul/quant_matmul_activation_quant/docs/aclnnQuantMatmulActivationQuantWeightNz.md")
+    fn = ops_nn(corpus, "matmul/quant_matmul_activation_quant/docs/aclnnQuantMatmulActivationQuantWeightNz.md")
     by_name = {a.name: a for a in fn.wrapper}
     assert by_name["groupSize"].code.param.optional
     assert not by_name["groupSize"].keyword and by_name["groupSize"].annotation == "int"
@@ -42,7 +34,7 @@ def test_an_optional_c_value_is_passed_never_none(corpus):
 def test_a_not_null_row_naming_a_c_value_checks_only_the_pointers(corpus):
     """aclnnNLLLossBackward's null-pointer row names `int64_t reduction` among the tensors: a
     value has no null, so the rule checks the pointers it names and no case nulls reduction."""
-    fn = _function(corpus, "loss/nll_loss_grad/docs/aclnnNLLLossBackward.md")
+    fn = ops_nn(corpus, "loss/nll_loss_grad/docs/aclnnNLLLossBackward.md")
     rule = next(r for r in fn.cases.rules if r.kind == "not_null")
     assert "reduction" not in rule.params and "self" in rule.params
     assert "rule1_not_null_reduction" not in {c.id for c in fn.cases.cases}
@@ -52,7 +44,7 @@ def test_a_table_check_takes_the_status_of_the_row_naming_it(corpus):
     """aclnnDequantBias: `561002 | 输入activateScaleOptional、biasOptional的数据类型不在支持的范围内`
     (a status from inside the library, so the row is not checked itself): the table's dtype sets
     of those two are checked under 561002, not 161002; x's format (no row names it) stays 161002."""
-    fn = _function(corpus, "quant/dequant_bias/docs/aclnnDequantBias.md")
+    fn = ops_nn(corpus, "quant/dequant_bias/docs/aclnnDequantBias.md")
     codes = {r.id: r.code for r in fn.cases.rules}
     assert codes["implied_dtypes_activateScaleOptional"] == 561002
     assert codes["implied_dtypes_biasOptional"] == 561002
@@ -64,7 +56,7 @@ def test_a_description_bullet_stating_a_parameters_range_is_its_axis_rule(corpus
     """aclnnScatterAdd line 43, among the description's requirements of the computation:
     `- dim取值范围为[-self.dim(), self.dim() - 1]。` (dim's own row says only 计算公式中的输入dim):
     dim is checked as an axis of self, cited at that line; a dim inside passes."""
-    fn = _function(corpus, "index/scatter_add/docs/aclnnScatterAdd.md")
+    fn = ops_nn(corpus, "index/scatter_add/docs/aclnnScatterAdd.md")
     dim = next(p for p in fn.function.params if p.name == "dim")
     (axis,) = [c for c in dim.constraints if c.kind == "axis"]
     assert axis.line == 43 and axis.params == ("self",)

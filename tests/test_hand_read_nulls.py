@@ -8,25 +8,11 @@ import numpy as np
 import pytest
 
 from specgen.codegen.cases import host_values, validator_spec
-from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate as validator
 from specgen.model import Constraint, Param
 from specgen.parse import parse_paths
 from specgen.parse.classify.shapes import shape_rule
-
-
-def _function(path):
-    if not path.exists():
-        pytest.skip(f"{path.name} is not in the corpus")
-    (doc,) = parse_paths([path])
-    return operator_code(doc, doc.source).functions[0]
-
-
-def _rejected(fn, product: str | None = None, **changes) -> list[str]:
-    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
-    args = {**host_values(fn.cases.valid.args), **changes}
-    return [r.id for r, _ in validator.violations(spec, args, product)]
-
+from tests.validator_calls import function_code, rejected
 
 SILU = "activation/silu_grad/docs/aclnnSiluBackward.md"
 
@@ -35,16 +21,16 @@ def test_an_output_whose_inputs_are_the_same_or_broadcast_takes_their_broadcast_
     """aclnnSiluBackward line 100, `gradOutput、self与gradInput的shape一致且满足broadcast关系`
     (error row line 186: `shape不同或不满足broadcast关系`): gradInput is the broadcast of the two
     inputs, so gradOutput (1,3) with self (2,3) is as valid as the mirror call (2,3) with (1,3)."""
-    fn = _function(corpus / "docs" / "ops-nn" / SILU)
+    fn = function_code(corpus / "docs" / "ops-nn" / SILU)
     out = fn.function.param("gradInput")
     assert out is not None and out.shape_rule is not None
     assert (out.shape_rule.kind, out.shape_rule.params) == ("broadcast", ("gradOutput", "self"))
     wide, row = np.zeros((2, 3), np.float32), np.zeros((1, 3), np.float32)
-    assert _rejected(fn, gradOutput=wide, self=row, gradInput=wide) == []
-    assert _rejected(fn, gradOutput=row, self=wide, gradInput=wide) == []
+    assert rejected(fn, gradOutput=wide, self=row, gradInput=wide) == []
+    assert rejected(fn, gradOutput=row, self=wide, gradInput=wide) == []
     # gradInput narrower than the broadcast, or inputs that do not broadcast: rejected
-    assert _rejected(fn, gradOutput=row, self=wide, gradInput=row) != []
-    assert _rejected(fn, gradOutput=wide, self=np.zeros((2, 4), np.float32), gradInput=wide) != []
+    assert rejected(fn, gradOutput=row, self=wide, gradInput=row) != []
+    assert rejected(fn, gradOutput=wide, self=np.zeros((2, 4), np.float32), gradInput=wide) != []
 
 
 def _tensor(name: str, direction: str, *relations: tuple[str, str, tuple[str, ...]]) -> Param:
@@ -77,26 +63,26 @@ def test_a_pointer_the_document_says_must_be_null_is_held_to_it(corpus):
     """MoeTokenUnpermute line 60 `目前仅支持nullptr` (restoreShapeOptional, an aclIntArray) and
     FlashAttentionUnpaddingScoreGradV2 line 88 `**暂不支持该传参**` (paddingMaskOptional): given,
     the call is rejected; null (the documents' own samples) it passes."""
-    fn = _function(corpus.joinpath(*LEGACY, "MoeTokenUnpermute.md"))
-    assert _rejected(fn, restoreShapeOptional=None) == []
-    assert _rejected(fn, restoreShapeOptional=[1, 2]) == ["implied_null_restoreShapeOptional"]
-    fn = _function(corpus.joinpath(*LEGACY, "FlashAttentionUnpaddingScoreGradV2.md"))
-    assert _rejected(fn, paddingMaskOptional=None) == []
+    fn = function_code(corpus.joinpath(*LEGACY, "MoeTokenUnpermute.md"))
+    assert rejected(fn, restoreShapeOptional=None) == []
+    assert rejected(fn, restoreShapeOptional=[1, 2]) == ["implied_null_restoreShapeOptional"]
+    fn = function_code(corpus.joinpath(*LEGACY, "FlashAttentionUnpaddingScoreGradV2.md"))
+    assert rejected(fn, paddingMaskOptional=None) == []
     mask = np.zeros((1, 1), np.uint8)
-    assert "implied_null_paddingMaskOptional" in _rejected(fn, paddingMaskOptional=mask)
+    assert "implied_null_paddingMaskOptional" in rejected(fn, paddingMaskOptional=mask)
 
 
 def test_a_per_product_must_be_null_remark_holds_on_that_product_only(corpus):
     """IncreFlashAttentionV2 line 82, under dequantScale1: `Atlas 推理系列加速卡产品：仅支持nullptr`
     (310p); on 910b, or with no product named, the tensor may be given."""
-    fn = _function(corpus.joinpath(*LEGACY, "IncreFlashAttentionV2.md"))
+    fn = function_code(corpus.joinpath(*LEGACY, "IncreFlashAttentionV2.md"))
     rule = next(r for r in fn.cases.rules if r.id == "implied_null_dequantScale1")
     assert rule.products == ("310p",) and rule.host
     scale = np.zeros((1,), np.float32)
-    assert "implied_null_dequantScale1" in _rejected(fn, "310p", dequantScale1=scale)
-    assert "implied_null_dequantScale1" not in _rejected(fn, "910b", dequantScale1=scale)
-    assert "implied_null_dequantScale1" not in _rejected(fn, dequantScale1=scale)
-    assert "implied_null_dequantScale1" not in _rejected(fn, "310p")
+    assert "implied_null_dequantScale1" in rejected(fn, "310p", dequantScale1=scale)
+    assert "implied_null_dequantScale1" not in rejected(fn, "910b", dequantScale1=scale)
+    assert "implied_null_dequantScale1" not in rejected(fn, dequantScale1=scale)
+    assert "implied_null_dequantScale1" not in rejected(fn, "310p")
 
 
 @pytest.mark.parametrize(
@@ -125,14 +111,14 @@ def test_a_pointer_required_when_another_is_given(corpus):
     """MoeFinalizeRoutingV2Grad lines 72 and 74, `当scalesOptional非空指针时，其也不能是空指针`
     (expandedXOptional) and the same of expertIdxOptional when biasOptional is given: null with
     the other given is rejected under 161001; both null, or both given, pass."""
-    fn = _function(corpus.joinpath(*LEGACY, "MoeFinalizeRoutingV2Grad.md"))
-    assert _rejected(fn) == []
-    assert _rejected(fn, expandedXOptional=None) == ["implied_not_null_when_expandedXOptional"]
-    assert _rejected(fn, expertIdxOptional=None) == ["implied_not_null_when_expertIdxOptional"]
+    fn = function_code(corpus.joinpath(*LEGACY, "MoeFinalizeRoutingV2Grad.md"))
+    assert rejected(fn) == []
+    assert rejected(fn, expandedXOptional=None) == ["implied_not_null_when_expandedXOptional"]
+    assert rejected(fn, expertIdxOptional=None) == ["implied_not_null_when_expertIdxOptional"]
     rule = next(r for r in fn.cases.rules if r.id == "implied_not_null_when_expandedXOptional")
     assert rule.code == 161001 and rule.params == ("expandedXOptional", "scalesOptional")
     # biasOptional still given does not ask for expandedXOptional: only the pointer its sentence names
-    assert "implied_not_null_when_expandedXOptional" not in _rejected(fn, expandedXOptional=None, scalesOptional=None)
+    assert "implied_not_null_when_expandedXOptional" not in rejected(fn, expandedXOptional=None, scalesOptional=None)
 
 
 @pytest.mark.parametrize(
@@ -161,7 +147,7 @@ def test_a_doc_site_list_of_supported_products_rules_out_the_others_but_not_thei
     """MoeTokenUnpermute line 5: `## 支持的产品型号` lists `- Atlas A2 训练系列产品` only: product 910
     is refused as the repository documents' 不支持 is; A3 (A2's generation) and 910b pass."""
     fn_path = corpus.joinpath(*LEGACY, "MoeTokenUnpermute.md")
-    fn = _function(fn_path)
+    fn = function_code(fn_path)
     spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name, fn.cases.unsupported_products)
     args = host_values(fn.cases.valid.args)
     with pytest.raises(ValueError, match="does not list product 910 as supported"):

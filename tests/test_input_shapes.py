@@ -5,28 +5,12 @@ hand-read audit 40c's first fix). Each test stands on the document's lines and i
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-from specgen.codegen.cases import host_values, validator_spec
-from specgen.codegen.lower import operator_code
-from specgen.codegen.runtime import _validate as validator
-from specgen.parse import parse_paths
+from specgen.codegen.cases import host_values
+from tests.validator_calls import function_code, rejected
 
 LEGACY = ("docs", "legacy")
 DEQUANT_BIAS = ("docs", "ops-nn", "quant", "dequant_bias", "docs", "aclnnDequantBias.md")
-
-
-def _function(path):
-    if not path.exists():
-        pytest.skip(f"{path.name} is not in the corpus")
-    (doc,) = parse_paths([path])
-    return operator_code(doc, doc.source).functions[0]
-
-
-def _rejected(fn, **changes) -> list[str]:
-    spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
-    args = {**host_values(fn.cases.valid.args), **changes}
-    return [r.id for r, _ in validator.violations(spec, args, None)]
 
 
 def _rule(fn, rule_id: str):
@@ -37,27 +21,27 @@ def test_a_one_dimensional_input_is_held_to_the_size_x_gives_its_symbol(corpus):
     """SwinTransformerLnQkvQuant line 26: x `只支持维度为[B,S,H]`; line 27: gamma `维度只支持1维且为[H]`;
     line 30: bias `维度只支持1维且维度为[3 * H]`. The sample (x (1,49,32), gamma (32,), bias (96,))
     passes; gamma (16,) and bias (32,) do not (the audit found both passing)."""
-    fn = _function(corpus.joinpath(*LEGACY, "SwinTransformerLnQkvQuant.md"))
-    assert fn.sample.from_document and _rejected(fn) == []
+    fn = function_code(corpus.joinpath(*LEGACY, "SwinTransformerLnQkvQuant.md"))
+    assert fn.sample.from_document and rejected(fn) == []
     half = np.zeros((16,), np.float16)
-    assert "stated_shape_gamma" in _rejected(fn, gamma=half)
-    assert "stated_shape_bias" in _rejected(fn, bias=np.zeros((32,), np.int32))
-    assert "stated_shape_dequantScale" in _rejected(fn, dequantScale=np.zeros((32,), np.uint64))
+    assert "stated_shape_gamma" in rejected(fn, gamma=half)
+    assert "stated_shape_bias" in rejected(fn, bias=np.zeros((32,), np.int32))
+    assert "stated_shape_dequantScale" in rejected(fn, dequantScale=np.zeros((32,), np.uint64))
     # x's list gives it three dimensions (the document states no other rank for x)
-    assert "stated_shape_x" in _rejected(fn, x=np.zeros((49, 32), np.float16))
+    assert "stated_shape_x" in rejected(fn, x=np.zeros((49, 32), np.float16))
 
 
 def test_a_list_of_a_tensor_a_bool_transposes_holds_while_it_is_not(corpus):
     """SwinTransformerLnQkvQuant line 29: weight `维度为[H, 3 * H]`, line 41 the bool weightTranspose;
     its sample (line 141 on) passes weight (96, 32) with weightTranspose true. The list holds while
     weight is not transposed: the sample's weight passes; untransposed, (96, 32) does not."""
-    fn = _function(corpus.joinpath(*LEGACY, "SwinTransformerLnQkvQuant.md"))
+    fn = function_code(corpus.joinpath(*LEGACY, "SwinTransformerLnQkvQuant.md"))
     weight = _rule(fn, "stated_shape_weight")
     assert weight.host and weight.derive is not None and "weightTranspose" in weight.derive["when"]
     assert host_values(fn.cases.valid.args)["weight"].shape == (96, 32)
-    assert _rejected(fn, weight=np.zeros((32, 96), np.int8)) == []
-    assert "stated_shape_weight" in _rejected(fn, weightTranspose=False)
-    assert _rejected(fn, weightTranspose=False, weight=np.zeros((32, 96), np.int8)) == []
+    assert rejected(fn, weight=np.zeros((32, 96), np.int8)) == []
+    assert "stated_shape_weight" in rejected(fn, weightTranspose=False)
+    assert rejected(fn, weightTranspose=False, weight=np.zeros((32, 96), np.int8)) == []
 
 
 def test_a_matmul_operand_its_example_passes_transposed_is_not_held_to_its_list(corpus):
@@ -65,7 +49,7 @@ def test_a_matmul_operand_its_example_passes_transposed_is_not_held_to_its_list(
     `仅转置场景支持`; the example test_aclnn_convert_weight_to_int4_pack.cpp passes x (16, 72) with a
     transposed weight: neither list is checked, and each says why."""
     path = corpus / "docs" / "ops-nn" / "matmul" / "weight_quant_batch_matmul_v2" / "docs"
-    fn = _function(path / "aclnnWeightQuantBatchMatmulV2.md")
+    fn = function_code(path / "aclnnWeightQuantBatchMatmulV2.md")
     for name in ("x", "weight"):
         rule = _rule(fn, f"stated_shape_{name}")
         assert not rule.host and "transposed" in rule.reason
@@ -75,20 +59,20 @@ def test_scales_of_one_row_are_held_to_s_and_h_of_query(corpus):
     """SwinAttentionScoreQuant line 30: query `输入维度[N,C,S,H]`; line 33: scaleQuant `输入维度[1,S]`;
     line 35: scaleDequant2 `输入维度[1,H]`; line 39: paddingMask1Optional `四维的tensor，维度[1,C,S,S]
     …C维度支持任意值`. Sample: query (1288,3,49,32), scales (1,49)/(1,32), mask (1,3,49,49)."""
-    fn = _function(corpus.joinpath(*LEGACY, "SwinAttentionScoreQuant.md"))
-    assert fn.sample.from_document and _rejected(fn) == []
-    assert "stated_shape_scaleQuant" in _rejected(fn, scaleQuant=np.zeros((2, 49), np.float16))
-    assert "stated_shape_scaleQuant" in _rejected(fn, scaleQuant=np.zeros((1, 50), np.float16))
-    assert "stated_shape_scaleDequant2" in _rejected(fn, scaleDequant2=np.zeros((1, 64), np.uint64))
-    assert "stated_shape_paddingMask1Optional" in _rejected(fn, paddingMask1Optional=np.zeros((49, 49), np.float16))
+    fn = function_code(corpus.joinpath(*LEGACY, "SwinAttentionScoreQuant.md"))
+    assert fn.sample.from_document and rejected(fn) == []
+    assert "stated_shape_scaleQuant" in rejected(fn, scaleQuant=np.zeros((2, 49), np.float16))
+    assert "stated_shape_scaleQuant" in rejected(fn, scaleQuant=np.zeros((1, 50), np.float16))
+    assert "stated_shape_scaleDequant2" in rejected(fn, scaleDequant2=np.zeros((1, 64), np.uint64))
+    assert "stated_shape_paddingMask1Optional" in rejected(fn, paddingMask1Optional=np.zeros((49, 49), np.float16))
     # C is free (`C维度支持任意值`): any size passes
-    assert _rejected(fn, paddingMask1Optional=np.zeros((1, 5, 49, 49), np.float16)) == []
+    assert rejected(fn, paddingMask1Optional=np.zeros((1, 5, 49, 49), np.float16)) == []
 
 
 def test_alternative_lists_the_call_does_not_settle_are_named_with_the_reason(corpus):
     """IncreFlashAttentionV4 line 73: pseShift `输入shape为(1,N,1,S)或(B,N,1,S)`: not checked, and
     said so (the audit found the statement silently dropped)."""
-    fn = _function(corpus.joinpath(*LEGACY, "IncreFlashAttentionV4.md"))
+    fn = function_code(corpus.joinpath(*LEGACY, "IncreFlashAttentionV4.md"))
     rule = _rule(fn, "stated_shape_pseShift")
     assert not rule.host and "(1,N,1,S)或(B,N,1,S)" in rule.reason
 
@@ -97,12 +81,12 @@ def test_an_ops_nn_scale_is_held_to_the_axis_its_row_names_and_the_derived_call_
     """aclnnDequantBias line 97: x `shape为[M，N]`; line 107: weightScale `shape为[N]，长度与x的N维长度
     一致`. The sample program (line 349-352) has x {40, 256} and weight {256}; the call derived
     for the tests meets the rule, and a weightScale of x's M size is rejected."""
-    fn = _function(corpus.joinpath(*DEQUANT_BIAS))
-    assert fn.cases.valid.skip == "" and _rejected(fn) == []
+    fn = function_code(corpus.joinpath(*DEQUANT_BIAS))
+    assert fn.cases.valid.skip == "" and rejected(fn) == []
     x = host_values(fn.cases.valid.args)["x"]
     assert host_values(fn.cases.valid.args)["weightScale"].shape == (x.shape[1],)
     wrong = np.zeros((x.shape[1] + 1,), np.float32)
-    assert "stated_shape_weightScale" in _rejected(fn, weightScale=wrong)
+    assert "stated_shape_weightScale" in rejected(fn, weightScale=wrong)
 
 
 OPS_NN = ("docs", "ops-nn")
@@ -113,7 +97,7 @@ def test_lists_whose_letters_the_sample_contradicts_are_spared_together(corpus):
     `(Cout,Cin,K)`, bias `(Cout)`; its sample (line 588-591) passes the TBC layout: self (5,1,2),
     input (5,1,2), weight (1,2,2), bias (2,). The sample breaks input's and bias's lists, so none
     of the four is enforced (weight's alone would reject the sample's like with Cout = 2)."""
-    fn = _function(corpus.joinpath(*OPS_NN, "conv", "convolution_backward", "docs", "aclnnConvTbcBackward.md"))
+    fn = function_code(corpus.joinpath(*OPS_NN, "conv", "convolution_backward", "docs", "aclnnConvTbcBackward.md"))
     for name in ("self", "input", "weight", "bias"):
         rule = _rule(fn, f"stated_shape_{name}")
         assert not rule.host and "sample call (line 666)" in rule.reason
@@ -124,14 +108,14 @@ def test_lists_whose_letters_the_sample_contradicts_are_spared_together(corpus):
         "weight": np.zeros((1, 3, 2), np.float32),
         "bias": np.zeros((2,), np.float32),
     }
-    assert not [r for r in _rejected(fn, **grown) if r.startswith("stated_shape")]
+    assert not [r for r in rejected(fn, **grown) if r.startswith("stated_shape")]
 
 
 def test_a_channel_axis_of_a_tensor_that_allows_channel_last_formats_is_not_checked(corpus):
     """aclnnBatchNorm line 96: input `4维（对应的格式为NCHW、NHWC）`; line 126: runningMean `shape长度与入参
     `input`中channel轴的长度相等`: the channel is axis 1 or the last by format, so the list is named
     with that reason, not held to input.shape[1]."""
-    fn = _function(corpus.joinpath(*OPS_NN, "norm", "batch_norm_v3", "docs", "aclnnBatchNorm.md"))
+    fn = function_code(corpus.joinpath(*OPS_NN, "norm", "batch_norm_v3", "docs", "aclnnBatchNorm.md"))
     rule = _rule(fn, "stated_shape_runningMean")
     assert not rule.host and "NHWC" in rule.reason
 
@@ -140,7 +124,9 @@ def test_a_list_beside_a_rank_given_case_by_case_is_not_checked(corpus):
     """aclnnCrossEntropyLossGrad line 178: gradLoss `(N,)` in the shape column, beside `当reductionOptional
     为none时，要求为一个维度为1D的Tensor。当reductionOptional为mean/sum时，要求为一个维度为0D的Tensor。`
     (its sample passes a 0-d gradLoss with reduction mean)."""
-    fn = _function(corpus.joinpath(*OPS_NN, "loss", "cross_entropy_loss_grad", "docs", "aclnnCrossEntropyLossGrad.md"))
+    fn = function_code(
+        corpus.joinpath(*OPS_NN, "loss", "cross_entropy_loss_grad", "docs", "aclnnCrossEntropyLossGrad.md")
+    )
     for name in ("gradLoss", "gradZlossOptional"):
         rule = _rule(fn, f"stated_shape_{name}")
         assert not rule.host and "case by case" in rule.reason
@@ -149,16 +135,16 @@ def test_a_list_beside_a_rank_given_case_by_case_is_not_checked(corpus):
 def test_a_scale_is_sized_by_the_end_of_a_list_with_a_free_prefix(corpus):
     """aclnnAdaLayerNorm line 99: x `shape为[B…, S, H]`; line 139: biasOptional `shape为[H]，H与`x`中H维
     一致`: biasOptional is held to x's last dimension."""
-    fn = _function(corpus.joinpath(*OPS_NN, "norm", "ada_layer_norm", "docs", "aclnnAdaLayerNorm.md"))
+    fn = function_code(corpus.joinpath(*OPS_NN, "norm", "ada_layer_norm", "docs", "aclnnAdaLayerNorm.md"))
     x = host_values(fn.cases.valid.args)["x"]
-    assert _rejected(fn) == []
+    assert rejected(fn) == []
     wrong = np.zeros((x.shape[-1] + 1,), np.float32)
-    assert "stated_shape_biasOptional" in _rejected(fn, biasOptional=wrong, weightOptional=None)
+    assert "stated_shape_biasOptional" in rejected(fn, biasOptional=wrong, weightOptional=None)
 
 
 def test_a_tensor_lists_element_shape_is_named_not_checked(corpus):
     """aclnnLstmBackward line 378: g, an aclTensorList whose elements the row gives as
     `(time_step, batch_size, hidden_size)`: listed as not checked, with that reason."""
-    fn = _function(corpus.joinpath(*OPS_NN, "rnn", "single_layer_lstm_grad", "docs", "aclnnLstmBackward.md"))
+    fn = function_code(corpus.joinpath(*OPS_NN, "rnn", "single_layer_lstm_grad", "docs", "aclnnLstmBackward.md"))
     rule = _rule(fn, "stated_shape_g")
     assert not rule.host and "tensor list" in rule.reason
