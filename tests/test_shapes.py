@@ -802,17 +802,17 @@ def test_shapes_said_per_value_of_an_attribute_give_the_first_case_under_its_con
 
 
 def test_a_symbol_an_input_lists_times_a_number_is_read_through_it():
-    from specgen.parse.classify.shapes import Statement, _from_reading
+    from specgen.parse.classify.shapes import Statement, rule_from_reading
 
     # aclnnSwigluMxQuantWithDualAxis (ops-nn): x `shape为[M, 2N]`, y1Out `shape为[M, N]`
     x, y1 = _tensor("x", "in", ["FLOAT16"]), _tensor("y1Out", "out", ["FLOAT8_E5M2"])
     statements = {"x": [Statement("shape为[M, 2N]，最后一维必须为偶数。", 1)], "y1Out": []}
-    rule = _from_reading([x, y1], statements, ("explicit", (), ("M", "N")), Statement("shape为[M, N]", 2))
+    rule = rule_from_reading([x, y1], statements, ("explicit", (), ("M", "N")), Statement("shape为[M, N]", 2))
     assert rule.dims == ("x.shape[0]", "x.shape[1] / 2")
     # its call: x (256, 1024), y1Out (256, 512)
     assert _shapes.output_shape({"kind": "explicit", "dims": list(rule.dims)}, {"x": (256, 1024)}, {}) == (256, 512)
     statements = {"x": [Statement("shape为[M, 2N + 1]", 1)], "y1Out": []}  # no multiple: not read
-    rule = _from_reading([x, y1], statements, ("explicit", (), ("M", "N")), Statement("shape为[M, N]", 2))
+    rule = rule_from_reading([x, y1], statements, ("explicit", (), ("M", "N")), Statement("shape为[M, N]", 2))
     assert rule.kind == "not_derivable"
 
 

@@ -2,7 +2,7 @@
 `维度只支持1维且为[H]`, bias `[3 * H]`; SwinAttentionScoreQuant's scaleQuant: `输入维度[1,S]`,
 paddingMask1Optional `四维的tensor，维度[1,C,S,S]`), as a rule the validator holds the input to.
 
-The list is read by the readers outputs use (`explicit_dims`, then `shapes._from_reading`'s
+The list is read by the readers outputs use (`explicit_dims`, then `shapes.rule_from_reading`'s
 symbol definitions and bindings). Its symbols are sized by the other inputs whose own lists
 name only symbols (x `只支持维度为[B,S,H]` sizes H; weight `[H, 3 * H]` sizes nothing, since
 its list is itself a rule), never by the input itself, so that the list is a check and not a
@@ -28,8 +28,7 @@ from dataclasses import replace
 
 from specgen.model import Param, ShapeRule, SymbolDim
 from specgen.parse.classify.shape_phrases import DIM_WORD, Reading, ShapeContext, listed
-from specgen.parse.classify.shapes import TENSORS, explicit_dims
-from specgen.parse.classify.shapes import _from_reading as rule_of_reading
+from specgen.parse.classify.shapes import TENSORS, explicit_dims, rule_from_reading
 from specgen.parse.classify.text import Statement
 
 # `C维度支持任意值`, `NC维度支持任意值`: the letters a statement leaves free
@@ -82,7 +81,7 @@ def input_shape_rule(p: Param, params: Sequence[Param], statements: dict[str, li
         why = "its statements speak of it being transposed (转置), so which axis holds which size is not fixed"
         return _unchecked(why, statement)
     prefixed = _prefixed_bindings(p, params, statements)
-    rule = _with_bindings(rule_of_reading(params, statements, reading, statement), reading, prefixed)
+    rule = _with_bindings(rule_from_reading(params, statements, reading, statement), reading, prefixed)
     if not rule.derived:
         return _unchecked(rule.reason, statement)
     if last := _channel_last(rule, params, statement):

@@ -353,7 +353,7 @@ def shape_rule(
     if not isinstance(found, str):
         if found[0][0] == "same" and (rule := spatial_rule(p, params, tied_to=found[0][1])):
             return rule  # AdaptiveMaxPool2d: outputOut and indicesOut each `shape与<the other>一致`
-        rule = _from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
+        rule = rule_from_reading(params, statements, *found, own=said, formula=formula, notes=notes)
         if not rule.derived and (formed := _in_one_form(params, statements, found, ctx)):
             return formed  # aclnnCtcLoss logAlphaOut `($N, T, …$)`: logProbs `(T,N,C)或(T,C)`, 3-d
         if not rule.derived and cases:  # aclnnDequantSituQuant yScaleOut: `INT8: …；其他: shape为[M]`, M unbound
@@ -362,9 +362,9 @@ def shape_rule(
             return rule
         return product_rule(p, params, formula.text, [s.text for s in summary], formula.line) or rule
     if worded := worded_reading(p, [s.text for s in said], params):  # `（…）或者当bidirection为True时（…）`
-        return _from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula, notes=notes)
+        return rule_from_reading(params, statements, worded[0], said[worded[1]], own=said, formula=formula, notes=notes)
     if equated := _equations(p, notes, inputs, ctx.params):
-        return _from_reading(params, statements, *equated)
+        return rule_from_reading(params, statements, *equated)
     if rule := noted_alike(p, params, notes):  # `参数query和attentionOut的shape需要完全一致。`
         return rule
     if rule := _for_other_dtypes(p, said, inputs) or _situated(p, params, statements, said, ctx):
@@ -471,7 +471,7 @@ def _situated(
         return None
     reading, statement, when = situated
     reading = _of_rank(reading, when, statements, ctx.params)
-    rule = _from_reading(params, statements, reading, statement, own=said)
+    rule = rule_from_reading(params, statements, reading, statement, own=said)
     return rule.model_copy(update={"when": when}) if rule.derived else None
 
 
@@ -482,7 +482,7 @@ def _either(
     for s in said:
 
         def resolve(reading: Reading, _: str, s: Statement = s) -> ShapeRule:
-            return _from_reading(params, statements, reading, s, own=said)
+            return rule_from_reading(params, statements, reading, s, own=said)
 
         if rule := either_rule(s.text, ctx, resolve):
             return rule.model_copy(update={"line": s.line})
@@ -504,10 +504,10 @@ def _alternatives(
     def resolve(reading: Reading, sentence: str, when: tuple[str, ...]) -> ShapeRule:
         line = next((n for text, n in lines.items() if sentence in text), p.line)
         reading = _of_rank(reading, when, statements, ctx.params)  # `当logProbs为3维时`: its list of 3
-        rule = _from_reading(params, statements, reading, Statement(sentence, line), own=said)
+        rule = rule_from_reading(params, statements, reading, Statement(sentence, line), own=said)
         if rule.derived or when or (form := _one_form(reading, statements, ctx)) is None:
             return rule
-        formed = _from_reading(params, statements, form[0], Statement(sentence, line), own=said)
+        formed = rule_from_reading(params, statements, form[0], Statement(sentence, line), own=said)
         return formed.model_copy(update={"when": form[1]}) if formed.derived else rule
 
     texts = [s.text for s in _joined(said)]
@@ -616,7 +616,7 @@ def _one_shape(inputs: Sequence[str], params: Sequence[Param], errors: Sequence[
     return len(inputs) > 1 and set(inputs) <= tied
 
 
-def _from_reading(
+def rule_from_reading(
     params: Sequence[Param],
     statements: dict[str, list[Statement]],
     reading: Reading,
@@ -878,12 +878,12 @@ def _in_one_form(
     form: elsewhere the output is neither checked nor allocated."""
 
     def binds(reading: Reading) -> bool:
-        return _from_reading(params, statements, reading, found[1]).derived
+        return rule_from_reading(params, statements, reading, found[1]).derived
 
     form = _one_form(found[0], statements, ctx, binds)
     if form is None:
         return None
-    rule = _from_reading(params, statements, form[0], found[1])
+    rule = rule_from_reading(params, statements, form[0], found[1])
     return rule.model_copy(update={"when": form[1]})
 
 
