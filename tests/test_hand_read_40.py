@@ -8,10 +8,8 @@ from __future__ import annotations
 import pytest
 
 from specgen.codegen.cases import host_values
-from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime._tensor import TensorDesc
-from specgen.parse import parse_paths
-from tests.validator_calls import first_violation, ops_nn
+from tests.validator_calls import first_violation, function_code, ops_nn
 
 GELU_BACKWARD = "experimental/activation/gelu_grad/docs/aclnnGeluBackward.md"
 DUAL_LEVEL_QUANT = "matmul/dual_level_quant_batch_matmul/docs/aclnnDualLevelQuantMatmulWeightNz.md"
@@ -58,24 +56,22 @@ def test_a_partly_read_sample_spares_the_dtype_it_states(corpus):
 
 
 def _legacy_function(corpus, name: str):
-    path = corpus / "docs" / "legacy" / f"{name}.md"
-    if not path.exists():
-        pytest.skip(f"{name} is not in the corpus")
-    (doc,) = parse_paths([path])
-    return operator_code(doc, doc.source).functions[0]
+    return function_code(corpus / "docs" / "legacy" / f"{name}.md")
 
 
 @pytest.mark.parametrize(
-    ("name", "allowed", "refused"),
+    ("name", "allowed", "refused", "quoted"),
     [
         # FlashAttentionVarLenScore.md:75 `数据排布格式，支持TND。`
-        ("FlashAttentionVarLenScore", ("TND",), ("BSH", "BNSD")),
-        # IncreFlashAttentionV4.md:101 `当前支持BSH、BNSD、BSND。`
-        ("IncreFlashAttentionV4", ("BSH", "BNSD", "BSND"), ("TND", "SBH")),
+        ("FlashAttentionVarLenScore", ("TND",), ("BSH", "BNSD"), "支持TND"),
+        # IncreFlashAttentionV4.md:101 `当前支持BSH、BNSD、BSND。` (not l.102's default `可传入默认值"BSH"`)
+        ("IncreFlashAttentionV4", ("BSH", "BNSD", "BSND"), ("TND", "SBH"), "当前支持BSH、BNSD、BSND"),
     ],
 )
-def test_a_layout_outside_the_documented_set_is_refused(corpus, name, allowed, refused):
+def test_a_layout_outside_the_documented_set_is_refused(corpus, name, allowed, refused, quoted):
     fn = _legacy_function(corpus, name)
+    (rule,) = [r for r in fn.cases.rules if r.id == "implied_enum_inputLayout"]
+    assert quoted in rule.condition
     for layout in allowed:
         assert first_violation(fn, inputLayout=layout) is None, layout
     for layout in refused:

@@ -582,7 +582,9 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
                 continue
             if kind == "rank" and _shape_set_by_value((p.name,), by_name):  # "否则out为scalar": 0-d then
                 continue
-            first = constraints[0]
+            # a set's rule quotes its widest statement, not a default naming one value
+            # (IncreFlashAttentionV4's inputLayout: `当前支持BSH、BNSD、BSND`, not `可传入默认值"BSH"`)
+            first = max(constraints, key=lambda c: len(c.values)) if kind == "enum" else constraints[0]
             names = _implied_names(p, kind, first)
             if _inapplicable(kind, names, by_name):
                 continue
