@@ -29,6 +29,9 @@ def test_a_one_dimensional_input_is_held_to_the_size_x_gives_its_symbol(corpus):
     assert "stated_shape_dequantScale" in rejected(fn, dequantScale=np.zeros((32,), np.uint64))
     # x's list gives it three dimensions (the document states no other rank for x)
     assert "stated_shape_x" in rejected(fn, x=np.zeros((49, 32), np.float16))
+    # the statement is said enforced by that rule, not listed as one no rule reads (recheck 41r)
+    (said,) = [s for s in fn.cases.statements if s.param == "x" and s.text == "只支持维度为[B,S,H]"]
+    assert (said.rule, said.enforced) == ("stated_shape_x", True)
 
 
 def test_a_list_of_a_tensor_a_bool_transposes_holds_while_it_is_not(corpus):

@@ -23,7 +23,7 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import Statement, account, notes_relations, notes_rules
+from specgen.codegen.statements import STATED_SHAPE, Statement, account, notes_relations, notes_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -289,9 +289,6 @@ def _read_fact(p: Param, arg: CallArg, derived: object) -> object:
     if arg.elements is not None:
         return tuple(arg.elements)
     return _integer_dtype(p.kind, arg.value) if arg.value is not None else _UNREAD
-
-
-STATED_SHAPE = "stated_shape_"
 
 
 def _spare_misnamed_lists(rules: list[Rule], values: dict[str, object], line: int) -> list[Rule]:

@@ -151,6 +151,8 @@ def _element_count(text: str) -> int | None:
 
 
 _OUTPUT_RULES = (("output_shape", "shape_rule"), ("output_dtype", "dtype_rule"))
+# the id prefix of the rule an input's own dimension list gives (`stated_shape_gamma`)
+STATED_SHAPE = "stated_shape_"
 _CLAUSE_END = "。；;，,.\n "
 
 
@@ -184,7 +186,16 @@ def _output_reading(p: Param, said: str, rules: list[Rule]) -> tuple[Rule, str] 
                     f"{exempt[0]} the statement gives part of the shape only, so it is not checked on the host"
                 )
             return rule, ""
-    return None
+    return _input_list_reading(p, said, rules)
+
+
+def _input_list_reading(p: Param, said: str, rules: list[Rule]) -> tuple[Rule, str] | None:
+    """The rule of an input's own dimension list (checked, or named with its reason) when the
+    statement is that list's (SwinTransformerLnQkvQuant's x: `只支持维度为[B,S,H]`)."""
+    rule = next((r for r in rules if r.id == f"{STATED_SHAPE}{p.name}"), None)
+    if rule is None or p.stated_shape is None or not said or not _within(said, _plain(p.stated_shape.text)):
+        return None
+    return rule, ""
 
 
 # `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8`: the line a same-shape rule is held but for
