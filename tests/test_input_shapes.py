@@ -32,6 +32,9 @@ def test_a_one_dimensional_input_is_held_to_the_size_x_gives_its_symbol(corpus):
     # the statement is said enforced by that rule, not listed as one no rule reads (recheck 41r)
     (said,) = [s for s in fn.cases.statements if s.param == "x" and s.text == "只支持维度为[B,S,H]"]
     assert (said.rule, said.enforced) == ("stated_shape_x", True)
+    # a bound beside the list is not the list's: `其中B为batch size且只支持[1,32]` stays named
+    (bound,) = [s for s in fn.cases.statements if s.param == "x" and "只支持[1,32]" in s.text]
+    assert bound.rule != "stated_shape_x" and not bound.enforced
 
 
 def test_a_list_of_a_tensor_a_bool_transposes_holds_while_it_is_not(corpus):

@@ -10,6 +10,7 @@ already (`cases._rules`); this module accounts for the rest.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from specgen.codegen.runtime._validate import Rule
@@ -193,9 +194,23 @@ def _input_list_reading(p: Param, said: str, rules: list[Rule]) -> tuple[Rule, s
     """The rule of an input's own dimension list (checked, or named with its reason) when the
     statement is that list's (SwinTransformerLnQkvQuant's x: `只支持维度为[B,S,H]`)."""
     rule = next((r for r in rules if r.id == f"{STATED_SHAPE}{p.name}"), None)
-    if rule is None or p.stated_shape is None or not said or not _within(said, _plain(p.stated_shape.text)):
+    stated = p.stated_shape
+    if rule is None or stated is None or not _within(said, _plain(stated.text)):
+        return None
+    # the statement holds the list itself; a bound beside it (`B只支持[1,32]`, `N1和N2不超过256`) is not the list's
+    lists = {_squeezed(_LIST_ITEMS.split(m)) for m in _LIST.findall(said)}
+    if not lists or (stated.derived and _squeezed(stated.dims) not in lists):
         return None
     return rule, ""
+
+
+# a dimension list in a statement (`[B,S,H]`, `(num_levels)`, `（t，）`) and the commas between its items
+_LIST = re.compile(r"[\[（(]([^\[\]（）()]*)[\]）)]")
+_LIST_ITEMS = re.compile(r"[,，]")
+
+
+def _squeezed(items: Sequence[str]) -> tuple[str, ...]:
+    return tuple(s for s in ("".join(i.split()) for i in items) if s)
 
 
 # `当y的数据类型为INT32时，y的最后一维必须是x最后一维的1/8`: the line a same-shape rule is held but for
