@@ -102,20 +102,21 @@ def cases_for(
     rules = [_string_set_held(r, params, notes) for r in _rules(function, params, unsupported_products)]
     rules += notes_relations(notes, params)
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
-    broken = _violations(validator_spec(param_specs, rules, function.name), valid.args)
-    unmet: tuple[str, ...] = ()
+    values = host_values(valid.args)
     checker = _Checker(param_specs, function.name)
+    unmet: tuple[str, ...] = ()
     if sample.from_document:
-        values = host_values(valid.args)
         rules = _spare_broken(rules, checker, values, sample.line)
         rules = _spare_misnamed_lists(rules, values, sample.line)
         added = _uncovered_outputs(params, rules)
         rules += _spare_broken(added, checker, values, sample.line)
-    elif function.sample_call is not None and (stated := _read_facts(function, host_values(valid.args))):
-        rules = _spare_read_facts(rules, checker, host_values(valid.args), stated, function.sample_call.line)
-    if broken and not sample.from_document:
-        unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
-        valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
+    else:
+        broken = _violations(validator_spec(param_specs, rules, function.name), valid.args)
+        if function.sample_call is not None and (stated := _read_facts(function, values)):
+            rules = _spare_read_facts(rules, checker, values, stated, function.sample_call.line)
+        if broken:
+            unmet = tuple(f"{rule_id}: {problem}" for rule_id, problem in broken.items())
+            valid = replace(valid, skip="no call was found that meets every rule: " + "; ".join(unmet))
     # the rules as enforced, spared ones aside
     spec = validator_spec(param_specs, rules, function.name, unsupported_products)
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]

@@ -36,6 +36,7 @@ from ._tensor import (
     TensorDesc,
     describe,
     dtype_name,
+    format_allowed,
     number_problem,
     scalar_dtype,
 )
@@ -505,8 +506,8 @@ def _same_format(ctx: _Context, rule: Rule) -> str:
 
 def _formats_agree(a: str, b: str) -> bool:
     """Equal formats, or ND beside a plain layout (an ND output of an NCHW input: the same
-    data to the operator, as `format_allowed` reads ND); NCHW beside NHWC disagree."""
-    return a == b or ("ND" in (a, b) and a in ND_FAMILY and b in ND_FAMILY)
+    data to the operator, as a formats row listing ND admits it); NCHW beside NHWC disagree."""
+    return format_allowed(a, (b,)) or format_allowed(b, (a,))
 
 
 def _numbers(value: object) -> list[float] | None:
