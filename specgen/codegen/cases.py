@@ -401,6 +401,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
             )
     rules = _one_product_status(rules) + later
     implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
+    implied += _stated_dim_multiples(params, rules)
     outputs = _output_rules(params, rules)
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
@@ -590,6 +591,20 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             code = stated.get((kind, p.name), INVALID)
             implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _stated_dim_multiples(params: list[Param], rules: list[Rule]) -> list[Rule]:
+    """A dimension the parameter table makes a multiple of a number (aclnnSwigluGroup x:
+    `最后一维必须为偶数`), each statement its own rule, unless an error row already checks it."""
+    held = {(r.params, r.values) for r in rules if r.kind == "dim_multiple" and r.host}
+    found: dict[tuple, Rule] = {}
+    for p in params:
+        for c in _general(p, "dim_multiple"):
+            key = (c.params, tuple(c.values))
+            if key not in held and key not in found:
+                rule_id = f"stated_dim_multiple_{'_'.join(c.params)}_{len(found) + 1}"
+                found[key] = Rule(INVALID, "dim_multiple", c.params, c.text, id=rule_id, values=tuple(c.values))
+    return list(found.values())
 
 
 def _implied_names(p: Param, kind: str, first: Constraint) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "axis": ("axis",),
     "length": ("length",),
     "multiple": ("multiple",),
+    "dim_multiple": ("dim_multiple",),
     "ratio": ("ratio",),
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
@@ -126,6 +127,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
             return False  # a set held under a condition is its own rule's
         if rule.kind == "list_dtype":  # `该参数中所有Tensor的数据类型保持一致`: one list's own tensors
             return not peers
+        if rule.kind == "dim_multiple":  # `最后一维必须为偶数`: that dimension, that number
+            return rule.params == c.params and tuple(rule.values) == tuple(c.values)
         if rule.kind == "numel":  # `不支持空Tensor`: a count of one or more has no empty tensor
             return bool(rule.values) and float(rule.values[0]) >= 1  # type: ignore[arg-type]
         if c.kind in TENSOR_ONLY and p.kind not in ("tensor", "tensor_list"):
