@@ -28,6 +28,8 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "length": ("length",),
     "multiple": ("multiple",),
     "dim_multiple": ("dim_multiple",),
+    "numel_at_least": ("numel_at_least",),
+    "min_rank": ("min_rank",),
     "ratio": ("ratio",),
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
@@ -40,6 +42,8 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "null": ("null",),
     "not_null_when": ("not_null_when",),
 }
+# Constraints of a tensor's shape each read as a rule of their own kind (`cases._stated_shape_rules`)
+STATED_SHAPE_KINDS = ("dim_multiple", "numel_at_least", "min_rank")
 TENSOR_ONLY = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")  # what the validator reads of tensors
 RELATION_KINDS = ("same_shape", "broadcast", "broadcast_result", "same_dtype", "same_format", "castable")
 # Why a constraint of a kind no checked rule covers is not checked, by kind.
@@ -98,6 +102,16 @@ def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[S
 VALUE_KINDS = ("int", "float", "bool", "string", "int_array", "float_array", "bool_array", "dtype")
 
 
+def stated_params(p: Param, c: Constraint) -> tuple[str, ...]:
+    """The parameters a stated shape rule reads: the subject alone for a least rank."""
+    return (p.name,) if c.kind == "min_rank" else c.params
+
+
+def stated_values(c: Constraint) -> tuple[object, ...]:
+    """The numbers a stated shape rule holds: a least rank's own, else the constraint's values."""
+    return (int(c.min),) if c.kind == "min_rank" and c.min is not None else tuple(c.values)
+
+
 def _honoured(p: Param, c: Constraint) -> bool:
     """A permission, or a fact the parameter's spec applies: an optional pointer may be null; a
     plain value's dtype and format are its C type's, which the argument's type check enforces."""
@@ -127,8 +141,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
             return False  # a set held under a condition is its own rule's
         if rule.kind == "list_dtype":  # `该参数中所有Tensor的数据类型保持一致`: one list's own tensors
             return not peers
-        if rule.kind == "dim_multiple":  # `最后一维必须为偶数`: that dimension, that number
-            return rule.params == c.params and tuple(rule.values) == tuple(c.values)
+        if rule.kind in STATED_SHAPE_KINDS:  # `最后一维必须为偶数`: that dimension, that number
+            return rule.params == stated_params(p, c) and tuple(rule.values) == stated_values(c)
         if rule.kind == "numel":  # `不支持空Tensor`: a count of one or more has no empty tensor
             return bool(rule.values) and float(rule.values[0]) >= 1  # type: ignore[arg-type]
         if c.kind in TENSOR_ONLY and p.kind not in ("tensor", "tensor_list"):
