@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate
 from specgen.codegen.runtime._tensor import TensorDesc
+from specgen.codegen.statements import account
+from specgen.model import Constraint, Param
 from specgen.parse import parse_paths
 
 
@@ -94,3 +98,21 @@ def test_a_least_rank_is_checked_and_a_size_bound_is_no_rank(corpus):
     assert statement.enforced and (rule.kind, rule.values) == ("min_rank", (2,))
     gather = _function(corpus, "aclnnSyncBatchNormGatherStats")
     assert not [r for r in gather.cases.rules if r.kind == "min_rank"]
+
+
+@pytest.mark.parametrize(
+    ("text", "situated"),
+    [
+        ('当quantMode = "dynamic"时，shape支持2-8维度', True),  # aclnnAddLayerNormQuant x1, l.164
+        ("数据类型为INT4时，最后一维的大小必须能被2整除", True),  # aclnnDynamicQuantV3 yOut, l.190
+        ("当维度为4时，各维度依次表示N、D、H、W", False),  # aclnnMaxUnpool3d indices: what the dimensions mean
+        ("当self为0维时，dim的取值范围在[-1, 1)", False),  # aclnnIndexFillTensor dim: a value's range
+    ],
+)
+def test_a_shape_requirement_in_a_situation_is_named_as_such(text, situated):
+    p = Param(name="x1", c_type="aclTensor *", kind="tensor", direction="in", line=1)
+    p = p.model_copy(update={"constraints": (Constraint(kind="text", text=text, line=1),)})
+    ([rule], _) = account([p], [])
+    assert not rule.host
+    assert ("shape requirement stated for one situation" in rule.reason) is situated
+    assert rule.reason.startswith("no rule reads") is not situated
