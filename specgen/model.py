@@ -58,6 +58,13 @@ ConstraintKind = Literal[
     "length",  # values: an array's or a string's allowed lengths, or min/max: their range
     "multiple",  # values: (n,) a multiple of n, or params: (p,) a multiple of parameter p, or
     # params: (a, b): a a multiple of b (`需要满足numHeads整除numKeyValueHeads`)
+    # params: (tensor,) its last dimension, or (tensor, dim) the one the dim value names; values:
+    # (n,) the number that dimension is a multiple of (`最后一维必须为偶数`)
+    "dim_multiple",
+    "min_rank",  # min: the least number of dimensions (`不小于2维`), beside any rank range stated
+    # params: (a, b): each tensor of a holds at least as many elements as b's at its place
+    # (`shape size大于等于入参x的shape size`)
+    "numel_at_least",
     "ratio",  # params: (a, b): a / b at most max (`numHeads与numKeyValueHeads的比值不能大于64`)
     "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1]); values: allowed besides
     "optional",  # may be a null pointer

@@ -14,6 +14,7 @@ breaks the rule it was made for and no other.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -23,7 +24,16 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import STATED_SHAPE, Statement, account, notes_relations, notes_rules
+from specgen.codegen.statements import (
+    STATED_SHAPE,
+    STATED_SHAPE_KINDS,
+    Statement,
+    account,
+    notes_relations,
+    notes_rules,
+    stated_params,
+    stated_values,
+)
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -401,6 +411,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
             )
     rules = _one_product_status(rules) + later
     implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
+    implied += _stated_shape_rules(params, rules)
     outputs = _output_rules(params, rules)
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
@@ -590,6 +601,41 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             code = stated.get((kind, p.name), INVALID)
             implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _stated_shape_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
+    """The shape statements of the parameter table read as rules of their own kind, each its own
+    rule (aclnnSwigluGroup x: `最后一维必须为偶数`; aclnnForeachAbs out: `shape size大于等于入参x的
+    shape size`), unless an error row checks it already."""
+    held = {(r.kind, r.params, r.values) for r in rules if r.kind in STATED_SHAPE_KINDS and r.host}
+    found: dict[tuple, Rule] = {}
+    for p in params:
+        for c in (c for kind in STATED_SHAPE_KINDS for c in _general(p, kind)):
+            names, values = stated_params(p, c), stated_values(c)
+            key = (c.kind, names, values)
+            if key not in held and key not in found:
+                rule_id = f"stated_{c.kind}_{'_'.join(names)}_{len(found) + 1}"
+                code = _shape_row_code(c.kind, names, rules)
+                found[key] = Rule(code, c.kind, names, c.text, id=rule_id, values=values)
+    return list(found.values())
+
+
+# the words by which an error row speaks of what a stated shape rule checks
+_ROW_WORDS = {
+    "dim_multiple": re.compile("偶数|整除|倍数"),
+    "numel_at_least": re.compile("shape"),
+    "min_rank": re.compile(r"\d\s*维|维度|维数"),
+}
+
+
+def _shape_row_code(kind: str, names: tuple[str, ...], rules: list[Rule]) -> int:
+    """The status of the error row naming the parameters and what the rule checks (aclnnForeachAbs:
+    `561002 | x与out的shape不满足约束`; aclnnSwigluGroup: `561002 | x为0维（标量），或x的最后一维不是
+    偶数`), else 161002."""
+    words = _ROW_WORDS[kind]
+    rows = (r for r in rules if r.id.startswith("rule") and set(names) <= set(r.params) and words.search(r.condition))
+    row = next(rows, None)
+    return row.code if row is not None else INVALID
 
 
 def _implied_names(p: Param, kind: str, first: Constraint) -> tuple[str, ...]:
@@ -1542,6 +1588,26 @@ def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
     return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
 
 
+def _bad_numel_at_least(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensors of the first parameter with fewer elements than the second's: each dimension
+    1 (or the first 0 where the other holds one element), at their rank."""
+    more, fewer = _tensor(args, rule.params[0]), _tensor(args, rule.params[1])
+    if more is None or fewer is None or math.prod(fewer.shape) < 1 or not (more.shape or math.prod(fewer.shape) > 1):
+        return []
+    shape = (1,) * len(more.shape) if math.prod(fewer.shape) > 1 else (0, *(1,) * (len(more.shape) - 1))
+    return [(rule.params[0], _change(args, rule.params[0], shape=shape))]
+
+
+def _bad_min_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensor one dimension short of the least rank (its last dimensions kept)."""
+    name, low = rule.params[0], int(str(rule.values[0]))
+    tensor = _tensor(args, name)
+    if tensor is None or low < 1:
+        return []
+    shape = tuple(tensor.shape[len(tensor.shape) - low + 1 :]) if low > 1 else ()
+    return [(name, _change(args, name, shape=shape))]
+
+
 def _bad_numel(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """A tensor with one element more than stated, as a 1-d tensor."""
     name = next((n for n in rule.params if isinstance(args.get(n), ArrayTensor | DescTensor)), "")
@@ -1621,6 +1687,8 @@ _MUTATIONS = {
     "ratio": _bad_ratio,
     "length": _bad_length,
     "dim_multiple": _bad_dim_multiple,
+    "numel_at_least": _bad_numel_at_least,
+    "min_rank": _bad_min_rank,
     "numel": _bad_numel,
     "last_dim": _bad_last_dim,
     "empty_tensor": _bad_empty,

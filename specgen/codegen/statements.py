@@ -27,6 +27,9 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "axis": ("axis",),
     "length": ("length",),
     "multiple": ("multiple",),
+    "dim_multiple": ("dim_multiple",),
+    "numel_at_least": ("numel_at_least",),
+    "min_rank": ("min_rank",),
     "ratio": ("ratio",),
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
@@ -39,6 +42,8 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "null": ("null",),
     "not_null_when": ("not_null_when",),
 }
+# Constraints of a tensor's shape each read as a rule of their own kind (`cases._stated_shape_rules`)
+STATED_SHAPE_KINDS = ("dim_multiple", "numel_at_least", "min_rank")
 TENSOR_ONLY = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")  # what the validator reads of tensors
 RELATION_KINDS = ("same_shape", "broadcast", "broadcast_result", "same_dtype", "same_format", "castable")
 # Why a constraint of a kind no checked rule covers is not checked, by kind.
@@ -97,6 +102,16 @@ def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[S
 VALUE_KINDS = ("int", "float", "bool", "string", "int_array", "float_array", "bool_array", "dtype")
 
 
+def stated_params(p: Param, c: Constraint) -> tuple[str, ...]:
+    """The parameters a stated shape rule reads: the subject alone for a least rank."""
+    return (p.name,) if c.kind == "min_rank" else c.params
+
+
+def stated_values(c: Constraint) -> tuple[object, ...]:
+    """The numbers a stated shape rule holds: a least rank's own, else the constraint's values."""
+    return (int(c.min),) if c.kind == "min_rank" and c.min is not None else tuple(c.values)
+
+
 def _honoured(p: Param, c: Constraint) -> bool:
     """A permission, or a fact the parameter's spec applies: an optional pointer may be null; a
     plain value's dtype and format are its C type's, which the argument's type check enforces."""
@@ -126,6 +141,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
             return False  # a set held under a condition is its own rule's
         if rule.kind == "list_dtype":  # `该参数中所有Tensor的数据类型保持一致`: one list's own tensors
             return not peers
+        if rule.kind in STATED_SHAPE_KINDS:  # `最后一维必须为偶数`: that dimension, that number
+            return rule.params == stated_params(p, c) and tuple(rule.values) == stated_values(c)
         if rule.kind == "numel":  # `不支持空Tensor`: a count of one or more has no empty tensor
             return bool(rule.values) and float(rule.values[0]) >= 1  # type: ignore[arg-type]
         if c.kind in TENSOR_ONLY and p.kind not in ("tensor", "tensor_list"):
@@ -294,6 +311,31 @@ def _narrower_set(p: Param, c: Constraint) -> bool:
     return set(c.values) < whole
 
 
+# `当quantMode = "dynamic"时，shape支持2-8维度`, `数据类型为INT4时，最后一维的大小必须能被2整除`: a
+# tensor's shape required in a situation, its requirement after the situation; a value's range in one
+# (`当self为0维时，dim的取值范围…`), what a layout's dimensions mean (`当维度为4时，各维度依次表示…`)
+# and a situation alone (`如果shape为2维`) are no shape requirement
+_SITUATION_THEN = re.compile(
+    r"^(?:(?:当(?!前)|若|如果|假如)[^，,；;]*?|[^，,；;]*?)(?:时|场景下|模式下|情况下)\s*[，,]?\s*(?P<then>\S.*)$"
+)
+_SHAPE_SAID = re.compile(r"最后一维|尾轴|第\S维|\d\s*维|[一二三四五六七八两]维|维度|维数|shape", re.I)
+_REQUIRED = re.compile(
+    r"必须|需要|需|要求|只能|仅支持|只支持|支持|不能|不超过|小于|大于|等于|一致|相同|倍数|偶数|整除|为\s*\d\s*维"
+)
+_NO_SHAPE_REQUIREMENT = re.compile(r"表示|取值|范围|连续|建议|创建|构造|处理")
+_CONDITION_ONLY = re.compile(r"^(?:如果|若|假如)[^，,]*$")  # `如果运算时对应维度的p范数大于maxNorm`: its 则 follows
+
+
+def _situated_shape(text: str) -> bool:
+    """A shape requirement the statement makes in a situation only."""
+    said = _plain(text)
+    m = _SITUATION_THEN.match(said)
+    if m is None or _NO_SHAPE_REQUIREMENT.search(said) or _CONDITION_ONLY.match(said):
+        return False
+    then = m.group("then")
+    return bool(_SHAPE_SAID.search(then) and _REQUIRED.search(then))
+
+
 def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if _narrower_set(p, c):
         held = next((r.id for r in rules if r.kind == "enum" and r.host and r.params == (p.name,)), "")
@@ -308,6 +350,11 @@ def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
         return (
             "a ratio or divisibility of two parameters' values in a form no reader types (held in a situation,"
             " or `可以整除`, which the documents write both ways round)"
+        )
+    if c.kind == "text" and _situated_shape(c.text):
+        return (
+            "a shape requirement stated for one situation only (`当…时`, `如果…`, `…场景下`): no reader types a"
+            " tensor's shape under a condition, so it is not checked on the host"
         )
     if c.kind == "text" and (paired := _PAIRED.search(c.text)):
         peer = paired.group("peer") or "another parameter"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from specgen.model import Constraint
-from specgen.parse.classify.dims import rule_rank
+from specgen.parse.classify.dims import rule_min_rank, rule_rank
 from specgen.parse.classify.properties import dtype_sets
 from specgen.parse.classify.text import Context, constraint, format_list
 
@@ -43,7 +43,7 @@ _SHAPE_LIST = re.compile(r"^\d+(?:\s*(?:、|,|，|或)\s*\d+)*(?:\s*维)?$")
 
 
 def shape_cell(cell: str, ctx: Context) -> list[Constraint]:
-    """The 维度(shape) column: `1-8`, `2、3`, `4维`, or prose."""
+    """The 维度(shape) column: `1-8`, `2、3`, `4维`, `大于1维` (a least rank), or prose."""
     cell = cell.strip().strip("`").rstrip("。")
     if cell in ("", "-", "/", "—"):
         return []
@@ -53,7 +53,7 @@ def shape_cell(cell: str, ctx: Context) -> list[Constraint]:
         ranks = [int(n) for n in re.findall(r"\d+", cell)]
         values = tuple(ranks) if len(ranks) > 1 else ()
         return [constraint("rank", cell, ctx, min=min(ranks), max=max(ranks), values=values)]
-    typed = rule_rank(cell, ctx)
+    typed = rule_rank(cell, ctx) or rule_min_rank(cell, ctx)
     return typed or [constraint("text", cell, ctx)]
 
 

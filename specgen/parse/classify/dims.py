@@ -6,6 +6,7 @@ import re
 from functools import lru_cache
 
 from specgen.model import Constraint
+from specgen.parse.classify.shape_multiples import led_by_situation
 from specgen.parse.classify.statements import situational
 from specgen.parse.classify.text import IDENT, Context, about_subject, constraint
 
@@ -68,6 +69,29 @@ def rule_rank(clause: str, ctx: Context) -> list[Constraint]:
         n = _int(m.group("n") or m.group("d"))
         return [constraint("rank", clause, ctx, min=n, max=n)]
     return []
+
+
+# `不小于2维`, `大于1维`, `Tensor的维度必须大于0`, `且x的维数必须大于1维`: a least rank, alone in its
+# clause (`维度必须大于0且shape必须…` says more than the rank)
+_RANK_LEAST = re.compile(
+    r"^(?:且|并且)?\s*(?:(?P<owner>[A-Za-z_][A-Za-z0-9_]*|Tensor|tensor)\s*的\s*)?(?:shape\s*的?)?\s*(?:维度|维数)?\s*"
+    r"(?:必须|需要|需)?\s*(?P<op>不小于|大于等于|至少|大于)\s*(?P<n>[0-9一二三四五六七八])\s*(?P<unit>维|个维度)?$"
+)
+
+
+def rule_min_rank(clause: str, ctx: Context) -> list[Constraint]:
+    """The least number of dimensions of the subject (`min`); `大于0` counts dimensions only where
+    the clause says 维度 or 维数 (`第一维必须大于0` is a size)."""
+    m = _RANK_LEAST.match(clause.replace("`", "").strip().rstrip("。；;"))
+    if m is None or situational(clause) or led_by_situation(clause, ctx.statement or clause):
+        return []
+    owner = m.group("owner")
+    if owner not in (None, "Tensor", "tensor", ctx.subject):
+        return []
+    if not m.group("unit") and not re.search(r"维度|维数", clause):
+        return []
+    n = _int(m.group("n"))
+    return [constraint("min_rank", clause, ctx, min=n + 1 if m.group("op") == "大于" else n)]
 
 
 # ---------------------------------------------------------------- axis

@@ -9,7 +9,8 @@ from functools import lru_cache
 
 from specgen import vocab
 from specgen.model import Constraint
-from specgen.parse.classify.dims import rule_axis, rule_rank
+from specgen.parse.classify.dims import rule_axis, rule_min_rank, rule_rank
+from specgen.parse.classify.element_counts import rule_numel_at_least
 from specgen.parse.classify.properties import (
     rule_dtypes,
     rule_empty,
@@ -20,6 +21,7 @@ from specgen.parse.classify.properties import (
     rule_required_with,
 )
 from specgen.parse.classify.relations import rule_broadcast, rule_castable, rule_same
+from specgen.parse.classify.shape_multiples import rule_dim_multiple
 from specgen.parse.classify.statements import CONDITION_HEAD, CONTINUATION, clauses, is_conditional, situational
 from specgen.parse.classify.text import DTYPE_TOKEN, TEXT_CACHE, Context, Rule, constraint, read
 from specgen.parse.classify.values import (
@@ -199,6 +201,38 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("要求是一个2D/3D的Tensor", "x", ("k",)),  # MoeGatingTopKSoftmaxV2 (legacy)
             Example("要求是一个2D的shape (NUM_ROWS, K)", "expertIdx"),  # MoeInitRoutingQuant (legacy)
             Example("shape支持1维(n, )或3维(batch, 1, n)", "bias"),  # aclnnQuantMatmulWeightNz
+        ),
+    ),
+    PhraseRule(
+        "dim_multiple",
+        re.compile(r"倍数|偶数|整除"),
+        rule_dim_multiple,
+        (
+            Example("最后一维必须为偶数", "x"),  # aclnnSwigluGroup
+            Example("x的最后一维需要为2的倍数", "x"),  # aclnnSwiGluQuant
+            Example("shape必须在入参dim对应的维度上为偶数", "x", ("dim",)),  # aclnnSituGlu
+            Example("输入x对应activateDim的维度需要是2的倍数", "x", ("activateDim",)),  # aclnnSwigluMxQuant
+            Example("dim对应的self的轴必须是偶数", "dim", ("self",)),  # aclnnGeGlu
+        ),
+    ),
+    PhraseRule(
+        "numel_at_least",
+        re.compile(r"shape\s*size", re.I),
+        rule_numel_at_least,
+        (
+            Example("shape size大于等于入参`x`的shape size", "out", ("x",)),  # aclnnForeachAbs
+            Example("shape size大于等于入参`x1`的shape size", "out", ("x1", "x2")),  # aclnnForeachAddList
+        ),
+    ),
+    PhraseRule(
+        "min_rank",
+        re.compile(r"(?:不小于|大于等于|至少|大于)\s*[0-9一二三四五六七八]"),
+        rule_min_rank,
+        (
+            Example("不小于2维", "x"),  # aclnnDequantSwigluQuantV2
+            Example("大于1维", "x"),  # aclnnDynamicQuantV2
+            Example("Tensor的维度必须大于0", "self", ("dim",)),  # aclnnGlu
+            Example("且x的维数必须大于1维", "x"),  # aclnnSwiGluQuant
         ),
     ),
     PhraseRule(
