@@ -294,6 +294,14 @@ def _narrower_set(p: Param, c: Constraint) -> bool:
     return set(c.values) < whole
 
 
+# Some elements of an array named by their dimension (aclnnConvDepthwise2d `strideH和strideW∈[1,63]`,
+# aclnnMaxPool3D `D、H、W维的值必须大于0`, `N维和C维必须为1`), not the whole array
+_ARRAY_ELEMENTS = re.compile(
+    r"(?<![A-Za-z])(?P<named>[a-z]+[DHW](?:\s*(?:、|和)\s*[a-z]+[DHW])*)\s*(?:应在|∈)"
+    r"|(?<![A-Za-z])(?P<dims>[NCDHW]维?(?:\s*(?:、|和)\s*[NCDHW]维?)*)\s*(?:维度?的?值|(?<=维)必须(?:设置)?为)"
+)
+
+
 def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if _narrower_set(p, c):
         held = next((r.id for r in rules if r.kind == "enum" and r.host and r.params == (p.name,)), "")
@@ -308,6 +316,13 @@ def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
         return (
             "a ratio or divisibility of two parameters' values in a form no reader types (held in a situation,"
             " or `可以整除`, which the documents write both ways round)"
+        )
+    if c.kind == "text" and p.kind in ("int_array", "float_array") and (named := _ARRAY_ELEMENTS.search(c.text)):
+        elements = named.group("named") or named.group("dims")
+        return (
+            f"a rule on the elements `{elements}` of {p.name} only: which positions they hold"
+            " follows from the array's length and the data format, which no check pairs with the statement; not"
+            " checked on the host"
         )
     if c.kind == "text" and (paired := _PAIRED.search(c.text)):
         peer = paired.group("peer") or "another parameter"
