@@ -124,3 +124,23 @@ def test_a_bound_on_named_elements_is_named(corpus):
     reason = _rule(fn, statement).reason
     assert not statement.enforced
     assert "strideH和strideW" in reason and "no rule reads" not in reason
+
+
+# ---------------------------------------------------------------- a tensor's transposition, on its flag
+
+DUAL_LEVEL_QUANT = "matmul/dual_level_quant_batch_matmul/docs/aclnnDualLevelQuantMatmulWeightNz.md"
+
+
+def test_a_tensor_taken_transposed_or_not_fixes_its_flag(corpus):
+    """aclnnDualLevelQuantMatmulWeightNz.md:103 x1 `仅支持非转置。`, l.118 x2 `仅支持转置。`, with
+    l.203 transposeX1 `表示x1的输入shape是否转置。` and l.213 transposeX2 likewise; the sample
+    (l.490-491) passes transposeX1 = false, transposeX2 = true. x1Level0Scale's `仅支持非转置`
+    (l.133) has no flag of its own and stays unread."""
+    fn = ops_nn(corpus, DUAL_LEVEL_QUANT)
+    for tensor, flag, refused in (("x1", "transposeX1", True), ("x2", "transposeX2", False)):
+        statement = next(s for s in fn.cases.statements if s.param == tensor and "转置" in s.text)
+        assert statement.enforced and statement.rule == f"implied_enum_{flag}"
+        assert statement.rule in rejected(fn, **{flag: refused})
+    assert first_violation(fn) is None
+    scale = next(s for s in fn.cases.statements if s.param == "x1Level0Scale" and "转置" in s.text)
+    assert not scale.enforced

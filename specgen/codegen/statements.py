@@ -78,7 +78,7 @@ def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[S
             if _honoured(p, c):
                 statements.append(replace(statement, enforced=True))
                 continue
-            covering = _covering(p, c, rules)
+            covering = _flag_covering(p, c, rules) or _covering(p, c, rules)
             read = _read_by_output(p, c, rules) if covering is None else None
             if read is not None and not read[1]:
                 covering = read[0]
@@ -91,6 +91,14 @@ def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[S
                 added.append(covering)
             statements.append(replace(statement, rule=covering.id, enforced=covering.host))
     return added, tuple(statements)
+
+
+def _flag_covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
+    """A tensor's statement of another parameter's value (x1's `仅支持非转置`, an enum on its
+    transpose flag transposeX1): the set rule of that parameter, which holds it."""
+    if c.kind != "enum" or p.kind != "tensor" or not c.params:
+        return None
+    return next((r for r in rules if r.kind == "enum" and r.params == c.params), None)
 
 
 # Parameters whose C type fixes their dtype and format: the argument's type check enforces it.
