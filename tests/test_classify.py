@@ -277,8 +277,9 @@ CONSTRAINTS = [
     ("不支持空指针。", "lambd", ("self", "lambd"), UNTYPED),
     # legacy/MoeFinalizeRoutingV2Grad.md (expandedRowIdx)
     ("当scalesOptional传入空指针的时候，K必须为1", "expandedRowIdx", ("scalesOptional", "expandedRowIdx"), UNTYPED),
-    # ops-nn/norm/batch_norm_grad_v3/docs/aclnnFastBatchNormBackward.md: selectable values, not a null pointer
-    ("目前支持可选值：0、1", "version", ("x", "version"), UNTYPED),
+    # ops-nn/norm/batch_norm_grad_v3/docs/aclnnFastBatchNormBackward.md: selectable values (the set
+    # `目前支持可选值：0、1。默认值：0。`), not a null pointer
+    ("目前支持可选值：0、1", "version", ("x", "version"), [("enum", (0, 1))]),
     # ---- relations: the peers of the clause, never alternatives or parts of a shape
     ("shape与入参x2的shape一致", "x1", ("x1", "x2", "out"), [("same_shape", ("x2",))]),
     # ops-nn/... yOriginOptional: only gradY is compared

@@ -507,7 +507,10 @@ def _derived_string(param: Param, comment: str, derivation: _Derivation) -> Samp
 def _derived_value(param: Param, comment: str, derivation: _Derivation) -> SampleArg:
     value: int | float | str
     if param.kind == "bool":
-        value, literal = False, "false"
+        # the one value a bool may take (aclnnDualLevelQuantMatmulWeightNz transposeX2: `仅支持转置`), else false
+        allowed = [v for c in param.of_kind("enum") if c.product is None for v in c.values if isinstance(v, bool)]
+        value = allowed[0] if len(set(allowed)) == 1 else False
+        literal = "true" if value else "false"
     elif param.kind == "dtype":
         value, literal = "FLOAT", "ACL_FLOAT"
     else:

@@ -83,7 +83,7 @@ def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[S
             if _honoured(p, c):
                 statements.append(replace(statement, enforced=True))
                 continue
-            covering = _covering(p, c, rules)
+            covering = _flag_covering(p, c, rules) or _covering(p, c, rules)
             read = _read_by_output(p, c, rules) if covering is None else None
             if read is not None and not read[1]:
                 covering = read[0]
@@ -96,6 +96,14 @@ def account(params: list[Param], rules: list[Rule]) -> tuple[list[Rule], tuple[S
                 added.append(covering)
             statements.append(replace(statement, rule=covering.id, enforced=covering.host))
     return added, tuple(statements)
+
+
+def _flag_covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
+    """A tensor's statement of another parameter's value (x1's `仅支持非转置`, an enum on its
+    transpose flag transposeX1): the set rule of that parameter, which holds it."""
+    if c.kind != "enum" or p.kind != "tensor" or not c.params:
+        return None
+    return next((r for r in rules if r.kind == "enum" and r.params == c.params), None)
 
 
 # Parameters whose C type fixes their dtype and format: the argument's type check enforces it.
@@ -336,6 +344,14 @@ def _situated_shape(text: str) -> bool:
     return bool(_SHAPE_SAID.search(then) and _REQUIRED.search(then))
 
 
+# Some elements of an array named by their dimension (aclnnConvDepthwise2d `strideH和strideW∈[1,63]`,
+# aclnnMaxPool3D `D、H、W维的值必须大于0`, `N维和C维必须为1`), not the whole array
+_ARRAY_ELEMENTS = re.compile(
+    r"(?<![A-Za-z])(?P<named>[a-z]+[DHW](?:\s*(?:、|和)\s*[a-z]+[DHW])*)\s*(?:应在|∈)"
+    r"|(?<![A-Za-z])(?P<dims>[NCDHW]维?(?:\s*(?:、|和)\s*[NCDHW]维?)*)\s*(?:维度?的?值|(?<=维)必须(?:设置)?为)"
+)
+
+
 def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
     if _narrower_set(p, c):
         held = next((r.id for r in rules if r.kind == "enum" and r.host and r.params == (p.name,)), "")
@@ -355,6 +371,13 @@ def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
         return (
             "a shape requirement stated for one situation only (`当…时`, `如果…`, `…场景下`): no reader types a"
             " tensor's shape under a condition, so it is not checked on the host"
+        )
+    if c.kind == "text" and p.kind in ("int_array", "float_array") and (named := _ARRAY_ELEMENTS.search(c.text)):
+        elements = named.group("named") or named.group("dims")
+        return (
+            f"a rule on the elements `{elements}` of {p.name} only: which positions they hold"
+            " follows from the array's length and the data format, which no check pairs with the statement; not"
+            " checked on the host"
         )
     if c.kind == "text" and (paired := _PAIRED.search(c.text)):
         peer = paired.group("peer") or "another parameter"

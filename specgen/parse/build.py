@@ -35,7 +35,7 @@ from specgen.parse.classify.shape_sizes import ProductStatement
 from specgen.parse.classify.shapes import Statement as ShapeStatement
 from specgen.parse.classify.shapes import output_rules
 from specgen.parse.classify.string_sets import held_sets, stated_sets, string_sets
-from specgen.parse.classify.value_statements import value_statements
+from specgen.parse.classify.value_statements import transpose_flags, value_statements
 from specgen.parse.document import Document, load
 from specgen.parse.errors import (
     STATUS_CODES,
@@ -365,7 +365,7 @@ def _function(
         diags=diags,
         other_phase={p.name for p in exe_proto},
     )
-    params = _with_summary_values(params, _summary_statements(doc))
+    params = transpose_flags(_with_summary_values(params, _summary_statements(doc)))
     if exe and exe.prototype:
         _unconventional_execute(exe, diags)
     exe_facts = _param_facts(doc, exe_region)  # the execute phase's errors and notes are not modelled

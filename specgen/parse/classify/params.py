@@ -246,6 +246,17 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("输入范围为{35, 36, 40, 41}", "dstType"),  # aclnnAddRmsNormDynamicMxQuant
             Example("支持0(none)|1(mean)|2(sum)|3(batchmean)", "reduction"),  # aclnnKlDivBackward
             Example("0：KEEP_DTYPE", "cubeMathType"),  # aclnnConvTbcBackward: one item of a list
+            Example("支持配置为0、1、2", "implMode"),  # aclnnLayerNormWithImplMode
+            Example("目前支持可选值：0、1", "version"),  # aclnnFastBatchNormBackward
+            Example("dstType的取值范围是:[35, 36, 40, 41]", "dstType"),  # aclnnSwigluMxQuant
+            Example("取值范围：{1, 0}", "scaleAlg"),  # aclnnSwigluMxQuantWithDualAxis
+            Example("当前版本仅支持false", "keepDims"),  # aclnnQuantMatmulReduceSumWeightNz
+            Example("当前仅支持不转置false", "queryTranspose"),  # SwinAttentionScoreQuant (legacy)
+            Example("需要传入0", "groupSize"),  # aclnnQuantMatmulReduceSumWeightNz
+            Example("值=1", "groups"),  # aclnnQuantConvolutionWeightNz
+            Example("传入false即可", "transposed", statement="目前暂不支持，传入false即可。"),  # aclnnQuantConvolution
+            Example("仅支持取值0.0", "maxDtypeValue"),  # aclnnGroupedDynamicMxQuantWithDualAxis
+            Example("支持 0/1/2：0-none", "reduction"),  # aclnnBinaryCrossEntropyWithLogits
         ),
     ),
     PhraseRule(
@@ -262,10 +273,13 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
     ),
     PhraseRule(
         "range",
-        re.compile(r"\d|非负|正"),
+        re.compile(r"\d|非负|正|零"),
         rule_range,
         (
             Example("必须大于0", "limit"),  # aclnnClippedSwiglu
+            Example("groups数大于零", "groups", ("inC",)),  # aclnnDeformableConv2d
+            Example("各元素均大于零", "stride"),  # aclnnDeformableConv2d: each element of the array
+            Example("数值在[0.0, 1.0]之间", "labelSmoothing"),  # aclnnCrossEntropyLoss
             Example("值应≥0", "padding"),  # aclnnQuantConvolution
             Example("仅支持非负索引", "indices"),  # aclnnInplaceScatterUpdate
             Example("大小应该在[0,2147483647]的范围内", "pad"),  # aclnnConvTbcBackward

@@ -75,9 +75,20 @@ _GIVEN_HEAD = re.compile(
 )
 
 
+# A condition with no 时 (`如果swigluMode为1，activateLeft必须为true`, aclnnDequantSwigluQuantV2): a
+# short head `如果`/`若` opens, with a value or dtype after 为/是 and no requirement of its own.
+_BARE_IF = re.compile(r"^(?:如果|若|假如)[^，,；;。]{1,40}?(?:为|是|=)\s*[^，,；;。]{1,20}$")
+_OWN_REQUIREMENT = re.compile(r"必须|需|则|不支持|仅支持|只支持")
+
+
 def _leads(clause: str) -> bool:
-    """A clause that is a condition only (`当x为1时`, `reduction为0时`): it leads the next."""
-    return clause.endswith("时") and not clause.endswith("同时") and len(clause) <= 60 and not _GIVEN_HEAD.match(clause)
+    """A clause that is a condition only (`当x为1时`, `reduction为0时`, `如果psetype为2或3的时候`,
+    `如果swigluMode为1`): it leads the next."""
+    if len(clause) > 60 or _GIVEN_HEAD.match(clause):
+        return False
+    if _BARE_IF.match(clause) and not _OWN_REQUIREMENT.search(clause):
+        return True
+    return clause.endswith(("时", "时候")) and not clause.endswith("同时")
 
 
 # ---------------------------------------------------------------- situations

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from specgen.model import Constraint
+from specgen.model import Constraint, Param
 
 _SITUATION = re.compile(r"当|时|若|如果|场景|模式|默认|建议")
 _LENGTH_WORD = re.compile(r"长度")
@@ -104,3 +104,44 @@ def value_statements(kind: str, name: str, constraints: list[Constraint], names:
             for c in out
         ]
     return out
+
+
+# A tensor's row saying it is taken transposed or not (aclnnDualLevelQuantMatmulWeightNz x1:
+# `仅支持非转置。`, x2: `仅支持转置。`), where a bool parameter says whether that tensor is
+# transposed (transposeX1: `表示x1的输入shape是否转置。`): the bool's one value.
+TRANSPOSED_ONLY = re.compile(r"^(?:当前|目前)?(?:仅|只)支持(?P<not>非|不)?转置\s*[。.]?$")
+
+
+def flag_of(tensor: str, params: list[Param]) -> Param | None:
+    """The bool parameter that says whether `tensor` is transposed: by its description (`表示x1的
+    输入shape是否转置`), else by its name (`transposeX1` for x1)."""
+    said = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(tensor) + r"(?![A-Za-z0-9_])[^，,。；;]{0,12}是否转置")
+    flags = [p for p in params if p.kind == "bool"]
+    found = [p for p in flags if said.search(p.description or "")]
+    found = found or [p for p in flags if p.name.lower() == "transpose" + tensor.lower()]
+    return found[0] if len(found) == 1 else None
+
+
+def transpose_flags(params: list[Param]) -> list[Param]:
+    """Each bool transpose flag with the value its tensor's `仅支持(非)转置` statement gives it (an
+    enum constraint quoting that statement); the tensor's statement becomes that enum, naming the
+    flag in `params`."""
+    added: dict[str, list[Constraint]] = {}
+    retyped: dict[tuple[str, int], Constraint] = {}
+    for p in params:
+        for index, c in enumerate(p.constraints):
+            m = TRANSPOSED_ONLY.match(c.text.strip())
+            flag = flag_of(p.name, params) if m and p.kind == "tensor" and c.kind == "text" and not c.product else None
+            if m is None or flag is None:
+                continue
+            values = (m.group("not") is None,)
+            added.setdefault(flag.name, []).append(Constraint(kind="enum", text=c.text, line=c.line, values=values))
+            retyped[p.name, index] = c.model_copy(update={"kind": "enum", "params": (flag.name,), "values": values})
+    return [_with_flags(p, added.get(p.name, []), retyped) for p in params]
+
+
+def _with_flags(p: Param, added: list[Constraint], retyped: dict[tuple[str, int], Constraint]) -> Param:
+    if not added and not any(name == p.name for name, _ in retyped):
+        return p
+    constraints = tuple(retyped.get((p.name, i), c) for i, c in enumerate(p.constraints)) + tuple(added)
+    return p.model_copy(update={"constraints": constraints})

@@ -6,7 +6,7 @@ import re
 
 from specgen import vocab
 from specgen.model import Constraint
-from specgen.parse.classify.statements import value_rule_allowed
+from specgen.parse.classify.statements import situational, value_rule_allowed
 from specgen.parse.classify.text import Context, about_subject, constraint
 
 # ---------------------------------------------------------------- enumerations
@@ -16,16 +16,22 @@ _INTEGER = r"-?\d++(?!\.\d)"  # `1.75` is no list of 1 and 75
 _VALUES = r"(?P<vals>(?:INT|true|false)(?:\s*(?:、|,|和|或者|或|及)\s*(?:INT|true|false))*)".replace("INT", _INTEGER)
 _ENUM_NAMED = re.compile(r"(?<![\d.])(?P<v>-?\d++)\s*+(?:时为|[（(]\s*)['\"]?(?P<label>[A-Za-z_]+)")
 _ENUM_LIST = re.compile(
-    r"(?:取值(?:为|是)?|(?:仅|只)支持(?:取值为?)?|支持取值|支持配置值为?)\s*"
+    r"(?:取值(?:为|是)?|(?:仅|只)支持(?:取值为?)?|支持取值|支持配置(?:值)?为?|可选(?:取)?值\s*[:：]?)\s*"
     r"(?P<vals>INT(?:\s*(?:[、,，|]|和|或者|或)\s*INT)+)".replace("INT", _INTEGER)
 )
 
 
 _ENUM_ITEM_LINE = re.compile(r"^[（(]?(?P<v>-?\d+)[)）]?\s*[:：]\s*\S")
-_ENUM_SET = re.compile(r"(?:范围|取值|支持)(?:为|是)?\s*\{(?P<vals>\s*-?\d+(?:\s*[,，]\s*-?\d+)*\s*)\}")
+_ENUM_SET = re.compile(
+    r"(?:范围|取值|支持)(?:为|是)?\s*[:：]?\s*\{(?P<vals>\s*-?\d+(?:\s*[,，]\s*-?\d+)*\s*)\}"
+    # `dstType的取值范围是:[2, 34,35, 36, 40, 41]`: three or more integers in brackets list values
+    # (two, `[0, 255]`, are an interval's bounds)
+    r"|取值范围(?:为|是)?\s*[:：]?\s*\[(?P<listed>\s*-?\d+(?:\s*[,，]\s*-?\d+){2,}\s*)\]"
+)
 # `仅支持0和1`, `仅支持默认值0和2147483647`, `当前只支持传0`, `仅支持false`: the whole list.
 _ENUM_ONLY = re.compile(
-    r"(?:仅|只)(?:支持|能|可)(?:取|传入?|输入|设置为?|配置为?)?(?:默认值|值为?|取值为?)?\s*" + _VALUES
+    r"(?:仅|只)(?:支持|能|可)(?:取|传入?|输入|设置为?|配置为?|等于)?(?:默认值|值为?|取值为?)?\s*"
+    r"(?:不转置|非转置)?\s*" + _VALUES
 )
 # What may follow such a list: a label (`0（FP32）`, `1('tanh')`), an end, or a count.
 # `只支持32/64两种` (SwinTransformerLnQkvQuant seqLength): a slashed list closed by its count
@@ -66,10 +72,13 @@ def rule_enum(clause: str, ctx: Context) -> list[Constraint]:
     `sparseMode为0时，...`) of a list of documented values."""
     if typed := rule_enum_item(clause, ctx):
         return typed
-    if not value_rule_allowed(clause):
+    clause = _CURRENT_VERSION.sub("", clause)
+    if not value_rule_allowed(clause) or _after_situation(clause, ctx):
         return []
+    if typed := _one_value(clause, ctx):
+        return typed
     if m := _ENUM_SET.search(clause):
-        return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
+        return _enum_on(clause, m.start(), _list_values(m.group("vals") or m.group("listed")), ctx)
     if m := _ENUM_SLASHED.search(clause):
         return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
     if (m := _ENUM_ONLY.search(clause)) and _ENUM_ONLY_END.match(clause, m.end()):
@@ -81,6 +90,43 @@ def rule_enum(clause: str, ctx: Context) -> list[Constraint]:
     if m := _ENUM_LIST.search(clause):
         return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
     return []
+
+
+# `当前版本仅支持false` (aclnnQuantMatmulReduceSumWeightNz): the version the document describes,
+# no note on another version
+_CURRENT_VERSION = re.compile(r"^(?:当前|目前)版本(?=仅|只)")
+# The one value a clause requires, said whole: `activateLeft必须为true`, `需要传入0`,
+# `目前暂不支持，传入false即可` (aclnnQuantConvolution transposed), `值=1`, `仅支持取值0.0`,
+# `支持 0/1/2：0-none，1-mean，2-sum`
+_MUST_BE = re.compile(r"^(?:[A-Za-z_]\w*)?\s*(?:必须|需要?)(?:为|是|等于)\s*(?P<vals>true|false)\s*[。.]?$")
+_PASS_ONLY = re.compile(
+    r"^(?:需要?|必须)传入?\s*(?P<vals>-?\d+|true|false)\s*[。.]?$|^传入\s*(?P<just>true|false)\s*即可\s*[。.]?$"
+    r"|^值\s*=\s*(?P<equals>-?\d+)\s*[。.]?$"
+)
+_FLOAT_ONLY = re.compile(r"^(?:仅|只)支持(?:取值)?\s*(?P<v>-?\d+\.\d+)\s*[。.]?$")
+_SLASHED_KEYS = re.compile(r"^支持\s*(?P<vals>INT(?:\s*/\s*INT)+)\s*[：:]".replace("INT", _INTEGER))
+_CLAUSE_BREAK = re.compile(r"[，,；;。]")
+
+
+def _one_value(clause: str, ctx: Context) -> list[Constraint]:
+    """A value or set a clause states whole (see `_MUST_BE`)."""
+    if m := _MUST_BE.match(clause) or _PASS_ONLY.match(clause) or _SLASHED_KEYS.match(clause):
+        said = next(g for g in m.groups() if g is not None)
+        return _enum_on(clause, 0, _list_values(said), ctx)
+    if m := _FLOAT_ONLY.match(clause):
+        return [constraint("enum", clause, ctx, values=(float(m.group("v")),))]
+    return []
+
+
+def _after_situation(clause: str, ctx: Context) -> bool:
+    """The clause follows a condition alone in the same statement, which the clause splitter
+    keeps apart where it asks only that a pointer be given (`当scale不为空时，batchSplitFactor只能
+    等于1`): a value rule then holds in that situation only."""
+    at = ctx.statement.find(clause)
+    if at <= 0:
+        return False
+    before = [c.strip() for c in _CLAUSE_BREAK.split(ctx.statement[:at]) if c.strip()]
+    return bool(before) and before[-1].endswith(("时", "时候")) and situational(before[-1])
 
 
 def _enum_on(clause: str, at: int, values: tuple[int | bool, ...], ctx: Context) -> list[Constraint]:
@@ -153,14 +199,22 @@ _CLAMP = re.compile(
     r"(?:按|取|视为|当作)\s*(?P<to>" + _NUM + r")"
 )
 _INTERVAL = re.compile(r"(?P<lo_b>[\[(（])\s*(?P<lo>" + _NUM + r")\s*[,，]\s*(?P<hi>" + _NUM + r")\s*(?P<hi_b>[\])）])")
-_BOUND = re.compile(r"(?P<op>大于等于|小于等于|不小于|不大于|大于|小于|≥|≤|>=|<=|>|<)\s*(?P<n>" + _NUM + r")(?!\s*维)")
+# `groups数大于零`, `epsilon的值需要大于等于零`: 零 is 0
+_BOUND = re.compile(
+    r"(?P<op>大于等于|小于等于|不小于|不大于|大于|小于|≥|≤|>=|<=|>|<)\s*(?P<n>" + _NUM + r"|零)(?!\s*维)"
+)
 _NON_NEGATIVE = re.compile(r"非负")
 # A positive integer is at least 1: after a bound (`小于200000000的正整数`), or alone (`必须为正整数`)
 _POSITIVE_INTEGER = re.compile(r"\s*的?\s*正整数")
 _ONLY_POSITIVE_INTEGERS = re.compile(r"(?:为|是)\s*正整数\s*[。.]?$")
+# `必须为有限正数` (aclnnGaussianNllLoss eps): above 0 (NaN meets no bound, infinity the open one does)
+_ONLY_POSITIVE = re.compile(r"(?:为|是)\s*(?:有限)?正数\s*[。.]?$")
+# `数值在[0.0, 1.0]之间` (aclnnCrossEntropyLoss labelSmoothing): an interval said without 范围
+_BETWEEN = re.compile(r"^(?:数值|取值|值)?\s*在\s*$")
 # Words that make a bound a requirement (`取值范围`, `必须`, `需要…大于`, `值应>0`).
 _REQUIRE = re.compile(r"取值|范围|仅|只|支持|必须|需|要求|应|不能|不可|不得|不允许|值|须|限制|保证")
-_FILLER = re.compile(r"[\s且并而的为是（(]|取值|数值|参数|该")
+# `groups数大于零` (the number groups), `各元素均大于零` (each element of an array)
+_FILLER = re.compile(r"[\s且并而的为是（(]|取值|数值|参数|该|^数$|^(?:各|每个|所有)元素(?:值)?[均都]?")
 # After a bound: a condition or a description follows (`大于0时表示Active场景`, `diagonal > 0表示…`).
 _BOUND_THEN = re.compile(r"\s*(?:时|表示|代表|的(?:场景|情况))")
 
@@ -199,7 +253,9 @@ def rule_range(clause: str, ctx: Context) -> list[Constraint]:
 
 
 def _range(clause: str, ctx: Context) -> list[Constraint]:
-    if "范围" in clause and (m := _INTERVAL.search(clause)):
+    m = _INTERVAL.search(clause)
+    between = m is not None and "之间" in clause[m.end() :] and bool(_BETWEEN.match(clause[: m.start()]))
+    if m is not None and ("范围" in clause or between):
         before = clause[: m.start()]
         if _SIZE_OF.search(before) or not about_subject(before, ctx):
             return []
@@ -220,7 +276,7 @@ def _range(clause: str, ctx: Context) -> list[Constraint]:
         before = clause[: m.start()]
         if _BOUND_THEN.match(clause, m.end()) or not _required(before, ctx):
             return []
-        op, n = m.group("op"), float(m.group("n"))
+        op, n = m.group("op"), 0.0 if m.group("n") == "零" else float(m.group("n"))
         if re.search(r"(?:不能|不可|不得|不应|不允许)\s*$", before):
             op = {"大于": "小于等于", "小于": "大于等于", "大于等于": "小于", "小于等于": "大于"}.get(op, op)
         if op in ("大于等于", "不小于", "≥", ">="):
@@ -236,4 +292,6 @@ def _range(clause: str, ctx: Context) -> list[Constraint]:
         return [constraint("range", clause, ctx, min=0)]
     if (m := _ONLY_POSITIVE_INTEGERS.search(clause)) and _required(clause[: m.start()], ctx):
         return [constraint("range", clause, ctx, min=1)]  # `必须为正整数` (aclnnTopKTopPSample)
+    if (m := _ONLY_POSITIVE.search(clause)) and _required(clause[: m.start()], ctx):
+        return [constraint("range", clause, ctx, min=0, min_inclusive=False)]
     return []
