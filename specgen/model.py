@@ -71,7 +71,8 @@ ConstraintKind = Literal[
 CheckKind = Literal[
     "not_null",
     "not_null_when",  # params: (pointer, bool array), values: (index,): not null when that element is true;
-    # params: (pointer, other), no values: not null when the other pointer is not null
+    # params: (pointer, other), no values: not null when the other pointer is not null, or
+    # when the other is a bool and true (`当inputG为true时，sumDy或sumDyXmu是空指针`)
     "null",  # params: pointers the document says must be null (`目前仅支持nullptr`)
     "dtypes",
     "formats",

@@ -1232,9 +1232,11 @@ def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _masked_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """The pointer null with the array's element that asks for it set true, or with the other
-    pointer that asks for it given."""
+    """The pointer null with the array's element that asks for it set true, with the bool
+    that asks for it true, or with the other pointer that asks for it given."""
     pointer, flags = rule.params
+    if params[flags].kind == "bool":
+        return [(pointer, _replace(_replace(args, flags, ValueArg(True)), pointer, NULL))]
     if not rule.values:
         other_given = not isinstance(args.get(flags, NULL), NullArg)
         return [(pointer, _replace(args, pointer, NULL))] if other_given else []

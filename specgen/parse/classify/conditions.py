@@ -56,6 +56,28 @@ def masked_null(condition: str, pointers: tuple[str, ...], flags: tuple[str, ...
     return Check(kind="not_null_when", params=(m.group("pointer"), m.group("flags")), values=(int(m.group("index")),))
 
 
+# `当inputG为true时，sumDy或sumDyXmu是空指针`, `当amsgrad为true时，maxGradNormOptional为空指针时`: pointers
+# a plain bool parameter asks for.
+_FLAGGED_NULL = re.compile(
+    r"^(?:当|若|如果)?\s*`?(?P<flag>[A-Za-z_]\w*)`?\s*(?:为|是|=+)\s*(?:true|True|TRUE)\s*(?:时)?\s*[，,]\s*"
+    r"(?:传入的?)?\s*(?P<pointers>`?[A-Za-z_]\w*`?(?:\s*(?:或|、|和|或者)\s*`?[A-Za-z_]\w*`?)*)\s*"
+    r"(?:是|为)空指针(?:时)?[。；]?$"
+)
+
+
+def flagged_null(condition: str, pointers: tuple[str, ...], bools: tuple[str, ...]) -> tuple[Check, ...]:
+    """The pointers a plain bool parameter asks for (aclnnBatchNormReduceBackward:
+    `当inputG为true时，sumDy或sumDyXmu是空指针。`): each may be null unless the flag is true;
+    empty for any other condition, or one naming a pointer the function does not take."""
+    m = _FLAGGED_NULL.match(condition.strip())
+    if m is None or m.group("flag") not in bools:
+        return ()
+    named = tuple(n.strip("` ") for n in re.split(r"或者|或|、|和", m.group("pointers")))
+    if not named or any(n not in pointers for n in named):
+        return ()
+    return tuple(Check(kind="not_null_when", params=(n, m.group("flag"))) for n in named)
+
+
 def _beside_length(found: list[Check], statement: ConditionStatement) -> bool:
     """An array's length rule was read beside the statement, which no prose rule reads."""
     return any(c.kind == "length" for c in found) and not read_statement(PROSE_RULES, statement)

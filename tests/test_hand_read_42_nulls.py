@@ -1,0 +1,38 @@
+"""Null-pointer findings of the hand-read audit 42 (nullability), each on the document's own
+line and sample call: a pointer a plain bool asks for, a list's elements, an output a flag
+controls, and a wrapper that cannot make an output the call needs."""
+
+from __future__ import annotations
+
+from specgen.parse.classify import flagged_null
+from tests.validator_calls import ops_nn, rejected
+
+BN_REDUCE_BACKWARD = "norm/sync_batch_norm_backward_reduce/docs/aclnnBatchNormReduceBackward.md"
+
+
+def _refused_by(fn, **changed: object) -> set[str]:
+    """The documented conditions of the rules the sample call with `changed` in it breaks."""
+    by_id = {r.id: r.condition for r in fn.cases.rules}
+    return {by_id[i] for i in rejected(fn, **changed)}
+
+
+def test_a_pointer_a_plain_bool_asks_for_is_required_only_when_it_is_true(corpus):
+    """aclnnBatchNormReduceBackward lines 281/284/287 (161001): `当inputG为true时，sumDy或sumDyXmu是
+    空指针。`, `当weightG为true时，gradWeight是空指针。`; the sample (line 523) passes inputG true
+    with both outputs given. Null with the flag true is refused, null with it false passes."""
+    fn = ops_nn(corpus, BN_REDUCE_BACKWARD)
+    assert rejected(fn) == []  # the sample call
+    assert _refused_by(fn, inputG=True, sumDy=None) == {"当inputG为true时，sumDy或sumDyXmu是空指针"}
+    assert _refused_by(fn, inputG=True, sumDyXmu=None) == {"当inputG为true时，sumDy或sumDyXmu是空指针"}
+    assert _refused_by(fn, weightG=True, gradWeight=None) == {"当weightG为true时，gradWeight是空指针"}
+    assert rejected(fn, inputG=False, sumDy=None, sumDyXmu=None) == []
+    assert rejected(fn, weightG=False, gradWeight=None) == []
+
+
+def test_a_flag_condition_names_only_the_pointers_it_lists():
+    """aclnnApplyAdamW line 318 `当amsgrad为true时，maxGradNormOptional为空指针时。`; a condition
+    naming a pointer the function does not take, or a flag that is no bool, reads as nothing."""
+    (check,) = flagged_null("当amsgrad为true时，maxGradNormOptional为空指针时", ("maxGradNormOptional",), ("amsgrad",))
+    assert (check.kind, check.params) == ("not_null_when", ("maxGradNormOptional", "amsgrad"))
+    assert flagged_null("当inputG为true时，sumDy或sumDyXmu是空指针", ("sumDy",), ("inputG",)) == ()
+    assert flagged_null("当inputG为true时，sumDy是空指针", ("sumDy",), ()) == ()
