@@ -4,8 +4,16 @@ controls, and a wrapper that cannot make an output the call needs."""
 
 from __future__ import annotations
 
+import dataclasses
+import shutil
+
+import pytest
+
+from specgen.parse import parse_paths
 from specgen.parse.classify import flagged_null
+from tests.oracle import generate_package
 from tests.validator_calls import ops_nn, rejected
+from tests.wrapper_calls import build_recorder, differences, document_wrapper_calls, run_calls
 
 BN_REDUCE_BACKWARD = "norm/sync_batch_norm_backward_reduce/docs/aclnnBatchNormReduceBackward.md"
 
@@ -36,3 +44,27 @@ def test_a_flag_condition_names_only_the_pointers_it_lists():
     assert (check.kind, check.params) == ("not_null_when", ("maxGradNormOptional", "amsgrad"))
     assert flagged_null("当inputG为true时，sumDy或sumDyXmu是空指针", ("sumDy",), ("inputG",)) == ()
     assert flagged_null("当inputG为true时，sumDy是空指针", ("sumDy",), ()) == ()
+
+
+def test_the_wrapper_makes_the_outputs_a_bool_asks_for(corpus, tmp_path):
+    """aclnnBatchNormReduceBackward's sample (lines 472-545) passes inputG=weightG=biasG=true
+    and four FLOAT outputs of shape {2}; its 161001 rows (lines 281-287) refuse them null while
+    the flags are true. The wrapper, the outputs left to it, makes them and the document's call
+    (it used to pass four null pointers); with a flag false it leaves that output null."""
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not available")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    shutil.copy(corpus / "docs" / "ops-nn" / BN_REDUCE_BACKWARD, docs)
+    parsed = parse_paths([docs])
+    _, (call,) = document_wrapper_calls(parsed, allocate=True)
+    left = {"sum_dy", "sum_dy_xmu", "grad_weight", "grad_bias"}
+    assert {a["py"] for a in call.args if a["value"] is None} == left
+    unasked = [{**a, "value": False} if a["py"] == "bias_g" else a for a in call.args]
+    expected = [(n, {"gradBias": None, "biasG": False}.get(n, v)) for n, v in call.expected]
+    without_bias = dataclasses.replace(call, args=unasked, expected=expected)
+    package = generate_package(docs, tmp_path / "out")
+    root = build_recorder([parsed[0].functions[0]], tmp_path / "cann")
+    made, unmade = run_calls(package, root, [call, without_bias])
+    assert differences(call, made) == []
+    assert differences(without_bias, unmade) == []
