@@ -7,12 +7,13 @@ from __future__ import annotations
 import dataclasses
 import shutil
 
+import numpy as np
 import pytest
 
 from specgen.parse import parse_paths
 from specgen.parse.classify import flagged_null
 from tests.oracle import generate_package
-from tests.validator_calls import ops_nn, rejected
+from tests.validator_calls import function_code, ops_nn, rejected
 from tests.wrapper_calls import build_recorder, differences, document_wrapper_calls, run_calls
 
 BN_REDUCE_BACKWARD = "norm/sync_batch_norm_backward_reduce/docs/aclnnBatchNormReduceBackward.md"
@@ -68,3 +69,21 @@ def test_the_wrapper_makes_the_outputs_a_bool_asks_for(corpus, tmp_path):
     made, unmade = run_calls(package, root, [call, without_bias])
     assert differences(call, made) == []
     assert differences(without_bias, unmade) == []
+
+
+def test_an_output_a_bool_flag_controls_is_optional_and_required_when_it_is_true(corpus):
+    """MoeInitRoutingV2 (legacy) line 92: expertTokensBeforeCapacityOut `通过
+    expertTokensBeforeCapacityFlag参数控制是否输出` (line 88: `true：表示输出…`), and the 161001 row
+    (line 101) names only `必选计算输出`. Its sample (Drop/Pad, flag true, the output given) passes;
+    a Dropless call with the flag false and the output null passes (it was refused as required);
+    null with the flag true is refused."""
+    fn = function_code(corpus.joinpath("docs", "legacy", "MoeInitRoutingV2.md"))
+    assert rejected(fn) == []
+    assert fn.function.param("expertTokensBeforeCapacityOut").optional
+    dropless = {"dropPadMode": 0, "expertTokensBeforeCapacityFlag": False, "expertTokensBeforeCapacityOut": None}
+    expanded = np.zeros((6, 4), np.float32)  # Dropless: [numRows * k, h] (line 89)
+    assert rejected(fn, **dropless, expandedXOut=expanded) == []
+    assert _refused_by(fn, expertTokensBeforeCapacityOut=None) == {"通过expertTokensBeforeCapacityFlag参数控制是否输出"}
+    # expertTokensCountOrCumsumOut's flag is a mode value (0, 1, 2): listed, not checked
+    (rule,) = [r for r in fn.cases.rules if r.kind == "not_null_when" and not r.host]
+    assert rule.params == ("expertTokensCountOrCumsumOut", "expertTokensCountOrCumsumFlag")

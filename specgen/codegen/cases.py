@@ -669,14 +669,16 @@ def _null_rules(params: list[Param]) -> list[Rule]:
 
 def _required_with_rules(params: list[Param]) -> list[Rule]:
     """A pointer required when another is given (`当scalesOptional非空指针时，其也不能是空指针`),
-    under 161001 (a required pointer is null)."""
+    or when a bool asks for it (`通过expertTokensBeforeCapacityFlag参数控制是否输出`), under 161001
+    (a required pointer is null)."""
     pointers = {p.name for p in params if "*" in p.c_type}
+    askers = pointers | {p.name for p in params if p.kind == "bool"}
     return [
         Rule(NULLPTR, "not_null_when", (p.name, c.params[0]), c.text, id=f"implied_not_null_when_{p.name}")
         for p in params
         if p.name in pointers
         for c in p.constraints
-        if c.kind == "not_null_when" and c.product is None and c.params and c.params[0] in pointers
+        if c.kind == "not_null_when" and c.product is None and c.params and c.params[0] in askers
     ]
 
 

@@ -59,8 +59,8 @@ def masked_null(condition: str, pointers: tuple[str, ...], flags: tuple[str, ...
 # `当inputG为true时，sumDy或sumDyXmu是空指针`, `当amsgrad为true时，maxGradNormOptional为空指针时`: pointers
 # a plain bool parameter asks for.
 _FLAGGED_NULL = re.compile(
-    r"^(?:当|若|如果)?\s*`?(?P<flag>[A-Za-z_]\w*)`?\s*(?:为|是|=+)\s*(?:true|True|TRUE)\s*(?:时)?\s*[，,]\s*"
-    r"(?:传入的?)?\s*(?P<pointers>`?[A-Za-z_]\w*`?(?:\s*(?:或|、|和|或者)\s*`?[A-Za-z_]\w*`?)*)\s*"
+    r"^(?:当|若|如果)?\s*`?(?P<flag>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:为|是|=+)\s*(?:true|True|TRUE)\s*(?:时)?\s*[，,]\s*"
+    r"(?:传入的?)?\s*(?P<pointers>`?[A-Za-z_][A-Za-z0-9_]*`?(?:\s*(?:或|、|和|或者)\s*`?[A-Za-z_][A-Za-z0-9_]*`?)*)\s*"
     r"(?:是|为)空指针(?:时)?[。；]?$"
 )
 
