@@ -87,3 +87,22 @@ def test_an_output_a_bool_flag_controls_is_optional_and_required_when_it_is_true
     # expertTokensCountOrCumsumOut's flag is a mode value (0, 1, 2): listed, not checked
     (rule,) = [r for r in fn.cases.rules if r.kind == "not_null_when" and not r.host]
     assert rule.params == ("expertTokensCountOrCumsumOut", "expertTokensCountOrCumsumFlag")
+
+
+@pytest.mark.parametrize("name", ["GroupedMatmul.md", "GroupedMatmulV3.md"])
+def test_a_row_on_a_lists_null_elements_is_not_read_as_the_list_pointer(corpus, name):
+    """GroupedMatmul (legacy) lines 85-87 (GroupedMatmulV3 116-118), under 161001:
+    `2.传入参数weight的元素存在空指针。`, `3.传入参数x的元素为空指针，且传出参数y的元素不为空指针。`,
+    `4.…x的元素不为空指针，且…y的元素为空指针。`: rules on the lists' elements, which the
+    validator does not look into; listed as not checked with that reason, never as a null
+    check of the lists (the null lists stay refused by row 1, line 84: `必选输入、输出…是空指针`)."""
+    fn = function_code(corpus.joinpath("docs", "legacy", name))
+    rows = [r for r in fn.cases.rules if "的元素" in r.condition]
+    assert [(r.kind, r.params, r.host) for r in rows] == [
+        ("element_null", ("weight",), False),
+        ("element_null", ("x", "y"), False),
+        ("element_null", ("x", "y"), False),
+    ]
+    assert all("not each element" in r.reason for r in rows)
+    assert rejected(fn) == []  # the sample
+    assert rejected(fn, weight=None) != []

@@ -70,6 +70,7 @@ NOT_ON_HOST = {
     "value": "a value rule stated in prose only; not checked on the host",
     "unclassified": "the condition is not recognised; not checked on the host",
     "optional": "every pointer it could name is optional",
+    "element_null": "a rule on a tensor list's null elements: the validator checks the list pointers, not each element",
 }
 POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array", "string")
 TENSOR_KINDS = ("tensor", "tensor_list")

@@ -36,6 +36,9 @@ def read_statement(rules: Iterable[ConditionRule], statement: ConditionStatement
     return found
 
 
+# `传入参数weight的元素存在空指针`, `x的元素为空指针，且y的元素不为空指针`: about a list's elements
+_ELEMENT_NULL = re.compile(r"的元素\s*(?:存在|有|为|是|不为|不是)?\s*(?:空指针|nullptr)")
+
 # `当outputMask[0]为true，传入的gradInput是空指针时`, `outputMask[0]为True且gradInputOut为空指针`:
 # a pointer a bool array's element asks for.
 _MASKED_NULL = re.compile(
@@ -115,6 +118,8 @@ def _condition_checks(
 ) -> tuple[Check, ...]:
     if "@" in condition:  # about a computed result (batch1@batch2): prose only
         return (Check(kind="shape", params=named or tensor_params),)
+    if named and _ELEMENT_NULL.search(condition):  # the lists' elements, not the list pointers
+        return (Check(kind="element_null", params=named),)
     found: list[Check] = []
     unread: list[ConditionStatement] = []  # clauses no rule reads, beside others read
     previous: tuple[str, ...] = ()
