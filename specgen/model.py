@@ -78,8 +78,12 @@ ConstraintKind = Literal[
 CheckKind = Literal[
     "not_null",
     "not_null_when",  # params: (pointer, bool array), values: (index,): not null when that element is true;
-    # params: (pointer, other), no values: not null when the other pointer is not null
+    # params: (pointer, other), no values: not null when the other pointer is not null, or
+    # when the other is a bool and true (`当inputG为true时，sumDy或sumDyXmu是空指针`)
     "null",  # params: pointers the document says must be null (`目前仅支持nullptr`)
+    # params: tensor lists whose elements the row says are null (`weight的元素存在空指针`,
+    # `x的元素为空指针，且y的元素不为空指针`): about the elements, not the list pointers
+    "element_null",
     "dtypes",
     "formats",
     "rank",

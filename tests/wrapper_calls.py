@@ -266,7 +266,7 @@ def wrapper_call(
     args = []
     for a in code.wrapper:
         sample = by_name[a.name]
-        value = None if allocate and a.allocated and sample.kind != "null" else _value(sample, a.code.param, a)
+        value = None if allocate and a.may_allocate and sample.kind != "null" else _value(sample, a.code.param, a)
         args.append({"py": a.py_name, "keyword": a.keyword, "value": value})
         keyword = a.allocation.dtype_keyword if a.allocation else ""
         if value is None and name_dtypes and keyword and sample.kind == "tensor":

@@ -80,6 +80,7 @@ NOT_ON_HOST = {
     "value": "a value rule stated in prose only; not checked on the host",
     "unclassified": "the condition is not recognised; not checked on the host",
     "optional": "every pointer it could name is optional",
+    "element_null": "a rule on a tensor list's null elements: the validator checks the list pointers, not each element",
 }
 POINTER_ROLES = ("tensor", "tensor_list", "scalar", "scalar_list", "int_array", "bool_array", "float_array", "string")
 TENSOR_KINDS = ("tensor", "tensor_list")
@@ -715,14 +716,16 @@ def _null_rules(params: list[Param]) -> list[Rule]:
 
 def _required_with_rules(params: list[Param]) -> list[Rule]:
     """A pointer required when another is given (`当scalesOptional非空指针时，其也不能是空指针`),
-    under 161001 (a required pointer is null)."""
+    or when a bool asks for it (`通过expertTokensBeforeCapacityFlag参数控制是否输出`), under 161001
+    (a required pointer is null)."""
     pointers = {p.name for p in params if "*" in p.c_type}
+    askers = pointers | {p.name for p in params if p.kind == "bool"}
     return [
         Rule(NULLPTR, "not_null_when", (p.name, c.params[0]), c.text, id=f"implied_not_null_when_{p.name}")
         for p in params
         if p.name in pointers
         for c in p.constraints
-        if c.kind == "not_null_when" and c.product is None and c.params and c.params[0] in pointers
+        if c.kind == "not_null_when" and c.product is None and c.params and c.params[0] in askers
     ]
 
 
@@ -1278,9 +1281,11 @@ def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _masked_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """The pointer null with the array's element that asks for it set true, or with the other
-    pointer that asks for it given."""
+    """The pointer null with the array's element that asks for it set true, with the bool
+    that asks for it true, or with the other pointer that asks for it given."""
     pointer, flags = rule.params
+    if params[flags].kind == "bool":
+        return [(pointer, _replace(_replace(args, flags, ValueArg(True)), pointer, NULL))]
     if not rule.values:
         other_given = not isinstance(args.get(flags, NULL), NullArg)
         return [(pointer, _replace(args, pointer, NULL))] if other_given else []

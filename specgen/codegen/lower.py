@@ -75,7 +75,7 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = F
         params=params,
         execute_params=execute_params,
         sample=sample,
-        wrapper=_unallocated_when_spared(wrapper, cases.rules),
+        wrapper=_asked_for(_unallocated_when_spared(wrapper, cases.rules), cases.rules),
         cases=cases,
         notes=doc.notes,
         single_phase=single,
@@ -102,6 +102,35 @@ def _unallocated_when_spared(wrapper: tuple[WrapperArg, ...], rules: tuple[Rule,
             arg = replace(arg, allocation=Allocation(refusal=f"its shape rule is in doubt: {reason}"))
         out.append(arg)
     return tuple(out)
+
+
+def _asked_for(wrapper: tuple[WrapperArg, ...], rules: tuple[Rule, ...]) -> tuple[WrapperArg, ...]:
+    """An optional output a checked null rule asks for (`当inputG为true时，sumDy或sumDyXmu是空指针`,
+    `当outputMask[0]为true，传入的gradInput是空指针时`): the wrapper makes it, or says to pass it,
+    when the call asks for it, rather than send the null pointer that rule refuses."""
+    py = {a.name: a.py_name for a in wrapper}
+    asked: dict[str, list[str]] = {}
+    for r in rules:
+        if r.kind == "not_null_when" and r.host and not r.products and len(r.params) == 2:
+            pointer, other = r.params
+            asked.setdefault(pointer, []).append(
+                _asking(py[other], r.values, next(a for a in wrapper if a.name == other))
+            )
+    return tuple(
+        replace(a, asked_when=tuple(dict.fromkeys(asked[a.name])))
+        if a.output and a.code.param.optional and a.name in asked and a.allocation is not None
+        else a
+        for a in wrapper
+    )
+
+
+def _asking(other: str, values: tuple[object, ...], arg: WrapperArg) -> str:
+    """The Python test of the wrapper's argument `other` that asks for the pointer: a bool, a
+    bool array's element (`values`: its index), or another pointer given."""
+    if values:
+        index = int(values[0])  # type: ignore[call-overload]
+        return f"rt.element_is_true({other}, {index})"
+    return f"bool({other})" if arg.role == "value" else f"{other} is not None"
 
 
 def _check_prototypes(fn: Function) -> None:

@@ -190,7 +190,7 @@ def _read_by_output(p: Param, c: Constraint, rules: list[Rule]) -> tuple[Rule, s
     no output rule is read from it. A tensor's state (`不支持非连续的Tensor`) is never a shape's
     or a dtype's reading, though a rule read from the whole row quotes it (MoeInitRoutingQuant
     expandedRowIdxOut)."""
-    if c.kind in ("non_contiguous", "empty_tensor"):
+    if c.kind in ("non_contiguous", "empty_tensor", "not_null_when"):  # when it may be null is no shape's
         return None
     return _output_reading(p, _plain(c.text), rules)
 
@@ -398,6 +398,9 @@ def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
         return f"a relation with {peers} stated in the parameter table only; no error row makes it a rejection"
     if c.kind in ("empty_tensor", "non_contiguous"):
         return f"the error table gives no status for {_TENSOR_STATES[c.kind]}; not checked on the host"
+    if c.kind == "not_null_when":
+        asker = c.params[0] if c.params else "another parameter"
+        return f"required when {asker} asks for it; {asker} is no bool or pointer, so when it asks is not checked"
     if c.kind == "rank" and p.kind not in ("tensor", "tensor_list"):
         return f"a rank statement on {p.name}, which is not a tensor"
     if c.kind in ("range", "enum") and p.kind in ("tensor", "tensor_list"):

@@ -159,6 +159,9 @@ class WrapperArg:
     scalar_like: str = ""  # a scalar: the C name of the tensor whose dtype it takes
     scalar_like_py: str = ""  # and that tensor's Python name
     format: str = "ND"  # a tensor: the format a plain array is sent in
+    # an optional output: the Python tests of the other arguments under which a checked null
+    # rule asks for it (`当inputG为true时，sumDy…是空指针`: ("bool(input_g)",))
+    asked_when: tuple[str, ...] = ()
     by_address = False  # see OutValue
 
     @property
@@ -183,6 +186,11 @@ class WrapperArg:
     def allocated(self) -> bool:
         """An output the wrapper allocates when not given (an optional one is left null)."""
         return self.output and not self.code.param.optional
+
+    @property
+    def may_allocate(self) -> bool:
+        """An output the wrapper makes when not given: always, or when the call asks for it."""
+        return self.allocated or bool(self.asked_when)
 
     @property
     def direction(self) -> str:
@@ -411,7 +419,7 @@ class FunctionCode:
     def checks_product_first(self) -> bool:
         """The wrapper refuses an unsupported product before it allocates an output (whose
         per-product rules might otherwise refuse it less clearly)."""
-        return bool(self.cases.unsupported_products) and any(a.allocated for a in self.wrapper)
+        return bool(self.cases.unsupported_products) and any(a.may_allocate for a in self.wrapper)
 
     @property
     def call_name(self) -> str:
@@ -541,7 +549,7 @@ class OperatorCode:
     @property
     def allocates(self) -> bool:
         """Some wrapper allocates an output by the model's rules (the module imports _shapes)."""
-        return any(a.allocated and a.allocation and a.allocation.shape for f in self.functions for a in f.wrapper)
+        return any(a.may_allocate and a.allocation and a.allocation.shape for f in self.functions for a in f.wrapper)
 
     @property
     def checks_products(self) -> bool:

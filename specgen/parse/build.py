@@ -1032,6 +1032,7 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
     tensors = tuple(p.name for p in params if p.kind in ("tensor", "tensor_list"))
     every_pointer = tuple(p.name for p in params if p.kind in POINTER_KINDS)
     flags = tuple(p.name for p in params if p.kind == "bool_array")
+    bools = tuple(p.name for p in params if p.kind == "bool")
     names_by_code = {v: k for k, v in STATUS_CODES.items()}
     rules = []
     for e in errors:
@@ -1041,16 +1042,16 @@ def _error_rules(errors: list[ErrorFacts], params: list[Param], diags: list[Diag
             Diagnostic.at(e.line, Code.NAME_TYPO, f"error condition names {wrong!r}, read as parameter {right!r}")
             for wrong, right in typos.items()
         ]
-        masked = cons.masked_null(e.condition, every_pointer, flags)  # its condition is the check's own
+        # its condition is the check's own: a bool array's element or a bool asks for the pointers
+        mask = cons.masked_null(e.condition, every_pointer, flags)
+        masked = (mask,) if mask else cons.flagged_null(e.condition, every_pointer, bools)
         rules.append(
             ErrorRule(
                 code=e.code,
                 name=e.name or names_by_code.get(e.code, ""),
                 condition=e.condition,
                 params=named,
-                checks=(masked,)
-                if masked
-                else tuple(cons.condition_checks(e.condition, named, pointers, tensors, sides)),
+                checks=masked if masked else tuple(cons.condition_checks(e.condition, named, pointers, tensors, sides)),
                 conditional=not masked and cons.is_conditional(e.condition),
                 line=e.line,
             )

@@ -313,10 +313,19 @@ def _not_null(ctx: _Context, rule: Rule) -> str:
 def _not_null_when(ctx: _Context, rule: Rule) -> str:
     """`当outputMask[0]为true，传入的gradInput是空指针时`: the pointer is required when the bool
     array's element is true (an array too short to hold it asks for nothing here); with no
-    element, when the other pointer is given (`当scalesOptional非空指针时，其也不能是空指针`)."""
+    element, when the other pointer is given (`当scalesOptional非空指针时，其也不能是空指针`), or
+    when a bool is true (`当inputG为true时，sumDy或sumDyXmu是空指针`)."""
     pointer, flags = rule.params
     if not rule.values:
-        if ctx.args.get(flags) is not None and ctx.args.get(pointer) is None:
+        other = ctx.args.get(flags)
+        if ctx.spec.param(flags).value_dtype == "BOOL":
+            asked = bool(other) and ctx.args.get(pointer) is None
+            return (
+                f"{pointer} is None (a null pointer) but {flags} is true"
+                if asked
+                else ""
+            )
+        if other is not None and ctx.args.get(pointer) is None:
             return f"{pointer} is None (a null pointer) but {flags} is given"
         return ""
     index = int(rule.values[0])  # type: ignore[call-overload]

@@ -23,7 +23,7 @@ from specgen.parse.classify.condition_rules import (
     ConditionRule,
     ConditionStatement,
 )
-from specgen.parse.classify.conditions import condition_checks, masked_null, read_statement
+from specgen.parse.classify.conditions import condition_checks, flagged_null, masked_null, read_statement
 from specgen.parse.classify.dims import axis_interval, rule_axis, rule_rank
 from specgen.parse.classify.params import (
     CONDITIONAL_RULES,
@@ -68,6 +68,7 @@ __all__ = [
     "condition_clauses",
     "dtype_cell",
     "dtype_list",
+    "flagged_null",
     "format_cell",
     "format_list",
     "is_conditional",

@@ -36,6 +36,9 @@ def read_statement(rules: Iterable[ConditionRule], statement: ConditionStatement
     return found
 
 
+# `传入参数weight的元素存在空指针`, `x的元素为空指针，且y的元素不为空指针`: about a list's elements
+_ELEMENT_NULL = re.compile(r"的元素\s*(?:存在|有|为|是|不为|不是)?\s*(?:空指针|nullptr)")
+
 # `当outputMask[0]为true，传入的gradInput是空指针时`, `outputMask[0]为True且gradInputOut为空指针`:
 # a pointer a bool array's element asks for.
 _MASKED_NULL = re.compile(
@@ -54,6 +57,28 @@ def masked_null(condition: str, pointers: tuple[str, ...], flags: tuple[str, ...
     if m is None or m.group("flags") not in flags or m.group("pointer") not in pointers:
         return None
     return Check(kind="not_null_when", params=(m.group("pointer"), m.group("flags")), values=(int(m.group("index")),))
+
+
+# `当inputG为true时，sumDy或sumDyXmu是空指针`, `当amsgrad为true时，maxGradNormOptional为空指针时`: pointers
+# a plain bool parameter asks for.
+_FLAGGED_NULL = re.compile(
+    r"^(?:当|若|如果)?\s*`?(?P<flag>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:为|是|=+)\s*(?:true|True|TRUE)\s*(?:时)?\s*[，,]\s*"
+    r"(?:传入的?)?\s*(?P<pointers>`?[A-Za-z_][A-Za-z0-9_]*`?(?:\s*(?:或|、|和|或者)\s*`?[A-Za-z_][A-Za-z0-9_]*`?)*)\s*"
+    r"(?:是|为)空指针(?:时)?[。；]?$"
+)
+
+
+def flagged_null(condition: str, pointers: tuple[str, ...], bools: tuple[str, ...]) -> tuple[Check, ...]:
+    """The pointers a plain bool parameter asks for (aclnnBatchNormReduceBackward:
+    `当inputG为true时，sumDy或sumDyXmu是空指针。`): each may be null unless the flag is true;
+    empty for any other condition, or one naming a pointer the function does not take."""
+    m = _FLAGGED_NULL.match(condition.strip())
+    if m is None or m.group("flag") not in bools:
+        return ()
+    named = tuple(n.strip("` ") for n in re.split(r"或者|或|、|和", m.group("pointers")))
+    if not named or any(n not in pointers for n in named):
+        return ()
+    return tuple(Check(kind="not_null_when", params=(n, m.group("flag"))) for n in named)
 
 
 def _beside_length(found: list[Check], statement: ConditionStatement) -> bool:
@@ -93,6 +118,8 @@ def _condition_checks(
 ) -> tuple[Check, ...]:
     if "@" in condition:  # about a computed result (batch1@batch2): prose only
         return (Check(kind="shape", params=named or tensor_params),)
+    if named and _ELEMENT_NULL.search(condition):  # the lists' elements, not the list pointers
+        return (Check(kind="element_null", params=named),)
     found: list[Check] = []
     unread: list[ConditionStatement] = []  # clauses no rule reads, beside others read
     previous: tuple[str, ...] = ()

@@ -105,7 +105,7 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
     ),
     PhraseRule(
         "optional",
-        re.compile(r"可选|空|nullptr|NULL|None|预留|保留|传入|optional", re.I),
+        re.compile(r"可选|空|nullptr|NULL|None|预留|保留|传入|optional|控制是否输出", re.I),
         rule_optional,
         (
             Example("可选参数", "approximate"),  # aclnnGeluV2
@@ -131,7 +131,7 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
     ),
     PhraseRule(
         "not_null_when",
-        re.compile(r"nullptr|空指针", re.I),
+        re.compile(r"nullptr|空指针|控制是否输出", re.I),
         rule_required_with,
         (
             # MoeFinalizeRoutingV2Grad (legacy) line 72: the condition is the clause before

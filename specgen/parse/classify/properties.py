@@ -114,6 +114,7 @@ _OPTIONAL = re.compile(
         r"|(?:需要|需|只能)传入?NULL|预留参数|保留参数|传入?\s*NULL(?:\s*nullptr)?\s*(?:即可|时)"
         r"|若非空|若不为空|(?<!不)非空(?:指针)?时|不为空(?:指针)?时|或(?:者)?\s*NULL"
         r"|默认值?(?:为)?\s*NULL|为\s*NULL\s*(?:时|的情况)"
+        r"|(?:由|通过)\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*(?:参数)?\s*控制是否输出"  # an output a flag asks for
     ).replace("NULL", r"(?:空指针|nullptr|NULL|None)")
 )
 _OTHERS = re.compile(r"对应参数|其他参数|相关参数|其余参数")
@@ -190,8 +191,15 @@ _GIVEN_WHEN = re.compile(
 )
 
 
+# `通过expertTokensBeforeCapacityFlag参数控制是否输出` (MoeInitRoutingV2): the output the flag asks for.
+_FLAG_CONTROLS = re.compile(r"(?:由|通过)\s*`?(?P<flag>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:参数)?\s*控制是否输出")
+
+
 def rule_required_with(clause: str, ctx: Context) -> list[Constraint]:
-    """Must not be null when another pointer is not: `当scalesOptional非空指针时，其也不能是空指针`."""
+    """Must not be null when another pointer is not: `当scalesOptional非空指针时，其也不能是空指针`;
+    or an output a flag controls, when the flag asks for it (`通过…Flag参数控制是否输出`)."""
+    if (m := _FLAG_CONTROLS.search(clause)) and m.group("flag") in ctx.params and m.group("flag") != ctx.subject:
+        return [constraint("not_null_when", clause, ctx, params=(m.group("flag"),))]
     if not _REQUIRED.match(clause.strip()):
         return []
     at = ctx.statement.find(clause)
