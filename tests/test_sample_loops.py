@@ -112,3 +112,30 @@ def test_a_loop_reading_what_it_writes_stays_unresolved():
     d, *_ = call(body, {"aclnnDemo": ("int_array", "workspace_size", "executor")})["aclnnDemo"].args
     assert d.elements is None
     assert "'dims' is carried from one iteration to the next" in d.unresolved
+
+
+def test_one_size_shapes_in_a_list_of_shapes_stay_lists(corpus: Path):
+    """`{{24}, {16}}` declared as a vector of vectors holds two one-size shapes, not the
+    numbers 24 and 16 (the braces around a number are dropped only where a number is stored)."""
+    path = corpus / "docs" / "legacy" / "GroupedMatmul.md"
+    assert "std::vector<std::vector<int64_t>> biasShape = {{24}, {16}};" in path.read_text(encoding="utf-8")
+    function = parse_file(path).function("aclnnGroupedMatmul")
+    assert function is not None and function.sample_call is not None
+    bias = next(a for a in function.sample_call.args if a.text == "bias")
+    assert [(i.shape, i.dtype) for i in bias.items] == [((24,), "FLOAT16"), ((16,), "FLOAT16")]
+    assert function.sample_call.resolved
+
+
+def test_braces_around_a_stored_number_are_still_dropped():
+    body = """\
+  std::vector<std::vector<int64_t>> shapes = {{2}, {3}};
+  std::vector<int64_t> sizes = {{4}};
+  void* addr[2];
+  aclTensorList* x = nullptr;
+  CreateAclTensorList(shapes, addr, aclDataType::ACL_FLOAT, &x);
+  aclIntArray* s = aclCreateIntArray(sizes.data(), sizes.size());
+  aclnnDemoGetWorkspaceSize(x, s, &workspaceSize, &executor);"""
+    kinds = ("tensor_list", "int_array", "workspace_size", "executor")
+    x, s, *_ = call(body, {"aclnnDemo": kinds}, LIST_HELPER)["aclnnDemo"].args
+    assert [i.shape for i in x.items] == [(2,), (3,)]
+    assert s.elements == (4,)  # as GroupedMatmulV3's `std::vector<int64_t> groupListShape = {{2}};`

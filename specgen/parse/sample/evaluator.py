@@ -664,7 +664,13 @@ class _Evaluator:
         v = self._initial(d, frame)
         if ctype == "char" and d.dims and v.kind == "list":  # char s[] = {'B', 'S', 'H', 0}
             return _chars(v)
-        return _coerce(v, ctype)
+        return _coerce(v, ctype, self._list_levels(d))
+
+    def _list_levels(self, d: _Decl) -> int:
+        """How many levels of lists declaration d makes: `std::vector<std::vector<int64_t>> s`
+        two, `int64_t a[2][3]` two, `int64_t n` none."""
+        ids = self.p.names_in(*d.type)
+        return len(d.dims) + sum(1 for i in ids if i in ("vector", "array", "initializer_list"))
 
     def _initial(self, d: _Decl, frame: _Frame) -> _Val:
         assert d.init is not None
