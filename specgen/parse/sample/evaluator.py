@@ -49,7 +49,7 @@ MAX_LIST = 10_000  # elements of a list built from a count
 MAX_UNROLL = 64  # iterations of a counted loop followed one by one (samples' lists have a few)
 
 
-_Write = tuple[_Event, "dict[str, _Val] | None"]  # an element write or push_back, with its loop counter
+_Write = tuple[_Event, dict[str, _Val] | None]  # an element write or push_back, with its loop counter
 
 
 @dataclass
@@ -585,7 +585,8 @@ class _Evaluator:
         if (carried := self.p.loop_carried(frame.func, body)) is not None:
             return _unknown(f"'{carried}' is carried from one iteration to the next")
         _, cond, step = loop.header
-        value, values = self.lookup(counter, frame.at(cond)), list[_Val]()
+        value = self.lookup(counter, frame.at(cond))
+        values: list[_Val] = []
         while True:
             if value.kind != "num" or type(value.value) is not int:
                 return _unknown(f"the counter '{counter}' is not read ({_reason(value, 'not an integer')})")
