@@ -139,3 +139,37 @@ def test_braces_around_a_stored_number_are_still_dropped():
     x, s, *_ = call(body, {"aclnnDemo": kinds}, LIST_HELPER)["aclnnDemo"].args
     assert [i.shape for i in x.items] == [(2,), (3,)]
     assert s.elements == (4,)  # as GroupedMatmulV3's `std::vector<int64_t> groupListShape = {{2}};`
+
+
+def test_a_vector_declared_without_a_value_starts_empty(corpus: Path):
+    """ops-nn GRU: `std::vector<std::vector<int64_t>> rOutListShape;` then, with isTraining
+    true and ldScale = numLayers * dScale = 1, one push_back of {timeStep, batchSize,
+    hiddenSize} = {2, 3, 5} in `for (int64_t i = 0; i < ldScale; i++)`."""
+    path = corpus / "docs" / "ops-nn" / "rnn" / "gru" / "docs" / "aclnnGRU.md"
+    text = path.read_text(encoding="utf-8")
+    for line in (
+        "std::vector<std::vector<int64_t>> rOutListShape;",
+        "rOutListShape.push_back({timeStep, batchSize, hiddenSize});",
+        "int64_t timeStep = 2;",
+        "int64_t batchSize = 3;",
+        "int64_t hiddenSize = 5;",
+    ):
+        assert line in text
+    function = parse_file(path).function("aclnnGRU")
+    assert function is not None and function.sample_call is not None
+    r_out = next(a for a in function.sample_call.args if a.text == "isTraining ? rOut : nullptr")
+    assert [(i.shape, i.dtype) for i in r_out.items] == [((2, 3, 5), "FLOAT")]
+
+
+def test_only_a_vector_itself_starts_empty():
+    body = """\
+  std::vector<int64_t> dims;
+  std::vector<int64_t>* elsewhere;
+  dims.push_back(3);
+  aclIntArray* d = aclCreateIntArray(dims.data(), dims.size());
+  aclnnDemoGetWorkspaceSize(d, elsewhere, &workspaceSize, &executor);"""
+    d, elsewhere, *_ = call(body, {"aclnnDemo": ("int_array", "int_array", "workspace_size", "executor")})[
+        "aclnnDemo"
+    ].args
+    assert d.elements == (3,)
+    assert "'elsewhere' is declared without a value" in elsewhere.unresolved

@@ -691,12 +691,19 @@ class _Evaluator:
         return v
 
     def _uninitialised(self, d: _Decl, frame: _Frame, ctype: str | None) -> _Val:
+        if not d.dims and self._vector_object(d):  # std::vector<T> v;: an empty vector
+            return _Val("list", items=[])
         if not d.dims:
             return _unknown(f"'{d.name}' is declared without a value")
         n = self.eval(*d.dims[0], frame)
         if n.kind != "num" or not isinstance(n.value, int) or not 0 <= n.value <= MAX_LIST:
             return _unknown(f"the size of '{d.name}' is not read")
         return _Val("list", items=[_unknown(f"an element of '{d.name}' is not set")] * n.value)
+
+    def _vector_object(self, d: _Decl) -> bool:
+        """Whether d declares a std::vector itself (`std::vector<aclTensor*> v`, not `std::vector<T>* p`)."""
+        texts = self.p.texts[d.type[0] : d.type[1]]
+        return "vector" in texts and texts[-1] in (">", ">>")
 
     def _apply(self, v: _Val, name: str, pending: Iterable[_Write], frame: _Frame) -> _Val:
         """A list value after the element writes and push_backs that follow its definition."""
