@@ -65,7 +65,7 @@ def test_the_sample_is_read():
     lists, a, alpha, axes, k, m, q, r, *_ = call.args
     assert [(t.shape, t.dtype) for t in lists.items] == [((4, 2), "FLOAT"), ((3, 2), "INT32")]
     assert (a.shape, alpha.value, axes.elements) == ((4, 2), 1.5, (0, 1, 2))
-    assert k.kind == "unresolved" and "set conditionally" in k.unresolved
+    assert k.kind == "unresolved" and "changed in a loop" in k.unresolved  # `k += i`: not followed
     assert [(x.kind, x.value) for x in (m, q, r)] == [("value", 8), ("value", 0), ("value", 16)]
 
 

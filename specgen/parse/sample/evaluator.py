@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from specgen import vocab
-from specgen.parse.sample.program import _ASSIGN, _KEYWORDS, _RETURN, _Decl, _Event, _Func, _Param, _Program
+from specgen.parse.sample.program import _ASSIGN, _KEYWORDS, _RETURN, _Branch, _Decl, _Event, _Func, _Param, _Program
 from specgen.parse.sample.tokens import Slice
 from specgen.parse.sample.values import (
     _ARRAYS,
@@ -46,6 +46,10 @@ from specgen.parse.sample.values import (
 BUDGET = 200_000  # expression tokens and events looked at per sample: real samples take under 5000
 MAX_DEPTH = 40  # nested evaluations (variables defined from variables, helpers, ...)
 MAX_LIST = 10_000  # elements of a list built from a count
+MAX_UNROLL = 64  # iterations of a counted loop followed one by one (samples' lists have a few)
+
+
+_Write = tuple[_Event, dict[str, _Val] | None]  # an element write or push_back, with its loop counter
 
 
 @dataclass
@@ -57,10 +61,11 @@ class _Frame:
     path: tuple[int, ...]
     bindings: dict[str, tuple[int, int, _Frame]] | None = None  # a helper's parameters
     inner: bool = False  # inside a helper building a value: lines are the caller's
+    counters: dict[str, _Val] | None = None  # inside an unrolled loop: its counter's value
 
-    def at(self, stmt: int) -> _Frame:
+    def at(self, stmt: int, counters: dict[str, _Val] | None = None) -> _Frame:
         path = self.func.stmts[stmt].path if 0 <= stmt < len(self.func.stmts) else ()
-        return _Frame(self.func, stmt, path, self.bindings, self.inner)
+        return _Frame(self.func, stmt, path, self.bindings, self.inner, counters or self.counters)
 
 
 class _Evaluator:
@@ -482,11 +487,14 @@ class _Evaluator:
     # -- variables
 
     def _lookup(self, name: str, frame: _Frame) -> _Val:
+        if frame.counters and name in frame.counters:  # in an unrolled loop
+            return frame.counters[name]
         func = frame.func
-        pending: list[_Event] = []
+        pending: list[_Write] = []
+        unrolled: set[int] = set()  # loops whose writes are in pending
         for e in self.p.events_before(func, name, frame.pos):
             self.budget -= 1
-            if e.kind in ("return", "deref"):
+            if e.kind in ("return", "deref") or unrolled.intersection(func.stmts[e.stmt].path):
                 continue
             e_val: _Val | None = None
             if e.kind == "pass":
@@ -497,17 +505,109 @@ class _Evaluator:
             if reach == "no":
                 continue
             if reach == "maybe":
-                return self._hint(_unknown(f"'{name}' is set conditionally (line {e.line})"), name, func)
+                loop = self._unrolled(name, e, frame)
+                if isinstance(loop, _Val):
+                    return self._hint(loop, name, func)
+                unrolled.add(loop[0])
+                pending += reversed(loop[1])
+                continue
             if e.kind == "modify":
                 return self._hint(_unknown(f"'{name}' is changed at run time (line {e.line})"), name, func)
             if e.kind in ("append", "elem"):
-                pending.append(e)
+                pending.append((e, None))
                 continue
             v = e_val if e_val is not None else self._defined(e, frame.at(e.stmt))  # set: a "pass" event
             v = self._apply(v, name, reversed(pending), frame)
             v = self._hint(v, name, func)
             return v if frame.inner else _but(v, line=e.line)
         return self._unbound(name, frame)
+
+    def _unrolled(self, name: str, e: _Event, frame: _Frame) -> tuple[int, list[_Write]] | _Val:
+        """The writes to `name` in the counted loop around event e, iteration by iteration,
+        for `for (int i = 0; i < size; i++) { ... tensors + i ... }` whose bounds are known
+        here. Error returns in the body are passed over as in straight-line code."""
+        func = frame.func
+        path = func.stmts[e.stmt].path
+        conditional = _unknown(f"'{name}' is set conditionally (line {e.line})")
+        k = next((k for k, b in enumerate(path) if b not in frame.path and self._is_loop(b)), None)
+        if k is None or self._reach(path[:k], frame) != "yes":
+            return conditional
+        loop = self.p.branches[path[k]]
+        if loop.header is None or loop.func is not func:
+            return conditional
+        iterations = self._iterations(loop, path[k], frame)
+        if isinstance(iterations, _Val):
+            return _unknown(f"'{name}' is set in a loop (line {e.line}): {iterations.why}")
+        counter, values = iterations
+        body = [x for x in self.p.events(func, name) if path[k] in func.stmts[x.stmt].path]
+        writes: list[_Write] = []
+        for value in values:
+            counters = {**(frame.counters or {}), counter: value}
+            for x in body:
+                inside = _Frame(func, x.stmt, path[: k + 1], frame.bindings, frame.inner, counters)
+                taken = self._taken(name, x, inside)
+                if isinstance(taken, _Val):
+                    return taken
+                if taken:
+                    writes.append((x, counters))
+        return path[k], writes
+
+    def _is_loop(self, block: int) -> bool:
+        branch = self.p.branches.get(block)
+        return branch is not None and branch.kind == "loop"
+
+    def _taken(self, name: str, e: _Event, inside: _Frame) -> bool | _Val:
+        """Whether write e of an unrolled iteration runs (`inside` holds its counter), or
+        why it cannot be followed: only element writes and push_backs are."""
+        self.budget -= 1
+        if e.kind in ("return", "deref") or e.kind == "pass" and self._passed(e, inside) is None:
+            return False
+        if e.kind not in ("elem", "append"):
+            return _unknown(f"'{name}' is changed in a loop (line {e.line})")
+        reach = self._reach(inside.func.stmts[e.stmt].path, inside)
+        if reach == "maybe":
+            return _unknown(f"'{name}' is set conditionally (line {e.line})")
+        return reach == "yes"
+
+    def _iterations(self, loop: _Branch, block: int, frame: _Frame) -> tuple[str, list[_Val]] | _Val:
+        """The counter of a `for` loop of frame.func and its value in each iteration, the
+        bound evaluated where the loop is (a literal, `shapes.size()`, a variable holding it)."""
+        assert loop.header is not None
+        counted = self.p.loop_counter(loop)
+        if counted is None:
+            return _unknown("a loop whose counter is not read")
+        counter, sign, amount = counted
+        stmts, body = frame.func.stmts, self.p.loop_body(loop, block)
+        if any(self.p.text(stmts[si].start) in ("break", "continue", "goto") for si in body):
+            return _unknown("a loop that may be left early")
+        if any(self._changes(e, frame) for e in self.p.events(frame.func, counter) if e.stmt in body):
+            return _unknown(f"the counter '{counter}' is changed in the loop")
+        if (carried := self.p.loop_carried(frame.func, body)) is not None:
+            return _unknown(f"'{carried}' is carried from one iteration to the next")
+        _, cond, step = loop.header
+        value = self.lookup(counter, frame.at(cond))
+        values: list[_Val] = []
+        while True:
+            if value.kind != "num" or type(value.value) is not int:
+                return _unknown(f"the counter '{counter}' is not read ({_reason(value, 'not an integer')})")
+            counters = {**(frame.counters or {}), counter: value}
+            go_on = self.eval(stmts[cond].start, stmts[cond].end, frame.at(cond, counters))
+            truth = _truth(go_on)
+            if truth is None:
+                return _unknown(f"its bound is not read ({_reason(go_on, 'not a condition')})")
+            if not truth:
+                return counter, values
+            if len(values) == MAX_UNROLL:
+                return _unknown(f"more than {MAX_UNROLL} iterations are not followed")
+            values.append(value)
+            step_by = _num(1) if amount is None else self.eval(*amount, frame.at(step, counters))
+            value = _but(_binary("+" if sign > 0 else "-", value, step_by), ctype=value.ctype)
+
+    def _changes(self, e: _Event, frame: _Frame) -> bool:
+        """Whether event e (in a loop's body) may change its variable."""
+        if e.kind == "pass":
+            return self._passed(e, frame.at(e.stmt)) is not None
+        return e.kind != "return"
 
     def _unbound(self, name: str, frame: _Frame) -> _Val:
         func = frame.func
@@ -565,7 +665,13 @@ class _Evaluator:
         v = self._initial(d, frame)
         if ctype == "char" and d.dims and v.kind == "list":  # char s[] = {'B', 'S', 'H', 0}
             return _chars(v)
-        return _coerce(v, ctype)
+        return _coerce(v, ctype, self._list_levels(d))
+
+    def _list_levels(self, d: _Decl) -> int:
+        """How many levels of lists declaration d makes: `std::vector<std::vector<int64_t>> s`
+        two, `int64_t a[2][3]` two, `int64_t n` none."""
+        ids = self.p.names_in(*d.type)
+        return len(d.dims) + sum(1 for i in ids if i in ("vector", "array", "initializer_list"))
 
     def _initial(self, d: _Decl, frame: _Frame) -> _Val:
         assert d.init is not None
@@ -585,6 +691,8 @@ class _Evaluator:
         return v
 
     def _uninitialised(self, d: _Decl, frame: _Frame, ctype: str | None) -> _Val:
+        if not d.dims and self._vector_object(d):  # std::vector<T> v;: an empty vector
+            return _Val("list", items=[])
         if not d.dims:
             return _unknown(f"'{d.name}' is declared without a value")
         n = self.eval(*d.dims[0], frame)
@@ -592,16 +700,21 @@ class _Evaluator:
             return _unknown(f"the size of '{d.name}' is not read")
         return _Val("list", items=[_unknown(f"an element of '{d.name}' is not set")] * n.value)
 
-    def _apply(self, v: _Val, name: str, pending: Iterable[_Event], frame: _Frame) -> _Val:
+    def _vector_object(self, d: _Decl) -> bool:
+        """Whether d declares a std::vector itself (`std::vector<aclTensor*> v`, not `std::vector<T>* p`)."""
+        texts = self.p.texts[d.type[0] : d.type[1]]
+        return "vector" in texts and texts[-1] in (">", ">>")
+
+    def _apply(self, v: _Val, name: str, pending: Iterable[_Write], frame: _Frame) -> _Val:
         """A list value after the element writes and push_backs that follow its definition."""
-        events = list(pending)
-        if not events:
+        writes = list(pending)
+        if not writes:
             return v
         if v.kind != "list" or v.items is None:
-            return _unknown(f"'{name}' is changed on line {events[0].line}")
+            return _unknown(f"'{name}' is changed on line {writes[0][0].line}")
         items = list(v.items)
-        for e in events:
-            ef = frame.at(e.stmt)
+        for e, counters in writes:
+            ef = frame.at(e.stmt, counters)
             if e.kind == "append" and e.expr is not None:
                 items.append(_but(self.eval(*e.expr, ef), src=self.p.source(*e.expr)))
             elif e.index is not None:

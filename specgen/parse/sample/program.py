@@ -77,6 +77,7 @@ class _Branch:
     func: _Func | None = None
     stmt: int = -1
     partner: int = 0
+    header: tuple[int, int, int] | None = None  # `for (init; condition; step)`: the three statements
 
 
 _CONTROL = {"if", "while", "for", "switch", "catch"}
@@ -303,6 +304,66 @@ class _Program:
             i += 1
         return None
 
+    # -- counted loops
+
+    def loop_counter(self, loop: _Branch) -> tuple[str, int, Slice | None] | None:
+        """The counter of `for (init; condition; step)` and its step: (name, sign, amount),
+        amount None for `i++` / `i--`, the slice of x for `i += x` / `i -= x`."""
+        if loop.func is None or loop.header is None:
+            return None
+        init, _, step = (loop.func.stmts[k] for k in loop.header)
+        decls = self.declaration(init.start, init.end)
+        if decls is not None:
+            name = decls[0].name if len(decls) == 1 else ""
+        else:
+            name = self.texts[init.start] if self.is_id(init.start) and self.is_op(init.start + 1, "=") else ""
+        s, e = step.start, step.end
+        texts = self.texts[s:e]
+        if not name or not texts:
+            return None
+        if texts in ([name, "++"], ["++", name], [name, "--"], ["--", name]):
+            return name, 1 if "++" in texts else -1, None
+        if e - s > 2 and texts[0] == name and texts[1] in ("+=", "-="):
+            return name, 1 if texts[1] == "+=" else -1, (s + 2, e)
+        return None
+
+    def loop_body(self, loop: _Branch, block: int) -> list[int]:
+        """The statements of the `for` loop opening block `block`: those after its header
+        that are in the block."""
+        if loop.func is None or loop.header is None:
+            return []
+        stmts, si = loop.func.stmts, loop.header[2] + 1
+        out = []
+        while si < len(stmts) and block in stmts[si].path:
+            out.append(si)
+            si += 1
+        return out
+
+    def loop_carried(self, func: _Func, body: list[int]) -> str | None:
+        """A variable an iteration of the loop `body` (its statements) may read as an earlier
+        iteration left it: declared before the loop, changed in the body and read there,
+        unless every change is a whole assignment made before every read
+        (`strides[i] = shape[i + 1] * strides[i + 1]` is; `ret = f(); CHECK_RET(ret ...)` is not)."""
+        events = [e for si in body for e in self._read(func, si)]
+        declared = {e.name for e in events if e.kind == "decl"}
+        changed = {e.name for e in events if e.kind not in ("decl", "pass", "return") and "." not in e.name}
+        for name in sorted(changed - declared):
+            writes = [e for e in events if e.name == name and e.kind not in ("pass", "return")]
+            reads = [si for si in body if self._reads(func, si, name)]
+            whole = all(e.kind == "assign" for e in writes)
+            if reads and (not whole or reads[0] <= min(e.stmt for e in writes)):
+                return name
+        return None
+
+    def _reads(self, func: _Func, si: int, name: str) -> bool:
+        """Whether statement si reads variable `name`: holds it more often than it writes it."""
+        st = func.stmts[si]
+        held = sum(
+            1 for i in self.names.get(name, []) if st.start <= i < st.end and self.text(i - 1) not in (".", "->")
+        )
+        written = sum(1 for e in self._read(func, si) if e.name == name and e.kind not in ("pass", "return"))
+        return held > written
+
     # -- what statements do
 
     def _names(self) -> dict[str, list[int]]:
@@ -446,9 +507,9 @@ class _Program:
         the variables they are given."""
         name, line = self.texts[j], self.lines[j]
         out = []
-        for a, b in self.args(paren):
+        for k, (a, b) in enumerate(self.args(paren)):
             if b > a + 1 and self.is_id(a) and self.text(a + 1) in ("+", "-"):
-                out.append(_Event("modify", self.texts[a], si, line))
+                out.append(self._offset_use(si, j, paren, k))
         if _MACRO.match(name) and name not in self.funcs:  # CREATE_TENSOR(x, ...) may assign x
             out += [
                 _Event("modify", self.texts[a], si, line) for a, b in self.args(paren) if b == a + 1 and self.is_id(a)
@@ -459,6 +520,18 @@ class _Program:
                 if b == a + 1 and self.is_id(a):
                     out.append(_Event("pass", self.texts[a], si, line, out=(paren, k)))
         return out
+
+    def _offset_use(self, si: int, j: int, paren: int, k: int) -> _Event:
+        """`f(..., buffer + i, ...)`: f fills element i when it is the sample's own function
+        taking a pointer there (`tensors + i` for `aclTensor** tensor`); else the buffer is
+        changed in a way not followed."""
+        a, b = self.args(paren)[k]
+        name, line = self.texts[a], self.lines[j]
+        helper = self.helper(self.texts[j], len(self.args(paren))) if self.text(j - 1) not in (".", "->") else None
+        param = helper.params[k] if helper is not None and k < len(helper.params) else None
+        if self.text(a + 1) == "+" and param is not None and "*" in self.texts[param.type[0] : param.type[1]]:
+            return _Event("elem", name, si, line, out=(paren, k), index=(a + 2, b))
+        return _Event("modify", name, si, line)
 
     def library_creator(self, name: str) -> bool:
         """aclCreateTensor & co. return their object; a sample's own `aclCreateTensorP(..., &x)`
@@ -570,12 +643,14 @@ class _Reader:
             self.push("plain", True)
             return i + 1
         if text in _CONTROL and p.is_op(i + 1, "(") and p.match[i + 1] > i + 1:
-            a, close = i + 2, p.match[i + 1]
+            a, close, first = i + 2, p.match[i + 1], len(func.stmts)
             while (semi := p.top_level(a, close, {";"})) is not None:  # for (init; condition; step)
                 self.record(func, a, semi)
                 a = semi + 1
             self.record(func, a, close)
             branch = _Branch("if", func, len(func.stmts) - 1) if text == "if" and a < close else _Branch("loop")
+            if text == "for" and len(func.stmts) - first == 3:  # none of the three left empty
+                branch = _Branch("loop", func, header=(first, first + 1, first + 2))
             return self.open_control(close + 1, branch)
         if text in ("else", "do"):
             branch = _Branch("else", partner=self.closed_if) if text == "else" and self.closed_if else _Branch("loop")

@@ -121,14 +121,17 @@ _BINARY = set().union(*_LEVELS)
 _SPLITTERS = _BINARY | _ASSIGN | {"?", ","}  # the operators an expression is split at
 
 
-def _coerce(v: _Val, ctype: str | None) -> _Val:
-    """A number (or the numbers of a list) converted to the C type it is stored in."""
+def _coerce(v: _Val, ctype: str | None, lists: int | None = None) -> _Val:
+    """A number (or the numbers of a list) converted to the C type it is stored in; `lists`:
+    how many levels of lists the type has (`vector<vector<int64_t>>`: 2), when known."""
     if ctype is None:
         return v
     if v.kind == "list" and v.items is not None:
-        if v.src.startswith("{") and len(v.items) == 1 and v.items[0].kind == "num":  # {{2}}: braces around 2
+        braced = v.src.startswith("{") and len(v.items) == 1 and v.items[0].kind == "num"
+        if braced and not lists:  # {{2}}: braces around 2, where a number is stored
             return _coerce(_but(v.items[0], src=v.src), ctype)
-        return _but(v, items=[_coerce(x, ctype) for x in v.items])
+        inner = None if lists is None else lists - 1
+        return _but(v, items=[_coerce(x, ctype, inner) for x in v.items])
     if v.kind != "num" or isinstance(v.value, str):
         return v
     value = v.value
