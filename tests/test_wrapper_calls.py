@@ -94,8 +94,10 @@ def test_a_caller_chosen_output_dtype_named_makes_the_documents_call(gcc, corpus
 # Moe*, Swin*…), whose file names the default selection leaves out: `python
 # benchmarks/wrapper_calls.py --docs ../shared/corpus/docs/legacy --config CFG --allocate`, CFG
 # holding `include = ["*.md"]` (7 of 23 before the readers of issue 35c, 14 before issue 40b's:
-# min() and scenario- or comparison-keyed cases of the MoE documents)
-MIN_LEGACY_ALLOCATED_CALLS = 17 / 23
+# min() and scenario- or comparison-keyed cases of the MoE documents). 25 resolve since issue 42g
+# (lists built in a counted loop): GroupedMatmul and GroupedMatmulV3 are refused, as their y list's
+# element shapes (`y_i[m_i,n_i]=x_i[m_i,k_i]×weight_i[k_i,n_i]`, per scenario) are not read
+MIN_LEGACY_ALLOCATED_CALLS = 17 / 25
 
 
 @pytest.mark.slow
