@@ -212,6 +212,7 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("输入范围为{35, 36, 40, 41}", "dstType"),  # aclnnAddRmsNormDynamicMxQuant
             Example("支持0(none)|1(mean)|2(sum)|3(batchmean)", "reduction"),  # aclnnKlDivBackward
             Example("0：KEEP_DTYPE", "cubeMathType"),  # aclnnConvTbcBackward: one item of a list
+            Example("则groupType取值-1：不分组", "groupType"),  # GroupedMatmulV3 (legacy): the list's first item
         ),
     ),
     PhraseRule(
