@@ -25,6 +25,7 @@ from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_s
 from specgen.codegen.runtime._validate import Rule
 from specgen.codegen.statements import STATED_SHAPE, Statement, account, notes_relations, notes_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
+from specgen.codegen.value_rows import restated_row
 from specgen.codegen.views import (
     ArrayTensor,
     Case,
@@ -399,7 +400,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     bounds=_bounds(check) if check and kind in ("range", "length") else None,
                 )
             )
-    rules = _one_product_status(rules) + later
+    rules = [restated_row(r, by_name) for r in _one_product_status(rules)] + later
     implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
     outputs = _output_rules(params, rules)
     rules = _held_by_outputs(rules, params, outputs)
