@@ -4,7 +4,9 @@ is absent."""
 
 from __future__ import annotations
 
-from tests.validator_calls import first_violation, function_code
+from specgen.codegen.cases import host_values
+from specgen.codegen.runtime._tensor import TensorDesc, contiguous_strides
+from tests.validator_calls import first_violation, function_code, ops_nn
 
 
 def _legacy_function(corpus, name: str):
@@ -42,3 +44,39 @@ def test_moe_init_routing_v2_value_rows_give_their_status(corpus):
     assert first_violation(fn, expertTokensCountOrCumsumFlag=3) == ("rule7_value", 561002)
     unchecked = {r.id for r in fn.cases.rules if not r.host}
     assert not unchecked & {"rule6_value", "rule7_value"}
+
+
+# ---------------------------------------------------------------- enforced, so not listed as unchecked (d)
+
+QUANTIZED_BATCH_NORM = "norm/quantized_batch_norm/docs/aclnnQuantizedBatchNorm.md"
+
+
+def _desc(fn, name: str, shape: tuple[int, ...]) -> TensorDesc:
+    given = host_values(fn.cases.valid.args)[name]
+    return TensorDesc(shape, given.dtype, contiguous_strides(shape), given.format)
+
+
+def test_quantized_batch_norm_refuses_the_empty_tensors_its_table_refuses(corpus):
+    """aclnnQuantizedBatchNorm.md:110 input `不支持空Tensor。` (and mean, var, weight, bias, output);
+    the error table's one 161002 row, :266 `数据类型不在支持的范围之内，或者参数不满足上述约束。`, gives
+    every constraint of the parameter table its status. The sample (l.426-431: input (1,2,1,4),
+    mean (2), output (1,2,1,4)) passes; an empty input is refused, and no `不支持空Tensor` is listed
+    as lacking a status."""
+    fn = ops_nn(corpus, QUANTIZED_BATCH_NORM)
+    assert first_violation(fn) is None
+    empty = {"input": _desc(fn, "input", (0, 2, 1, 4)), "output": _desc(fn, "output", (0, 2, 1, 4))}
+    assert first_violation(fn, **empty) == ("implied_empty_tensor_input", 161002)
+    assert first_violation(fn, output=empty["output"]) == ("implied_empty_tensor_output", 161002)
+    assert not [r.id for r in fn.cases.rules if r.kind == "empty_tensor" and not r.host]
+
+
+def test_quantized_batch_norm_channel_statement_is_not_listed_twice(corpus):
+    """aclnnQuantizedBatchNorm.md:120 mean `shape长度与入参`input`中channel轴的长度相等。`: the rule
+    stated_shape_mean reads it (mean (3) refused with the sample's input (1,2,1,4)), so it is not
+    also listed as a statement no rule reads."""
+    fn = ops_nn(corpus, QUANTIZED_BATCH_NORM)
+    assert first_violation(fn, mean=_desc(fn, "mean", (3,))) == ("stated_shape_mean", 161002)
+    said = [s for s in fn.cases.statements if "channel" in s.text]
+    assert {s.param for s in said} == {"mean", "var", "weight", "bias"}
+    assert all(s.enforced and s.rule == f"stated_shape_{s.param}" for s in said)
+    assert not [r.id for r in fn.cases.rules if not r.host and "channel" in r.condition]

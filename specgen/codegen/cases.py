@@ -402,6 +402,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
             )
     rules = [restated_row(r, by_name) for r in _one_product_status(rules)] + later
     implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
+    implied += _refused_empty_rules(params, rules)
     outputs = _output_rules(params, rules)
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
@@ -591,6 +592,26 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             code = stated.get((kind, p.name), INVALID)
             implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+# a row giving its status to every constraint of the parameter list: `数据类型不在支持的范围之内，或者参数
+# 不满足上述约束` (aclnnQuantizedBatchNorm), `输入和输出参数不满足参数说明中的约束`, `参数不满足参数说明中的要求`
+_WHOLE_LIST_ROW = re.compile(r"参数不满足(?:上述|参数说明中的)(?:约束|要求)")
+
+
+def _refused_empty_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
+    """`不支持空Tensor` in the parameter list, checked under the status of a row that gives one to
+    every constraint of that list, where no error row of its own covers the empty tensor."""
+    row = next((r for r in rules if r.host and r.code == INVALID and _WHOLE_LIST_ROW.search(r.condition)), None)
+    if row is None:
+        return []
+    covered = {n for r in rules if r.kind == "empty_tensor" and r.host for n in r.params}
+    found = []
+    for p in params:
+        said = [c for c in p.of_kind("empty_tensor") if c.supported is False and c.product is None and not c.when]
+        if said and p.kind in TENSOR_KINDS and p.empty_tensor is False and p.name not in covered:
+            found.append(Rule(row.code, "empty_tensor", (p.name,), said[0].text, id=f"implied_empty_tensor_{p.name}"))
+    return found
 
 
 def _implied_names(p: Param, kind: str, first: Constraint) -> tuple[str, ...]:
