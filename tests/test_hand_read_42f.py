@@ -80,3 +80,28 @@ def test_quantized_batch_norm_channel_statement_is_not_listed_twice(corpus):
     assert {s.param for s in said} == {"mean", "var", "weight", "bias"}
     assert all(s.enforced and s.rule == f"stated_shape_{s.param}" for s in said)
     assert not [r.id for r in fn.cases.rules if not r.host and "channel" in r.condition]
+
+
+# ---------------------------------------------------------------- a dtype the constraints section adds (b)
+
+
+def test_prompt_flash_attention_v2_accepts_a_bfloat16_quant_scale2(corpus):
+    """PromptFlashAttentionV2.md:95 gives quantScale2 `数据类型支持FLOAT32`, but :199 says
+    `入参 quantOffset2 和 quantScale2 支持 per-tensor/per-channel 两种格式和 FLOAT32/BFLOAT16 两种数据类型。
+    …当输入为BFLOAT16时，同时支持 FLOAT32和BFLOAT16`: with BFLOAT16 query/key/value and an INT8 output
+    (:197, `输入为FLOAT16或BFLOAT16，输出为INT8的场景：入参quantScale2需存在`), a BFLOAT16 quantScale2 is
+    a documented call. The sample (l.323-382, FLOAT16 (1,2,1,16) query) is the starting point."""
+    fn = _legacy_function(corpus, "PromptFlashAttentionV2")
+    assert first_violation(fn) is None
+    inputs = {name: _retyped(fn, name, "BFLOAT16") for name in ("query", "key", "value")}
+    call = {**inputs, "attentionOut": _retyped(fn, "attentionOut", "INT8")}
+    scale = TensorDesc((1,), "BFLOAT16", (1,), "ND")
+    assert first_violation(fn, **call, quantScale2=scale) is None
+    assert first_violation(fn, **call, quantScale2=scale, quantOffset2=scale) is None
+    wrong = TensorDesc((1,), "INT32", (1,), "ND")
+    assert first_violation(fn, **call, quantScale2=wrong) == ("implied_dtypes_quantScale2", 161002)
+
+
+def _retyped(fn, name: str, dtype: str) -> TensorDesc:
+    given = host_values(fn.cases.valid.args)[name]
+    return TensorDesc(given.shape, dtype, given.strides, given.format)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from specgen.codegen.notes_dtypes import stated_dtypes, widened
 from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
@@ -99,7 +100,8 @@ def cases_for(
 ) -> FunctionCases:
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
-    param_specs = tuple(_param_spec(a) for a in wrapper)
+    said = stated_dtypes(notes.text, [p.name for p in params]) if notes is not None else {}
+    param_specs = tuple(widened(_param_spec(a), said.get(a.code.param.name, ())) for a in wrapper)
     rules = [_string_set_held(r, params, notes) for r in _rules(function, params, unsupported_products)]
     rules += notes_relations(notes, params)
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
