@@ -105,3 +105,21 @@ def test_prompt_flash_attention_v2_accepts_a_bfloat16_quant_scale2(corpus):
 def _retyped(fn, name: str, dtype: str) -> TensorDesc:
     given = host_values(fn.cases.valid.args)[name]
     return TensorDesc(given.shape, dtype, given.strides, given.format)
+
+
+BATCH_NORM_REDUCE_BACKWARD = "norm/sync_batch_norm_backward_reduce/docs/aclnnBatchNormReduceBackward.md"
+
+
+def test_batch_norm_reduce_backward_flag_rows_are_checked_not_listed(corpus):
+    """aclnnBatchNormReduceBackward.md:319 `当inputG为true时，sumDy或sumDyXmu的size与input的channel轴不一致。`
+    (and :322 weightG/gradWeight, :325 biasG/gradBias): each output's rule (`如果inputG为True则输出，shape的
+    size需要与input的channel轴的长度相等`) checks what the row refuses, under the same flag, so the rows
+    are checked, not listed as prose. The sample (l.472-480: input (4,2), the four outputs (2)) passes."""
+    fn = ops_nn(corpus, BATCH_NORM_REDUCE_BACKWARD)
+    assert first_violation(fn) is None
+    refusing = {"sumDy": "rule18_shape", "sumDyXmu": "rule18_shape_sumDyXmu"}
+    refusing |= {"gradWeight": "rule19_shape", "gradBias": "rule20_shape"}
+    for name, rule_id in refusing.items():
+        assert first_violation(fn, **{name: _desc(fn, name, (3,))}) == (rule_id, 161002), name
+    assert first_violation(fn, inputG=False, sumDy=_desc(fn, "sumDy", (3,))) is None  # not written then
+    assert not [r.id for r in fn.cases.rules if not r.host and "channel轴不一致" in r.condition]

@@ -809,6 +809,9 @@ def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]
         if not r.host and (read := _read_from(r, checked.values())):
             found.append(replace(r, kind="output_shape", params=read.params, derive=read.derive, host=True, reason=""))
             continue
+        if held_when := _held_when_flag(r, checked, by_name):
+            found.extend(held_when)
+            continue
         written = [n for n in r.params if by_name[n].direction in ("out", "inout")]
         held = checked.get(written[0]) if len(written) == 1 else None
         shape = by_name[written[0]].shape_rule if held else None
@@ -826,6 +829,35 @@ def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]
             continue
         found.append(replace(r, kind="output_shape", params=held.params, derive=held.derive, host=True, reason=""))
     return found
+
+
+# `当inputG为true时，sumDy或sumDyXmu的size与input的channel轴不一致` (aclnnBatchNormReduceBackward)
+_WHEN_FLAG = re.compile(r"^当(?P<flag>[A-Za-z_][A-Za-z0-9_]*)为(?:true|True|TRUE)时[，,]")
+
+
+def _held_when_flag(row: Rule, checked: dict[str, Rule], by_name: dict[str, Param]) -> list[Rule]:
+    """A prose shape row on outputs written when a bool is true, each output's checked rule
+    holding under that same bool and reading what else the row names: the row checks those
+    rules, with its status, one rule per output (the first keeps the row's id)."""
+    head = _WHEN_FLAG.match(row.condition)
+    if row.host or row.kind != "shape" or row.reason != NOT_ON_HOST["shape"] or head is None:
+        return []
+    flag = head["flag"]
+    written = [n for n in row.params if by_name[n].direction in ("out", "inout")]
+    if flag not in by_name or by_name[flag].kind != "bool" or not written:
+        return []
+    rules = [checked.get(n) for n in written]
+    when = [flag, "", "true"]
+    if any(r is None or not r.derive or r.derive.get("when") != when for r in rules):
+        return []
+    reads = {flag, *written}.union(*(_names_read(by_name[n].shape_rule) for n in written))
+    if not set(row.params) <= reads:
+        return []
+    return [
+        replace(row, id=row.id if i == 0 else f"{row.id}_{r.params[0]}", kind="output_shape", params=r.params,
+                derive=r.derive, host=True, reason="")
+        for i, r in enumerate(rules) if r is not None
+    ]  # fmt: skip
 
 
 def _read_from(row: Rule, outputs: Iterable[Rule]) -> Rule | None:
