@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from specgen.codegen.notes_dtypes import stated_dtypes, widened
 from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
@@ -35,6 +36,7 @@ from specgen.codegen.statements import (
     stated_values,
 )
 from specgen.codegen.typemap import dtype_numpy, value_dtype
+from specgen.codegen.value_rows import restated_row
 from specgen.codegen.views import (
     ArrayTensor,
     Case,
@@ -109,7 +111,8 @@ def cases_for(
 ) -> FunctionCases:
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
-    param_specs = tuple(_param_spec(a) for a in wrapper)
+    said = stated_dtypes(notes.text, [p.name for p in params]) if notes is not None else {}
+    param_specs = tuple(widened(_param_spec(a), said.get(a.code.param.name, ())) for a in wrapper)
     rules = [_string_set_held(r, params, notes) for r in _rules(function, params, unsupported_products)]
     rules += notes_relations(notes, params)
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
@@ -410,9 +413,10 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     bounds=_bounds(check) if check and kind in ("range", "length") else None,
                 )
             )
-    rules = _one_product_status(rules) + later
+    rules = [restated_row(r, by_name) for r in _one_product_status(rules)] + later
     implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
     implied += _stated_shape_rules(params, rules)
+    implied += _refused_empty_rules(params, rules)
     outputs = _output_rules(params, rules)
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
@@ -639,6 +643,26 @@ def _shape_row_code(kind: str, names: tuple[str, ...], rules: list[Rule]) -> int
     return row.code if row is not None else INVALID
 
 
+# a row giving its status to every constraint of the parameter list: `数据类型不在支持的范围之内，或者参数
+# 不满足上述约束` (aclnnQuantizedBatchNorm), `输入和输出参数不满足参数说明中的约束`, `参数不满足参数说明中的要求`
+_WHOLE_LIST_ROW = re.compile(r"参数不满足(?:上述|参数说明中的)(?:约束|要求)")
+
+
+def _refused_empty_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
+    """`不支持空Tensor` in the parameter list, checked under the status of a row that gives one to
+    every constraint of that list, where no error row of its own covers the empty tensor."""
+    row = next((r for r in rules if r.host and r.code == INVALID and _WHOLE_LIST_ROW.search(r.condition)), None)
+    if row is None:
+        return []
+    covered = {n for r in rules if r.kind == "empty_tensor" and r.host for n in r.params}
+    found = []
+    for p in params:
+        said = [c for c in p.of_kind("empty_tensor") if c.supported is False and c.product is None and not c.when]
+        if said and p.kind in TENSOR_KINDS and p.empty_tensor is False and p.name not in covered:
+            found.append(Rule(row.code, "empty_tensor", (p.name,), said[0].text, id=f"implied_empty_tensor_{p.name}"))
+    return found
+
+
 def _implied_names(p: Param, kind: str, first: Constraint) -> tuple[str, ...]:
     """The parameters a rule implied by `p`'s constraint reads: two values a relation names
     (`需要满足numHeads整除numKeyValueHeads` on numKeyValueHeads), else `p` and what it is against."""
@@ -834,6 +858,9 @@ def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]
         if not r.host and (read := _read_from(r, checked.values())):
             found.append(replace(r, kind="output_shape", params=read.params, derive=read.derive, host=True, reason=""))
             continue
+        if held_when := _held_when_flag(r, checked, by_name):
+            found.extend(held_when)
+            continue
         written = [n for n in r.params if by_name[n].direction in ("out", "inout")]
         held = checked.get(written[0]) if len(written) == 1 else None
         shape = by_name[written[0]].shape_rule if held else None
@@ -851,6 +878,35 @@ def _held_by_outputs(rules: list[Rule], params: list[Param], outputs: list[Rule]
             continue
         found.append(replace(r, kind="output_shape", params=held.params, derive=held.derive, host=True, reason=""))
     return found
+
+
+# `当inputG为true时，sumDy或sumDyXmu的size与input的channel轴不一致` (aclnnBatchNormReduceBackward)
+_WHEN_FLAG = re.compile(r"^当(?P<flag>[A-Za-z_][A-Za-z0-9_]*)为(?:true|True|TRUE)时[，,]")
+
+
+def _held_when_flag(row: Rule, checked: dict[str, Rule], by_name: dict[str, Param]) -> list[Rule]:
+    """A prose shape row on outputs written when a bool is true, each output's checked rule
+    holding under that same bool and reading what else the row names: the row checks those
+    rules, with its status, one rule per output (the first keeps the row's id)."""
+    head = _WHEN_FLAG.match(row.condition)
+    if row.host or row.kind != "shape" or row.reason != NOT_ON_HOST["shape"] or head is None:
+        return []
+    flag = head["flag"]
+    written = [n for n in row.params if by_name[n].direction in ("out", "inout")]
+    if flag not in by_name or by_name[flag].kind != "bool" or not written:
+        return []
+    rules = [checked.get(n) for n in written]
+    when = [flag, "", "true"]
+    if any(r is None or not r.derive or r.derive.get("when") != when for r in rules):
+        return []
+    reads = {flag, *written}.union(*(_names_read(by_name[n].shape_rule) for n in written))
+    if not set(row.params) <= reads:
+        return []
+    return [
+        replace(row, id=row.id if i == 0 else f"{row.id}_{r.params[0]}", kind="output_shape", params=r.params,
+                derive=r.derive, host=True, reason="")
+        for i, r in enumerate(rules) if r is not None
+    ]  # fmt: skip
 
 
 def _read_from(row: Rule, outputs: Iterable[Rule]) -> Rule | None:

@@ -222,6 +222,10 @@ def _input_list_reading(p: Param, said: str, rules: list[Rule]) -> tuple[Rule, s
     stated = p.stated_shape
     if rule is None or stated is None or not _within(said, _plain(stated.text)):
         return None
+    if said == _plain(
+        stated.text
+    ):  # the whole statement the list is read from (`shape长度与入参input中channel轴的长度相等`)
+        return rule, ""
     # the statement holds the list itself; a bound beside it (`B只支持[1,32]`, `N1和N2不超过256`) is not the list's
     lists = {_squeezed(_LIST_ITEMS.split(m)) for m in _LIST.findall(said)}
     if not lists or (stated.derived and _squeezed(stated.dims) not in lists):

@@ -257,6 +257,7 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("传入false即可", "transposed", statement="目前暂不支持，传入false即可。"),  # aclnnQuantConvolution
             Example("仅支持取值0.0", "maxDtypeValue"),  # aclnnGroupedDynamicMxQuantWithDualAxis
             Example("支持 0/1/2：0-none", "reduction"),  # aclnnBinaryCrossEntropyWithLogits
+            Example("则groupType取值-1：不分组", "groupType"),  # GroupedMatmulV3 (legacy): the list's first item
         ),
     ),
     PhraseRule(

@@ -22,6 +22,9 @@ _ENUM_LIST = re.compile(
 
 
 _ENUM_ITEM_LINE = re.compile(r"^[（(]?(?P<v>-?\d+)[)）]?\s*[:：]\s*\S")
+# The first item of such a list, in the clause that announces it: `则groupType取值-1：不分组`
+# (legacy GroupedMatmulV3.md), the items after it (`0：m轴分组`) being clauses of their own.
+_ENUM_FIRST_ITEM = re.compile(r"取值(?:为|是)?\s*(?P<v>-?\d+)\s*[:：]\s*\S")
 _ENUM_SET = re.compile(
     r"(?:范围|取值|支持)(?:为|是)?\s*[:：]?\s*\{(?P<vals>\s*-?\d+(?:\s*[,，]\s*-?\d+)*\s*)\}"
     # `dstType的取值范围是:[2, 34,35, 36, 40, 41]`: three or more integers in brackets list values
@@ -58,13 +61,19 @@ NOT_SUPPORTED_ITEM = re.compile(r"\s*[，,：:]?\s*(?:\*\*)?(?:当前|目前)?�
 def rule_enum_item(clause: str, ctx: Context) -> list[Constraint]:
     """One item of a list of documented values: `0：KEEP_DTYPE`, `sparseMode为0时，...` (the
     value exists, whatever the situation the item describes)."""
-    item = _ENUM_ITEM_LINE.match(clause)
+    item = _ENUM_ITEM_LINE.match(clause) or _first_item(clause, ctx)
     if item is None and ctx.subject and clause.startswith(ctx.subject):
         item = _SUBJECT_IS.match(clause, len(ctx.subject))
     # `5：不支持` (the line's match holds the rest's first character) or `为5时，不支持`
-    if item is None or NOT_SUPPORTED_ITEM.match(clause, item.end() - (item.re is _ENUM_ITEM_LINE)):
+    if item is None or NOT_SUPPORTED_ITEM.match(clause, item.end() - (item.re is not _SUBJECT_IS)):
         return []
     return [constraint("enum", clause, ctx, values=(int(item.group("v")),))]
+
+
+def _first_item(clause: str, ctx: Context) -> re.Match[str] | None:
+    """The list's first item where the clause announcing the list holds it, on the subject's values."""
+    item = _ENUM_FIRST_ITEM.search(clause)
+    return item if item is not None and about_subject(clause[: item.start()], ctx) else None
 
 
 def rule_enum(clause: str, ctx: Context) -> list[Constraint]:
