@@ -23,7 +23,7 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import STATED_SHAPE, Statement, account, notes_relations, notes_rules
+from specgen.codegen.statements import STATED_SHAPE, Statement, account, notes_relations, notes_rules, remark_rules
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -121,11 +121,12 @@ def cases_for(
     spec = validator_spec(param_specs, rules, function.name, unsupported_products)
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
-    noted, read = notes_rules(notes, params, rules)  # 约束说明 bullets: an output rule's, or named
+    noted, read = notes_rules(notes, params, rules)  # 约束说明 statements: an output rule's, or named
+    remarked, remarks = remark_rules(function.remarks, statements)  # per-product remarks not typed whole
     return FunctionCases(
         params=param_specs,
-        rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted),
-        statements=(*statements, *read),
+        rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted, *remarked),
+        statements=(*statements, *read, *remarks),
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
@@ -693,7 +694,8 @@ def _product_rules(params: list[Param]) -> list[Rule]:
         for c in p.constraints:
             if c.product is None or c.kind not in PRODUCT_KINDS or not _product_checkable(p, c.kind):
                 continue
-            key = (p.name, c.kind, c.params, c.values, c.min, c.max, c.min_inclusive, c.max_inclusive, c.text)
+            values = _product_values(p, c)
+            key = (p.name, c.kind, c.params, values, c.min, c.max, c.min_inclusive, c.max_inclusive, c.text)
             found.setdefault(key, []).append(c.product)
     rules: list[Rule] = []
     for (name, kind, peers, values, low, high, low_in, high_in, text), products in found.items():
@@ -706,6 +708,16 @@ def _product_rules(params: list[Param]) -> list[Rule]:
             )
         )
     return rules
+
+
+def _product_values(p: Param, c: Constraint) -> tuple:
+    """A per-product value set: the union of the product's value statements, which are items of
+    one list (PromptFlashAttentionV2 sparseMode under `<term>Atlas A2 …</term>：`, `sparseMode为0时，代表
+    defaultMask模式` … `sparseMode为4时…`), not each a restriction of its own."""
+    if c.kind != "enum":
+        return c.values
+    said = [e for e in p.of_kind("enum") if e.product == c.product and not e.when]
+    return tuple(dict.fromkeys(v for e in said for v in e.values)) if not c.when else c.values
 
 
 def _stated_values(kind: str, constraints: list[Constraint]) -> dict:
