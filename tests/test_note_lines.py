@@ -137,3 +137,19 @@ def test_a_parameter_sub_bullet_under_a_product_is_a_statement_of_that_product(c
         assert first_violation(fn, product="910b", sparseMode=value) is None, value
     assert first_violation(fn, product="910b", sparseMode=5) is not None
     assert first_violation(fn) is None  # the document's own call
+
+
+@pytest.mark.parametrize(("stem", "line"), [("GroupedMatmul", 12), ("GroupedMatmulV3", 14)])
+def test_a_matrix_product_of_list_elements_is_named_with_its_reason(corpus, stem, line):
+    """GroupedMatmul.md:12 `$y_i[m_i,n_i]=x_i[m_i,k_i] \\times weight_i[k_i,n_i], i=1...g$`: the K agreement
+    was neither checked nor listed. No check pairs two lists' elements (and the scenario decides which
+    pair: the sample of GroupedMatmulV3 passes one x (512,256) with one weight (2,256,256)), so it is
+    named, with the dimensions it relates; the document's own call still passes."""
+    fn = function_code(corpus / "docs" / "legacy" / f"{stem}.md")
+    [rule] = [r for r in fn.cases.rules if r.condition == "y_i[m_i,n_i]=x_i[m_i,k_i] \\times weight_i[k_i,n_i]"]
+    assert not rule.host and rule.params == ("x", "weight", "y")
+    assert (
+        f"line {line}" in rule.reason and "x_i's last dimension (k_i) equals weight_i's first-but-last" in rule.reason
+    )
+    assert [s.line for s in fn.cases.statements if s.rule == rule.id] == [line]
+    assert first_violation(fn) is None

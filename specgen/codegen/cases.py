@@ -23,7 +23,15 @@ from specgen.codegen.runtime import _validate as validator
 from specgen.codegen.runtime._shapes import output_dtype, output_shape
 from specgen.codegen.runtime._tensor import ACL_DTYPES, TensorDesc, contiguous_strides
 from specgen.codegen.runtime._validate import Rule
-from specgen.codegen.statements import STATED_SHAPE, Statement, account, notes_relations, notes_rules, remark_rules
+from specgen.codegen.statements import (
+    STATED_SHAPE,
+    Statement,
+    account,
+    formula_rules,
+    notes_relations,
+    notes_rules,
+    remark_rules,
+)
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.views import (
     ArrayTensor,
@@ -95,6 +103,7 @@ def cases_for(
     sample: SamplePlan,
     unsupported_products: tuple[str, ...] = (),
     notes: TextBlock | None = None,
+    summary: TextBlock | None = None,
 ) -> FunctionCases:
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
@@ -123,10 +132,11 @@ def cases_for(
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
     noted, read = notes_rules(notes, params, rules)  # 约束说明 statements: an output rule's, or named
     remarked, remarks = remark_rules(function.remarks, statements)  # per-product remarks not typed whole
+    products, formulas = formula_rules(summary, params)  # 功能说明's list-element matrix products
     return FunctionCases(
         params=param_specs,
-        rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted, *remarked),
-        statements=(*statements, *read, *remarks),
+        rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted, *remarked, *products),
+        statements=(*statements, *read, *remarks, *formulas),
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
@@ -156,7 +166,7 @@ def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ())
     unsupported product), or made again for the products given."""
     if not unsupported_products:
         return fn.cases
-    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products, fn.notes)
+    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products, fn.notes, fn.summary)
 
 
 def _uncovered_outputs(params: list[Param], rules: list[Rule]) -> list[Rule]:

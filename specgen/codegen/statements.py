@@ -480,6 +480,41 @@ def _holder(said: str, line: int, statements: Sequence[Statement]) -> Statement 
     return None
 
 
+# `$y_i[m_i,n_i]=x_i[m_i,k_i] \\times weight_i[k_i,n_i], i=1...g$`: a product of list elements, i by i
+_ELEMENT_PRODUCT = re.compile(
+    r"(?P<out>[A-Za-z]\w*?)_i\[(?P<od>[^\]]+)\]\s*=\s*(?P<a>[A-Za-z]\w*?)_i\[(?P<ad>[^\]]+)\]\s*"
+    r"\\times\s*(?P<b>[A-Za-z]\w*?)_i\[(?P<bd>[^\]]+)\]"
+)
+
+
+def formula_rules(summary: TextBlock | None, params: list[Param]) -> tuple[list[Rule], tuple[Statement, ...]]:
+    """A matrix product of tensor lists' elements the function section states (GroupedMatmul.md:12
+    `y_i[m_i,n_i]=x_i[m_i,k_i] \\times weight_i[k_i,n_i]`), named as not checked: no check pairs the
+    dimensions of two lists' elements, and which elements pair depends on the scenario."""
+    if summary is None:
+        return [], ()
+    lists = {p.name for p in params if p.kind == "tensor_list"}
+    named: list[Rule] = []
+    for m in _ELEMENT_PRODUCT.finditer(summary.text):
+        names = (m.group("a"), m.group("b"), m.group("out"))
+        if not set(names) <= lists:
+            continue
+        a, b, out = names
+        shared = m.group("ad").split(",")[-1].strip()
+        if shared != m.group("bd").split(",")[0].strip():
+            continue  # the formula pairs no dimension of the operands
+        reason = (
+            f"a matrix product of list elements in the function section (功能说明, line {summary.line}): {a}_i's"
+            f" last dimension ({shared}) equals {b}_i's first-but-last, and {out}_i is [{m.group('od')}];"
+            " no check pairs the dimensions of two tensor lists' elements, and which elements pair depends on"
+            " the scenario (single or several tensors per list, the split), so it is not checked on the host"
+        )
+        named.append(
+            Rule(INVALID, "notes", names, m.group(0), host=False, reason=reason, id=f"formula_{len(named) + 1}")
+        )
+    return named, tuple(Statement(r.params[0], "formula", r.condition, summary.line, r.id) for r in named)
+
+
 def _remark_reason(remark: TextBlock, products: str, typed: list[Statement]) -> str:
     where = f"a per-product remark of the parameter section (line {remark.line}, on {products})"
     if not typed:
