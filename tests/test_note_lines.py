@@ -39,6 +39,8 @@ def _not_a_statement(line: str, following: str) -> bool:
         return True  # markup only: an HTML tag or comment (`<!-- npu=… -->`, `<tr>`)
     if line.strip().startswith("|") and _NOT_A_STATEMENT[2].match(following):
         return True  # a Markdown table's header row: its cells are each row's context
+    if "<summary" in line:
+        return True  # a collapsible block's heading: the context of the statements it holds
     return "<th" in line and 'scope="row"' not in line  # an HTML table's header cell: the same
 
 
@@ -119,7 +121,7 @@ def test_a_bullet_continuation_line_joins_its_bullet():
     text = "  - 当前支持的场景：\n    支持场景中单表示单tensor。\n\n    | a | b |\n    |--|--|\n    | 1 | 2 |\n"
     [lead, row] = note_lines(text)
     assert (lead.offset, lead.end, lead.text) == (0, 1, "当前支持的场景：支持场景中单表示单tensor。")
-    assert (row.offset, row.text, row.context) == (5, "a：1；b：2", "a：1")
+    assert (row.offset, row.text, row.context) == (5, "a：1；b：2", "当前支持的场景：支持场景中单表示单tensor。；a：1")
 
 
 @pytest.mark.parametrize(("stem", "first"), [("PromptFlashAttentionV2", 125), ("PromptFlashAttentionV3", 130)])

@@ -68,7 +68,12 @@ class _Walker:
             return self._fence(offset)
         if "<table" in line:
             return self._html_table(offset)
-        if "<!-- npu=" in line or "<!-- end" in line:
+        if "<summary" in line or "</details>" in line:
+            # a collapsible block's heading (`<summary><term>Atlas A2 …</term></summary>`): the context
+            # of what the block holds, down to its end
+            self.leads = [(-1, plain(line))] if "<summary" in line else []
+            self.open = False
+        elif "<!-- npu=" in line or "<!-- end" in line:
             self.marked = "<!-- npu=" in line
         elif stripped.startswith("|"):
             self._table_row(offset)
@@ -128,7 +133,8 @@ class _Walker:
         said = "；".join(f"{h}：{c}" if h else c for h, c in zip(header or [""] * len(cells), cells, strict=True))
         condition = f"{header[0]}：{cells[0]}" if header and cells[0] else ""
         lead = self.leads[-1][1] if self.leads else ""
-        self.found.append(NoteLine(offset, end, said, "row", 0, self.marked, condition or lead))
+        context = "；".join(part for part in (lead, condition) if part)
+        self.found.append(NoteLine(offset, end, said, "row", 0, self.marked, context))
 
     def _html_table(self, offset: int) -> int:
         """An HTML table: its header row's cells, then each row (`<tr>` to `</tr>`) one statement."""
