@@ -27,7 +27,7 @@ _NOT_A_STATEMENT = (
     re.compile(r"^\s*!\["),  # an image
     # a lead-in ending in a colon (`当前支持的场景：`, `<term>Atlas 推理系列产品</term>：`): the items
     # or the table under it are the statements, it is their context
-    re.compile(r"^\s*(?:[-*+]\s+|\d+[.、]\s+)?(?:\*\*)?[^，。；;：:|]{0,80}[：:](?:\*\*)?\s*$"),
+    re.compile(r"^\s*(?:[-*+]\s+|\d+[.、]\s+)?(?:\*\*)?[^，。；;：:|]{0,120}[：:](?:\*\*)?\s*$"),
 )
 _TAG = re.compile(r"<[^<>]*>")
 
@@ -122,6 +122,13 @@ def test_a_bullet_continuation_line_joins_its_bullet():
     [lead, row] = note_lines(text)
     assert (lead.offset, lead.end, lead.text) == (0, 1, "当前支持的场景：支持场景中单表示单tensor。")
     assert (row.offset, row.text, row.context) == (5, "a：1；b：2", "当前支持的场景：支持场景中单表示单tensor。；a：1")
+    [row] = note_lines(
+        "- <term>Atlas A2 训练系列产品/Atlas A2 推理系列产品</term>、<term>Atlas A3 训练系列产品/Atlas A3 推理系列产品</term>：\n\n  | x1 |\n  | -- |\n  | INT8 |\n"
+    )
+    assert (
+        row.context
+        == "Atlas A2 训练系列产品/Atlas A2 推理系列产品、Atlas A3 训练系列产品/Atlas A3 推理系列产品；x1：INT8"
+    )
 
 
 @pytest.mark.parametrize(("stem", "first"), [("PromptFlashAttentionV2", 125), ("PromptFlashAttentionV3", 130)])

@@ -19,7 +19,7 @@ _BREAK = re.compile(r"<br\s*/?>|</li>", re.I)
 # Lines that are no statements: a heading, an image, `无` (the section states nothing)
 _NOT_SAID = re.compile(r"^\s*(?:#|!\[|无[。.]?\s*$)")
 # A lead-in: its items (or the table below it) are the statements, it is their context
-_LEAD_IN = re.compile(r"^[^，。；;：:]{0,60}[：:]$")
+_LEAD_IN = re.compile(r"^[^，。；;：:]{0,120}[：:]$")  # (products' names run long)
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ class _Walker:
         said = "；".join(f"{h}：{c}" if h else c for h, c in zip(header or [""] * len(cells), cells, strict=True))
         condition = f"{header[0]}：{cells[0]}" if header and cells[0] else ""
         lead = self.leads[-1][1] if self.leads else ""
-        context = "；".join(part for part in (lead, condition) if part)
+        context = "；".join(part for part in (lead.rstrip("：:"), condition) if part)
         self.found.append(NoteLine(offset, end, said, "row", 0, self.marked, context))
 
     def _html_table(self, offset: int) -> int:
