@@ -200,12 +200,14 @@ def test_a_statement_is_read_by_an_output_rule_as_whole_clauses_only():
 def test_the_constraints_section_is_named_line_by_line(corpus):
     """aclnnCtcLoss's 约束说明 bounds targets, inputLengths and targetLengths: no rule reads that
     section, so each bullet is named as not checked, at its own line, and so is the paragraph
-    after them (`若不满足前三条值域约束，…`); determinism is no rule."""
+    after them (`若不满足前三条值域约束，…`); determinism is no rule on the arguments, named as such."""
     path = corpus / "docs" / "ops-nn/loss/ctc_loss_v2/docs/aclnnCtcLoss.md"
     lines = path.read_text(encoding="utf-8").splitlines()
     (doc,) = parse_paths([path])
     (fn,) = operator_code(doc, doc.source).functions
-    named = [r for r in fn.cases.rules if r.kind == "notes"]
+    named = [r for r in fn.cases.rules if r.id.startswith("notes_") and "determinism" not in r.reason]
+    determinism = [r.condition for r in fn.cases.rules if r.kind == "notes" and "determinism" in r.reason]
+    assert all("确定性" in said for said in determinism) and determinism
     assert [r.condition.split("的")[0] for r in named] == [
         "targets",
         "inputLengths",

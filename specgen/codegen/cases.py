@@ -30,8 +30,10 @@ from specgen.codegen.statements import (
     STATED_SHAPE_KINDS,
     Statement,
     account,
+    formula_rules,
     notes_relations,
     notes_rules,
+    remark_rules,
     stated_params,
     stated_values,
 )
@@ -108,6 +110,7 @@ def cases_for(
     sample: SamplePlan,
     unsupported_products: tuple[str, ...] = (),
     notes: TextBlock | None = None,
+    summary: TextBlock | None = None,
 ) -> FunctionCases:
     """The validator rules of a function and its test cases, starting from the sample's call."""
     params = [a.code.param for a in wrapper]
@@ -135,11 +138,13 @@ def cases_for(
     spec = validator_spec(param_specs, rules, function.name, unsupported_products)
     cases = [case for rule in rules for case in _rule_cases(params, spec, valid, rule)]
     unchecked, statements = account(params, rules)  # constraints no rule covers: named, not tested
-    noted, read = notes_rules(notes, params, rules)  # 约束说明 bullets: an output rule's, or named
+    noted, read = notes_rules(notes, params, rules)  # 约束说明 statements: an output rule's, or named
+    remarked, remarks = remark_rules(function.remarks, statements)  # per-product remarks not typed whole
+    products, formulas = formula_rules(summary, params)  # 功能说明's list-element matrix products
     return FunctionCases(
         params=param_specs,
-        rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted),
-        statements=(*statements, *read),
+        rules=(*(_counted(r, statements, noted) for r in rules), *unchecked, *noted, *remarked, *products),
+        statements=(*statements, *read, *remarks, *formulas),
         valid=valid,
         cases=tuple(cases),
         unsupported_products=unsupported_products,
@@ -169,7 +174,7 @@ def function_cases(fn: FunctionCode, unsupported_products: tuple[str, ...] = ())
     unsupported product), or made again for the products given."""
     if not unsupported_products:
         return fn.cases
-    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products, fn.notes)
+    return cases_for(fn.function, fn.wrapper, fn.sample, unsupported_products, fn.notes, fn.summary)
 
 
 def _uncovered_outputs(params: list[Param], rules: list[Rule]) -> list[Rule]:
@@ -766,7 +771,8 @@ def _product_rules(params: list[Param]) -> list[Rule]:
         for c in p.constraints:
             if c.product is None or c.kind not in PRODUCT_KINDS or not _product_checkable(p, c.kind):
                 continue
-            key = (p.name, c.kind, c.params, c.values, c.min, c.max, c.min_inclusive, c.max_inclusive, c.text)
+            values = _product_values(p, c)
+            key = (p.name, c.kind, c.params, values, c.min, c.max, c.min_inclusive, c.max_inclusive, c.text)
             found.setdefault(key, []).append(c.product)
     rules: list[Rule] = []
     for (name, kind, peers, values, low, high, low_in, high_in, text), products in found.items():
@@ -779,6 +785,16 @@ def _product_rules(params: list[Param]) -> list[Rule]:
             )
         )
     return rules
+
+
+def _product_values(p: Param, c: Constraint) -> tuple:
+    """A per-product value set: the union of the product's value statements, which are items of
+    one list (PromptFlashAttentionV2 sparseMode under `<term>Atlas A2 …</term>：`, `sparseMode为0时，代表
+    defaultMask模式` … `sparseMode为4时…`), not each a restriction of its own."""
+    if c.kind != "enum":
+        return c.values
+    said = [e for e in p.of_kind("enum") if e.product == c.product and not e.when]
+    return tuple(dict.fromkeys(v for e in said for v in e.values)) if not c.when else c.values
 
 
 def _stated_values(kind: str, constraints: list[Constraint]) -> dict:

@@ -68,7 +68,7 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = F
     execute_params = _param_code(fn.execute_params)
     sample = sample_plan(doc, fn)
     wrapper = _wrapper(params)
-    cases = cases_for(fn, wrapper, sample, unsupported_products(doc), notes=doc.notes)
+    cases = cases_for(fn, wrapper, sample, unsupported_products(doc), notes=doc.notes, summary=doc.summary)
     return FunctionCode(
         function=fn,
         source=source,
@@ -78,6 +78,7 @@ def _function_code(doc: OperatorDoc, fn: Function, source: str, single: bool = F
         wrapper=_asked_for(_unallocated_when_spared(wrapper, cases.rules), cases.rules),
         cases=cases,
         notes=doc.notes,
+        summary=doc.summary,
         single_phase=single,
         out_values=_out_values(fn, params),
     )

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from specgen.codegen.note_lines import NoteLine, note_lines
 from specgen.codegen.runtime._validate import Rule
 from specgen.model import Constraint, DtypeRule, Param, ShapeRule, TextBlock
 
@@ -66,6 +67,7 @@ class Statement:
     line: int
     rule: str = ""  # the id of the enforcing or unchecked rule; empty when honoured
     enforced: bool = False
+    end: int = 0  # the last line of a statement over several lines (a table row, a joined paragraph)
 
     @property
     def honoured(self) -> bool:
@@ -429,13 +431,10 @@ def _row_naming(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
 
 # ---------------------------------------------------------------- the constraints section
 
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.、])\s+(.*\S)")
 _MARKUP = re.compile(r"<[^<>]*>|\*\*|`")
-# Lines that state no argument rule: determinism, and headings of a group of bullets.
-_NO_RULE = re.compile(r"确定性|^[^，。；;：:]{0,40}[：:]$")
 NOTES_REASON = (
-    "a statement of the constraints section (约束说明, line {line}); no rule reads that section "
-    "(often per product or per mode), so it is not checked on the host"
+    "a statement of the constraints section (约束说明, line {line}); no rule reads it (the section's "
+    "rules are often per product or per mode), so it is not checked on the host"
 )
 
 
@@ -452,15 +451,11 @@ _RELATION_OF = {"数据类型": "same_dtype", "dtype": "same_dtype", "shape": "s
 def _top_bullets(notes: TextBlock) -> list[tuple[int, str]]:
     """The constraints section's bullets said of every product (line, text without markup): not
     nested under a product's heading, not inside a block marked for some products (`<!-- npu=`)."""
-    found = []
-    marked = False
-    for offset, line in enumerate(notes.text.splitlines()):
-        if "<!-- npu=" in line or "<!-- end" in line:
-            marked = "<!-- npu=" in line
-        m = _BULLET.match(line)
-        if m and not marked and not line[:1].isspace():
-            found.append((notes.line + offset, _MARKUP.sub("", m.group(1)).strip()))
-    return found
+    return [
+        (notes.line + n.offset, n.text)
+        for n in note_lines(notes.text)
+        if n.kind == "bullet" and not n.indent and not n.marked
+    ]
 
 
 def notes_relations(notes: TextBlock | None, params: list[Param]) -> list[Rule]:
@@ -494,54 +489,118 @@ def notes_rules(
         return [], ()
     named: list[Rule] = []
     statements: list[Statement] = []
-    for offset, said in _note_lines(notes.text):
-        text = _MARKUP.sub("", said).strip()
-        if not text or _NO_RULE.search(text):
-            continue
-        at = notes.line + offset
-        firm = next((r for r in rules if r.id.startswith("notes_same_") and r.condition == text), None)
+    for note in note_lines(notes.text):
+        at = notes.line + note.offset
+        said = Statement("", "notes", note.text, at, end=notes.line + note.end)
+        firm = next((r for r in rules if r.id.startswith("notes_same_") and r.condition == note.text), None)
         if firm is not None:  # checked, or spared by the document's own sample (its reason says so)
-            statements.append(Statement(firm.params[0], "notes", text, at, firm.id, enforced=firm.host))
+            statements.append(replace(said, param=firm.params[0], rule=firm.id, enforced=firm.host))
             continue
-        reading = _note_reading(text, params, rules)
+        reading = _note_reading(note.text, params, rules)
         if reading is not None and reading[0].host and not reading[1]:
-            statements.append(Statement(reading[0].params[0], "notes", text, at, reading[0].id, enforced=True))
+            statements.append(replace(said, param=reading[0].params[0], rule=reading[0].id, enforced=True))
             continue
-        reason = reading[1] if reading is not None and reading[1] else NOTES_REASON.format(line=at)
-        named.append(Rule(INVALID, "notes", (), text, host=False, reason=reason, id=f"notes_{len(named) + 1}"))
+        reason = reading[1] if reading is not None and reading[1] else _note_reason(note, said)
+        rule = Rule(INVALID, "notes", (), note.text, host=False, reason=reason, id=f"notes_{len(named) + 1}")
+        named.append(rule)
+        statements.append(replace(said, rule=rule.id))
     return named, tuple(statements)
 
 
-# A paragraph's line that is no statement of its own: a table row, a code fence, a heading, an
-# image, HTML (a product's span comment, a table), a formula, a quoted remark, `无`
-_NO_PARAGRAPH = re.compile(r"^\s*(?:\||```|#|!\[|<|\$|>|无[。.]?\s*$)")
+def _note_reason(note: NoteLine, said: Statement) -> str:
+    """Why a statement of the constraints section is not checked, with the case it holds in."""
+    if note.kind == "row":
+        held = f" (its case: `{note.context}`)" if note.context else ""
+        return (
+            f"a row of a table in the constraints section (约束说明, lines {said.line}-{said.end}), read with its"
+            f" header cells{held}; no rule reads a table's rows, so it is not checked on the host"
+        )
+    if "确定性" in note.text:
+        return f"a remark on the library's determinism (约束说明, line {said.line}), not a rule on the arguments"
+    under = f"; it holds under `{note.context}`" if note.context else ""
+    return NOTES_REASON.format(line=said.line) + under
 
 
-def _note_lines(text: str) -> list[tuple[int, str]]:
-    """The section's bullets and its paragraphs (MoeTokenUnpermute's `topK_num <= 512`, a line of
-    its own; IncreFlashAttentionV2's `query、key、value输入为FLOAT16，输出为INT8的场景：入参quantScale2
-    必填…` under a bullet ending in `：`), each with its line offset; a paragraph's lines joined.
-    A bullet's continuation lines and code blocks are no statements of their own."""
-    found: list[tuple[int, str]] = []
-    previous = ""  # "bullet", "paragraph" or "" (a blank line)
-    fenced = False
-    for offset, line in enumerate(text.splitlines()):
-        if line.strip().startswith("```"):
-            fenced = not fenced
-        if fenced or line.strip().startswith("```"):
-            previous = "code"
+def remark_rules(
+    remarks: Sequence[TextBlock], statements: Sequence[Statement]
+) -> tuple[list[Rule], tuple[Statement, ...]]:
+    """Each per-product remark of the parameter section (`310p：出参y数据类型仅支持INT8，数据格式不支持NZ。`)
+    as a statement: of the constraint that holds it whole, else named as not checked (the parser
+    types some of its clauses as constraints, accounted with them, and keeps the rest verbatim only)."""
+    named: list[Rule] = []
+    found: list[Statement] = []
+    for remark in remarks:
+        products, _, said = remark.text.partition("：")
+        if (holder := _holder(said, remark.line, statements)) is not None:
+            found.append(replace(holder, kind="remark", text=remark.text, line=remark.line, end=0))
             continue
-        if m := _BULLET.match(line):
-            found.append((offset, m.group(1)))
-            previous = "bullet"
-        elif not line.strip() or _NO_PARAGRAPH.match(line):
-            previous = ""
-        elif previous == "paragraph":
-            found[-1] = (found[-1][0], found[-1][1] + line.strip())
-        elif not previous:
-            found.append((offset, line.strip()))
-            previous = "paragraph"
-    return found
+        typed = [s for s in statements if s.line == remark.line and s.kind != "notes"]
+        rule_id = f"remark_{len(named) + 1}"
+        reason = _remark_reason(remark, products, typed)
+        named.append(Rule(INVALID, "notes", (), remark.text, host=False, reason=reason, id=rule_id))
+        found.append(Statement("", "remark", remark.text, remark.line, rule_id))
+    return named, tuple(found)
+
+
+def _holder(said: str, line: int, statements: Sequence[Statement]) -> Statement | None:
+    """The constraint that holds a remark whole: verbatim (kept as text, `参数scalar的数据类型与入参x的数据类型
+    具有一定对应关系： 当x的数据类型为…` holds the items under it too), or typed, at the remark's line, when
+    the remark is one clause; a remark of several clauses (`数据类型不支持BFLOAT16，数据格式不支持NZ`)
+    may be typed by one of them only."""
+    body = _plain(said)
+    one_clause = not re.search(r"[，,；;]", body)
+    for s in statements:
+        if s.kind == "text" and body and body in _plain(s.text):
+            return s
+        if s.line == line and s.kind != "notes" and one_clause and _plain(s.text) == body:
+            return s
+    return None
+
+
+# `$y_i[m_i,n_i]=x_i[m_i,k_i] \\times weight_i[k_i,n_i], i=1...g$`: a product of list elements, i by i
+_ELEMENT_PRODUCT = re.compile(
+    r"(?P<out>[A-Za-z]\w*?)_i\[(?P<od>[^\]]+)\]\s*=\s*(?P<a>[A-Za-z]\w*?)_i\[(?P<ad>[^\]]+)\]\s*"
+    r"\\times\s*(?P<b>[A-Za-z]\w*?)_i\[(?P<bd>[^\]]+)\]"
+)
+
+
+def formula_rules(summary: TextBlock | None, params: list[Param]) -> tuple[list[Rule], tuple[Statement, ...]]:
+    """A matrix product of tensor lists' elements the function section states (GroupedMatmul.md:12
+    `y_i[m_i,n_i]=x_i[m_i,k_i] \\times weight_i[k_i,n_i]`), named as not checked: no check pairs the
+    dimensions of two lists' elements, and which elements pair depends on the scenario."""
+    if summary is None:
+        return [], ()
+    lists = {p.name for p in params if p.kind == "tensor_list"}
+    named: list[Rule] = []
+    for m in _ELEMENT_PRODUCT.finditer(summary.text):
+        names = (m.group("a"), m.group("b"), m.group("out"))
+        if not set(names) <= lists:
+            continue
+        a, b, out = names
+        shared = m.group("ad").split(",")[-1].strip()
+        if shared != m.group("bd").split(",")[0].strip():
+            continue  # the formula pairs no dimension of the operands
+        reason = (
+            f"a matrix product of list elements in the function section (功能说明, line {summary.line}): {a}_i's"
+            f" last dimension ({shared}) equals {b}_i's first-but-last, and {out}_i is [{m.group('od')}];"
+            " no check pairs the dimensions of two tensor lists' elements, and which elements pair depends on"
+            " the scenario (single or several tensors per list, the split), so it is not checked on the host"
+        )
+        named.append(
+            Rule(INVALID, "notes", names, m.group(0), host=False, reason=reason, id=f"formula_{len(named) + 1}")
+        )
+    return named, tuple(Statement(r.params[0], "formula", r.condition, summary.line, r.id) for r in named)
+
+
+def _remark_reason(remark: TextBlock, products: str, typed: list[Statement]) -> str:
+    where = f"a per-product remark of the parameter section (line {remark.line}, on {products})"
+    if not typed:
+        return f"{where}; no rule reads it, so it is not checked on the host"
+    parts = ", ".join(dict.fromkeys(s.rule or f"{s.param}'s spec" for s in typed))
+    return (
+        f"{where}; the part typed as a constraint is accounted under {parts}; no rule reads the rest"
+        " (often a condition on a format or value), so that is not checked on the host"
+    )
 
 
 def _note_reading(text: str, params: list[Param], rules: list[Rule]) -> tuple[Rule, str] | None:

@@ -408,6 +408,7 @@ class FunctionCode:
     wrapper: tuple[WrapperArg, ...]
     cases: FunctionCases  # validator rules and test cases (specgen.codegen.cases)
     notes: TextBlock | None = None  # the operator's constraints section (约束说明), named in cases
+    summary: TextBlock | None = None  # the function section (功能说明): its formulas' shape relations, named in cases
     single_phase: bool = False  # one call, no GetWorkspaceSize/execute pair
     out_values: tuple[OutValue, ...] = ()  # plain values written through pointers, returned
 

@@ -224,6 +224,30 @@ def _nested_statement(tokens: list[Token], index: int, facts: ParamFacts) -> Non
     line = span[0] + 1 if (span := tokens[index].map) else facts.line
     if text:
         _add_statement(facts, text, line)
+    for child in _children(tokens, index):
+        _nested_under(tokens, child, text, facts)
+
+
+def _nested_under(tokens: list[Token], index: int, lead: str, facts: ParamFacts) -> None:
+    """A sub-bullet of a parameter's sub-bullet (PromptFlashAttentionV2 sparseMode's `sparseMode为1时，
+    代表allMask，必须传入完整的attenmask矩阵` under `<term>Atlas A2 …</term>：`): a statement of the
+    products its lead names, else one more statement of the parameter."""
+    text = " ".join(textmod.plain(t.content) for t in _own_inlines(tokens, index) if t.type == "inline")
+    line = span[0] + 1 if (span := tokens[index].map) else facts.line
+    products = _products_said(lead)
+    if text:
+        _add_statement(facts, products + text, line)
+    for child in _children(tokens, index):
+        _nested_under(tokens, child, products or text, facts)
+
+
+def _products_said(lead: str) -> str:
+    """The lead's products with their colon (`<term>Atlas A2 …</term>：`), whatever follows them; empty
+    when the lead names no product."""
+    if product_lead(lead) is None:
+        return ""
+    who, sep, _ = re.split(r"([:：])", lead, maxsplit=1)
+    return who + sep
 
 
 def _add_statement(facts: ParamFacts, text: str, line: int) -> None:
