@@ -104,6 +104,12 @@ def dtype_or_none(value: object) -> str | None:
     return None if value is None else dtype_of(value)
 
 
+def element_is_true(values: Sequence[bool] | None, index: int) -> bool:
+    """A bool array's element that asks for an output (`outputMask[0]为true`); an array too
+    short to hold it asks for nothing, as the validator reads it."""
+    return values is not None and index < len(values) and bool(values[index])
+
+
 def empty(shape: Sequence[int], dtype: str) -> np.ndarray | Tensor:
     """A zeroed tensor: an array, or for a 4-bit dtype a Tensor of its packed bytes."""
     name = dtype_name(dtype)

@@ -313,10 +313,19 @@ def _not_null(ctx: _Context, rule: Rule) -> str:
 def _not_null_when(ctx: _Context, rule: Rule) -> str:
     """`当outputMask[0]为true，传入的gradInput是空指针时`: the pointer is required when the bool
     array's element is true (an array too short to hold it asks for nothing here); with no
-    element, when the other pointer is given (`当scalesOptional非空指针时，其也不能是空指针`)."""
+    element, when the other pointer is given (`当scalesOptional非空指针时，其也不能是空指针`), or
+    when a bool is true (`当inputG为true时，sumDy或sumDyXmu是空指针`)."""
     pointer, flags = rule.params
     if not rule.values:
-        if ctx.args.get(flags) is not None and ctx.args.get(pointer) is None:
+        other = ctx.args.get(flags)
+        if ctx.spec.param(flags).value_dtype == "BOOL":
+            asked = bool(other) and ctx.args.get(pointer) is None
+            return (
+                f"{pointer} is None (a null pointer) but {flags} is true"
+                if asked
+                else ""
+            )
+        if other is not None and ctx.args.get(pointer) is None:
             return f"{pointer} is None (a null pointer) but {flags} is given"
         return ""
     index = int(rule.values[0])  # type: ignore[call-overload]
@@ -380,6 +389,21 @@ def _rank(ctx: _Context, rule: Rule) -> str:
             bound = f"{low} to {high}" if high is not None else f"at least {low}"
             bound = " or ".join(map(str, listed)) if listed else bound
             return f"{name} has {desc.ndim} dimensions {_shape(desc.shape)}; the document allows {bound}"
+    return ""
+
+
+def _min_rank(ctx: _Context, rule: Rule) -> str:
+    """At least `values[0]` dimensions (`不小于2维`); a private layout's storage dimensions are
+    not its rank."""
+    low = int(rule.values[0])  # type: ignore[call-overload]
+    for name, desc in ctx.tensors(rule.params):
+        if (
+            _private_only(ctx.spec.param(name).formats)
+            or desc.format in PRIVATE_FORMATS
+        ):
+            continue
+        if desc.ndim < low:
+            return f"{name} has {desc.ndim} dimensions {_shape(desc.shape)}; the document requires at least {low}"
     return ""
 
 
@@ -799,6 +823,21 @@ def _dim_multiple(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _numel_at_least(ctx: _Context, rule: Rule) -> str:
+    """Each tensor of the first parameter holds at least as many elements as the second's at its
+    place (`shape size大于等于入参x的shape size`); tensors past the shorter list are not compared."""
+    more, fewer = rule.params[0], rule.params[1]
+    for index, (a, b) in enumerate(
+        zip(ctx.descs.get(more, []), ctx.descs.get(fewer, []), strict=False)
+    ):
+        if a.size < b.size:
+            return (
+                f"{more} (tensor {index}) has shape {_shape(a.shape)}, {a.size} elements, fewer than "
+                f"the {b.size} of {fewer} {_shape(b.shape)}"
+            )
+    return ""
+
+
 def _numel(ctx: _Context, rule: Rule) -> str:
     """Each tensor of the number of elements stated (an empty one has none)."""
     count = int(rule.values[0])  # type: ignore[call-overload]
@@ -833,6 +872,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "formats": _formats,
     "rank": _rank,
     "same_rank": _same_rank,
+    "min_rank": _min_rank,
     "rank_at_least": _rank_at_least,
     "array_shape": _array_shape,
     "same_shape": _same_shape,
@@ -850,6 +890,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "length": _length,
     "dim_multiple": _dim_multiple,
     "numel": _numel,
+    "numel_at_least": _numel_at_least,
     "last_dim": _last_dim,
     "empty_tensor": _empty,
     "non_contiguous": _non_contiguous,
