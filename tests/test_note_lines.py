@@ -11,12 +11,10 @@ import re
 
 import pytest
 
-from specgen.codegen.errors import LowerError
-from specgen.codegen.lower import operator_code
 from specgen.codegen.note_lines import note_lines
 from specgen.model import OperatorDoc
 from specgen.parse import parse_paths
-from tests.validator_calls import first_violation, function_code
+from tests.validator_calls import first_violation, function_code, lowered_functions
 
 # Lines that state nothing of their own, by kind:
 _NOT_A_STATEMENT = (
@@ -83,14 +81,9 @@ def corpus_docs(corpus) -> list[OperatorDoc]:
 def test_every_line_of_the_constraints_section_is_a_statement(corpus_docs):
     functions = 0
     silent: list[str] = []
-    for doc in corpus_docs:
-        try:
-            code = operator_code(doc, doc.source)
-        except LowerError:
-            continue
-        for fn in code.functions:
-            functions += 1
-            silent += [f"{doc.source} {fn.name}: {line}" for line in uncited_lines(doc, fn)]
+    for doc, fn in lowered_functions(corpus_docs):
+        functions += 1
+        silent += [f"{doc.source} {fn.name}: {line}" for line in uncited_lines(doc, fn)]
     assert functions > 400
     assert silent == [], f"{len(silent)} lines dropped:\n" + "\n".join(silent[:60])
 

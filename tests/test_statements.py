@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from specgen.codegen.errors import LowerError
 from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime._validate import CHECKED_KINDS
 from specgen.codegen.statements import account
 from specgen.model import Constraint, Function, OperatorDoc, Param
 from specgen.parse import parse_paths
+from tests.validator_calls import lowered_functions
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 WRAPPER_LESS = ("workspace_size", "executor", "workspace", "stream")  # not the caller's arguments
@@ -60,18 +60,13 @@ def _dropped(fn: Function, rules, statements) -> list[str]:
 def test_every_statement_is_enforced_or_named(corpus_docs):
     functions = enforced = unchecked = honoured = 0
     silent: list[str] = []
-    for doc in corpus_docs:
-        try:
-            code = operator_code(doc, doc.source)
-        except LowerError:
-            continue
-        for fn in code.functions:
-            functions += 1
-            cases = fn.cases
-            silent += [f"{doc.source} {fn.name}: {d}" for d in _dropped(fn.function, cases.rules, cases.statements)]
-            honoured += sum(s.honoured for s in cases.statements)
-            enforced += sum(r.host for r in cases.rules)
-            unchecked += sum(not r.host for r in cases.rules)
+    for doc, fn in lowered_functions(corpus_docs):
+        functions += 1
+        cases = fn.cases
+        silent += [f"{doc.source} {fn.name}: {d}" for d in _dropped(fn.function, cases.rules, cases.statements)]
+        honoured += sum(s.honoured for s in cases.statements)
+        enforced += sum(r.host for r in cases.rules)
+        unchecked += sum(not r.host for r in cases.rules)
     print(f"\n{functions} functions: {enforced} rules checked, {unchecked} named as not checked, {honoured} honoured")
     assert functions > 400
     assert silent == [], "\n".join(silent[:50])

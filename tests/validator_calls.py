@@ -3,11 +3,13 @@ make them: the document's own (valid) call with some arguments changed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
 from specgen.codegen.cases import host_values, validator_spec
+from specgen.codegen.errors import LowerError
 from specgen.codegen.lower import operator_code
 from specgen.codegen.runtime import _validate as validator
 from specgen.parse import parse_paths
@@ -20,6 +22,18 @@ def function_code(path: Path, index: int = 0):
         pytest.skip(f"{path.name} is not in the corpus")
     (doc,) = parse_paths([path])
     return operator_code(doc, doc.source).functions[index]
+
+
+def lowered_functions(docs: Iterable) -> Iterator:
+    """Each (document, generated function) of the documents that lower; the others are left to
+    the tests of lowering errors."""
+    for doc in docs:
+        try:
+            code = operator_code(doc, doc.source)
+        except LowerError:
+            continue
+        for fn in code.functions:
+            yield doc, fn
 
 
 def ops_nn(corpus: Path, relative: str, index: int = 0):

@@ -101,9 +101,6 @@ _RARE_DTYPES = ("UINT16", "UINT32", "UINT64", "BFLOAT16", "COMPLEX64", "COMPLEX1
 MAX_CASE_ELEMENTS = 1 << 16
 
 
-# A documented rule as the generated validator holds it (the validator's own type).
-
-
 def cases_for(
     function: Function,
     wrapper: tuple[WrapperArg, ...],
