@@ -172,3 +172,13 @@ def test_cases_keyed_on_scenarios_the_attributes_rows_name(corpus):
     # a scenario only the negation names (`0：表示非Drop/Pad场景`) is no scenario
     assert "非Drop/Pad" not in scenarios({"dropPadMode": "0：表示非Drop/Pad场景。"})
     assert scenarios({"dropPadMode": "0：表示非Drop/Pad场景。"}) == {}
+
+
+def test_a_list_outputs_element_formula_is_named_as_the_reason_it_is_not_derived(corpus):
+    # GroupedMatmul.md line 12: `$y_i[m_i,n_i]=x_i[m_i,k_i] \times weight_i[k_i,n_i], i=1...g$` gives
+    # each element of y its shape, per scenario (several tensors per list, or one split): no reader
+    # takes it, and the wrapper's refusal must say so, not that the document states no rule
+    fn = _legacy_function(corpus, "GroupedMatmul")
+    y = next(p for p in fn.params if p.name == "y")
+    assert y.shape_rule is not None and y.shape_rule.kind == "not_derivable"
+    assert "(line 12: y_i[m_i,n_i]=x_i[m_i,k_i]" in y.shape_rule.reason

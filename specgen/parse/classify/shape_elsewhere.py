@@ -157,18 +157,27 @@ def unread_statement(p: Param, notes: Sequence[Statement], summary: Sequence[Sta
     cases, an example, a size only: aclnnRepeatInterleaveGrad `out的shape大小满足yGrad的axis轴
     ReduceSum后的shape大小`): the first such line; "" when none speaks of it."""
     # a table's column of the output's view or storage shape (aclnnConvertWeightToINT4Pack's
-    # `weightInt4Pack view shape`, by its dtype and format) speaks of it too
+    # `weightInt4Pack view shape`, by its dtype and format) speaks of it too, and so does a
+    # formula giving a list's elements dimensions (GroupedMatmul.md:12 `y_i[m_i,n_i]=x_i[m_i,k_i]…`)
+    name = re.escape(p.name)
     subject = re.compile(
-        rf"(?<![A-Za-z0-9_]){re.escape(p.name)}(?![A-Za-z0-9_])`?\s*(?:的|参数中，)?\s*(?:输出)?"
-        r"(?:(?:view|storage)\s*)?(?:shape|形状)"
+        rf"(?<![A-Za-z0-9_]){name}(?![A-Za-z0-9_])`?\s*(?:的|参数中，)?\s*(?:输出)?"
+        rf"(?:(?:view|storage)\s*)?(?:shape|形状)|(?<![A-Za-z0-9_]){name}_i\["
     )
     for where, lines in (("the constraints section", notes), ("the description", summary)):
         if said := next((s for s in lines if subject.search(s.text)), None):
             text = said.text.strip(" -*")
+            text = text[_quote_start(text, subject) :]
             if _SIZE_ONLY.search(text):
                 return f"{where} states only its element count, whatever its rank (line {said.line}: {text[:60]})"
             return f"{where} speaks of its shape in a form no reader takes (line {said.line}: {text[:60]})"
     return ""
+
+
+def _quote_start(text: str, subject: re.Pattern[str]) -> int:
+    """Where a quote of a long line starts: at its subject when a lead-in comes before it."""
+    found = subject.search(text)
+    return found.start() if found and found.start() > 20 else 0
 
 
 # `out的shape大小满足yGrad的axis轴ReduceSum后的shape大小` (aclnnRepeatInterleaveGrad, whose example
