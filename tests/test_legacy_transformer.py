@@ -182,3 +182,15 @@ def test_a_list_outputs_element_formula_is_named_as_the_reason_it_is_not_derived
     y = next(p for p in fn.params if p.name == "y")
     assert y.shape_rule is not None and y.shape_rule.kind == "not_derivable"
     assert "(line 12: y_i[m_i,n_i]=x_i[m_i,k_i]" in y.shape_rule.reason
+
+
+def test_scenario_statements_of_a_rule_reading_every_case_are_counted_under_it(corpus):
+    # MoeInitRoutingV2.md line 89, expandedXOut: `在Dropless/Active场景下要求是一个2D的Tensor，Dropless场景
+    # shape为[numRows * k, h]，Active场景shape为[min(activeNum, numRows * k), h]；在Drop/Pad场景下要求是一个
+    # 3D的Tensor，shape为[expertNum, expertCapacity, h]`: every case is read (the cases' texts rewrite the
+    # scenarios), so each statement is the shape rule's, not one "no rule reads" (recheck 42r: E/x)
+    [doc] = parse_paths([corpus / "docs" / "legacy" / "MoeInitRoutingV2.md"])
+    fn = operator_code(doc, doc.source).functions[0]
+    said = [s for s in fn.cases.statements if s.param == "expandedXOut" and s.kind == "text"]
+    assert len(said) == 5
+    assert {(s.rule, s.enforced) for s in said} == {("implied_output_shape_expandedXOut", True)}

@@ -214,7 +214,22 @@ def _output_reading(p: Param, said: str, rules: list[Rule]) -> tuple[Rule, str] 
                     f"{exempt[0]} the statement gives part of the shape only, so it is not checked on the host"
                 )
             return rule, ""
+        if _case_of_whole(getattr(p, field), said):
+            return rule, ""
     return _input_list_reading(p, said, rules)
+
+
+# what a statement says of a shape: a dimension list, a rank, the word
+_SPEAKS_OF_SHAPE = re.compile(r"shape|\d\s*D的|\d\s*维|[\[(（][^\]）)]*[\]）)]", re.I)
+
+
+def _case_of_whole(rule: ShapeRule | DtypeRule | None, said: str) -> bool:
+    """A shape statement of a rule whose every case is read, where the cases' texts rewrite the
+    scenario (`当Dropless场景时，shape为…`) and the statement says it as the row does (MoeInitRoutingV2
+    expandedXOut: `Dropless场景shape为[numRows * k, h]`, `在Drop/Pad场景下要求是一个3D的Tensor`)."""
+    if not isinstance(rule, ShapeRule) or not rule.alternatives or not all(a.derived for a in rule.alternatives):
+        return False
+    return bool(_SPEAKS_OF_SHAPE.search(said)) and _within(said, _plain(rule.text))
 
 
 def _input_list_reading(p: Param, said: str, rules: list[Rule]) -> tuple[Rule, str] | None:
