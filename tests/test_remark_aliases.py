@@ -56,8 +56,9 @@ def test_the_corpus_remark_bounds_the_output_list_on_its_product(corpus):
     spec = validator_spec(fn.cases.params, list(fn.cases.rules), fn.name)
     args = host_values(fn.cases.valid.args)
     assert validator.first_violation(spec, args, "950") is None
-    dtype = args["x1"][0].dtype if isinstance(args["x1"][0], TensorDesc) else "FLOAT"
-    long = [TensorDesc((1,), dtype)] * 51
+    first = args["x1"][0]
+    dtype, shape = (first.dtype, first.shape) if isinstance(first, TensorDesc) else ("FLOAT", (1,))
+    long = [TensorDesc(shape, dtype)] * 51  # each as large as x1's first, which out's elements must reach
     found = validator.first_violation(spec, {**args, "out": long}, "950")
     assert found is not None and found[0].id.endswith("length_out")
 
