@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d+[.、])\s+(?P<text>.*\S)")
 _TAG = re.compile(r"<[^<>]*>")
-_MARKUP = re.compile(r"<[^<>]*>|\*\*|`")
+MARKUP = re.compile(r"<[^<>]*>|\*\*|`")  # HTML tags, bold, code spans
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _CELL = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]>", re.S)
 _BREAK = re.compile(r"<br\s*/?>|</li>", re.I)
@@ -38,7 +38,7 @@ class NoteLine:
 
 
 def plain(text: str) -> str:
-    return _MARKUP.sub("", _BREAK.sub("；", text)).replace("\\", "").strip(" ；")
+    return MARKUP.sub("", _BREAK.sub("；", text)).replace("\\", "").strip(" ；")
 
 
 def note_lines(text: str) -> list[NoteLine]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from specgen.codegen.note_lines import NoteLine, note_lines
+from specgen.codegen.note_lines import MARKUP, NoteLine, note_lines
 from specgen.codegen.runtime._validate import Rule
 from specgen.model import Constraint, DtypeRule, Param, ShapeRule, TextBlock
 
@@ -277,7 +277,7 @@ def _read_parts(rule: ShapeRule | DtypeRule | None) -> list[ShapeRule | DtypeRul
 
 
 def _plain(text: str) -> str:
-    return _MARKUP.sub("", text).strip().rstrip("。.；;")
+    return MARKUP.sub("", text).strip().rstrip("。.；;")
 
 
 def _within(said: str, text: str) -> bool:
@@ -446,7 +446,6 @@ def _row_naming(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
 
 # ---------------------------------------------------------------- the constraints section
 
-_MARKUP = re.compile(r"<[^<>]*>|\*\*|`")
 NOTES_REASON = (
     "a statement of the constraints section (约束说明, line {line}); no rule reads it (the section's "
     "rules are often per product or per mode), so it is not checked on the host"

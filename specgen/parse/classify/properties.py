@@ -105,6 +105,10 @@ def rule_empty(clause: str, ctx: Context) -> list[Constraint]:
     return [constraint("empty_tensor", clause, ctx, supported=not match.group("neg"))] if match else []
 
 
+# `通过expertTokensBeforeCapacityFlag参数控制是否输出` (MoeInitRoutingV2): the output the flag asks for.
+_FLAG_CONTROLS = re.compile(r"(?:由|通过)\s*`?(?P<flag>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:参数)?\s*控制是否输出")
+
+
 _OPTIONAL = re.compile(
     (
         r"可选(?!取值|值|的取值|范围|维度|模式|择|参数值)|(?i:\boptional\b)"
@@ -114,7 +118,7 @@ _OPTIONAL = re.compile(
         r"|(?:需要|需|只能)传入?NULL|预留参数|保留参数|传入?\s*NULL(?:\s*nullptr)?\s*(?:即可|时)"
         r"|若非空|若不为空|(?<!不)非空(?:指针)?时|不为空(?:指针)?时|或(?:者)?\s*NULL"
         r"|默认值?(?:为)?\s*NULL|为\s*NULL\s*(?:时|的情况)"
-        r"|(?:由|通过)\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*(?:参数)?\s*控制是否输出"  # an output a flag asks for
+        r"|" + _FLAG_CONTROLS.pattern  # an output a flag asks for
     ).replace("NULL", r"(?:空指针|nullptr|NULL|None)")
 )
 _OTHERS = re.compile(r"对应参数|其他参数|相关参数|其余参数")
@@ -189,10 +193,6 @@ _GIVEN_WHEN = re.compile(
     r"(?:当|若|如果)\s*(?P<other>[A-Za-z_][A-Za-z0-9_]*)\s*"
     r"(?:非空指针|不为空指针|不是空指针|不为nullptr|非nullptr|非空|不为空)\s*时\s*[，,]\s*$"
 )
-
-
-# `通过expertTokensBeforeCapacityFlag参数控制是否输出` (MoeInitRoutingV2): the output the flag asks for.
-_FLAG_CONTROLS = re.compile(r"(?:由|通过)\s*`?(?P<flag>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?:参数)?\s*控制是否输出")
 
 
 def rule_required_with(clause: str, ctx: Context) -> list[Constraint]:
