@@ -194,3 +194,15 @@ def value_condition(statements: Iterable[str], values: Iterable[str]) -> str:
         if _IF.search(text) and (found := next((v for v in names if v in text), "")):
             return found
     return ""
+
+
+def names_taken_out(text: str, names: Iterable[str]) -> tuple[list[str], str]:
+    """The parameter names `text` holds as whole words (the longest tried first, so `x1Scale` is
+    not read as `x1`), and what is left of `text` with each taken out."""
+    found = []
+    for name in sorted(names, key=len, reverse=True):
+        pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
+        if re.search(pattern, text):
+            found.append(name)
+            text = re.sub(pattern, " ", text)
+    return found, text

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 
 from specgen import vocab
+from specgen.text import names_taken_out
 
 _SENTENCE = re.compile(r"[^。；;\n]+")
 # `<names> 支持 … <dtypes> 两种数据类型`: what the parameters named first support
@@ -24,7 +25,7 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 def stated_dtypes(notes: str, names: Iterable[str]) -> dict[str, tuple[str, ...]]:
     """The dtypes each parameter is said to support where a sentence of `notes` opens with
     the parameters' names alone and goes on `支持…<dtypes>…数据类型`."""
-    names = sorted(names, key=len, reverse=True)
+    names = list(names)
     found: dict[str, tuple[str, ...]] = {}
     for sentence in _SENTENCE.findall(notes):
         said = _SUPPORTS.search(sentence)
@@ -39,13 +40,8 @@ def stated_dtypes(notes: str, names: Iterable[str]) -> dict[str, tuple[str, ...]
 
 def _names_alone(head: str, names: list[str]) -> list[str]:
     """The parameters `head` names, when it holds nothing else."""
-    named = []
-    for name in names:
-        pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
-        if re.search(pattern, head):
-            named.append(name)
-            head = re.sub(pattern, " ", head)
-    return named if named and _HEAD_GLUE.fullmatch(head) else []
+    named, rest = names_taken_out(head, names)
+    return named if named and _HEAD_GLUE.fullmatch(rest) else []
 
 
 def widened(spec: dict, allowed: tuple[str, ...]) -> dict:

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from specgen.codegen.runtime._validate import Rule
 from specgen.model import Param
+from specgen.text import names_taken_out
 
 _SCALAR = r"(?:-?\d+|true|false)"
 # what the row says of the named values (the whole condition after the names)
@@ -46,9 +47,8 @@ def restated_row(row: Rule, by_name: dict[str, Param]) -> Rule:
 
 def _only_names(head: str, names: tuple[str, ...]) -> bool:
     """The part before the predicate holds the row's names and nothing else."""
-    for name in sorted(names, key=len, reverse=True):
-        head = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", " ", head)
-    return _NAMES_GLUE.fullmatch(head) is not None or head == ""
+    _, rest = names_taken_out(head, names)
+    return _NAMES_GLUE.fullmatch(rest) is not None or rest == ""
 
 
 def _own_set(params: list[Param], _said: re.Match[str]) -> dict | None:
