@@ -65,6 +65,10 @@ ConstraintKind = Literal[
     # params: (a, b): each tensor of a holds at least as many elements as b's at its place
     # (`shape size大于等于入参x的shape size`)
     "numel_at_least",
+    # params: (tensor, peer); values: 'mine:theirs' pairs of equal dimensions, each an index (-1 the
+    # last), `numel` (the tensor's element count), `value` (the peer's value), or `~n`, an Arabic
+    # ordinal not yet known to count from 0 or 1 (`target的第1维与self的第1维相等`)
+    "dim_equal",
     "ratio",  # params: (a, b): a / b at most max (`numHeads与numKeyValueHeads的比值不能大于64`)
     "axis",  # params: the tensor whose dimensions this value indexes ([-rank, rank-1]); values: allowed besides
     "optional",  # may be a null pointer

@@ -118,6 +118,7 @@ def cases_for(
     valid = Case(id="valid", args=_valid_args(wrapper, sample))
     values = host_values(valid.args)
     checker = _Checker(param_specs, function.name)
+    rules = [_numbered(r, checker, valid.args, sample) if _unnumbered(r) else r for r in rules]
     unmet: tuple[str, ...] = ()
     if sample.from_document:
         rules = _spare_broken(rules, checker, values, sample.line)
@@ -147,6 +148,47 @@ def cases_for(
         unsupported_products=unsupported_products,
         unmet=unmet,
     )
+
+
+def _unnumbered(rule: Rule) -> bool:
+    return rule.kind == "dim_equal" and any("~" in str(v) for v in rule.values)
+
+
+def _numbered(rule: Rule, checker: _Checker, args: Args, sample: SamplePlan) -> Rule:
+    """A dimension equality written with Arabic ordinals, counted from 1 or from 0 as the
+    document's own call tells: the one reading whose dimensions that call has and meets (its
+    tensors' shapes decide); else not checked, with the reason."""
+    readings = [replace(rule, values=tuple(_counted_from(v, base) for v in rule.values)) for base in (1, 0)]
+    absent = [n for n in rule.params if n not in args or _tensor_shape(args[n]) is None]
+    if sample.from_document and not absent:
+        values = host_values(args)
+        kept = [r for r in readings if _within_ranks(r, args) and not checker.problem(r, values)]
+        if len(kept) == 1:
+            return kept[0]
+        said = "meets both readings" if kept else "meets neither reading"
+        why = f"the document's own call (line {sample.line}) {said}"
+    elif sample.from_document:
+        why = f"the document's own call (line {sample.line}) passes no tensor as {', '.join(absent)}"
+    else:
+        why = "the document's own call is not read whole"
+    return replace(
+        rule, host=False,
+        reason=f"its dimensions are numbered in Arabic digits, from 1 or from 0, and {why}; not checked on the host",
+    )  # fmt: skip
+
+
+def _counted_from(pair: object, base: int) -> str:
+    return ":".join(str(int(side[1:]) - base) if side.startswith("~") else side for side in str(pair).split(":"))
+
+
+def _within_ranks(rule: Rule, args: Args) -> bool:
+    """Whether the call's tensors have every dimension the rule's pairs name."""
+    shapes = [_tensor_shape(args[n]) if n in args else None for n in rule.params]
+    for pair in rule.values:
+        for side, shape in zip(str(pair).split(":"), shapes, strict=True):
+            if side not in ("numel", "value") and (shape is None or not -len(shape) <= int(side) < len(shape)):
+                return False
+    return True
 
 
 def _counted(rule: Rule, statements: tuple[Statement, ...], noted: list[Rule]) -> Rule:
@@ -615,11 +657,14 @@ def _stated_shape_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     rule (aclnnSwigluGroup x: `最后一维必须为偶数`; aclnnForeachAbs out: `shape size大于等于入参x的
     shape size`), unless an error row checks it already."""
     held = {(r.kind, r.params, r.values) for r in rules if r.kind in STATED_SHAPE_KINDS and r.host}
+    by_name = {p.name: p for p in params}
     found: dict[tuple, Rule] = {}
     for p in params:
         for c in (c for kind in STATED_SHAPE_KINDS for c in _general(p, kind)):
             names, values = stated_params(p, c), stated_values(c)
             key = (c.kind, names, values)
+            if c.kind == "dim_equal" and not _comparable(names, values, by_name):
+                continue
             if key not in held and key not in found:
                 rule_id = f"stated_{c.kind}_{'_'.join(names)}_{len(found) + 1}"
                 code = _shape_row_code(c.kind, names, rules)
@@ -627,8 +672,17 @@ def _stated_shape_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     return list(found.values())
 
 
+def _comparable(names: tuple[str, ...], values: tuple[object, ...], by_name: dict[str, Param]) -> bool:
+    """Whether the validator can compare a dimension equality's pair: one tensor, and a peer that is
+    one tensor, or an integer where a dimension is compared with its value."""
+    own, peer = by_name[names[0]], by_name[names[1]]
+    with_value = any(str(v).endswith(":value") for v in values)
+    return own.kind == "tensor" and peer.kind == ("int" if with_value else "tensor")
+
+
 # the words by which an error row speaks of what a stated shape rule checks
 _ROW_WORDS = {
+    "dim_equal": re.compile("shape|维"),
     "dim_multiple": re.compile("偶数|整除|倍数"),
     "numel_at_least": re.compile("shape"),
     "min_rank": re.compile(r"\d\s*维|维度|维数"),
@@ -1662,6 +1716,22 @@ def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
     return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
 
 
+def _bad_dim_equal(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """The tensor with its first compared dimension one larger (a one-dimensional tensor one
+    element longer, where its element count is compared)."""
+    name = rule.params[0]
+    tensor = _tensor(args, name)
+    mine = str(rule.values[0]).split(":")[0] if rule.values else ""
+    if tensor is None or not tensor.shape or mine == "numel" and len(tensor.shape) != 1:
+        return []
+    index = 0 if mine == "numel" else int(mine)
+    if not -len(tensor.shape) <= index < len(tensor.shape):
+        return []
+    shape = list(tensor.shape)
+    shape[index] += 1
+    return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
+
+
 def _bad_numel_at_least(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """The tensors of the first parameter with fewer elements than the second's: each dimension
     1 (or the first 0 where the other holds one element), at their rank."""
@@ -1761,6 +1831,7 @@ _MUTATIONS = {
     "ratio": _bad_ratio,
     "length": _bad_length,
     "dim_multiple": _bad_dim_multiple,
+    "dim_equal": _bad_dim_equal,
     "numel_at_least": _bad_numel_at_least,
     "min_rank": _bad_min_rank,
     "numel": _bad_numel,

@@ -31,6 +31,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "dim_multiple": ("dim_multiple",),
     "numel_at_least": ("numel_at_least",),
     "min_rank": ("min_rank",),
+    "dim_equal": ("dim_equal",),
     "ratio": ("ratio",),
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
@@ -44,7 +45,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "not_null_when": ("not_null_when",),
 }
 # Constraints of a tensor's shape each read as a rule of their own kind (`cases._stated_shape_rules`)
-STATED_SHAPE_KINDS = ("dim_multiple", "numel_at_least", "min_rank")
+STATED_SHAPE_KINDS = ("dim_multiple", "numel_at_least", "min_rank", "dim_equal")
 TENSOR_ONLY = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous")  # what the validator reads of tensors
 RELATION_KINDS = ("same_shape", "broadcast", "broadcast_result", "same_dtype", "same_format", "castable")
 # Why a constraint of a kind no checked rule covers is not checked, by kind.
@@ -151,6 +152,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
             return False  # a set held under a condition is its own rule's
         if rule.kind == "list_dtype":  # `该参数中所有Tensor的数据类型保持一致`: one list's own tensors
             return not peers
+        if rule.kind == "dim_equal":  # its numbering settled by the sample: that statement's rule
+            return rule.params == c.params and rule.condition == c.text
         if rule.kind in STATED_SHAPE_KINDS:  # `最后一维必须为偶数`: that dimension, that number
             return rule.params == stated_params(p, c) and tuple(rule.values) == stated_values(c)
         if rule.kind == "numel":  # `不支持空Tensor`: a count of one or more has no empty tensor

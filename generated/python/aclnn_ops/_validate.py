@@ -823,6 +823,48 @@ def _dim_multiple(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _dim_equal(ctx: _Context, rule: Rule) -> str:
+    """A tensor's dimensions equal to a peer's, pair by pair (`target的第1维与self的第1维相等`):
+    `i:j` its dimension i and the peer's j (-1 the last), `numel:j` its element count, `i:value`
+    the peer's value. A dimension past a tensor's rank is the rank rules' business."""
+    own, peer = rule.params
+    desc = _single(ctx, own)
+    if desc is None:
+        return ""
+    for pair in rule.values:
+        mine, theirs = str(pair).split(":")
+        expected = _peer_size(ctx, peer, theirs)
+        if (
+            expected is None
+            or mine != "numel"
+            and not -desc.ndim <= int(mine) < desc.ndim
+        ):
+            continue
+        size, what = (
+            (desc.size, "element count")
+            if mine == "numel"
+            else (desc.shape[int(mine)], f"dimension {mine}")
+        )
+        if size != expected[0]:
+            return f"{own} has shape {_shape(desc.shape)}; its {what} ({size}) is not {expected[1]} ({expected[0]})"
+    return ""
+
+
+def _peer_size(ctx: _Context, peer: str, theirs: str) -> tuple[int, str] | None:
+    """The size a dimension pair compares with, and how to name it; None when it is not known."""
+    if theirs == "value":
+        found = _numbers(ctx.args.get(peer))
+        return (
+            (int(found[0]), peer)
+            if found and len(found) == 1 and found[0] == int(found[0])
+            else None
+        )
+    desc = _single(ctx, peer)
+    if desc is None or not -desc.ndim <= int(theirs) < desc.ndim:
+        return None
+    return desc.shape[int(theirs)], f"dimension {theirs} of {peer} {_shape(desc.shape)}"
+
+
 def _numel_at_least(ctx: _Context, rule: Rule) -> str:
     """Each tensor of the first parameter holds at least as many elements as the second's at its
     place (`shape size大于等于入参x的shape size`); tensors past the shorter list are not compared."""
@@ -889,6 +931,7 @@ _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "ratio": _ratio,
     "length": _length,
     "dim_multiple": _dim_multiple,
+    "dim_equal": _dim_equal,
     "numel": _numel,
     "numel_at_least": _numel_at_least,
     "last_dim": _last_dim,

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from specgen import vocab
 from specgen.model import Constraint
+from specgen.parse.classify.dim_equalities import rule_dim_equal
 from specgen.parse.classify.dims import rule_axis, rule_min_rank, rule_rank
 from specgen.parse.classify.element_counts import rule_numel_at_least
 from specgen.parse.classify.properties import (
@@ -213,6 +214,21 @@ PARAM_RULES: tuple[PhraseRule, ...] = (
             Example("shape必须在入参dim对应的维度上为偶数", "x", ("dim",)),  # aclnnSituGlu
             Example("输入x对应activateDim的维度需要是2的倍数", "x", ("activateDim",)),  # aclnnSwigluMxQuant
             Example("dim对应的self的轴必须是偶数", "dim", ("self",)),  # aclnnGeGlu
+        ),
+    ),
+    PhraseRule(
+        "dim_equal",
+        re.compile(r"第\s*[0-9一二三四五六七八]\s*个?\s*维|最后一维|最后一个维度|尾轴|末轴"),
+        rule_dim_equal,
+        (
+            Example("最后一维需要和x的最后一维相同", "gamma", ("x",)),  # aclnnLayerNormQuant
+            Example("shape与totalSum的第二维一致", "mean", ("totalSum",)),  # aclnnSyncBatchNormGatherStats
+            Example("shape第一维长度与numQueries一致", "sampledTokenIds", ("numQueries",)),  # aclnnAdvanceStep
+            Example("其第1维的大小等于indices的第1维的大小", "updates", ("indices",)),  # aclnnInplaceQuantScatter
+            Example("一维且数值与weight第一维相等", "bias", ("weight",)),  # aclnnConvDepthwise2d
+            Example(  # aclnnNLLLoss2dBackward
+                "target的第0维、第1维、第2维的shape分别与self的第0维、第2维、第3维的shape一致", "target", ("self",)
+            ),
         ),
     ),
     PhraseRule(

@@ -31,7 +31,7 @@ _MULTIPLES = (
 )  # fmt: skip
 # What leads a clause into a situation within its sentence (`如果dstType为3，shape的最后一维…`)
 _SITUATION = re.compile(r"当(?!前)|若|如果|假如|时\s*[，,]|场景|模式下|情况下")
-_SENTENCE_END = re.compile(r"[。；;]|</?li>|<br\s*/?>")
+SENTENCE_END = re.compile(r"[。；;]|</?li>|<br\s*/?>")
 
 
 def rule_dim_multiple(clause: str, ctx: Context) -> list[Constraint]:
@@ -57,13 +57,13 @@ def rule_dim_multiple(clause: str, ctx: Context) -> list[Constraint]:
 def led_by_situation(clause: str, statement: str) -> bool:
     """Whether the text before `clause` in its sentence of `statement` states a situation (or the
     clause is not found there, so that it cannot be told)."""
-    plain, said = _squeezed(statement), _squeezed(clause)
+    plain, said = squeezed(statement), squeezed(clause)
     at = plain.find(said)
     if at < 0:
         return True
-    before = _SENTENCE_END.split(plain[:at])[-1]
+    before = SENTENCE_END.split(plain[:at])[-1]
     return bool(_SITUATION.search(before))
 
 
-def _squeezed(text: str) -> str:
+def squeezed(text: str) -> str:
     return re.sub(r"\s+|`", "", text)
