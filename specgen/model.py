@@ -81,6 +81,7 @@ ConstraintKind = Literal[
 ]
 CheckKind = Literal[
     "not_null",
+    "not_all_null",  # params: pointers that must not all be null (`p与k同为空指针`)
     "not_null_when",  # params: (pointer, bool array), values: (index,): not null when that element is true;
     # params: (pointer, other), no values: not null when the other pointer is not null, or
     # when the other is a bool and true (`当inputG为true时，sumDy或sumDyXmu是空指针`)

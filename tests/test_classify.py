@@ -515,12 +515,12 @@ CONDITIONS = [
         ("input", "weight"),
         [("shape", ("weight", "input"))],
     ),
-    # ops-nn/index/apply_top_k_top_p_with_sorted/docs/aclnnApplyTopKTopP.md: p and k only together
+    # ops-nn/index/apply_top_k_top_p_with_sorted/docs/aclnnApplyTopKTopP.md: p and k not both null
     (
         "传入的logits、out是空指针或p与k同为空指针",
         ("logits", "p", "k", "out"),
         ("logits", "p", "k", "out"),
-        [("not_null", ("logits", "out"))],
+        [("not_null", ("logits", "out")), ("not_all_null", ("p", "k"))],
     ),
     # ops-nn/quant/swiglu_group_grad/docs/aclnnSwigluGroupGrad.md: the bound it must meet, as written
     ("clampLimit不满足≥0（包括NaN）", ("gradY", "x", "clampLimit"), ("gradY", "x"), [("range", ("clampLimit",))]),

@@ -562,6 +562,8 @@ def _not_on_host(
         return _optional_reason(error, by_name)
     if kind == "not_null_when":
         return "" if error.code == NULLPTR and len(params) == 2 else "a null rule under another status than 161001"
+    if kind == "not_all_null":
+        return "" if error.code == NULLPTR and len(params) > 1 else "a null rule under another status than 161001"
     if error.conditional:
         return "a conditional rule (当…时, 若…); its condition is not checked on the host"
     if kind in ("broadcast_result", "same_shape") and (value := _shape_set_by_value(params, by_name)):
@@ -1403,6 +1405,12 @@ def _null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     ]
 
 
+def _all_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
+    """Every pointer of a group that must not all be null, null."""
+    nulled = {**args, **dict.fromkeys(rule.params, NULL)}
+    return [(rule.params[0], nulled)] if rule.params and nulled != args else []
+
+
 def _masked_null(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
     """The pointer null with the array's element that asks for it set true, with the bool
     that asks for it true, or with the other pointer that asks for it given."""
@@ -1809,6 +1817,7 @@ def _bad_output_dtype(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
 
 _MUTATIONS = {
     "not_null": _null,
+    "not_all_null": _all_null,
     "not_null_when": _masked_null,
     "null": _given,
     "dtypes": _bad_dtype,

@@ -310,6 +310,13 @@ def _not_null(ctx: _Context, rule: Rule) -> str:
     return ""
 
 
+def _not_all_null(ctx: _Context, rule: Rule) -> str:
+    """`p与k同为空指针`: one of the pointers at least is given."""
+    if all(ctx.args.get(name) is None for name in rule.params):
+        return f"{' and '.join(rule.params)} are all None (null pointers); one of them at least is required"
+    return ""
+
+
 def _not_null_when(ctx: _Context, rule: Rule) -> str:
     """`当outputMask[0]为true，传入的gradInput是空指针时`: the pointer is required when the bool
     array's element is true (an array too short to hold it asks for nothing here); with no
@@ -908,6 +915,7 @@ def _product(ctx: _Context, rule: Rule) -> str:
 _CHECKS: dict[str, Callable[[_Context, Rule], str]] = {
     "product": _product,
     "not_null": _not_null,
+    "not_all_null": _not_all_null,
     "not_null_when": _not_null_when,
     "null": _null,
     "dtypes": _dtypes,

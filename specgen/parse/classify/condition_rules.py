@@ -106,8 +106,8 @@ def _not_null(s: ConditionStatement, found: tuple[Check, ...]) -> list[Check] | 
     """Each pointer named (naming none: every required one) must be given, unless null only
     together with another (`p与k同为空指针`) or only in some situation; beside names, the
     inputs or outputs said as a whole (`x或输出参数`) are every required one of that side."""
-    if _JOINT_NULL.search(s.text):
-        return None
+    if _JOINT_NULL.search(s.text):  # `p与k同为空指针`: one of them is enough
+        return [Check(kind="not_all_null", params=s.named)] if len(s.named) > 1 else None
     sides = {m.group("side") for m in _ALL_OF_A_SIDE.finditer(s.text)} if s.named else set()
     whole = (*(s.inputs if "输入" in sides else ()), *(s.outputs if "输出" in sides else ()))
     said = tuple(dict.fromkeys((*s.named, *whole))) if s.named else s.pointers
@@ -588,6 +588,7 @@ CONDITION_RULES: tuple[ConditionRule, ...] = (
             ),
             # aclnnDynamicQuantV3: x, then the outputs as a whole
             ConditionExample("传入的x或输出参数是空指针", ("x", "yOut", "scaleOut"), outputs=("yOut", "scaleOut")),
+            ConditionExample("p与k同为空指针", ("logits", "p", "k", "out")),  # aclnnApplyTopKTopP: one of them
         ),
     ),
     ConditionRule(
