@@ -2,12 +2,15 @@
 have the shape of another list's at the same place (x1 l.94 `shape与入参`x2`、`x3`的shape一致`), checked
 under the status of the row naming those lists' shapes (`561002 | x1、x2、x3、out的shape不满足约束`); an
 element count said of an output list holds for each of its tensors (aclnnForeachNorm l.208 `out的shape
-size不为1`)."""
+size不为1`), and the wrapper allocates such a list one tensor per tensor of its input list."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
+
+from specgen.codegen.runtime import _shapes
 from tests.validator_calls import _call, first_violation, ops_nn, rejected
 
 ADDCDIV_SCALAR_LIST = "foreach/foreach_addcdiv_scalar_list/docs/aclnnForeachAddcdivScalarList.md"
@@ -73,3 +76,17 @@ def test_a_list_element_count_holds_for_each_tensor(corpus):
     # `shape size为1` (l.140) is that rule's, no longer listed as not checked
     [said] = [s for s in fn.cases.statements if s.text == "shape size为1"]
     assert said.rule == "rule4_numel" and said.enforced
+
+
+def test_an_output_list_of_one_element_per_input_tensor_is_allocated(corpus):
+    fn = ops_nn(corpus, NORM)
+    [out] = [a for a in fn.wrapper if a.name == "out"]
+    assert out.allocation is not None and not out.allocation.refusal
+    # one element each (`shape size为1`, l.140), at the rank of x's tensor there: the document's
+    # call gives (1, 1) for its 2-D x
+    x = [np.zeros((2, 3), np.float16), np.zeros((1, 3), np.float16), np.zeros((4,), np.float16)]
+    made = _shapes.allocate("out", out.allocation.shape, out.allocation.dtype, {"x": x}, each=True)
+    assert [(a.shape, a.dtype) for a in made] == [((1, 1), np.float16), ((1, 1), np.float16), ((1,), np.float16)]
+    # a list of another length is allocated as long; x's dtype is out's
+    made = _shapes.allocate("out", out.allocation.shape, out.allocation.dtype, {"x": x[:1]}, each=True)
+    assert [(a.shape, a.dtype) for a in made] == [((1, 1), np.float16)]
