@@ -246,7 +246,8 @@ class RankRange(Frozen):
 ShapeRuleKind = Literal[
     "same",  # params: the shape of the one tensor named
     "broadcast",  # params: the broadcast of the tensors named
-    "explicit",  # dims: one expression per dimension (`{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`)
+    "explicit",  # dims: one expression per dimension (`{self.shape[0], vec2.shape[0]}`, `[B,N,S,8]`);
+    # params, of an output list: the input lists it holds one tensor per element of (`shape size为1`)
     "matmul",  # params: (a, b[, a's transposer, b's ("" none)]): the shape of a @ b (the formula)
     "reduce",  # params: (tensor, axes, keepdim): the tensor reduced over the axes a value gives
     "einsum",  # params: (tensor list, equation string): the Einstein summation's output term

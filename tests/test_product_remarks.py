@@ -193,18 +193,29 @@ def test_in_out_tensors_said_the_same_as_each_other_keep_their_relation(corpus):
 
 def test_a_relation_an_unchecked_error_row_names_says_so(corpus):
     """aclnnForeachAddList: x2's `数据类型、数据格式和shape与入参x1一致` is rejected by the row
-    `x1、x2、out的shape不满足约束` (not checked: it stands for the constraints as a whole); its
+    `x1、x2、out的shape不满足约束` (not checked: it stands for the constraints as a whole): the shape
+    part is checked position by position under that row's status (tests/test_list_shapes.py); its
     format part is named by no row; and that row's reason claims no check it does not make."""
     fn, _, _ = _function(corpus, "foreach/foreach_add_list/docs/aclnnForeachAddList.md")
     reasons = _unchecked(fn)
-    assert "x1、x2、out的shape不满足约束" in reasons["stated_x2_4_same_shape"]
+    assert "stated_x2_4_same_shape" not in reasons
+    [shape] = [r for r in fn.cases.rules if r.kind == "same_shape"]
+    assert shape.host and shape.params == ("x2", "x1") and shape.code == 561002
     assert "no error row" in reasons["stated_x2_5_same_format"]  # counter-case: no row names formats
     assert "checked one by one" not in reasons["rule4_constraints"]
     # the count is the statements': those of x1, x2 and out, enforced or named
     named = [s for s in fn.cases.statements if s.param in ("x1", "x2", "out") and not s.honoured]
     counted = f"{sum(s.enforced for s in named)} of the {len(named)} constraints of x1, x2, out are checked"
     assert counted in reasons["rule4_constraints"]
-    assert sum(s.enforced for s in named) < len(named)  # the row's relation to x1 among those not checked
+    assert sum(s.enforced for s in named) < len(named)  # the format relation among those not checked
+
+
+def test_a_relation_of_single_tensors_an_unchecked_row_names_says_so(corpus):
+    """aclnnAscendQuant: offset's `shape与scale一致` is named by the row `x、scale、offset、y的shape…`,
+    which is not checked; the relation's reason says so (single tensors: no list rule takes it)."""
+    fn, _, _ = _function(corpus, "quant/ascend_quant_v2/docs/aclnnAscendQuant.md")
+    reason = _unchecked(fn)["stated_offset_3_same_shape"]
+    assert "the error row `x、scale、offset、y的shape" in reason and "that row is not checked" in reason
 
 
 def test_a_dimension_range_with_a_value_of_its_own(corpus):

@@ -84,16 +84,24 @@ def test_corpus_foreach_outputs_sized_by_their_remarks(corpus, folder, function,
     assert [i.shape for i in by_name["out"].items] == [i.shape for i in by_name[peer].items]
 
 
-def test_foreach_norm_out_is_not_settled(corpus):
-    """aclnnForeachNorm's out row says `shape size为1` (an element count, no rank) and, as the
-    other foreach rows, `shape size大于等于入参x的shape size`, which its own call breaks (out
-    items (1, 1) for x items (2, 3), (1, 3)); its one remark (`950：参数x、out支持的最大长度为256个`)
-    gives no size: no shape is read."""
+def test_foreach_norm_out_is_one_element_per_tensor(corpus):
+    """aclnnForeachNorm's out row says `shape size为1` (an element count) and, as the other foreach
+    rows, `shape size大于等于入参x的shape size`, which its own call breaks (out items (1, 1) for x
+    items (2, 3), (1, 3)); its one remark (`950：参数x、out支持的最大长度为256个`) gives no size. The
+    exact count is the shape read, one tensor per tensor of x, ones at its rank (the count gives
+    none; the call's (1, 1) for a 2-D x; tests/test_list_shapes.py)."""
     path = corpus / "docs" / "ops-nn" / "foreach" / "foreach_norm" / "docs" / "aclnnForeachNorm.md"
     (doc,) = parse_paths([path])
     fn = doc.functions[0]
     out = fn.param("out")
-    assert out is not None and out.shape_rule is not None and not out.shape_rule.derived
+    assert out is not None and out.shape_rule is not None
+    rule = out.shape_rule
+    assert (rule.kind, rule.params, rule.dims, rule.text) == (
+        "explicit",
+        ("x",),
+        ("*ones(rank(x))",),
+        "shape size为1。",
+    )
     assert [sized_peers(r.text, "out") for r in fn.remarks] == [()] * len(fn.remarks) != []
     call = fn.sample_call
     assert call is not None

@@ -91,7 +91,7 @@ TENSOR_KINDS = ("tensor", "tensor_list")
 ARRAY_KINDS = ("int_array", "float_array", "bool_array")
 VALUE_KINDS = ("int", "float", "bool", "int_array", "float_array", "bool_array", "scalar", "scalar_list")
 TENSOR_RULES = ("dtypes", "formats", "rank", "empty_tensor", "non_contiguous", "list_dtype")
-SINGLE_TENSOR_RULES = ("numel", "last_dim")  # the size of one tensor, not of a list's elements
+SINGLE_TENSOR_RULES = ("last_dim",)  # the size of one tensor, not of a list's elements
 RELATIONS = ("same_shape", "same_rank", "same_dtype", "same_format", "broadcast", "broadcast_result", "broadcast_to")
 # dtypes tried, in order, when a case needs one a parameter does not allow
 _OTHER_DTYPES = ("DOUBLE", "INT64", "INT32", "FLOAT", "FLOAT16", "INT8", "UINT8", "BOOL", "INT16")
@@ -459,7 +459,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
             )
     rules = [restated_row(r, by_name) for r in _one_product_status(rules)] + later
     implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
-    implied += _stated_shape_rules(params, rules)
+    implied += _stated_shape_rules(params, rules) + _list_shape_rules(params, rules)
     implied += _refused_empty_rules(params, rules)
     outputs = _output_rules(params, rules)
     rules = _held_by_outputs(rules, params, outputs)
@@ -598,6 +598,8 @@ def _inapplicable(kind: str, params: tuple[str, ...], by_name: dict[str, Param])
         return f"a {kind} rule applies to tensors; {', '.join(params) or 'no parameter'} is not one"
     if kind in SINGLE_TENSOR_RULES and any(by_name[n].kind != "tensor" for n in params):
         return f"a {kind} rule applies to single tensors; {', '.join(params)} includes another kind"
+    if kind == "numel" and any(by_name[n].kind not in TENSOR_KINDS for n in params):
+        return f"a numel rule applies to tensors (each of a list); {', '.join(params)} includes another kind"
     if kind in RELATIONS and len(tensors) < 2:
         return f"a {kind} relation needs two tensors; the condition names {', '.join(params) or 'none'}"
     valued = (*VALUE_KINDS, "string") if kind == "enum" else VALUE_KINDS  # a layout's name is one of a set
@@ -674,6 +676,26 @@ def _stated_shape_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     return list(found.values())
 
 
+def _list_shape_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
+    """A tensor list's tensors of the shape of other lists' at the same place (aclnnForeachAddcdivScalarList
+    x1, line 94: `shape与入参`x2`、`x3`的shape一致`; x2, line 104: `数据类型、数据格式和shape与入参`x1`一致`),
+    one rule for the lists a statement names, unless a checked rule relates them already; under the
+    status of the error row naming those lists' shapes (`561002 | x1、x2、x3、out的shape不满足约束`),
+    else 161002."""
+    lists = {p.name for p in params if p.kind == "tensor_list"}
+    held = [set(r.params) for r in rules if r.kind == "same_shape" and r.host]
+    found = []
+    for p in (p for p in params if p.name in lists):
+        for c in _general(p, "same_shape"):
+            names = tuple(dict.fromkeys((p.name, *c.params)))
+            if c.when or len(names) < 2 or not set(names) <= lists or any(set(names) <= h for h in held):
+                continue
+            held.append(set(names))
+            rule_id = f"stated_same_shape_{'_'.join(names)}"
+            found.append(Rule(_shape_row_code("same_shape", names, rules), "same_shape", names, c.text, id=rule_id))
+    return found
+
+
 def _comparable(names: tuple[str, ...], values: tuple[object, ...], by_name: dict[str, Param]) -> bool:
     """Whether the validator can compare a dimension equality's pair: one tensor, and a peer that is
     one tensor, or an integer where a dimension is compared with its value."""
@@ -687,6 +709,7 @@ _ROW_WORDS = {
     "dim_equal": re.compile("shape|维"),
     "dim_multiple": re.compile("偶数|整除|倍数"),
     "numel_at_least": re.compile("shape"),
+    "same_shape": re.compile("shape"),
     "min_rank": re.compile(r"\d\s*维|维度|维数"),
 }
 
@@ -1761,8 +1784,8 @@ def _bad_min_rank(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
 
 
 def _bad_numel(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
-    """A tensor with one element more than stated, as a 1-d tensor."""
-    name = next((n for n in rule.params if isinstance(args.get(n), ArrayTensor | DescTensor)), "")
+    """A tensor (each of a list) with one element more than stated, as a 1-d tensor."""
+    name = next((n for n in rule.params if _tensor(args, n)), "")
     return [(name, _change(args, name, shape=(int(str(rule.values[0])) + 1,)))] if name else []
 
 

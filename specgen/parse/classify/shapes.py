@@ -106,13 +106,7 @@ def explicit_dims(
 ) -> tuple[Reading, Statement] | str:
     """The one reading the statements give a parameter, with its statement; or why there is
     none ("" when no statement gives one). `cells`: each parameter's shape-column cells."""
-    found: dict[Reading, Statement] = {}
-    conditional = False
-    for s in statements:
-        readings, held = _statement_readings(_column_text(s, cells or {}), ctx)
-        conditional = conditional or held
-        for reading in readings:
-            found.setdefault(reading, s)
+    found, conditional = _readings(statements, ctx, cells or {})
     if len(found) > 1 and any(r[0] != "explicit" for r in found):
         # a list of bare symbols (`（batch，m，n）`) gives a rank, not sizes: the formula's
         # product or a relation the same parameter states gives them (aclnnQuantMatmulV4)
@@ -123,6 +117,47 @@ def explicit_dims(
     if len(found) > 1:
         return "the document gives several shapes: " + "; ".join(f"{r[0]} {r[1] or ''}{list(r[2])}" for r in found)
     return "a shape is given only under a condition" if conditional else ""
+
+
+def _readings(
+    statements: Iterable[Statement], ctx: ShapeContext, cells: Mapping[str, Sequence[str]]
+) -> tuple[dict[Reading, Statement], bool]:
+    """Every reading the statements give, each with the first statement giving it, and whether
+    one was left out as conditional."""
+    found: dict[Reading, Statement] = {}
+    conditional = False
+    for s in statements:
+        readings, held = _statement_readings(_column_text(s, cells), ctx)
+        conditional = conditional or held
+        for reading in readings:
+            found.setdefault(reading, s)
+    return found, conditional
+
+
+def _fixed_per_tensor(
+    p: Param, params: Sequence[Param], said: Sequence[Statement], ctx: ShapeContext, cells: Mapping[str, Sequence[str]]
+) -> ShapeRule | None:
+    """An output list whose tensors the statements give one fixed shape beside a bound on their
+    element count by an input list's (aclnnForeachNorm out, line 140: `shape size为1` and `shape
+    size大于等于入参`x`的shape size`, which its own call breaks, out (1, 1) for x (2, 3)): each
+    tensor of that shape, as many as the input list's; the exact statement says the size, the
+    bound stays a rule of its own (numel_at_least). A count of one element, which gives no rank,
+    is ones at the rank of the input list's tensor at that place (the document's call: (1, 1))."""
+    if p.kind != "tensor_list":
+        return None
+    found, _ = _readings(said, ctx, cells)
+    fixed = [(r, s) for r, s in found.items() if r[0] == "explicit" and all(d.isdigit() for d in r[2])]
+    lists = {q.name for q in params if q.kind == "tensor_list" and q.direction != "out"}
+    bounds = [r for r in found if r[0] == "at_least" and set(r[1]) <= lists]
+    if len(fixed) != 1 or not bounds or len(found) != 1 + len(bounds):
+        return None
+    (reading, s), counted = fixed[0], tuple(dict.fromkeys(n for r in bounds for n in r[1]))
+    dims = (f"*ones(rank({counted[0]}))",) if _ONE_ELEMENT.search(s.text) else reading[2]
+    return ShapeRule(kind="explicit", params=counted, dims=dims, text=s.text, line=s.line)
+
+
+# an element count of one, which gives no rank: `shape size为1`, `元素个数为1`
+_ONE_ELEMENT = re.compile(r"(?:shape\s*size|元素个数|元素数量)\s*(?:为|是|=|等于)\s*1(?!\d)", re.I)
 
 
 # A shape column's cell that relates the whole cell to a tensor: `与self一致`, `同输入self`,
@@ -348,6 +383,8 @@ def shape_rule(
     if alike := _listed_alike(said, statements, inputs):  # aclnnMultilabelMarginLoss isTarget `(N，C)或者(C)`
         return alike
     found = explicit_dims(said, ctx, cells)
+    if isinstance(found, str) and (rule := _fixed_per_tensor(p, params, said, ctx, cells)):
+        return rule
     if not isinstance(found, str) and (twin := _twin(found[0], ctx.params, _read_lists(params, statements))):
         return ShapeRule(kind="same", params=(twin,), text=found[1].text, line=found[1].line)
     if not isinstance(found, str):
