@@ -42,13 +42,21 @@ def test_not_null_only_for_the_pointers_a_161001_rule_names():
     ("condition", "reason"),
     [
         ("当gradOutput的数据类型为FLOAT时，gradOutput和output的shape不同。", "conditional"),
-        ("返回561002（ACLNN_ERR_INNER_TILING_ERROR）：gradOutput和output的shape不同。", "inside the library"),
+        ("返回561103（ACLNN_ERR_INNER_NULLPTR）：gradOutput和output的shape不同。", "inside the library"),
     ],
 )
 def test_rules_not_enforced_say_why(condition, reason):
     text = condition if condition.startswith("返回") else "返回161002（ACLNN_ERR_PARAM_INVALID）：" + condition
     unchecked = [r for r in cases_of(text).rules if not r.host and r.condition in text]  # the error row's
     assert unchecked and all(reason in r.reason for r in unchecked)
+
+
+def test_a_tiling_row_of_a_kind_the_host_checks_is_checked_with_its_status():
+    """561002 rows are checked as the first phase checks them, after the 161xxx rows (audit 43:
+    legacy MoeGatingTopKSoftmaxV2 `561002 | x与finishedOptional的shape不匹配`)."""
+    text = "返回561002（ACLNN_ERR_INNER_TILING_ERROR）：gradOutput和output的shape不同。"
+    [rule] = [r for r in cases_of(text).rules if r.condition in text]
+    assert rule.host and rule.kind == "same_shape" and rule.code == 561002
 
 
 def test_a_relation_is_checked_between_the_tensors_it_names():

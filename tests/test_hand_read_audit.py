@@ -41,15 +41,16 @@ def test_a_not_null_row_naming_a_c_value_checks_only_the_pointers(corpus):
 
 
 def test_a_table_check_takes_the_status_of_the_row_naming_it(corpus):
-    """aclnnDequantBias: `561002 | 输入activateScaleOptional、biasOptional的数据类型不在支持的范围内`
-    (a status from inside the library, so the row is not checked itself): the table's dtype sets
-    of those two are checked under 561002, not 161002; x's format (no row names it) stays 161002."""
+    """aclnnDequantBias: `561002 | 输入activateScaleOptional、biasOptional的数据类型不在支持的范围内`:
+    the row itself checks the table's dtype sets of those two, under 561002, not 161002 (audit 43:
+    a 561002 row of a kind the host checks is checked); x's format (no row names it) stays 161002."""
     fn = ops_nn(corpus, "quant/dequant_bias/docs/aclnnDequantBias.md")
-    codes = {r.id: r.code for r in fn.cases.rules}
-    assert codes["implied_dtypes_activateScaleOptional"] == 561002
-    assert codes["implied_dtypes_biasOptional"] == 561002
-    assert codes["implied_formats_x"] == 161002
-    assert codes["rule2_dtypes"] == 161002
+    rules = {r.id: r for r in fn.cases.rules}
+    row = next(r for r in rules.values() if r.kind == "dtypes" and "biasOptional" in r.params)
+    assert row.host and row.code == 561002 and set(row.params) == {"activateScaleOptional", "biasOptional"}
+    assert "implied_dtypes_biasOptional" not in rules  # the row holds it
+    assert rules["implied_formats_x"].code == 161002
+    assert rules["rule2_dtypes"].code == 161002
 
 
 def test_a_description_bullet_stating_a_parameters_range_is_its_axis_rule(corpus):

@@ -72,9 +72,23 @@ from specgen.text import value_condition
 NULLPTR, INVALID = 161001, 161002
 # ACLNN_ERR_INNER_TILING_ERROR: the foreach functions' checks of list elements and element counts
 # (`x中的Tensor维度超过8维`, `x或out中的Tensor的数据类型不一致`, `scalar元素个数不为1`) are made
-# on the arguments as the first phase runs: checked, after the 161xxx rows
+# on the arguments as the first phase runs: checked, after the 161xxx rows; so are the rows of
+# the same kinds as the 161002 rows that read the arguments alone (legacy MoeGatingTopKSoftmaxV2:
+# `k的值大于1024`, `softmaxOut的数据类型不在支持的范围内`; aclnnTopKTopPSampleV2: `logits与q维度
+# 不一致`; aclnnRepeatInterleaveGrad: `repeats为空tensor时`)
 TILING = 561002
-TILING_CHECKS = ("list_dtype", "rank", "numel", "last_dim")
+TILING_CHECKS = (
+    "list_dtype",
+    "rank",
+    "numel",
+    "last_dim",
+    "dtypes",
+    "formats",
+    "range",
+    "same_shape",
+    "same_rank",
+    "empty_tensor",
+)
 NOT_ON_HOST = {
     "castable": "dtype promotion rules are the library's own; not checked on the host",
     "internal": "a failure inside the library, not an argument rule",
@@ -465,8 +479,8 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     rules = _held_by_outputs(rules, params, outputs)
     held = {r.params[0] for r in rules if r.kind == "output_shape"}  # the row checks the output's rule
     outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
-    stated = _output_format_rules(params, rules) + _input_shape_rules(params)
-    return rules + implied + _product_rules(params) + outputs + stated
+    stated = _output_format_rules(params, rules) + _input_shape_rules(params, rules)
+    return _held_by_inputs(rules, stated, params) + implied + _product_rules(params) + outputs + stated
 
 
 def _output_format_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
@@ -486,10 +500,10 @@ def _output_format_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     return found
 
 
-def _input_shape_rules(params: list[Param]) -> list[Rule]:
+def _input_shape_rules(params: list[Param], rows: list[Rule]) -> list[Rule]:
     """Each input's own dimension list (`Param.stated_shape`: `维度只支持1维且为[H]`), held as an
-    output's rule is, with its symbols sized by the other inputs; where no call settles it, listed
-    as not checked with the reason."""
+    output's rule is, with its symbols sized by the other inputs, under the status of the rows on
+    its shape (`own_shape_code`); where no call settles it, listed as not checked with the reason."""
     names = {p.name for p in params}
     rules = []
     for p in params:
@@ -502,11 +516,28 @@ def _input_shape_rules(params: list[Param]) -> list[Rule]:
             rules.append(Rule(INVALID, "shape", (p.name,), shape.text, host=False, reason=reason, id=rule_id))
         elif shape.derived and _reads(shape, names):
             reads = dict.fromkeys((p.name, *shape.params, *(s.param for s in shape.symbols)))
-            rules.append(Rule(INVALID, "output_shape", tuple(reads), shape.text, id=rule_id, derive=plain_rule(shape)))
+            code = own_shape_code(p.name, rows)
+            rules.append(Rule(code, "output_shape", tuple(reads), shape.text, id=rule_id, derive=plain_rule(shape)))
         else:
             reason = shape.reason or "its symbols are sized by a parameter the function does not take"
             rules.append(Rule(INVALID, "shape", (p.name,), shape.text, host=False, reason=reason, id=rule_id))
     return rules
+
+
+def _held_by_inputs(rows: list[Rule], stated: list[Rule], params: list[Param]) -> list[Rule]:
+    """A same-shape row relating an input to the tensors its own list reads, checked as that list
+    (legacy MoeGatingTopKSoftmaxV2: `x与finishedOptional的shape不匹配`, where finishedOptional's
+    `shape为x_shape[:-1]`: x's shape without its last dimension, not x's), with the row's status."""
+    by_name = {p.name: p for p in params}
+    lists = [r for r in stated if r.id.startswith(STATED_SHAPE) and r.kind == "output_shape" and r.host]
+    reads = {r.id: _names_read(by_name[r.params[0]].stated_shape) | {r.params[0]} for r in lists}
+    found = []
+    for row in rows:
+        same = [s for s in lists if reads[s.id] == set(row.params)] if row.kind == "same_shape" else []
+        if same and row.id.startswith("rule"):
+            row = replace(row, kind="output_shape", params=same[0].params, derive=same[0].derive, host=True, reason="")
+        found.append(row)
+    return found
 
 
 def _one_product_status(rules: list[Rule]) -> list[Rule]:
@@ -553,6 +584,9 @@ def _not_on_host(
         return NOT_ON_HOST.get(kind, NOT_ON_HOST["unclassified"])
     if error.code not in (NULLPTR, INVALID) and not (error.code == TILING and kind in TILING_CHECKS):
         return f"status {error.code} comes from inside the library (runtime or tiling), after the argument checks"
+    if error.code == TILING and kind in RELATIONS and not any(by_name[n].direction == "in" for n in params):
+        # MoeInitRoutingQuant: `expandedRowIdxOut和expandedExpertIdxOut的shape不相等，且不等于(num_rows * k, )`
+        return "a relation between outputs alone; checked as the outputs' shape rule where one is read from this row"
     if kind == "not_null":
         if error.code != NULLPTR:
             return "a null rule under status 161002 concerns list elements or conditions, not the arguments"
@@ -629,13 +663,20 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
     the error row that names that check of the parameter though it is not checked itself
     (aclnnDequantBias: `561002 | 输入activateScaleOptional、biasOptional的数据类型不在支持的范围内`),
     else 161002."""
-    # an error row's own bounds or set (`lambda小于0`) leave the table's to be checked too
+    # an error row's own bounds or set (`lambda小于0`) leave the table's to be checked too, unless
+    # they are the table's own (MoeGatingTopKSoftmaxV2: `561002 | k的值大于1024`, k `且k不大于1024`)
+    by_name = {p.name: p for p in params}
+    own: dict[tuple[str, str], Rule] = {}
+    for r in rules:
+        for n in r.params:
+            if _restates(r, by_name.get(n)):
+                own.setdefault((r.kind, n), r)
     covered = {(r.kind, n) for r in rules if r.host and not (r.bounds or r.values) for n in r.params}
-    stated: dict[tuple[str, str], int] = {}
+    covered |= {key for key, r in own.items() if r.host}
+    stated: dict[tuple[str, str], int] = {key: r.code for key, r in own.items()}
     for r in rules:
         if not (r.bounds or r.values):
             stated.update({(r.kind, n): r.code for n in r.params if (r.kind, n) not in stated})
-    by_name = {p.name: p for p in params}
     implied = []
     for p in params:
         for kind in ("dtypes", "formats", "rank", "enum", "range", "axis", "length", "multiple", "ratio"):
@@ -651,9 +692,23 @@ def _implied_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
             if _inapplicable(kind, names, by_name):
                 continue
             rule_id = f"implied_{kind}_{p.name}"
-            code = stated.get((kind, p.name), INVALID)
+            code = stated.get((kind, p.name)) or (own_shape_code(p.name, rules) if kind == "rank" else INVALID)
             implied.append(Rule(code, kind, names, first.text, id=rule_id, **_stated_values(kind, constraints)))
     return implied
+
+
+def _restates(row: Rule, p: Param | None) -> bool:
+    """Whether an error row's own bound or set is the one the parameter list states for `p`
+    (a range's four bounds, an enum's values): the row then speaks of the parameter's rule."""
+    if p is None or not (row.bounds or row.values) or row.kind not in ("range", "enum"):
+        return False
+    said = _general(p, row.kind)
+    if not said:
+        return False
+    if row.kind == "range":
+        c = said[0]
+        return row.bounds == (c.min, c.max, c.min_inclusive, c.max_inclusive)
+    return {v for c in said for v in c.values} == set(row.values)
 
 
 def _stated_shape_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
@@ -722,6 +777,34 @@ def _shape_row_code(kind: str, names: tuple[str, ...], rules: list[Rule]) -> int
     rows = (r for r in rules if r.id.startswith("rule") and set(names) <= set(r.params) and words.search(r.condition))
     row = next(rows, None)
     return row.code if row is not None else INVALID
+
+
+# the kinds of error row that speak of a tensor's shape
+SHAPE_ROW_KINDS = ("rank", "same_shape", "same_rank", "shape", "output_shape", "dim_equal", "broadcast", "broadcast_to")
+
+
+def _shape_named(name: str) -> re.Pattern[str]:
+    """`name`, then other names only, then its whole shape (`x与finishedOptional的shape`, `logits与q
+    尺寸`, `（x1、x2、yOut、xOut）的shape`); not a dimension another statement compares
+    (`weightOptional的元素个数与x除最后一维外的维度乘积`, `与logits的前n-1维`), nor one dimension
+    of it (aclnnAdvanceStep: `blockTables的shape的第一维长度与numSeqs不一致`)."""
+    return re.compile(
+        rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])[A-Za-z0-9_、,，和与及\s（）()]*?的?(?:shape|维|尺寸)"
+        r"(?!的?(?:第|最后|尾|前|后))"
+    )
+
+
+def own_shape_code(name: str, rules: list[Rule]) -> int:
+    """The status of the error rows naming `name`'s shape (legacy MoeGatingTopKSoftmaxV2:
+    `561002 | x与finishedOptional的shape不匹配`, the only row on finishedOptional's shape, whose
+    `1D/2D` and `shape为x_shape[:-1]` it then gives), when they agree on one; else 161002."""
+    named = _shape_named(name)
+    codes = {
+        r.code
+        for r in rules
+        if r.id.startswith("rule") and r.kind in SHAPE_ROW_KINDS and name in r.params and named.search(r.condition)
+    }
+    return codes.pop() if len(codes) == 1 else INVALID
 
 
 # a row giving its status to every constraint of the parameter list: `数据类型不在支持的范围之内，或者参数

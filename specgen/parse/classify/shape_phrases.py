@@ -279,18 +279,20 @@ _LEGEND = re.compile(r"^[，,；;。\s]*(?:其中)?\s*[A-Za-z_][A-Za-z0-9_]*\s*(
 
 
 _SPLICED = re.compile(
-    r"shape\s*(?:为|=)\s*`?(?P<x>[A-Za-z_][A-Za-z0-9_]*\.shape\[[^\]]*\])`?"
-    r"(?:\s*\+\s*(?P<tail>\[[^\]]*\])|\s*(?=[；;。]|$))"
+    r"shape\s*(?:为|=)\s*`?(?P<x>(?P<name>[A-Za-z_][A-Za-z0-9_]*?)(?P<sep>\.|_)shape\[[^\]]*\])`?"
+    r"(?:\s*\+\s*(?P<tail>\[[^\]]*\])|\s*(?=[；;。，,]|$))"
 )
 
 
 def read_spliced(statement: str, ctx: ShapeContext) -> Reading | None:
     """`shape为x.shape[:-1]+[ceil(H/64), 2]`: a part of a tensor's shape, then a list; or
-    the part alone (`shape为x.shape[:-1]`)."""
+    the part alone (`shape为x.shape[:-1]`, or legacy MoeGatingTopKSoftmaxV2's finishedOptional
+    `shape为x_shape[:-1]`, line 39: `x_shape` is x's shape where x is a parameter)."""
     m = _SPLICED.search(statement)
-    if m is None:
+    if m is None or (m.group("sep") == "_" and m.group("name") not in ctx.params):
         return None
-    head = dim_expression(m.group("x"), ctx.params)
+    subscript = m.group("x")[len(m.group("name")) + len("_shape") :]
+    head = dim_expression(f"{m.group('name')}.shape{subscript}", ctx.params)
     tail = _dims(m.group("tail")[1:-1], ctx.params) if m.group("tail") else ()
     if head is None or tail is None or ":" not in head:
         return None
@@ -947,9 +949,17 @@ SHAPE_PHRASES: tuple[ShapePhrase, ...] = (
     ),
     ShapePhrase(
         "spliced",
-        re.compile(r"\.shape\[[^\]]*\]`?\s*(?:\+\s*\[|[；;。]|$)"),
+        re.compile(r"[._]shape\[[^\]]*\]`?\s*(?:\+\s*\[|[；;。，,]|$)"),
         read_spliced,
         (
+            # legacy MoeGatingTopKSoftmaxV2 finishedOptional (line 39): `x_shape` for x's shape
+            ShapeExample(
+                "要求是一个1D/2D的Tensor，数据类型支持bool，shape为x_shape[:-1]，数据格式要求为ND",
+                "finishedOptional",
+                ("x",),
+                ("explicit", (), ("*x.shape[:-1]",)),
+            ),
+            ShapeExample("shape为y_shape[:-1]", "finishedOptional", ("x",), None),  # no parameter y
             # aclnnSituMxQuant (H is defined in the same statement: see shapes.py)
             ShapeExample(
                 "shape为x.shape[:-1]+[H]，其中H=x.shape[-1]/2。",
