@@ -36,6 +36,7 @@ from specgen.codegen.statements import (
     remark_rules,
     stated_params,
     stated_values,
+    superseded,
 )
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.value_rows import restated_row
@@ -392,7 +393,10 @@ def _general(p: Param, kind: str) -> list[Constraint]:
     """Constraints of `kind`; a value set or range stated for one product only is not known
     to hold without it (dtype sets keep their products: the validator takes `product=`)."""
     constraints = p.of_kind(kind)  # type: ignore[arg-type]
-    return constraints if kind in ("dtypes", "formats") else [c for c in constraints if c.product is None]
+    if kind in ("dtypes", "formats"):
+        return constraints
+    # a string's values listed with their meanings, beyond those it supports now, are no part of its set
+    return [c for c in constraints if c.product is None and not superseded(p, c)]
 
 
 def _param_spec(arg: WrapperArg) -> dict:
@@ -745,7 +749,9 @@ def _string_set_held(rule: Rule, params: list[Param], notes: TextBlock | None) -
     if p is None or p.kind != "string" or rule.kind != "enum" or rule.values or not rule.host:
         return rule
     allowed = {v for c in _general(p, "enum") for v in c.values}
-    beyond = next(((c, v) for c in p.of_kind("enum") for v in c.values if v not in allowed), None)
+    beyond = next(
+        ((c, v) for c in p.of_kind("enum") if not superseded(p, c) for v in c.values if v not in allowed), None
+    )
     if beyond is not None:
         said, value = beyond
         where = f" on product {said.product}" if said.product else ""
