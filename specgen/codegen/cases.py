@@ -461,7 +461,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     bounds=_bounds(check) if check and kind in ("range", "length") else None,
                 )
             )
-    rules = [restated_row(r, by_name) for r in _one_product_status(rules)] + later
+    rules = [_one_way(restated_row(r, by_name), params) for r in _one_product_status(rules)] + later
     implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
     implied += _stated_shape_rules(params, rules)
     implied += _refused_empty_rules(params, rules)
@@ -471,6 +471,19 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
     stated = _output_format_rules(params, rules) + _input_shape_rules(params)
     return rules + implied + _product_rules(params) + outputs + stated
+
+
+def _one_way(rule: Rule, params: list[Param]) -> Rule:
+    """An error row's broadcast of two tensors (`gradOutput与mask不满足broadcast关系`) checked one
+    way where a parameter's text says which way (`mask可以broadcast成gradOutput`, legacy
+    ScaledMaskedSoftmaxBackward line 40): the source's shape must broadcast to the target's."""
+    if rule.kind != "broadcast" or len(rule.params) != 2:
+        return rule
+    for p in params:
+        for c in p.of_kind("broadcast_to"):
+            if {p.name, *c.params} == set(rule.params) and c.product is None and not c.when:
+                return replace(rule, kind="broadcast_to", params=(p.name, *c.params))
+    return rule
 
 
 def _output_format_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:

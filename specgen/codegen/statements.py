@@ -36,6 +36,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),
+    "broadcast_to": ("broadcast_to",),
     "same_dtype": ("same_dtype", "output_dtype", "list_dtype"),
     "same_format": ("same_format",),
     "castable": ("castable",),
