@@ -49,6 +49,7 @@ ConstraintKind = Literal[
     "same_shape",  # params: shape equal to each of these
     "broadcast",  # params: shape broadcastable with these
     "broadcast_result",  # params: shape equals the broadcast of these
+    "broadcast_to",  # params: (target,): shape broadcasts to the target's one way (`mask可以broadcast成gradOutput`)
     "same_dtype",  # params: dtype equal to these
     "castable",  # params: dtype can be cast or promoted to/with these
     "same_format",  # params: format equal to these

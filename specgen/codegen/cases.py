@@ -36,6 +36,7 @@ from specgen.codegen.statements import (
     remark_rules,
     stated_params,
     stated_values,
+    superseded,
 )
 from specgen.codegen.typemap import dtype_numpy, value_dtype
 from specgen.codegen.value_rows import restated_row
@@ -406,7 +407,10 @@ def _general(p: Param, kind: str) -> list[Constraint]:
     """Constraints of `kind`; a value set or range stated for one product only is not known
     to hold without it (dtype sets keep their products: the validator takes `product=`)."""
     constraints = p.of_kind(kind)  # type: ignore[arg-type]
-    return constraints if kind in ("dtypes", "formats") else [c for c in constraints if c.product is None]
+    if kind in ("dtypes", "formats"):
+        return constraints
+    # a string's values listed with their meanings, beyond those it supports now, are no part of its set
+    return [c for c in constraints if c.product is None and not superseded(p, c)]
 
 
 def _param_spec(arg: WrapperArg) -> dict:
@@ -471,7 +475,7 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
                     bounds=_bounds(check) if check and kind in ("range", "length") else None,
                 )
             )
-    rules = [restated_row(r, by_name) for r in _one_product_status(rules)] + later
+    rules = [_one_way(restated_row(r, by_name), params) for r in _one_product_status(rules)] + later
     implied = _implied_rules(params, rules) + _held_rules(params) + _null_rules(params) + _required_with_rules(params)
     implied += _stated_shape_rules(params, rules) + _list_shape_rules(params, rules)
     implied += _refused_empty_rules(params, rules)
@@ -481,6 +485,19 @@ def _rules(function: Function, params: list[Param], unsupported_products: tuple[
     outputs = [r for r in outputs if r.kind != "output_shape" or r.params[0] not in held]
     stated = _output_format_rules(params, rules) + _input_shape_rules(params, rules)
     return _held_by_inputs(rules, stated, params) + implied + _product_rules(params) + outputs + stated
+
+
+def _one_way(rule: Rule, params: list[Param]) -> Rule:
+    """An error row's broadcast of two tensors (`gradOutput与mask不满足broadcast关系`) checked one
+    way where a parameter's text says which way (`mask可以broadcast成gradOutput`, legacy
+    ScaledMaskedSoftmaxBackward line 40): the source's shape must broadcast to the target's."""
+    if rule.kind != "broadcast" or len(rule.params) != 2:
+        return rule
+    for p in params:
+        for c in p.of_kind("broadcast_to"):
+            if {p.name, *c.params} == set(rule.params) and c.product is None and not c.when:
+                return replace(rule, kind="broadcast_to", params=(p.name, *c.params))
+    return rule
 
 
 def _output_format_rules(params: list[Param], rules: list[Rule]) -> list[Rule]:
@@ -851,7 +868,9 @@ def _string_set_held(rule: Rule, params: list[Param], notes: TextBlock | None) -
     if p is None or p.kind != "string" or rule.kind != "enum" or rule.values or not rule.host:
         return rule
     allowed = {v for c in _general(p, "enum") for v in c.values}
-    beyond = next(((c, v) for c in p.of_kind("enum") for v in c.values if v not in allowed), None)
+    beyond = next(
+        ((c, v) for c in p.of_kind("enum") if not superseded(p, c) for v in c.values if v not in allowed), None
+    )
     if beyond is not None:
         said, value = beyond
         where = f" on product {said.product}" if said.product else ""

@@ -36,6 +36,7 @@ ENFORCED_BY: dict[str, tuple[str, ...]] = {
     "same_shape": ("same_shape", "broadcast_result", "output_shape", "array_shape"),
     "broadcast": ("broadcast", "broadcast_result", "broadcast_to", "same_shape"),
     "broadcast_result": ("broadcast_result", "output_shape"),
+    "broadcast_to": ("broadcast_to",),
     "same_dtype": ("same_dtype", "output_dtype", "list_dtype"),
     "same_format": ("same_format",),
     "castable": ("castable",),
@@ -142,8 +143,8 @@ def _covering(p: Param, c: Constraint, rules: list[Rule]) -> Rule | None:
         return next((r for r in rules if r.kind == "enum" and r.host and r.params == (p.name,) and not r.values
                      and left_out not in {v for e in p.of_kind("enum") if e.product is None for v in e.values}),
                     None)  # fmt: skip
-    if _narrower_set(p, c):
-        return None  # the parameter's whole set is checked, not this narrowing
+    if _narrower_set(p, c) or superseded(p, c):
+        return None  # the parameter's whole set is checked, not this narrowing (nor a wider set)
     kinds = ENFORCED_BY.get(c.kind, ())
     peers = set(c.params) - {p.name}
 
@@ -331,6 +332,27 @@ _PAIRED = re.compile(
 _RESTRICTS = re.compile(r"仅|只|时")
 
 
+# `当前仅支持"dynamic"动态量化，"static"静态量化` (aclnnSwiGluQuantV2 quantModeOptional, line 185): the
+# values supported now, said whole and in no situation
+_CURRENT_ONLY = re.compile(r"^(?:当前|目前)(?:版本)?(?:仅|只)支持")
+
+
+def current_set(p: Param) -> set[object]:
+    """The values a string parameter's statements say are the only ones supported now, in no
+    situation and on every product: its set, narrower than the meanings of the values it lists
+    (`"static"表示静态量化、"dynamic"表示动态量化、"dynamic_msd"表示动态MSD量化`); empty when none says so."""
+    if p.kind != "string":
+        return set()
+    said = [c for c in p.of_kind("enum") if c.product is None and not c.when and _CURRENT_ONLY.match(c.text)]
+    return {v for c in said for v in c.values}
+
+
+def superseded(p: Param, c: Constraint) -> bool:
+    """A set of a string parameter wider than the one it supports now (see `current_set`)."""
+    now = current_set(p)
+    return bool(now) and c.kind == "enum" and not c.when and c.product is None and not set(c.values) <= now
+
+
 def _narrower_set(p: Param, c: Constraint) -> bool:
     """A string parameter's set narrower than its whole one, in a restriction whose situation
     the model does not hold (aclnnAddRmsNormDynamicMxQuant roundMode: `当dstType为36/35时，仅支持
@@ -338,6 +360,8 @@ def _narrower_set(p: Param, c: Constraint) -> bool:
     if p.kind != "string" or c.kind != "enum" or c.when or c.product is not None or not _RESTRICTS.search(c.text):
         return False
     if "默认" in c.text:  # `用户不特意指定时可传入默认值"BSH"`: a default, not a narrowing
+        return False
+    if current_set(p):  # the set supported now is the parameter's, not a narrowing of it
         return False
     whole = {v for e in p.of_kind("enum") if e.product is None and not e.when for v in e.values}
     return set(c.values) < whole
@@ -383,6 +407,13 @@ def _reason(p: Param, c: Constraint, rules: list[Rule]) -> str:
         return (
             f"a narrower set than the {len(p.of_kind('enum'))} statements of {p.name} give together, in a"
             f" situation or time no check reads; the union is checked, not this narrowing{whole}"
+        )
+    if superseded(p, c):
+        held = next((r.id for r in rules if r.kind == "enum" and r.host and r.params == (p.name,)), "")
+        now = ", ".join(sorted(map(str, current_set(p))))
+        return (
+            f"values the document lists with their meanings, wider than the ones it says it supports now"
+            f" ({now}), which are checked ({held or 'no rule'}); not checked as a set"
         )
     if c.kind == "text" and _NULL_WHEN.match(c.text.strip()):
         return "a pointer required null in one situation only: no check reads a conditional null requirement"

@@ -71,7 +71,7 @@ _INT_TYPES = {
     "short",
     "unsigned",
 }
-REL_KINDS = ("broadcast", "broadcast_result", "same_shape", "same_dtype", "same_format")
+REL_KINDS = ("broadcast", "broadcast_result", "broadcast_to", "same_shape", "same_dtype", "same_format")
 
 
 def read_document(path: str, data: bytes) -> OperatorDoc:

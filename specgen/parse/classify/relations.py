@@ -43,7 +43,16 @@ def rule_broadcast(clause: str, ctx: Context) -> list[Constraint]:
         if named is None:
             return []  # a tensor of the broadcast is unknown: its result cannot be computed
         return [constraint("broadcast_result", clause, ctx, params=tuple(dict.fromkeys((*peers, *named))))]
+    if (to := _BROADCAST_TO.search(part)) and to.group("target") in peers and not ctx.named(part[: to.start()]):
+        return [constraint("broadcast_to", clause, ctx, params=(to.group("target"),))]
     return [constraint("broadcast", clause, ctx, params=peers)]
+
+
+# `mask可以broadcast成gradOutput` (legacy ScaledMaskedSoftmaxBackward, line 40), `能广播到x`: the
+# subject's shape broadcasts to the target's, not the other way
+_BROADCAST_TO = re.compile(
+    r"(?i)(?:可以|能够|能|可)\s*(?:broadcast|广播)\s*(?:成|到|至)\s*`?(?P<target>[A-Za-z_][A-Za-z0-9_]*)"
+)
 
 
 # `shape为gradOutput，self，target做broadcast后的结果`: the names listed before the result.

@@ -30,6 +30,13 @@ _PEER_LIST = re.compile(
 
 # a quoted value is one value, commas and all (an einsum equation: `"a,b->ab"`)
 _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+# The values an only-supported list gives, each with a short label, one clause: `当前仅支持"dynamic"
+# 动态量化，"static"静态量化` (aclnnSwiGluQuantV2 quantModeOptional, line 185), `当前仅支持0表示cumsum
+# 模式，1表示count模式` (its groupListType, line 195), `当前仅支持取值为0, 1` (aclnnSwigluMxQuant)
+_VALUE = r'(?:"[^"\n]*"|“[^”\n]*”|-?\d+(?![\d.]))'
+_ONLY_LIST = re.compile(
+    rf"(?:仅|只)支持(?:取值为?|输入|传入)?\s*{_VALUE}(?:[^，,。；;\"“\d值]{{0,12}}?[，,]\s*{_VALUE}(?![维个]))+"
+)
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -37,6 +44,7 @@ def _split_top_level(text: str) -> list[str]:
     listed = {i for m in _NAME_LIST_RUN.finditer(text) for i in range(*m.span())}
     listed |= {i for m in _PEER_LIST.finditer(text) for i in range(*m.span())}
     listed |= {i for m in _QUOTED.finditer(text) for i in range(*m.span())}  # `"abcd,abced->abce"`
+    listed |= {i for m in _ONLY_LIST.finditer(text) for i in range(*m.span())}
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch in _OPEN:

@@ -21,7 +21,8 @@ _ENUM_LIST = re.compile(
 )
 
 
-_ENUM_ITEM_LINE = re.compile(r"^[（(]?(?P<v>-?\d+)[)）]?\s*[:：]\s*\S")
+# `0：KEEP_DTYPE`, `(0)：…`, `0（KEEP_DTYPE）：保持输入数据类型进行计算` (aclnnConvTbc cubeMathType)
+_ENUM_ITEM_LINE = re.compile(r"^[（(]?(?P<v>-?\d+)(?:[)）]|\s*[（(][A-Z][A-Z0-9_]*[)）])?\s*[:：]\s*\S")
 # The first item of such a list, in the clause that announces it: `则groupType取值-1：不分组`
 # (legacy GroupedMatmulV3.md), the items after it (`0：m轴分组`) being clauses of their own.
 _ENUM_FIRST_ITEM = re.compile(r"取值(?:为|是)?\s*(?P<v>-?\d+)\s*[:：]\s*\S")
@@ -41,6 +42,14 @@ _ENUM_ONLY = re.compile(
 _ENUM_SLASHED = re.compile(
     r"(?:仅|只)支持\s*(?P<vals>INT(?:\s*/\s*INT)+)\s*(?:两种|三种|四种|\d种)".replace("INT", _INTEGER)
 )
+# `当前仅支持0表示cumsum模式，1表示count模式` (aclnnSwiGluQuantV2 groupListType, line 195): the values
+# an only-supported list gives with their meanings (a list of meanings alone is no set)
+_ENUM_MEANINGS = re.compile(
+    r"(?:仅|只)支持\s*(?P<vals>INT表示[^，,、；;。]{1,16}(?:[，,、]\s*INT表示[^，,、；;。]{1,16})+)".replace(
+        "INT", _INTEGER
+    )
+)
+_MEANT = re.compile(r"(-?\d+)表示")
 _ENUM_ONLY_END = re.compile(r"\s*(?:$|[（()）]|两种|三种|四种|\d种|的(?:场景|情况)|[，,。；;])")
 _SIZED = re.compile(r"长度|个数|(?<![A-Za-z])(?i:size)(?![A-Za-z])|元素数|维度数|len\(|数量")
 
@@ -90,9 +99,12 @@ def rule_enum(clause: str, ctx: Context) -> list[Constraint]:
         return _enum_on(clause, m.start(), _list_values(m.group("vals") or m.group("listed")), ctx)
     if m := _ENUM_SLASHED.search(clause):
         return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
-    if (m := _ENUM_ONLY.search(clause)) and _ENUM_ONLY_END.match(clause, m.end()):
-        return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
+    if m := _ENUM_MEANINGS.search(clause):
+        return _enum_on(clause, m.start(), tuple(int(v) for v in _MEANT.findall(m.group("vals"))), ctx)
     labelled = _ENUM_NAMED.findall(clause)
+    # `仅支持0(none),1(mean),2(sum)三个值` (aclnnBinaryCrossEntropyBackward reduction): each labelled
+    if (m := _ENUM_ONLY.search(clause)) and _ENUM_ONLY_END.match(clause, m.end()) and len(labelled) < 2:
+        return _enum_on(clause, m.start(), _list_values(m.group("vals")), ctx)
     if len(labelled) >= 2 or ("枚举" in clause and labelled):
         values = tuple(dict.fromkeys(int(v) for v, _ in labelled))
         return _enum_on(clause, _ENUM_NAMED.search(clause).start(), values, ctx)  # type: ignore[union-attr]
