@@ -427,11 +427,36 @@ def _same_rank(ctx: _Context, rule: Rule) -> str:
 
 
 def _same_shape(ctx: _Context, rule: Rule) -> str:
-    tensors = ctx.tensors(rule.params)
+    """One shape for the tensors named; tensor lists position by position (`shape与入参x2、x3的
+    shape一致`: x1[i], x2[i] and x3[i]), a single tensor named beside them with each position."""
+    groups = (_one_shape(group) for group in _by_position(ctx, rule.params))
+    return next(filter(None, groups), "")
+
+
+def _one_shape(tensors: list[tuple[str, TensorDesc]]) -> str:
     for name, desc in tensors[1:]:
         if desc.shape != tensors[0][1].shape:
             return f"{name} has shape {_shape(desc.shape)} but {tensors[0][0]} has {_shape(tensors[0][1].shape)}"
     return ""
+
+
+def _by_position(
+    ctx: _Context, names: Sequence[str]
+) -> Iterator[list[tuple[str, TensorDesc]]]:
+    """The groups of tensors a relation compares: every tensor named at once when no list is
+    named; else, for each place of the shortest list, the lists' tensors there (`x1[i]`) with the
+    single tensors named beside them. Tensors past the shortest list, and a list not given
+    (an optional one left null), are not compared."""
+    lists = [
+        n for n in names if ctx.spec.param(n).role == "tensor_list" and n in ctx.descs
+    ]
+    if not lists:
+        yield ctx.tensors(names)
+        return
+    singles = [(n, d) for n in names if n not in lists for d in ctx.descs.get(n, [])]
+    for i in range(min(len(ctx.descs.get(n, [])) for n in lists)):
+        at = [(f"{n}[{i}]", ctx.descs[n][i]) for n in names if n in lists]
+        yield [*at[:1], *singles, *at[1:]]
 
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
@@ -497,18 +522,8 @@ def _broadcast_result(ctx: _Context, rule: Rule) -> str:
 def _same_dtype(ctx: _Context, rule: Rule) -> str:
     """One dtype for the tensors named; tensor lists position by position (`x和out的数据类型
     不一致`: x[i] and out[i]), a single tensor named beside them with each position."""
-    lists = [n for n in rule.params if ctx.spec.param(n).role == "tensor_list"]
-    if not lists:
-        return _one_dtype(ctx.tensors(rule.params))
-    singles = [
-        (n, d) for n in rule.params if n not in lists for d in ctx.descs.get(n, [])
-    ]
-    length = min(len(ctx.descs.get(n, [])) for n in lists)
-    for i in range(length):
-        at = [(f"{n}[{i}]", ctx.descs[n][i]) for n in rule.params if n in lists]
-        if problem := _one_dtype([*at[:1], *singles, *at[1:]]):
-            return problem
-    return ""
+    groups = (_one_dtype(group) for group in _by_position(ctx, rule.params))
+    return next(filter(None, groups), "")
 
 
 def _one_dtype(tensors: list[tuple[str, TensorDesc]]) -> str:
@@ -888,12 +903,15 @@ def _numel_at_least(ctx: _Context, rule: Rule) -> str:
 
 
 def _numel(ctx: _Context, rule: Rule) -> str:
-    """Each tensor of the number of elements stated (an empty one has none)."""
+    """Each tensor of the number of elements stated (an empty one has none), each tensor of a
+    list too (aclnnForeachNorm `out的shape size不为1`: every out[i] holds one element)."""
     count = int(rule.values[0])  # type: ignore[call-overload]
     for name in rule.params:
-        desc = _single(ctx, name)
-        if desc is not None and desc.size != count:
-            return f"{name} has shape {_shape(desc.shape)}, {desc.size} elements; the document requires {count}"
+        listed = ctx.spec.param(name).role == "tensor_list"
+        for index, desc in enumerate(ctx.descs.get(name, [])):
+            if desc.size != count:
+                which = f"{name}[{index}]" if listed else name
+                return f"{which} has shape {_shape(desc.shape)}, {desc.size} elements; the document requires {count}"
     return ""
 
 
