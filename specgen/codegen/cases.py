@@ -1844,9 +1844,7 @@ def _bad_dim_multiple(args: Args, rule: Rule, params: dict[str, Param]) -> Mutat
         if not isinstance(value, int) or isinstance(value, bool) or not -len(tensor.shape) <= value < len(tensor.shape):
             return []
         index = value % len(tensor.shape)
-    shape = list(tensor.shape)
-    shape[index] += 1
-    return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
+    return _one_larger(args, name, tensor, index)
 
 
 def _bad_dim_equal(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation:
@@ -1858,8 +1856,11 @@ def _bad_dim_equal(args: Args, rule: Rule, params: dict[str, Param]) -> Mutation
     if tensor is None or not tensor.shape or mine == "numel" and len(tensor.shape) != 1:
         return []
     index = 0 if mine == "numel" else int(mine)
-    if not -len(tensor.shape) <= index < len(tensor.shape):
-        return []
+    return _one_larger(args, name, tensor, index) if -len(tensor.shape) <= index < len(tensor.shape) else []
+
+
+def _one_larger(args: Args, name: str, tensor: TensorArg, index: int) -> Mutation:
+    """The arguments with the tensor's dimension `index` one larger."""
     shape = list(tensor.shape)
     shape[index] += 1
     return [(name, _replace(args, name, _changed(tensor, shape=tuple(shape))))]
